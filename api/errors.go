@@ -1,0 +1,138 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Error is a failed call: the HTTP status, the provider's numeric code and
+// message, and what the code means according to the spec.
+type Error struct {
+	Status  int          `json:"-"`
+	Code    int          `json:"code,omitempty"`
+	Message string       `json:"message,omitempty"`
+	Fields  []FieldError `json:"errors,omitempty"`
+	// Op names the call ("publish event"), for context in messages.
+	Op string `json:"-"`
+	// RetryAfter is the server's requested wait on 429 or 503, if any.
+	RetryAfter time.Duration `json:"-"`
+}
+
+// FieldError is one entry of the provider's errors array.
+type FieldError struct {
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// Meaning is what the spec says the error means: the code's meaning when the
+// code is known, otherwise the meaning of the HTTP status.
+func (e *Error) Meaning() string {
+	if m, ok := codeMeanings[e.Code]; ok && e.Code != 0 {
+		return m
+	}
+	if m, ok := statusMeanings[e.Status]; ok {
+		return m
+	}
+	return fmt.Sprintf("HTTP %d", e.Status)
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Op != "" {
+		b.WriteString(e.Op)
+		b.WriteString(": ")
+	}
+	if e.Code != 0 {
+		fmt.Fprintf(&b, "error %d: ", e.Code)
+	} else {
+		fmt.Fprintf(&b, "HTTP %d: ", e.Status)
+	}
+	meaning := e.Meaning()
+	b.WriteString(meaning)
+	if e.Message != "" && !strings.EqualFold(strings.TrimSuffix(e.Message, "."), meaning) {
+		fmt.Fprintf(&b, " (server: %s)", e.Message)
+	}
+	for _, f := range e.Fields {
+		fmt.Fprintf(&b, "; %s: %s", f.Field, f.Message)
+	}
+	return b.String()
+}
+
+// Temporary reports whether repeating the same request later may succeed.
+func (e *Error) Temporary() bool {
+	return e.Status == 429 || e.Status >= 500
+}
+
+// IsCode reports whether err is an *Error with the given provider code.
+func IsCode(err error, code int) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == code
+}
+
+// IsStatus reports whether err is an *Error with the given HTTP status.
+func IsStatus(err error, status int) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Status == status
+}
+
+// Error codes of the spec (events doc section 7) and the phone service.
+const (
+	CodeInvalidEventID         = 1001
+	CodeInvalidDuplicate       = 1002
+	CodeInvalidDuplicateTZ     = 1003
+	CodeUnsupportedEventType   = 1006
+	CodeEventNotFound          = 2002
+	CodeEventNotFoundForUpdate = 2003
+	CodeSessionNotFound        = 2005
+	CodeNotHost                = 3011
+	CodeHubPermission          = 26201
+	CodeScheduleTooLong        = 26202
+	CodeEndBeforeStart         = 26203
+	CodeCalendarIncomplete     = 26204
+	CodeEventAccessDenied      = 260200
+	CodeHubConference          = 260207
+	CodeEventNotEditable       = 260210
+	CodeAccessLinkNotFound     = 261201
+	CodeTicketTypeNotFound     = 261202
+	CodeJoinLinkNameTaken      = 261203
+	// CodeInvalidPageToken is what the provider answers for an expired or
+	// unknown next_page_token; the pager restarts the listing on it.
+	CodeInvalidPageToken = 300
+)
+
+var codeMeanings = map[int]string{
+	CodeInvalidEventID:         "invalid event id",
+	CodeInvalidDuplicate:       "invalid name or start time for the duplicated event",
+	CodeInvalidDuplicateTZ:     "invalid timezone for the duplicated event",
+	CodeUnsupportedEventType:   "operation not supported for this event type",
+	CodeEventNotFound:          "event not found",
+	CodeEventNotFoundForUpdate: "event not found",
+	CodeSessionNotFound:        "session not found",
+	CodeNotHost:                "user is not a host",
+	CodeHubPermission:          "no permission to create an event under this hub",
+	CodeScheduleTooLong:        "the event schedule cannot be longer than 6 days",
+	CodeEndBeforeStart:         "the event end time must be after its start time",
+	CodeCalendarIncomplete:     "each calendar entry needs a start_time and an end_time",
+	CodeEventAccessDenied:      "access to this event is denied",
+	CodeHubConference:          "this hub does not support conference events",
+	CodeEventNotEditable:       "past and cancelled events cannot be edited",
+	CodeAccessLinkNotFound:     "event access link not found",
+	CodeTicketTypeNotFound:     "ticket type not found",
+	CodeJoinLinkNameTaken:      "each join link needs a unique name",
+	CodeInvalidPageToken:       "the page token is invalid or has expired",
+}
+
+var statusMeanings = map[int]string{
+	400: "invalid request",
+	401: "unauthorized: sign in again (evdesk login) or check EVDESK_TOKEN",
+	403: "forbidden: the token lacks the scope for this call",
+	404: "not found",
+	409: "conflict",
+	429: "too many requests: the rate limit was reached, try again shortly",
+	500: "the server failed",
+	502: "bad gateway",
+	503: "service unavailable",
+	504: "gateway timeout",
+}

@@ -1,0 +1,198 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// call describes one API request.
+type call struct {
+	op     string // what the caller is doing, for error messages
+	method string
+	path   string
+	query  url.Values
+	body   any
+	// repeatable marks a request that is safe to send again after a failure
+	// whose outcome is unknown (5xx, dropped connection). GET and DELETE are;
+	// attendee-action PATCH is too, since a repeated check-in is no-op.
+	repeatable bool
+}
+
+const maxErrorBody = 64 << 10
+
+// ErrOutcomeUnknown wraps failures of a non-repeatable request whose fate on
+// the server is unknown, so callers can tell the user to check first.
+var ErrOutcomeUnknown = errors.New("the request may or may not have reached the server; check before trying again")
+
+// do sends the call, retrying where safe, and decodes a JSON answer into out.
+func (c *Client) do(ctx context.Context, cl call, out any) error {
+	var payload []byte
+	if cl.body != nil {
+		var err error
+		if payload, err = json.Marshal(cl.body); err != nil {
+			return fmt.Errorf("%s: encode request: %w", cl.op, err)
+		}
+	}
+	attempts := max(c.retry.MaxAttempts, 1)
+	for attempt := 0; ; attempt++ {
+		resp, err := c.send(ctx, cl, payload)
+		last := attempt+1 >= attempts
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("%s: %w", cl.op, ctx.Err())
+			}
+			if !cl.repeatable {
+				return fmt.Errorf("%s: %w: %w", cl.op, ErrOutcomeUnknown, err)
+			}
+			if last {
+				return fmt.Errorf("%s: gave up after %d attempts: %w", cl.op, attempts, err)
+			}
+			if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
+				return fmt.Errorf("%s: %w", cl.op, err)
+			}
+			continue
+		}
+		if resp.StatusCode < 300 {
+			return decodeBody(resp, out, cl.op)
+		}
+		apiErr := readError(resp, cl.op)
+		// A 429 was refused before any work, so even a POST may be repeated.
+		retryable := apiErr.Status == http.StatusTooManyRequests || (apiErr.Status >= 500 && cl.repeatable)
+		if !retryable || last {
+			if apiErr.Status >= 500 && !cl.repeatable {
+				return fmt.Errorf("%w (%w)", apiErr, ErrOutcomeUnknown)
+			}
+			return apiErr
+		}
+		wait := c.backoff(attempt)
+		if apiErr.RetryAfter > 0 {
+			if apiErr.RetryAfter > c.retry.MaxRetryAfter {
+				return apiErr
+			}
+			wait = apiErr.RetryAfter
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return fmt.Errorf("%s: %w", cl.op, err)
+		}
+	}
+}
+
+// send makes one attempt, after the client-side rate limit admits it.
+func (c *Client) send(ctx context.Context, cl call, payload []byte) (*http.Response, error) {
+	if c.limiter != nil {
+		if err := c.limiter.Wait(ctx); err != nil {
+			return nil, err
+		}
+	}
+	u := *c.base
+	u.Path = strings.TrimRight(u.Path, "/") + cl.path
+	if len(cl.query) > 0 {
+		u.RawQuery = cl.query.Encode()
+	}
+	var body io.Reader
+	if payload != nil {
+		body = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(ctx, cl.method, u.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.tokens != nil {
+		tok, err := c.tokens.Token()
+		if err != nil {
+			return nil, fmt.Errorf("get access token: %w", err)
+		}
+		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	}
+	start := time.Now()
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		c.log.Debug("api call failed", "method", cl.method, "path", cl.path, "err", redactURLError(err))
+		return nil, redactURLError(err)
+	}
+	c.log.Debug("api call", "method", cl.method, "path", cl.path, "status", resp.StatusCode,
+		"ms", time.Since(start).Milliseconds())
+	return resp, nil
+}
+
+// backoff is capped exponential backoff with jitter in [d/2, d].
+func (c *Client) backoff(attempt int) time.Duration {
+	d := float64(c.retry.BaseDelay) * math.Pow(2, float64(attempt))
+	d = math.Min(d, float64(c.retry.MaxDelay))
+	return time.Duration(d/2 + c.jitter()*d/2)
+}
+
+func decodeBody(resp *http.Response, out any, op string) error {
+	defer resp.Body.Close()
+	if out == nil || resp.StatusCode == http.StatusNoContent {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: decode response: %w", op, err)
+	}
+	return nil
+}
+
+func readError(resp *http.Response, op string) *Error {
+	defer resp.Body.Close()
+	e := &Error{Status: resp.StatusCode, Op: op}
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	if len(bytes.TrimSpace(raw)) > 0 && json.Unmarshal(raw, e) != nil {
+		e.Message = strings.TrimSpace(string(raw))
+		if len(e.Message) > 200 {
+			e.Message = e.Message[:200] + "..."
+		}
+	}
+	e.Status = resp.StatusCode
+	e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	return e
+}
+
+// parseRetryAfter reads Retry-After as seconds, an HTTP date or an ISO date.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
+		return time.Duration(secs * float64(time.Second))
+	}
+	for _, parse := range []func(string) (time.Time, error){
+		http.ParseTime,
+		func(s string) (time.Time, error) { return time.Parse(time.RFC3339, s) },
+	} {
+		if t, err := parse(v); err == nil {
+			return max(t.Sub(now), 0)
+		}
+	}
+	return 0
+}
+
+// redactURLError drops the query string from URL errors: page tokens and
+// other parameters do not belong in logs or on screen.
+func redactURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			u.RawQuery = ""
+			return &url.Error{Op: ue.Op, URL: u.String(), Err: ue.Err}
+		}
+	}
+	return err
+}

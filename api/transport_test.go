@@ -1,0 +1,175 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// scripted answers each request with the next status in order, then 200.
+func scripted(t *testing.T, statuses []int, headers map[string]string) (*httptest.Server, *atomic.Int32) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(n.Add(1)) - 1
+		if r.Header.Get("Authorization") != "Bearer tok" {
+			t.Errorf("missing bearer token")
+		}
+		if i < len(statuses) {
+			for k, v := range headers {
+				w.Header().Set(k, v)
+			}
+			w.WriteHeader(statuses[i])
+			_, _ = w.Write([]byte(`{"code":0,"message":"scripted"}`))
+			return
+		}
+		if r.Method == http.MethodPost {
+			w.WriteHeader(201)
+			_, _ = w.Write([]byte(`{"status":"Published"}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"event_id":"abc","name":"ok"}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func testClient(t *testing.T, url string, waits *[]time.Duration) *Client {
+	t.Helper()
+	c, err := New(WithBaseURL(url+"/v2"), WithToken("tok"), WithRateLimit(0, 0),
+		WithSleep(func(_ context.Context, d time.Duration) error { *waits = append(*waits, d); return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.jitter = func() float64 { return 1 }
+	return c
+}
+
+func TestRetriesA429HonouringRetryAfter(t *testing.T) {
+	srv, n := scripted(t, []int{429, 429}, map[string]string{"Retry-After": "3"})
+	var waits []time.Duration
+	ev, err := testClient(t, srv.URL, &waits).Events.Get(context.Background(), "abc")
+	if err != nil || ev.Name != "ok" {
+		t.Fatal(ev, err)
+	}
+	if n.Load() != 3 || len(waits) != 2 || waits[0] != 3*time.Second {
+		t.Errorf("requests=%d waits=%v", n.Load(), waits)
+	}
+}
+
+func TestRetriesA5xxOnGetWithGrowingBackoff(t *testing.T) {
+	srv, n := scripted(t, []int{500, 502, 503}, nil)
+	var waits []time.Duration
+	if _, err := testClient(t, srv.URL, &waits).Events.Get(context.Background(), "abc"); err != nil {
+		t.Fatal(err)
+	}
+	if n.Load() != 4 {
+		t.Errorf("requests=%d", n.Load())
+	}
+	want := []time.Duration{250 * time.Millisecond, 500 * time.Millisecond, time.Second}
+	for i, w := range want {
+		if waits[i] != w {
+			t.Errorf("wait %d = %v, want %v", i, waits[i], w)
+		}
+	}
+}
+
+func TestAPostIsNotRepeatedAfterA5xx(t *testing.T) {
+	srv, n := scripted(t, []int{500}, nil)
+	var waits []time.Duration
+	_, err := testClient(t, srv.URL, &waits).Events.Publish(context.Background(), "abcdef")
+	if n.Load() != 1 {
+		t.Fatalf("a POST was sent %d times", n.Load())
+	}
+	if !errors.Is(err, ErrOutcomeUnknown) || !IsStatus(err, 500) {
+		t.Errorf("want an unknown-outcome 500, got %v", err)
+	}
+}
+
+func TestAPostIsRepeatedAfterA429(t *testing.T) {
+	srv, n := scripted(t, []int{429}, map[string]string{"Retry-After": "1"})
+	var waits []time.Duration
+	res, err := testClient(t, srv.URL, &waits).Events.Publish(context.Background(), "abcdef")
+	if err != nil || res.Status != ActionStatusPublished || n.Load() != 2 {
+		t.Fatalf("res=%v err=%v requests=%d", res, err, n.Load())
+	}
+}
+
+func TestGivesUpAfterMaxAttempts(t *testing.T) {
+	srv, n := scripted(t, []int{503, 503, 503, 503, 503, 503, 503, 503, 503}, nil)
+	var waits []time.Duration
+	c := testClient(t, srv.URL, &waits)
+	_, err := c.Events.Get(context.Background(), "abc")
+	if !IsStatus(err, 503) || int(n.Load()) != DefaultRetryPolicy.MaxAttempts {
+		t.Fatalf("err=%v requests=%d", err, n.Load())
+	}
+	for _, w := range waits {
+		if w > DefaultRetryPolicy.MaxDelay {
+			t.Errorf("wait %v above the cap", w)
+		}
+	}
+}
+
+func TestARetryAfterBeyondTheLimitIsReturned(t *testing.T) {
+	srv, n := scripted(t, []int{429}, map[string]string{"Retry-After": "3600"})
+	var waits []time.Duration
+	_, err := testClient(t, srv.URL, &waits).Events.Get(context.Background(), "abc")
+	var apiErr *Error
+	if !errors.As(err, &apiErr) || apiErr.RetryAfter != time.Hour || n.Load() != 1 {
+		t.Fatalf("err=%v requests=%d", err, n.Load())
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Duration{
+		"7":                             7 * time.Second,
+		"0.5":                           500 * time.Millisecond,
+		"Mon, 23 Nov 2026 12:00:30 GMT": 30 * time.Second,
+		"2026-11-23T12:01:00Z":          time.Minute,
+		"2026-11-23T11:00:00Z":          0,
+		"soon":                          0,
+		"":                              0,
+	} {
+		if got := parseRetryAfter(in, now); got != want {
+			t.Errorf("%q: %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestErrorMessageCarriesTheSpecMeaning(t *testing.T) {
+	e := &Error{Status: 400, Code: 260210, Message: "Event is not editable.", Op: "update event"}
+	if got := e.Error(); got != "update event: error 260210: past and cancelled events cannot be edited (server: Event is not editable.)" {
+		t.Errorf("got %q", got)
+	}
+	e = &Error{Status: 429}
+	if e.Meaning() == "" || !e.Temporary() {
+		t.Error("429 needs a meaning and is temporary")
+	}
+}
+
+func TestConnectionErrorsDoNotLeakTheQuery(t *testing.T) {
+	var waits []time.Duration
+	c := testClient(t, "http://127.0.0.1:1", &waits)
+	c.retry.MaxAttempts = 1
+	_, err := c.Events.ListPage(context.Background(), ListEventsOptions{}, "secret-token")
+	if err == nil || strings.Contains(err.Error(), "secret-token") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestNewRejectsBadConfig(t *testing.T) {
+	if _, err := New(); err == nil {
+		t.Error("no base URL accepted")
+	}
+	if _, err := New(WithBaseURL("ftp://x/v2")); err == nil {
+		t.Error("ftp accepted")
+	}
+	if _, err := New(WithBaseURL("http://x/v2"), WithPathWord("a/b")); err == nil {
+		t.Error("path word with slash accepted")
+	}
+}
