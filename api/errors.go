@@ -29,6 +29,11 @@ type FieldError struct {
 // Meaning is what the spec says the error means: the code's meaning when the
 // code is known, otherwise the meaning of the HTTP status.
 func (e *Error) Meaning() string {
+	// The provider answers 300 both for bad fields and for stale page tokens;
+	// the field list tells them apart.
+	if e.Code == CodeInvalidPageToken && len(e.Fields) > 0 {
+		return "invalid request"
+	}
 	if m, ok := codeMeanings[e.Code]; ok && e.Code != 0 {
 		return m
 	}

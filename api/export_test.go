@@ -1,0 +1,17 @@
+package api
+
+import "context"
+
+// RawCreate and RawAction send requests without client-side validation, so
+// tests can reach the server's own error codes.
+func (s *EventsService) RawCreate(ctx context.Context, body any) (*Event, error) {
+	var out Event
+	err := s.c.do(ctx, call{op: "create event", method: "POST", path: s.c.eventsPath("events"), body: body}, &out)
+	return &out, err
+}
+
+func (s *EventsService) RawAction(ctx context.Context, id string, body any) (*ActionResult, error) {
+	var out ActionResult
+	err := s.c.do(ctx, call{op: "event action", method: "POST", path: s.c.eventsPath("events", id, "event_actions"), body: body}, &out)
+	return &out, err
+}

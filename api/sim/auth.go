@@ -1,0 +1,132 @@
+package sim
+
+import (
+	"context"
+	"net/http"
+	"strings"
+)
+
+// Access tokens the simulator accepts from the start. `evdesk sim` prints them.
+const (
+	// DemoToken belongs to the demo host and carries every scope of the spec.
+	DemoToken = "evdesk-sim-demo-host"
+	// ReadOnlyToken belongs to the demo host and carries only the :read scopes.
+	ReadOnlyToken = "evdesk-sim-read-only"
+	// OtherHostToken belongs to a second host, owner of a few events and of
+	// one hub; it carries every scope.
+	OtherHostToken = "evdesk-sim-other-host"
+)
+
+// Identities of the seeded users.
+const (
+	DemoHostID     = "Uk7nT2qWx9LmR4vBs1PcZa"
+	DemoAccountID  = "Ac4Lp9xQ2mVt7RsK1nWbYe"
+	DemoHostEmail  = "alex.morgan@northwind.example"
+	DemoHostName   = "Alex Morgan"
+	OtherHostID    = "Uf3pK8sLz1QwN6rYt4HcMv"
+	OtherAccountID = "Ac8Rm2Nq5TvX1LpW7kSdZf"
+	OtherHostEmail = "priya.raman@contoso.example"
+	OtherHostName  = "Priya Raman"
+)
+
+// User is a person the simulator knows.
+type User struct {
+	ID          string
+	AccountID   string
+	Email       string
+	DisplayName string
+}
+
+// principal is an authenticated caller: the token, its user and its scopes.
+type principal struct {
+	token  string
+	user   *User
+	scopes map[string]bool
+}
+
+type principalKey struct{}
+
+func principalFrom(ctx context.Context) *principal {
+	p, _ := ctx.Value(principalKey{}).(*principal)
+	return p
+}
+
+// scope is what an endpoint needs: its scope or the granular scope, each
+// also accepted with an :admin suffix (spec section 5).
+type scope struct{ classic, granular string }
+
+// scopeFor builds a scope from names without the "<word>_" prefix, e.g.
+// scopeFor("events_basic:read", "events:read:list_events").
+func (s *Sim) scopeFor(classic, granular string) scope {
+	return scope{classic: s.word + "_" + classic, granular: s.word + "_" + granular}
+}
+
+func (sc scope) names() []string { return []string{sc.classic, sc.granular} }
+
+func (sc scope) grantedTo(p *principal) bool {
+	if p == nil {
+		return false
+	}
+	for _, n := range sc.names() {
+		if p.scopes[n] || p.scopes[n+":admin"] {
+			return true
+		}
+	}
+	return false
+}
+
+// allScopes lists the classic scope of every endpoint family of the spec
+// (section 4 tables; hubs, sessions, ticket types, tickets and registrants
+// from the provider's description).
+func (s *Sim) allScopes() []string {
+	var out []string
+	for _, n := range []string{
+		"events_basic:read", "events_basic:write",
+		"events_attendee_actions:read", "events_attendee_actions:write",
+		"events_coeditors:read", "events_coeditor:write",
+		"events_email:read",
+		"events_access_links:read", "events_access_links:write",
+		"events_exhibitors:read", "events_exhibitors:write",
+		"events_hubs:read", "events_sessions:read", "events_ticket_types:read",
+		"events_tickets:write", "events_registrants:read",
+	} {
+		out = append(out, s.word+"_"+n)
+	}
+	return out
+}
+
+func (s *Sim) registerTokens() {
+	demo := &User{ID: DemoHostID, AccountID: DemoAccountID, Email: DemoHostEmail, DisplayName: DemoHostName}
+	other := &User{ID: OtherHostID, AccountID: OtherAccountID, Email: OtherHostEmail, DisplayName: OtherHostName}
+	all := s.allScopes()
+	var read []string
+	for _, n := range all {
+		if strings.HasSuffix(n, ":read") {
+			read = append(read, n)
+		}
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	s.st.users[demo.ID] = demo
+	s.st.users[other.ID] = other
+	s.st.addToken(DemoToken, demo, all)
+	s.st.addToken(ReadOnlyToken, demo, read)
+	s.st.addToken(OtherHostToken, other, all)
+}
+
+// authenticate finds the caller of a request from its bearer token.
+func (s *Sim) authenticate(r *http.Request) (*principal, *apiError) {
+	bad := &apiError{Status: http.StatusUnauthorized, Code: codeInvalidToken, Message: "Invalid access token."}
+	scheme, tok, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	tok = strings.TrimSpace(tok)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
+		return nil, bad
+	}
+	s.st.mu.Lock()
+	p := s.st.tokens[tok]
+	s.st.mu.Unlock()
+	if p == nil {
+		return nil, bad
+	}
+	return p, nil
+}

@@ -1,0 +1,317 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/evdesk/evdesk/api"
+)
+
+// conformanceFile finds a file of the provider's published descriptions:
+// $EVDESK_CONFORMANCE_DIR, else shared/conformance in the working directory
+// or one of its parents (the workspace keeps shared/ beside the repository).
+func conformanceFile(t *testing.T, name string) string {
+	t.Helper()
+	if dir := os.Getenv("EVDESK_CONFORMANCE_DIR"); dir != "" {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("EVDESK_CONFORMANCE_DIR is set but %v", err)
+		}
+		return p
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		p := filepath.Join(dir, "shared", "conformance", name)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	t.Skipf("conformance data not found: set EVDESK_CONFORMANCE_DIR or keep shared/conformance/%s beside the repository", name)
+	return ""
+}
+
+// conformance sends requests to the simulator and checks requests and
+// answers against the provider's OpenAPI description.
+type conformance struct {
+	t      *testing.T
+	env    *env
+	router routers.Router
+	opts   *openapi3filter.Options
+	checks int
+}
+
+func newConformance(t *testing.T) *conformance {
+	path := conformanceFile(t, "events-openapi.json")
+	doc, err := openapi3.NewLoader().LoadFromFile(path)
+	if err != nil {
+		t.Fatalf("load %s: %v", path, err)
+	}
+	e := newEnv(t, Options{})
+	doc.Servers = openapi3.Servers{{URL: e.srv.URL + "/v2"}}
+	// legacy.NewRouter checks the document. The published file leaves the
+	// OAuth token URL empty and capitalises some examples against their
+	// enums; neither matters here, so fill the URL in memory and skip
+	// example checks.
+	if ss := doc.Components.SecuritySchemes["openapi_oauth"]; ss != nil && ss.Value != nil && ss.Value.Flows != nil {
+		for _, f := range []*openapi3.OAuthFlow{ss.Value.Flows.AuthorizationCode, ss.Value.Flows.Implicit,
+			ss.Value.Flows.Password, ss.Value.Flows.ClientCredentials} {
+			if f != nil && f.TokenURL == "" {
+				f.TokenURL = e.srv.URL + "/oauth/token"
+			}
+		}
+	}
+	router, err := legacy.NewRouter(doc, openapi3.DisableExamplesValidation())
+	if err != nil {
+		t.Fatalf("router: %v", err)
+	}
+	return &conformance{t: t, env: e, router: router, opts: &openapi3filter.Options{
+		IncludeResponseStatus: true,
+		MultiError:            true,
+		AuthenticationFunc:    func(context.Context, *openapi3filter.AuthenticationInput) error { return nil },
+	}}
+}
+
+// do sends method path (below /v2) with body, checks the request against
+// the description, checks the answer's status and validates the answer.
+func (c *conformance) do(method, path string, body any, want int) []byte {
+	c.t.Helper()
+	return c.send(method, path, body, want, true)
+}
+
+// bad sends a request that breaks the description on purpose and validates
+// the answer only.
+func (c *conformance) bad(method, path string, body any, want int) []byte {
+	c.t.Helper()
+	return c.send(method, path, body, want, false)
+}
+
+func (c *conformance) send(method, path string, body any, want int, checkRequest bool) []byte {
+	c.t.Helper()
+	var raw []byte
+	if body != nil {
+		var err error
+		if raw, err = json.Marshal(body); err != nil {
+			c.t.Fatal(err)
+		}
+	}
+	req, err := http.NewRequest(method, c.env.srv.URL+"/v2"+path, bytes.NewReader(raw))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+DemoToken)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		c.t.Fatalf("%s %s: not in the description: %v", method, path, err)
+	}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: c.opts}
+	if err := openapi3filter.ValidateRequest(context.Background(), in); checkRequest && err != nil && !tolerated(err) {
+		c.t.Errorf("%s %s: request does not conform: %v", method, path, err)
+	}
+	req.Body = io.NopCloser(bytes.NewReader(raw))
+	resp, err := c.env.srv.Client().Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if resp.StatusCode != want {
+		c.t.Fatalf("%s %s: status %d, want %d: %s", method, path, resp.StatusCode, want, clip(got))
+	}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: resp.StatusCode,
+		Header: resp.Header, Options: c.opts}
+	out.SetBodyBytes(got)
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil && !tolerated(err) {
+		c.t.Errorf("%s %s: answer does not conform: %v\n%s", method, path, err, clip(got))
+	}
+	c.checks++
+	return got
+}
+
+// tolerated reports whether every problem in err is an enum mismatch that
+// comes from the description rather than the simulator: a value that differs
+// from an allowed one only in case (the provider's samples capitalise some),
+// or an enum written on an array schema (create's categories) whose items
+// are all allowed values.
+func tolerated(err error) bool {
+	var me openapi3.MultiError
+	if errors.As(err, &me) {
+		for _, e := range me {
+			if !tolerated(e) {
+				return false
+			}
+		}
+		return len(me) > 0
+	}
+	var se *openapi3.SchemaError
+	if !errors.As(err, &se) || se.SchemaField != "enum" || se.Schema == nil {
+		return false
+	}
+	allowed := func(v any) bool {
+		s, ok := v.(string)
+		if !ok {
+			return false
+		}
+		for _, e := range se.Schema.Enum {
+			if es, ok := e.(string); ok && strings.EqualFold(es, s) {
+				return true
+			}
+		}
+		return false
+	}
+	if items, ok := se.Value.([]any); ok && se.Schema.Type.Is("array") {
+		for _, it := range items {
+			if !allowed(it) {
+				return false
+			}
+		}
+		return true
+	}
+	return allowed(se.Value)
+}
+
+func TestConformanceEvents(t *testing.T) {
+	c := newConformance(t)
+	f := c.env.sim.Fixtures()
+	now := c.env.clock.Now()
+
+	// Listings: every role and status, and a second page.
+	for _, q := range []string{"", "?role_type=attendee&event_status_type=past",
+		"?role_type=host", "?role_type=host&event_status_type=past", "?role_type=host&event_status_type=draft",
+		"?role_type=host&event_status_type=cancelled&page_size=300"} {
+		c.do("GET", "/vendor_events/events"+q, nil, 200)
+	}
+	var page api.EventList
+	_ = json.Unmarshal(c.do("GET", "/vendor_events/events?role_type=host&page_size=5", nil, 200), &page)
+	c.do("GET", "/vendor_events/events?role_type=host&page_size=5&next_page_token="+page.NextPageToken, nil, 200)
+	c.bad("GET", "/vendor_events/events?role_type=host&page_size=301", nil, 400)
+	c.do("GET", "/vendor_events/events?role_type=host&next_page_token=stale", nil, 400)
+
+	// Get every kind of event, recurrence in compact form included.
+	for _, id := range []string{f.UpcomingEventID, f.DraftEventID, f.PastEventID, f.CancelledEventID,
+		f.ConferenceEventID, f.RecurringEventID, f.MonthlyEventID} {
+		c.do("GET", "/vendor_events/events/"+id, nil, 200)
+	}
+	c.do("GET", "/vendor_events/events/NoSuchEvent000000000000", nil, 404)
+	c.do("GET", "/vendor_events/events/"+f.OtherHostEventID, nil, 403)
+
+	// Create: plain, recurring weekly and monthly (array days), conference.
+	in := validCreate(now)
+	c.do("POST", "/vendor_events/events", in, 201)
+	wd := api.NewWeekDays(false, 2, 4, 6)
+	in.EventType = api.EventTypeRecurring
+	in.Recurrence = &api.Recurrence{Type: api.RecurrenceWeekly, RepeatInterval: 1, Duration: 45, EndTimes: 6, WeeklyDays: &wd}
+	var created api.Event
+	_ = json.Unmarshal(c.do("POST", "/vendor_events/events", in, 201), &created)
+	md := api.NewMonthDays(false, 12)
+	until := now.Add(120 * 24 * time.Hour).Truncate(time.Hour)
+	in.Recurrence = &api.Recurrence{Type: api.RecurrenceMonthly, RepeatInterval: 1, Duration: 60, EndDateTime: &until, MonthlyDays: &md}
+	c.do("POST", "/vendor_events/events", in, 201)
+	in = validCreate(now)
+	in.EventType, in.MeetingType, in.AttendanceType = api.EventTypeConference, "", api.AttendanceHybrid
+	in.PhysicalLocation = "Praça das Indústrias 1, 1300-307 Lisboa, PT"
+	c.do("POST", "/vendor_events/events", in, 201)
+	bad := validCreate(now)
+	bad.HubID = OtherHostHubID
+	c.do("POST", "/vendor_events/events", bad, 403)
+	bad = validCreate(now)
+	bad.Calendar[0].EndTime = bad.Calendar[0].StartTime
+	c.do("POST", "/vendor_events/events", bad, 400)
+
+	// The created series reads back in compact form.
+	c.do("GET", "/vendor_events/events/"+created.EventID, nil, 200)
+
+	// Update, delete.
+	c.do("PATCH", "/vendor_events/events/"+f.UpcomingEventID, api.EventUpdate{Name: ptr("Atlas Launch"), Tagline: ptr("Now with more Atlas.")}, 204)
+	wd = api.NewWeekDays(true, 3)
+	c.do("PATCH", "/vendor_events/events/"+created.EventID, api.EventUpdate{Recurrence: &api.Recurrence{Type: api.RecurrenceWeekly, RepeatInterval: 2, Duration: 30, EndTimes: 4, WeeklyDays: &wd}}, 204)
+	c.do("PATCH", "/vendor_events/events/"+f.PastEventID, api.EventUpdate{Name: ptr("x")}, 400)
+	c.do("PATCH", "/vendor_events/events/NoSuchEvent000000000000", api.EventUpdate{Name: ptr("x")}, 404)
+	c.do("DELETE", "/vendor_events/events/"+f.UpcomingEventID, nil, 400)
+	c.do("DELETE", "/vendor_events/events/"+f.OtherHostEventID, nil, 403)
+
+	// Event actions.
+	var res api.ActionResult
+	_ = json.Unmarshal(c.do("POST", "/vendor_events/events/"+f.ConferenceEventID+"/event_actions",
+		api.EventAction{Operation: "duplicate", DuplicateEvent: &api.DuplicateEvent{Name: "Summit copy", StartTime: now.Add(90 * 24 * time.Hour).Truncate(time.Hour), Timezone: "Europe/Lisbon"}}, 201), &res)
+	c.do("GET", "/vendor_events/events/"+res.EventID, nil, 200)
+	c.do("POST", "/vendor_events/events/"+res.EventID+"/event_actions", api.EventAction{Operation: "publish"}, 201)
+	c.do("POST", "/vendor_events/events/"+f.UpcomingEventID+"/event_actions", api.EventAction{Operation: "cancel", CancelMessage: "Postponed to next quarter."}, 201)
+	c.do("POST", "/vendor_events/events/"+f.UpcomingEventID+"/event_actions", api.EventAction{Operation: "publish"}, 400)
+	c.do("POST", "/vendor_events/events/"+f.OtherHostEventID+"/event_actions", api.EventAction{Operation: "publish"}, 403)
+	c.do("POST", "/vendor_events/events/NoSuchEvent000000000000/event_actions", api.EventAction{Operation: "publish"}, 404)
+	c.do("DELETE", "/vendor_events/events/"+res.EventID, nil, 400)
+	c.do("DELETE", "/vendor_events/events/"+f.DraftEventID, nil, 204)
+
+	// Hubs.
+	c.do("GET", "/vendor_events/hubs?role_type=host", nil, 200)
+	c.do("GET", "/vendor_events/hubs?role_type=attendee", nil, 200)
+
+	// 429 is described for every endpoint.
+	c.env.sim.SetRPS(1)
+	c.do("GET", "/vendor_events/hubs?role_type=host", nil, 200)
+	c.do("GET", "/vendor_events/hubs?role_type=host", nil, 429)
+	t.Logf("%d exchanges validated", c.checks)
+}
+
+// TestConformanceCatchesShapeErrors proves the harness is not vacuous: an
+// event read back with create's array days, or a wrong enum, fails.
+func TestConformanceCatchesShapeErrors(t *testing.T) {
+	c := newConformance(t)
+	id := c.env.sim.Fixtures().RecurringEventID
+	req, _ := http.NewRequest("GET", c.env.srv.URL+"/v2/vendor_events/events/"+id, nil)
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: c.opts}
+	rec := c.env.record(id)
+	ev := rec.view(viewCreate) // array days: wrong for get
+	for name, body := range map[string]any{
+		"array weekly_days": ev,
+		"bad attendance":    map[string]any{"event_id": id, "attendance_type": "on-site"},
+		"status number":     map[string]any{"event_id": id, "status": 1},
+	} {
+		b, _ := json.Marshal(body)
+		out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: 200,
+			Header: http.Header{"Content-Type": {"application/json"}}, Options: c.opts}
+		out.SetBodyBytes(b)
+		if err := openapi3filter.ValidateResponse(context.Background(), out); err == nil || tolerated(err) {
+			t.Errorf("%s: not caught (%v)", name, err)
+		}
+	}
+	// A capitalised enum value is tolerated.
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: 200,
+		Header: http.Header{"Content-Type": {"application/json"}}, Options: c.opts}
+	out.SetBodyBytes([]byte(`{"event_id":"x","attendance_type":"Hybrid"}`))
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err == nil || !tolerated(err) {
+		t.Errorf("capitalised enum: %v", err)
+	}
+}

@@ -1,0 +1,70 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Server is a simulator listening on a TCP address.
+type Server struct {
+	*Sim
+	srv *http.Server
+	ln  net.Listener
+
+	done     chan struct{} // closed when Serve returns
+	serveErr error
+}
+
+// Start serves a new simulator on addr ("127.0.0.1:0" picks a free port).
+func Start(addr string, opts Options) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		Sim:  New(opts),
+		ln:   ln,
+		done: make(chan struct{}),
+	}
+	s.srv = &http.Server{Handler: s.Sim, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		err := s.srv.Serve(ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		s.serveErr = err
+		close(s.done)
+	}()
+	return s, nil
+}
+
+// URL is the API base address, e.g. http://127.0.0.1:41234/v2.
+func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/v2" }
+
+// Addr is the listening address.
+func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// Shutdown stops accepting connections, cuts pending latency waits short and
+// waits for in-flight requests until ctx ends.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.Sim.Close()
+	if err := s.srv.Shutdown(ctx); err != nil {
+		return err
+	}
+	<-s.done
+	return s.serveErr
+}
+
+// Close stops the server at once, closing open connections.
+func (s *Server) Close() error {
+	s.Sim.Close()
+	err := s.srv.Close()
+	<-s.done
+	if err == nil {
+		err = s.serveErr
+	}
+	return err
+}
