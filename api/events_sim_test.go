@@ -236,10 +236,19 @@ func TestEveryEventErrorCode(t *testing.T) {
 			return err
 		}(), 400, api.CodeInvalidDuplicateTZ},
 		{"2002 get unknown", func() error { _, err := f.client.Events.Get(ctx, "nosuchevent000000000000"); return err }(), 404, api.CodeEventNotFound},
-		{"2003 patch unknown", func() error { n := "n"; return f.client.Events.Update(ctx, "nosuchevent000000000000", &api.EventUpdate{Name: &n}) }(), 404, api.CodeEventNotFoundForUpdate},
+		{"2003 patch unknown", func() error {
+			n := "n"
+			return f.client.Events.Update(ctx, "nosuchevent000000000000", &api.EventUpdate{Name: &n})
+		}(), 404, api.CodeEventNotFoundForUpdate},
 		{"260200 other host", func() error { _, err := f.client.Events.Get(ctx, f.ids.OtherHostEventID); return err }(), 403, api.CodeEventAccessDenied},
-		{"260210 past", func() error { n := "n"; return f.client.Events.Update(ctx, f.ids.PastEventID, &api.EventUpdate{Name: &n}) }(), 400, api.CodeEventNotEditable},
-		{"260210 cancelled", func() error { n := "n"; return f.client.Events.Update(ctx, f.ids.CancelledEventID, &api.EventUpdate{Name: &n}) }(), 400, api.CodeEventNotEditable},
+		{"260210 past", func() error {
+			n := "n"
+			return f.client.Events.Update(ctx, f.ids.PastEventID, &api.EventUpdate{Name: &n})
+		}(), 400, api.CodeEventNotEditable},
+		{"260210 cancelled", func() error {
+			n := "n"
+			return f.client.Events.Update(ctx, f.ids.CancelledEventID, &api.EventUpdate{Name: &n})
+		}(), 400, api.CodeEventNotEditable},
 		{"26201 hub", create(func(c *api.EventCreate) { c.HubID = sim.OtherHostHubID }), 403, api.CodeHubPermission},
 		{"260207 conference hub", create(func(c *api.EventCreate) { c.HubID = sim.NoConferenceHubID }), 400, api.CodeHubConference},
 		{"26202 six days", create(func(c *api.EventCreate) {
