@@ -1,0 +1,143 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evdesk/evdesk/api"
+)
+
+// outputFormat is the -o flag: table for people, json for scripts.
+type outputFormat string
+
+func (o *outputFormat) String() string { return string(*o) }
+func (o *outputFormat) Type() string   { return "table|json" }
+func (o *outputFormat) Set(v string) error {
+	switch v {
+	case "table", "json":
+		*o = outputFormat(v)
+		return nil
+	}
+	return fmt.Errorf("%q is not an output format; use table or json", v)
+}
+
+func newEventsCmd(flags *rootFlags) *cobra.Command {
+	cmd := &cobra.Command{Use: "events", Short: "List and show events (for scripts)"}
+	cmd.AddCommand(newEventsListCmd(flags), newEventsGetCmd(flags))
+	return cmd
+}
+
+var statusTypes = []string{api.ListUpcoming, api.ListPast, api.ListDraft, api.ListCancelled}
+
+func newEventsListCmd(flags *rootFlags) *cobra.Command {
+	out := outputFormat("table")
+	var status, role string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List events (every page)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			kinds := statusTypes
+			if status != "all" {
+				if !slices.Contains(statusTypes, status) {
+					return fmt.Errorf("--status %q: use all, %s", status, strings.Join(statusTypes, ", "))
+				}
+				kinds = []string{status}
+			}
+			if role != "host" && role != "attendee" {
+				return fmt.Errorf("--role %q: use host or attendee", role)
+			}
+			if role == "attendee" && status == "all" {
+				kinds = []string{api.ListUpcoming, api.ListPast}
+			}
+			s, err := openSession(cmd.Context(), *flags)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			type listed struct {
+				Listing string `json:"listing"`
+				api.Event
+			}
+			var all []listed
+			for _, k := range kinds {
+				for e, err := range s.client.Events.List(cmd.Context(), api.ListEventsOptions{RoleType: role, StatusType: k, PageSize: 300}) {
+					if err != nil {
+						return err
+					}
+					all = append(all, listed{Listing: k, Event: e})
+				}
+			}
+			w := cmd.OutOrStdout()
+			if out == "json" {
+				return writeJSON(w, all)
+			}
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tNAME\tTYPE\tLISTING\tATTENDANCE\tSTART (UTC)")
+			for _, e := range all {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.EventID, e.Name, e.EventType, e.Listing, e.AttendanceType, utc(e.StartTime))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().VarP(&out, "output", "o", "output format: table or json")
+	cmd.Flags().StringVar(&status, "status", "all", "listing: all, upcoming, past, draft or cancelled")
+	cmd.Flags().StringVar(&role, "role", "host", "host (events you host) or attendee")
+	return cmd
+}
+
+func newEventsGetCmd(flags *rootFlags) *cobra.Command {
+	out := outputFormat("table")
+	cmd := &cobra.Command{
+		Use:   "get EVENT_ID",
+		Short: "Show one event",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := openSession(cmd.Context(), *flags)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			e, err := s.client.Events.Get(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if out == "json" {
+				return writeJSON(w, e)
+			}
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			for _, kv := range [][2]string{
+				{"ID", e.EventID}, {"Name", e.Name}, {"Type", e.EventType}, {"Status", e.Status},
+				{"Attendance", e.AttendanceType}, {"Access", e.AccessLevel}, {"Timezone", e.Timezone},
+				{"Start (UTC)", utc(e.StartTime)}, {"End (UTC)", utc(e.EndTime)}, {"Hub", e.HubID},
+				{"Host", e.HostID}, {"URL", e.EventURL}, {"Contact", strings.TrimSpace(e.ContactName + " " + e.ContactEmail)},
+			} {
+				fmt.Fprintf(tw, "%s:\t%s\n", kv[0], kv[1])
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().VarP(&out, "output", "o", "output format: table or json")
+	return cmd
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func utc(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}

@@ -1,0 +1,149 @@
+// Command evdesk is a terminal console for an event-management platform:
+// events, check-in, co-editors, emails and more. `evdesk --demo` runs it
+// against the embedded simulator.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views/events"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = ""
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newRootCmd().ExecuteContext(ctx)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "evdesk:", err)
+		os.Exit(1)
+	}
+}
+
+// session is what every command needs: a client and a label for the place
+// it talks to. In demo mode it owns the in-process simulator.
+type session struct {
+	client  *api.Client
+	profile string
+	demo    bool
+	log     *slog.Logger
+	closers []io.Closer
+}
+
+func (s *session) Close() {
+	for _, c := range s.closers {
+		_ = c.Close()
+	}
+}
+
+type rootFlags struct {
+	demo bool
+}
+
+func newRootCmd() *cobra.Command {
+	var flags rootFlags
+	root := &cobra.Command{
+		Use:   "evdesk",
+		Short: "A terminal console for events, check-in desks and phone policy",
+		Long: "evdesk is a terminal console for an event-management platform's API.\n\n" +
+			"Run `evdesk --demo` to try it against the embedded simulator, or set\n" +
+			"EVDESK_BASE_URL and EVDESK_TOKEN (`evdesk sim` prints both for a local simulator).",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := openSession(cmd.Context(), flags)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			return runConsole(cmd.Context(), s)
+		},
+	}
+	root.PersistentFlags().BoolVar(&flags.demo, "demo", false, "use the embedded simulator with demo data (no account needed)")
+	root.AddCommand(newSimCmd(), newEventsCmd(&flags), newVersionCmd())
+	return root
+}
+
+// openSession connects to the configured API, or starts the simulator for --demo.
+func openSession(ctx context.Context, flags rootFlags) (*session, error) {
+	logger, logFile := config.OpenLog(slog.LevelInfo)
+	s := &session{log: logger, closers: []io.Closer{logFile}}
+	profile := config.Load()
+	if flags.demo {
+		srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("start the demo simulator: %w", err)
+		}
+		s.closers = append(s.closers, srv)
+		profile = config.Profile{Name: "demo", BaseURL: srv.URL(), PathWord: config.DefaultPathWord, Token: sim.DemoToken}
+		s.demo = true
+	}
+	if err := profile.Validate(); err != nil {
+		return nil, err
+	}
+	client, err := api.New(api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
+		api.WithToken(profile.Token), api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(logger))
+	if err != nil {
+		return nil, err
+	}
+	s.client, s.profile = client, profile.Name
+	logger.Info("session opened", "base_url", profile.BaseURL, "demo", s.demo)
+	return s, nil
+}
+
+func runConsole(ctx context.Context, s *session) error {
+	uctx := &ui.Context{Log: s.log, Profile: s.profile, Demo: s.demo}
+	deps := events.Deps{Client: s.client}
+	sections := []ui.Section{
+		{Name: "Events", New: func(c *ui.Context) ui.Screen { return events.NewList(c, deps) }},
+	}
+	app := ui.NewApp(uctx, sections)
+	_, err := tea.NewProgram(app, tea.WithContext(ctx)).Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // interrupted by a signal: a normal way to leave
+	}
+	return err
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the evdesk version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintln(cmd.OutOrStdout(), "evdesk", versionString())
+		},
+	}
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+// shutdownTimeout bounds how long a server may take to stop.
+const shutdownTimeout = 5 * time.Second

@@ -1,0 +1,379 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Minimum terminal size; below it the App shows a notice and ignores keys.
+const (
+	MinWidth  = 60
+	MinHeight = 16
+)
+
+// chromeLines are the rows the shell keeps for itself: tabs, breadcrumb,
+// toast line and status bar.
+const chromeLines = 4
+
+// ToastTTL is how long a toast stays on screen.
+const ToastTTL = 4 * time.Second
+
+// App is the root model: section tabs, one screen stack per section, status
+// bar, help and toasts. It is the only model that returns a tea.View.
+type App struct {
+	ctx      *Context
+	sections []Section
+	stacks   [][]Screen // nil until the section is first opened
+	active   int
+	initial  func(*Context) Screen
+
+	help     help.Model
+	showHelp bool
+	spinner  spinner.Model
+	spinning bool // a tick of our spinner is pending
+	inFlight int
+	lastErr  string
+	toast    toast
+	toastSeq int
+	quitAsk  *Confirm // non-nil while a QuitGuard question is open
+}
+
+type toast struct {
+	level ToastLevel
+	text  string
+	id    int // 0: no toast
+}
+
+// toastExpiredMsg clears the toast with the same id, never a newer one.
+type toastExpiredMsg struct{ id int }
+
+// Option configures NewApp.
+type Option func(*App)
+
+// WithSection starts on the section with this name (default: the first).
+func WithSection(name string) Option {
+	return func(a *App) {
+		for i, s := range a.sections {
+			if s.Name == name {
+				a.active = i
+			}
+		}
+	}
+}
+
+// WithInitialScreen pushes a screen over the starting section's root screen,
+// for starts straight into a task (a check-in kiosk); esc returns to the root.
+func WithInitialScreen(f func(*Context) Screen) Option {
+	return func(a *App) { a.initial = f }
+}
+
+// NewApp builds the shell. ctx.Theme and ctx.Keys get defaults when nil.
+func NewApp(ctx *Context, sections []Section, opts ...Option) *App {
+	if ctx.Theme == nil {
+		ctx.Theme = NewTheme(true, NoColorEnv())
+	}
+	if ctx.Keys == nil {
+		ctx.Keys = DefaultGlobalKeys()
+	}
+	a := &App{
+		ctx:      ctx,
+		sections: sections,
+		stacks:   make([][]Screen, len(sections)),
+		help:     help.New(),
+		spinner:  spinner.New(spinner.WithSpinner(spinner.Line)),
+	}
+	a.help.Ellipsis = "..."
+	for _, o := range opts {
+		o(a)
+	}
+	a.applyTheme()
+	if len(sections) > 0 {
+		a.stacks[a.active] = []Screen{sections[a.active].New(ctx)}
+	}
+	if a.initial != nil {
+		a.stacks[a.active] = append(a.stacks[a.active], a.initial(ctx))
+	}
+	return a
+}
+
+// Init asks for the terminal background and starts the first screens.
+func (a *App) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	for _, s := range a.stack() {
+		cmds = append(cmds, s.Init())
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update routes messages: keys to the focused screen (after the shell's own
+// keys), everything else to all screens of the current section and the top
+// screens of the others, so async results find their owner after tab switches.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.resize(msg.Width, msg.Height)
+		return a, nil
+	case tea.BackgroundColorMsg:
+		if !a.ctx.Theme.NoColor {
+			*a.ctx.Theme = *NewTheme(msg.IsDark(), false)
+			a.applyTheme()
+		}
+		return a, a.broadcast(msg)
+	case tea.KeyPressMsg:
+		return a, a.handleKey(msg)
+	case tea.KeyReleaseMsg, tea.MouseMsg, tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
+		if a.tooSmall() || a.quitAsk != nil {
+			return a, nil
+		}
+		return a, a.updateTop(msg)
+	case PushMsg:
+		return a, a.push(msg.Screen)
+	case PopMsg:
+		a.pop()
+		return a, nil
+	case ToastMsg:
+		return a, a.showToast(msg)
+	case toastExpiredMsg:
+		if msg.id == a.toast.id {
+			a.toast = toast{}
+		}
+		return a, nil
+	case asyncStartMsg:
+		a.inFlight++
+		return a, a.startSpinner()
+	case asyncDoneMsg:
+		a.inFlight = max(0, a.inFlight-1)
+		if msg.msg == nil {
+			return a, nil
+		}
+		return a.Update(msg.msg)
+	case spinner.TickMsg:
+		if msg.ID != a.spinner.ID() {
+			break
+		}
+		if a.inFlight == 0 {
+			a.spinning = false // let the tick chain end
+			return a, nil
+		}
+		var cmd tea.Cmd
+		a.spinner, cmd = a.spinner.Update(msg)
+		return a, cmd
+	}
+	return a, a.broadcast(msg)
+}
+
+// InFlight is the number of Async calls that have not returned.
+func (a *App) InFlight() int { return a.inFlight }
+
+// Top returns the focused screen, or nil.
+func (a *App) Top() Screen {
+	st := a.stack()
+	if len(st) == 0 {
+		return nil
+	}
+	return st[len(st)-1]
+}
+
+func (a *App) stack() []Screen {
+	if len(a.stacks) == 0 {
+		return nil
+	}
+	return a.stacks[a.active]
+}
+
+func (a *App) contentSize() (int, int) {
+	return max(0, a.ctx.Width), max(0, a.ctx.Height-chromeLines)
+}
+
+func (a *App) tooSmall() bool {
+	return a.ctx.Width < MinWidth || a.ctx.Height < MinHeight
+}
+
+func (a *App) applyTheme() {
+	t := a.ctx.Theme
+	a.help.Styles = t.HelpStyles()
+	a.spinner.Style = onBar(t, t.Info)
+}
+
+func (a *App) resize(w, h int) {
+	a.ctx.Width, a.ctx.Height = w, h
+	cw, ch := a.contentSize()
+	a.help.SetWidth(max(0, cw-4))
+	for _, st := range a.stacks {
+		for _, s := range st {
+			s.SetSize(cw, ch)
+		}
+	}
+}
+
+func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	ctrlC := k.String() == "ctrl+c"
+	if a.quitAsk != nil {
+		if ctrlC { // a second ctrl+c always gets out
+			return a.quit()
+		}
+		c, _, done := a.quitAsk.Update(k)
+		a.quitAsk = &c
+		if !done {
+			return nil
+		}
+		a.quitAsk = nil
+		if c.Confirmed() {
+			return a.quit()
+		}
+		return nil
+	}
+	if ctrlC {
+		return a.requestQuit()
+	}
+	if a.tooSmall() {
+		return nil
+	}
+	keys := a.ctx.Keys
+	if a.showHelp { // the help panel is modal: close it or quit
+		switch {
+		case key.Matches(k, keys.Help, keys.Back):
+			a.showHelp = false
+		case key.Matches(k, keys.Quit):
+			return a.requestQuit()
+		}
+		return nil
+	}
+	top := a.Top()
+	if c, ok := top.(InputCapturer); ok && c.CapturingInput() {
+		return a.updateTop(k)
+	}
+	switch {
+	case key.Matches(k, keys.Quit):
+		return a.requestQuit()
+	case key.Matches(k, keys.Help):
+		a.showHelp = true
+		return nil
+	case len(a.sections) > 1 && key.Matches(k, keys.NextTab):
+		return a.switchTo(a.active + 1)
+	case len(a.sections) > 1 && key.Matches(k, keys.PrevTab):
+		return a.switchTo(a.active - 1)
+	case len(a.stack()) > 1 && key.Matches(k, keys.Back):
+		if b, ok := top.(BackCapturer); !ok || !b.CapturingBack() {
+			a.pop()
+			return nil
+		}
+	}
+	return a.updateTop(k)
+}
+
+func (a *App) updateTop(msg tea.Msg) tea.Cmd {
+	st := a.stack()
+	if len(st) == 0 {
+		return nil
+	}
+	var cmd tea.Cmd
+	st[len(st)-1], cmd = st[len(st)-1].Update(msg)
+	return cmd
+}
+
+// broadcast delivers a non-key message to the current stack and to the top
+// screen of every other opened section.
+func (a *App) broadcast(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, st := range a.stacks {
+		from := len(st) - 1
+		if i == a.active {
+			from = 0
+		}
+		for j := max(0, from); j < len(st); j++ {
+			var cmd tea.Cmd
+			st[j], cmd = st[j].Update(msg)
+			cmds = append(cmds, cmd)
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (a *App) switchTo(i int) tea.Cmd {
+	n := len(a.sections)
+	a.active = ((i % n) + n) % n
+	if len(a.stacks[a.active]) > 0 {
+		return nil
+	}
+	s := a.sections[a.active].New(a.ctx)
+	a.stacks[a.active] = []Screen{s}
+	s.SetSize(a.contentSize())
+	return s.Init()
+}
+
+func (a *App) push(s Screen) tea.Cmd {
+	if s == nil || len(a.stacks) == 0 {
+		return nil
+	}
+	s.SetSize(a.contentSize())
+	a.stacks[a.active] = append(a.stacks[a.active], s)
+	return s.Init()
+}
+
+func (a *App) pop() {
+	st := a.stack()
+	if len(st) <= 1 {
+		return
+	}
+	if c, ok := st[len(st)-1].(Closer); ok {
+		c.Close()
+	}
+	st[len(st)-1] = nil
+	a.stacks[a.active] = st[:len(st)-1]
+}
+
+func (a *App) showToast(m ToastMsg) tea.Cmd {
+	a.toastSeq++
+	id := a.toastSeq
+	a.toast = toast{level: m.Level, text: m.Text, id: id}
+	if m.Level == ToastError {
+		a.lastErr = m.Text
+	}
+	return tea.Tick(ToastTTL, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
+}
+
+func (a *App) startSpinner() tea.Cmd {
+	if a.spinning {
+		return nil
+	}
+	a.spinning = true
+	return a.spinner.Tick
+}
+
+// requestQuit quits at once unless a screen's QuitGuard objects; then it asks.
+func (a *App) requestQuit() tea.Cmd {
+	var reasons []string
+	for _, st := range a.stacks {
+		for _, s := range st {
+			if g, ok := s.(QuitGuard); ok {
+				if r := g.ConfirmQuit(); r != "" {
+					reasons = append(reasons, r)
+				}
+			}
+		}
+	}
+	if len(reasons) == 0 {
+		return a.quit()
+	}
+	c := NewConfirm(a.ctx.Theme, strings.Join(reasons, "; ")+" — quit anyway?", true, nil)
+	c.SetWidth(min(60, a.ctx.Width-2))
+	a.quitAsk = &c
+	return nil
+}
+
+func (a *App) quit() tea.Cmd {
+	for _, st := range a.stacks {
+		for _, s := range st {
+			if c, ok := s.(Closer); ok {
+				c.Close()
+			}
+		}
+	}
+	return tea.Quit
+}

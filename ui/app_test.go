@@ -1,0 +1,389 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/evdesk/evdesk/ui/internal/golden"
+)
+
+func TestTabsBreadcrumbAndSizes(t *testing.T) {
+	h := newHarness(t)
+	events := h.roots["Events"]
+	if events.inits != 1 || events.w != 80 || events.h != 20 {
+		t.Fatalf("root screen: inits %d size %dx%d, want 1 and 80x20", events.inits, events.w, events.h)
+	}
+	if h.ctx.Width != 80 || h.ctx.Height != 24 {
+		t.Fatalf("ctx size %dx%d", h.ctx.Width, h.ctx.Height)
+	}
+	if _, made := h.roots["Check-in"]; made {
+		t.Fatal("other sections should open on first visit, not at start")
+	}
+	detail := &fakeScreen{title: "Go Summit"}
+	h.send(PushMsg{Screen: detail})
+	h.send(PushMsg{Screen: &fakeScreen{title: "Attendees"}})
+	if detail.inits != 1 || detail.w != 80 || detail.h != 20 {
+		t.Fatalf("pushed screen: inits %d size %dx%d", detail.inits, detail.w, detail.h)
+	}
+	golden.Assert(t, "app_stack", h.view())
+
+	h.press("tab")
+	checkin := h.roots["Check-in"]
+	if checkin == nil || checkin.inits != 1 || checkin.w != 80 {
+		t.Fatal("tab should open the next section, sized and started")
+	}
+	golden.Assert(t, "app_second_tab", h.view())
+	h.press("shift+tab", "shift+tab") // wraps to the last section
+	if h.app.active != 2 {
+		t.Fatalf("shift+tab twice from 1: active %d, want 2", h.app.active)
+	}
+	h.press("tab")
+	if top := h.app.Top(); top.Title() != "Attendees" {
+		t.Fatalf("back on Events the stack should be kept, top is %q", top.Title())
+	}
+
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	for _, f := range []*fakeScreen{events, detail, checkin} {
+		if f.w != 100 || f.h != 26 {
+			t.Fatalf("%s not resized: %dx%d", f.title, f.w, f.h)
+		}
+	}
+}
+
+func TestEscPopsUnlessTheScreenNeedsIt(t *testing.T) {
+	h := newHarness(t)
+	events := h.roots["Events"]
+	h.press("esc")
+	if len(h.app.stack()) != 1 || last(events.keys) != "esc" {
+		t.Fatal("esc on a root screen should reach the screen")
+	}
+	top := &fakeScreen{title: "Detail", capturing: true}
+	h.send(PushMsg{Screen: top})
+	h.press("esc")
+	if len(h.app.stack()) != 2 || last(top.keys) != "esc" {
+		t.Fatal("esc while the screen captures input should reach it")
+	}
+	top.capturing, top.backLocal = false, true
+	h.press("esc")
+	if len(h.app.stack()) != 2 || len(top.keys) != 2 {
+		t.Fatal("esc while the screen has a local use for it should reach it")
+	}
+	top.backLocal = false
+	h.press("esc")
+	if len(h.app.stack()) != 1 || !top.closed {
+		t.Fatal("esc should pop and close the screen")
+	}
+	h.send(PopMsg{})
+	if len(h.app.stack()) != 1 {
+		t.Fatal("PopMsg must never pop the root screen")
+	}
+}
+
+func TestKeysGoOnlyToTheFocusedScreen(t *testing.T) {
+	h := newHarness(t)
+	events := h.roots["Events"]
+	top := &fakeScreen{title: "Detail"}
+	h.send(PushMsg{Screen: top})
+	h.press("x")
+	if len(events.keys) != 0 || last(top.keys) != "x" {
+		t.Fatalf("key reached root %v / top %v", events.keys, top.keys)
+	}
+}
+
+func TestQuitKeys(t *testing.T) {
+	h := newHarness(t)
+	events := h.roots["Events"]
+	events.capturing = true
+	if cmd := h.press("q"); isQuit(cmd) {
+		t.Fatal("q must not quit while the screen captures input")
+	}
+	if last(events.keys) != "q" {
+		t.Fatal("q should be typed into the capturing screen")
+	}
+	if !isQuit(h.press("ctrl+c")) {
+		t.Fatal("ctrl+c always quits")
+	}
+	if !events.closed {
+		t.Fatal("quitting should close the screens")
+	}
+	events.capturing = false
+	if !isQuit(h.press("q")) {
+		t.Fatal("q should quit")
+	}
+}
+
+func TestQuitGuardAsks(t *testing.T) {
+	h := newHarness(t)
+	h.press("tab")
+	h.roots["Check-in"].guard = "2 check-ins not sent yet"
+	h.press("shift+tab") // the guard is found on any section's stack
+	if isQuit(h.press("q")) {
+		t.Fatal("q should ask first")
+	}
+	golden.Assert(t, "app_quit_guard", h.view())
+	if isQuit(h.press("enter")) { // dangerous question: enter means No
+		t.Fatal("enter should keep the console open")
+	}
+	if strings.Contains(h.plain(), "quit anyway") {
+		t.Fatal("the question should close after an answer")
+	}
+	h.press("q")
+	if isQuit(h.press("n")) || h.app.quitAsk != nil {
+		t.Fatal("n should cancel")
+	}
+	h.press("q")
+	if !isQuit(h.press("y")) {
+		t.Fatal("y should quit")
+	}
+	h.press("q")
+	if !isQuit(h.press("ctrl+c")) {
+		t.Fatal("ctrl+c during the question should quit")
+	}
+}
+
+func TestToastShownThenClearedByItsOwnTick(t *testing.T) {
+	h := newHarness(t)
+	if cmd := h.send(ToastMsg{Level: ToastSuccess, Text: "event published"}); cmd == nil {
+		t.Fatal("a toast needs a timer to clear it")
+	}
+	first := h.app.toast.id
+	golden.Assert(t, "app_toast", h.view())
+	h.send(ToastMsg{Level: ToastError, Text: "publish failed: event has no tickets (add one, then retry)"})
+	h.send(toastExpiredMsg{id: first}) // the older toast's timer fires late
+	if !strings.Contains(h.plain(), "ERROR") {
+		t.Fatal("an older toast's timer cleared the newer toast")
+	}
+	golden.Assert(t, "app_toast_error", h.view())
+	h.send(toastExpiredMsg{id: h.app.toast.id})
+	v := h.plain()
+	if strings.Contains(v, "ERROR publish") || strings.Contains(v, "OK event") {
+		t.Fatal("the toast should clear on its own tick")
+	}
+	if !strings.Contains(v, "error: publish failed") {
+		t.Fatal("the status bar should keep the last error")
+	}
+}
+
+func TestHelpToggles(t *testing.T) {
+	h := newHarness(t)
+	h.press("?")
+	golden.Assert(t, "app_help", h.view())
+	h.press("?")
+	if strings.Contains(h.plain(), "closes this help") {
+		t.Fatal("? should close help")
+	}
+	h.press("?", "x", "esc")
+	if strings.Contains(h.plain(), "closes this help") {
+		t.Fatal("esc should close help")
+	}
+	if len(h.roots["Events"].keys) != 0 {
+		t.Fatal("help keys should not reach the screen")
+	}
+}
+
+func TestTooSmallIgnoresKeys(t *testing.T) {
+	h := newHarness(t)
+	h.send(tea.WindowSizeMsg{Width: 59, Height: 20})
+	golden.Assert(t, "app_too_small", h.view())
+	if isQuit(h.press("q")) || h.press("tab") != nil || h.app.active != 0 {
+		t.Fatal("keys other than ctrl+c should be ignored")
+	}
+	if len(h.roots["Events"].keys) != 0 {
+		t.Fatal("keys reached the screen")
+	}
+	if !isQuit(h.press("ctrl+c")) {
+		t.Fatal("ctrl+c should quit")
+	}
+	h.send(tea.WindowSizeMsg{Width: 60, Height: 16})
+	if strings.Contains(h.plain(), "too small") {
+		t.Fatal("60x16 is big enough")
+	}
+	if e := h.roots["Events"]; e.w != 60 || e.h != 12 {
+		t.Fatalf("content %dx%d after reflow, want 60x12", e.w, e.h)
+	}
+}
+
+func TestAsyncCountsAndRoutesResults(t *testing.T) {
+	h := newHarness(t)
+	h.press("tab") // open Check-in
+	checkin := h.roots["Check-in"]
+	h.press("shift+tab")
+	events := h.roots["Events"]
+	detail := &fakeScreen{title: "Detail"}
+	h.send(PushMsg{Screen: detail})
+	h.press("tab")
+	under := &fakeScreen{title: "Scan"}
+	h.send(PushMsg{Screen: under})
+	h.press("shift+tab") // back on Events; Check-in's top is now Scan
+
+	msgs := expand(Async(func() tea.Msg { return resultMsg{42} }))
+	if len(msgs) != 2 {
+		t.Fatalf("Async should yield start and done, got %v", msgs)
+	}
+	if cmd := h.send(msgs[0]); cmd == nil {
+		t.Fatal("the first call in flight should start the spinner")
+	}
+	h.send(expand(Async(func() tea.Msg { return nil }))[0])
+	if h.app.InFlight() != 2 || !strings.Contains(h.plain(), "2 in flight") {
+		t.Fatalf("in flight %d; status bar: %q", h.app.InFlight(), lastLine(h.plain()))
+	}
+	golden.Assert(t, "app_async", h.view())
+	h.send(msgs[1])
+	if h.app.InFlight() != 1 {
+		t.Fatalf("in flight %d after one result", h.app.InFlight())
+	}
+	for _, f := range []*fakeScreen{events, detail, under} {
+		if last(f.msgs) != "result 42" {
+			t.Fatalf("%s did not get the result: %v", f.title, f.msgs)
+		}
+	}
+	if last(checkin.msgs) == "result 42" {
+		t.Fatal("a buried screen of another section got the result")
+	}
+	h.send(asyncDoneMsg{})
+	if h.app.InFlight() != 0 || strings.Contains(h.plain(), "in flight") {
+		t.Fatal("the spinner should go when nothing is in flight")
+	}
+	if h.send(spinner.TickMsg{ID: h.app.spinner.ID()}) != nil || h.app.spinning {
+		t.Fatal("the spinner should stop ticking when idle")
+	}
+	// A result may itself be a shell message.
+	h.send(asyncDoneMsg{msg: ToastMsg{Level: ToastInfo, Text: "saved"}})
+	if !strings.Contains(h.plain(), "INFO  saved") {
+		t.Fatal("a toast returned by an async call should show")
+	}
+}
+
+func TestStatusBarDemoBadgeAndTheme(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	h := newHarness(t)
+	h.ctx.Demo = true
+	if !strings.Contains(lastLine(h.plain()), " DEMO ") {
+		t.Fatal("demo mode needs a DEMO badge")
+	}
+	h.ctx.Theme = NewTheme(true, false)
+	theme := h.ctx.Theme
+	h.send(tea.BackgroundColorMsg{Color: lightBG{}})
+	if theme.Dark || h.ctx.Theme != theme {
+		t.Fatal("a light background should rebuild the shared theme in place")
+	}
+	if last(h.roots["Events"].msgs) != "tea.BackgroundColorMsg" {
+		t.Fatal("screens should hear about the background too")
+	}
+}
+
+func TestInitialScreenOverSection(t *testing.T) {
+	h := newHarness(t, WithSection("Check-in"), WithInitialScreen(func(*Context) Screen {
+		return &fakeScreen{title: "Kiosk"}
+	}))
+	if h.app.active != 1 || h.app.Top().Title() != "Kiosk" {
+		t.Fatalf("start: section %d top %q", h.app.active, h.app.Top().Title())
+	}
+	kiosk := h.app.Top().(*fakeScreen)
+	if kiosk.inits != 1 || kiosk.w != 80 {
+		t.Fatal("the initial screen should be started and sized")
+	}
+	h.press("esc")
+	if h.app.Top().Title() != "Check-in" {
+		t.Fatal("esc from the initial screen returns to its section")
+	}
+}
+
+func TestModalCentresBox(t *testing.T) {
+	base := strings.Repeat(strings.Repeat(".", 20)+"\n", 5)
+	got := golden.Plain(Modal(base, "+--+\n|hi|\n+--+", 20, 5))
+	want := strings.Join([]string{
+		"....................",
+		"........+--+........",
+		"........|hi|........",
+		"........+--+........",
+		"....................",
+	}, "\n") + "\n"
+	if got != want {
+		t.Fatalf("Modal:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestConfirm(t *testing.T) {
+	th := NewTheme(true, true)
+	yes := func() tea.Msg { return resultMsg{1} }
+	c := NewConfirm(th, "Publish?", false, yes)
+	c, cmd, done := c.Update(keyPress("enter"))
+	if !done || !c.Confirmed() || cmd == nil {
+		t.Fatal("enter on a safe question means yes")
+	}
+	d := NewConfirm(th, "Delete event?", true, yes)
+	d, _, done = d.Update(keyPress("right"))
+	if done {
+		t.Fatal("moving the choice is not an answer")
+	}
+	d, cmd, done = d.Update(keyPress("enter"))
+	if !done || !d.Confirmed() || cmd == nil {
+		t.Fatal("after moving to Yes, enter confirms")
+	}
+	d = NewConfirm(th, "Delete event?", true, yes)
+	d, cmd, _ = d.Update(keyPress("enter"))
+	if d.Confirmed() || cmd != nil {
+		t.Fatal("enter on a dangerous question means no")
+	}
+	d = NewConfirm(th, "Delete event?", true, yes)
+	d, _, done = d.Update(keyPress("esc"))
+	if !done || d.Confirmed() {
+		t.Fatal("esc means no")
+	}
+	d = NewConfirm(th, "Delete event \"Go Summit\"? Its 120 attendees lose their tickets.", true, yes)
+	d.SetWidth(40)
+	golden.Assert(t, "confirm_dangerous", d.View())
+}
+
+func TestStatusWords(t *testing.T) {
+	th := NewTheme(true, false)
+	for word, want := range map[string]string{
+		"PUBLISHED": "ok", "checked_in": "ok", "Checked in": "ok", "delivered": "ok",
+		"DRAFT": "warn", "scheduled": "warn", "pending": "warn",
+		"cancelled": "err", "FAILED": "err",
+		"past": "muted", "deactivated": "muted",
+	} {
+		styles := map[string]string{
+			"ok": th.Success.Render("x"), "warn": th.Warning.Render("x"),
+			"err": th.Error.Render("x"), "muted": th.Muted.Render("x"),
+		}
+		if got := th.Status(word).Render("x"); got != styles[want] {
+			t.Errorf("Status(%q) does not look %s", word, want)
+		}
+	}
+	if got := th.Status("whatever").Render("x"); got != "x" {
+		t.Errorf("unknown words should be plain, got %q", got)
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(s, "\n")
+	return lines[len(lines)-2] // Plain ends with a newline
+}
+
+func TestNarrowTabsScrollAndBreadcrumbShortens(t *testing.T) {
+	ctx := &Context{Theme: NewTheme(true, true), Demo: true, Account: "ada@example.com"}
+	var sections []Section
+	for _, n := range []string{"Events", "Check-in", "Co-editors", "Emails", "Phone", "Access links", "Exhibitors", "Registration", "Transcribe"} {
+		sections = append(sections, Section{Name: n, New: func(*Context) Screen { return &fakeScreen{title: n} }})
+	}
+	a := NewApp(ctx, sections)
+	a.Update(tea.WindowSizeMsg{Width: 60, Height: 16})
+	for range 7 {
+		a.Update(keyPress("tab"))
+	}
+	a.Update(PushMsg{Screen: &fakeScreen{title: "A very long event title for the breadcrumb"}})
+	a.Update(PushMsg{Screen: &fakeScreen{title: "Attendees of that event"}})
+	a.Update(ToastMsg{Level: ToastError, Text: "the server did not answer in time; check the connection and press r to retry"})
+	golden.Assert(t, "app_narrow", a.View().Content)
+	for i, l := range strings.Split(a.View().Content, "\n") {
+		if w := lipgloss.Width(l); w > 60 {
+			t.Fatalf("line %d is %d cells wide", i, w)
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// View renders the whole console in the alternate screen.
+func (a *App) View() tea.View {
+	v := tea.NewView(a.render())
+	v.AltScreen = true
+	v.WindowTitle = "evdesk"
+	return v
+}
+
+func (a *App) render() string {
+	w, h := a.ctx.Width, a.ctx.Height
+	if w <= 0 || h <= 0 {
+		return "" // no size yet
+	}
+	if a.tooSmall() {
+		return a.tooSmallView()
+	}
+	cw, ch := a.contentSize()
+	content := ""
+	if top := a.Top(); top != nil {
+		content = top.View()
+	}
+	content = Fit(content, cw, ch)
+	switch {
+	case a.quitAsk != nil:
+		content = Modal(content, a.quitAsk.View(), cw, ch)
+	case a.showHelp:
+		content = Modal(content, a.helpView(), cw, ch)
+	}
+	return strings.Join([]string{
+		a.tabsView(), a.breadcrumbView(), content, a.toastView(), a.statusView(),
+	}, "\n")
+}
+
+func (a *App) tooSmallView() string {
+	w, h := a.ctx.Width, a.ctx.Height
+	msg := fmt.Sprintf("terminal too small: need %d x %d, have %d x %d", MinWidth, MinHeight, w, h)
+	if a.quitAsk != nil {
+		msg += "\n\n" + a.quitAsk.question + " y/n"
+	}
+	s := lipgloss.NewStyle().Width(w).Align(lipgloss.Center).Render(msg)
+	return Fit(lipgloss.PlaceVertical(h, lipgloss.Center, s), w, h)
+}
+
+// tabsView shows the section names, scrolled so the active tab is visible.
+// The active tab is bracketed as well as highlighted.
+func (a *App) tabsView() string {
+	t, w := a.ctx.Theme, a.ctx.Width
+	labels := make([]string, len(a.sections))
+	for i, s := range a.sections {
+		if i == a.active {
+			labels[i] = "[" + s.Name + "]"
+		} else {
+			labels[i] = " " + s.Name + " "
+		}
+	}
+	width := func(from, to int) int { // cells for labels[from:to] with gaps
+		n := 0
+		for _, l := range labels[from:to] {
+			n += ansi.StringWidth(l) + 1
+		}
+		return n
+	}
+	start := 0
+	for start < a.active && width(start, a.active+1)+2 > w {
+		start++
+	}
+	var b strings.Builder
+	used := 0
+	if start > 0 {
+		b.WriteString(t.Muted.Render("<"))
+		used++
+	}
+	for i := start; i < len(labels); i++ {
+		lw := ansi.StringWidth(labels[i])
+		if used+lw+2 > w && i > a.active {
+			b.WriteString(t.Muted.Render(" >"))
+			break
+		}
+		b.WriteByte(' ')
+		if i == a.active {
+			b.WriteString(t.TabActive.Render(labels[i]))
+		} else {
+			b.WriteString(t.TabInactive.Render(labels[i]))
+		}
+		used += lw + 1
+	}
+	return Fit(b.String(), w, 1)
+}
+
+// breadcrumbView shows the stack's titles, dropping the oldest when narrow.
+func (a *App) breadcrumbView() string {
+	t, w := a.ctx.Theme, a.ctx.Width
+	st := a.stack()
+	titles := make([]string, len(st))
+	for i, s := range st {
+		titles[i] = s.Title()
+	}
+	const sep = " > "
+	from := 0
+	for from < len(titles)-1 && ansi.StringWidth(" "+strings.Join(titles[from:], sep)) > w-4 {
+		from++
+	}
+	var b strings.Builder
+	b.WriteByte(' ')
+	if from > 0 {
+		b.WriteString(t.Breadcrumb.Render("..." + sep))
+	}
+	for i := from; i < len(titles); i++ {
+		if i == len(titles)-1 {
+			b.WriteString(t.Title.Render(titles[i]))
+			break
+		}
+		b.WriteString(t.Breadcrumb.Render(titles[i] + sep))
+	}
+	return Fit(b.String(), w, 1)
+}
+
+// toastView shows the current toast, or the focused screen's short help.
+func (a *App) toastView() string {
+	t, w := a.ctx.Theme, a.ctx.Width
+	if a.toast.id != 0 {
+		badge, mark := t.ToastStyle(a.toast.level)
+		text := a.toast.text
+		if a.toast.level == ToastError {
+			text = t.Error.Render(text)
+		}
+		return Fit(ansi.Truncate(" "+badge.Render(" "+mark+" ")+" "+text, w, "..."), w, 1)
+	}
+	var bindings []key.Binding
+	if top := a.Top(); top != nil {
+		bindings = top.ShortHelp()
+	}
+	return Fit(" "+a.help.ShortHelpView(bindings), w, 1)
+}
+
+// statusView: profile or DEMO, account, spinner with the in-flight count,
+// last error (truncated to the room left) and the help hint on the right.
+func (a *App) statusView() string {
+	t, w := a.ctx.Theme, a.ctx.Width
+	bar := t.StatusBar.Render
+	var left []string
+	switch {
+	case a.ctx.Demo:
+		left = append(left, t.DemoBadge.Render(" DEMO "))
+	case a.ctx.Profile != "":
+		left = append(left, t.Profile.Render(" "+a.ctx.Profile+" "))
+	}
+	if a.ctx.Account != "" {
+		left = append(left, bar(" "+a.ctx.Account+" "))
+	}
+	if a.inFlight > 0 {
+		left = append(left, bar(" ")+a.spinner.View()+bar(fmt.Sprintf(" %d in flight ", a.inFlight)))
+	}
+	right := onBar(t, t.Key).Render(" ?") + bar(" help ")
+	used := ansi.StringWidth(strings.Join(left, "") + right)
+	if a.lastErr != "" && w-used > 12 {
+		room := w - used - 1
+		msg := ansi.Truncate("error: "+oneLine(a.lastErr), room-1, "...")
+		left = append(left, bar(" ")+onBar(t, t.Error).Render(msg))
+	}
+	l := strings.Join(left, "")
+	gap := max(0, w-ansi.StringWidth(l)-ansi.StringWidth(right))
+	return Fit(l+bar(strings.Repeat(" ", gap))+right, w, 1)
+}
+
+// helpView is the full-help panel: the focused screen's keys, then the shell's.
+func (a *App) helpView() string {
+	var groups [][]key.Binding
+	if top := a.Top(); top != nil {
+		groups = append(groups, top.FullHelp()...)
+	}
+	groups = append(groups, a.ctx.Keys.FullHelp()...)
+	t := a.ctx.Theme
+	body := lipgloss.JoinVertical(lipgloss.Left,
+		t.Title.Render("Keys"),
+		"",
+		a.help.FullHelpView(groups),
+		"",
+		t.Muted.Render("? or esc closes this help"),
+	)
+	return t.Border.Padding(0, 1).Render(body)
+}
+
+// onBar gives a text style the status bar's background, so the bar has no holes.
+func onBar(t *Theme, st lipgloss.Style) lipgloss.Style {
+	return st.Background(t.StatusBar.GetBackground())
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,176 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"reflect"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/ui/internal/golden"
+)
+
+// fakeScreen records what the shell does to it.
+type fakeScreen struct {
+	title     string
+	w, h      int
+	inits     int
+	closed    bool
+	capturing bool
+	backLocal bool
+	guard     string
+	keys      []string // key presses received
+	msgs      []string // other messages received
+	onKey     func(string) tea.Cmd
+	results   chan int // receives resultMsg values when set
+	sized     chan int // receives widths from SetSize when set
+}
+
+type resultMsg struct{ n int }
+
+func (f *fakeScreen) Init() tea.Cmd { f.inits++; return nil }
+func (f *fakeScreen) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		f.keys = append(f.keys, m.String())
+		if f.onKey != nil {
+			return f, f.onKey(m.String())
+		}
+	case resultMsg:
+		f.msgs = append(f.msgs, fmt.Sprintf("result %d", m.n))
+		if f.results != nil {
+			f.results <- m.n
+		}
+	default:
+		f.msgs = append(f.msgs, fmt.Sprintf("%T", msg))
+	}
+	return f, nil
+}
+func (f *fakeScreen) View() string {
+	return fmt.Sprintf("%s body %dx%d\nkeys: %s\nlast: %s",
+		f.title, f.w, f.h, strings.Join(f.keys, " "), last(f.msgs))
+}
+func (f *fakeScreen) SetSize(w, h int) {
+	f.w, f.h = w, h
+	if f.sized != nil {
+		f.sized <- w
+	}
+}
+func (f *fakeScreen) Title() string            { return f.title }
+func (f *fakeScreen) CapturingInput() bool     { return f.capturing }
+func (f *fakeScreen) CapturingBack() bool      { return f.backLocal }
+func (f *fakeScreen) ConfirmQuit() string      { return f.guard }
+func (f *fakeScreen) Close()                   { f.closed = true }
+func (f *fakeScreen) ShortHelp() []key.Binding { return []key.Binding{fakeKey} }
+func (f *fakeScreen) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{fakeKey, key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new event"))}}
+}
+
+var fakeKey = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
+
+func last(s []string) string {
+	if len(s) == 0 {
+		return "-"
+	}
+	return s[len(s)-1]
+}
+
+// harness builds an App with three sections whose root screens are recorded.
+type harness struct {
+	t     *testing.T
+	app   *App
+	ctx   *Context
+	roots map[string]*fakeScreen
+}
+
+func newHarness(t *testing.T, opts ...Option) *harness {
+	t.Helper()
+	h := &harness{t: t, roots: map[string]*fakeScreen{}}
+	h.ctx = &Context{Theme: NewTheme(true, true), Profile: "work", Account: "ada@example.com"}
+	var sections []Section
+	for _, name := range []string{"Events", "Check-in", "Emails"} {
+		sections = append(sections, Section{Name: name, New: func(*Context) Screen {
+			f := &fakeScreen{title: name}
+			h.roots[name] = f
+			return f
+		}})
+	}
+	h.app = NewApp(h.ctx, sections, opts...)
+	h.app.Init()
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	return h
+}
+
+// send delivers msg and returns the command the App asked for.
+func (h *harness) send(msg tea.Msg) tea.Cmd {
+	_, cmd := h.app.Update(msg)
+	return cmd
+}
+
+func (h *harness) press(keys ...string) tea.Cmd {
+	var cmd tea.Cmd
+	for _, k := range keys {
+		cmd = h.send(keyPress(k))
+	}
+	return cmd
+}
+
+// view is the rendered console, raw (for goldens).
+func (h *harness) view() string { return h.app.View().Content }
+
+// plain is the rendered console as text, for substring checks.
+func (h *harness) plain() string { return golden.Plain(h.view()) }
+
+func keyPress(k string) tea.KeyPressMsg {
+	switch k {
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
+// isQuit runs cmd (never a timer) and reports whether it asks to quit.
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+// expand runs cmd and flattens batches and sequences into their messages.
+// Sequences are an unexported slice type in bubbletea, hence reflection.
+func expand(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	v := reflect.ValueOf(msg)
+	if v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
+		var out []tea.Msg
+		for i := 0; i < v.Len(); i++ {
+			out = append(out, expand(v.Index(i).Interface().(tea.Cmd))...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
+}
+
+type lightBG struct{}
+
+func (lightBG) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0xffff }
+
+var _ color.Color = lightBG{}

@@ -1,0 +1,23 @@
+package ui
+
+// Optional interfaces a Screen may implement; the shell checks for them with
+// type assertions so simple screens need none.
+
+// QuitGuard lets a screen hold up quitting: a non-empty message (such as
+// "3 check-ins not yet sent") makes the shell ask "message — quit anyway?".
+type QuitGuard interface {
+	ConfirmQuit() string
+}
+
+// BackCapturer reports true while esc has a local meaning on the screen (an
+// applied filter, an open dialog), so the shell passes esc on instead of
+// popping the screen.
+type BackCapturer interface {
+	CapturingBack() bool
+}
+
+// Closer is called when a screen leaves the stack (popped, or the program
+// quits), so it can cancel its in-flight calls.
+type Closer interface {
+	Close()
+}

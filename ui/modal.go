@@ -1,0 +1,51 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Modal draws box centred over base, an area of w x h cells, and returns the
+// composed w x h block. The base stays visible around the box.
+func Modal(base, box string, w, h int) string {
+	base = Fit(base, w, h)
+	bw, bh := lipgloss.Size(box)
+	x, y := max(0, (w-bw)/2), max(0, (h-bh)/2)
+	c := lipgloss.NewCompositor(
+		lipgloss.NewLayer(base),
+		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
+	)
+	return Fit(c.Render(), w, h)
+}
+
+// Fit clips or pads s to exactly h lines of at most w cells, never wrapping,
+// so a screen that renders too much cannot push the status bar off.
+func Fit(s string, w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	var b strings.Builder
+	for i := 0; i < h; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i >= len(lines) {
+			b.WriteString(strings.Repeat(" ", w))
+			continue
+		}
+		l := lines[i]
+		lw := ansi.StringWidth(l)
+		if lw > w {
+			l, lw = ansi.Truncate(l, w, ""), w
+		}
+		b.WriteString(l)
+		b.WriteString(strings.Repeat(" ", w-lw))
+	}
+	return b.String()
+}

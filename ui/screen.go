@@ -1,0 +1,84 @@
+// Package ui holds the console shell (tabs, screen stack, status bar, help,
+// toasts), the theme and reusable components. It never imports views.
+package ui
+
+import (
+	"log/slog"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Screen is one page of the console. Only the root model returns a tea.View;
+// screens render plain strings sized by SetSize.
+type Screen interface {
+	Init() tea.Cmd
+	Update(tea.Msg) (Screen, tea.Cmd)
+	View() string
+	SetSize(width, height int)
+	// Title is the screen's breadcrumb.
+	Title() string
+	help.KeyMap
+}
+
+// InputCapturer is implemented by screens that currently own the keyboard
+// (a focused text input, a form, an open filter). While it reports true, the
+// shell does not act on its own keys (q, tab, ?, esc) and passes every key on.
+type InputCapturer interface {
+	CapturingInput() bool
+}
+
+// Section is a top-level tab: a name and the screen it opens on.
+type Section struct {
+	Name string
+	New  func(*Context) Screen
+}
+
+// Context is the program-wide state handed to every component: size, theme,
+// keys, logger and labels for the status bar. One per program, never global.
+type Context struct {
+	Width, Height int
+	Theme         *Theme
+	Keys          *GlobalKeys
+	Log           *slog.Logger
+	// Profile names the active profile; Demo marks the embedded simulator.
+	Profile string
+	Account string
+	Demo    bool
+}
+
+// GlobalKeys are the bindings that mean the same thing on every screen.
+type GlobalKeys struct {
+	Quit, Back, Help, NextTab, PrevTab, Refresh, Filter key.Binding
+}
+
+// Navigation and status messages, produced by the helpers below.
+type (
+	PushMsg  struct{ Screen Screen }
+	PopMsg   struct{}
+	ToastMsg struct {
+		Level ToastLevel
+		Text  string
+	}
+)
+
+// ToastLevel sets a toast's colour and mark.
+type ToastLevel int
+
+const (
+	ToastInfo ToastLevel = iota
+	ToastSuccess
+	ToastError
+)
+
+// Push opens s on top of the stack.
+func Push(s Screen) tea.Cmd { return func() tea.Msg { return PushMsg{Screen: s} } }
+
+// Pop returns to the previous screen.
+func Pop() tea.Cmd { return func() tea.Msg { return PopMsg{} } }
+
+// Toast shows a self-clearing message in the status area.
+func Toast(level ToastLevel, text string) tea.Cmd {
+	return func() tea.Msg { return ToastMsg{Level: level, Text: text} }
+}

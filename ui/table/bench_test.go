@@ -1,0 +1,75 @@
+package table
+
+import "testing"
+
+// Run: go test ./ui/table -run '^$' -bench . -benchmem
+
+func bench100k(b *testing.B) Model {
+	b.Helper()
+	return newTable(120, 40, genRows(0, 100_000, 99))
+}
+
+// BenchmarkView100k renders a 100k-row table, moving the cursor each time.
+func BenchmarkView100k(b *testing.B) {
+	m := bench100k(b)
+	down := keyMsg("down")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if m.cursor == m.VisibleLen()-1 {
+			m.cursor, m.offset = 0, 0
+		}
+		m, _ = m.Update(down)
+		_ = m.View()
+	}
+}
+
+// BenchmarkFilter100k types one more character into the filter: "narrow"
+// refines the previous matches (the common case), "full" rescans all rows
+// (a deleted or changed character).
+func BenchmarkFilter100k(b *testing.B) {
+	b.Run("narrow", func(b *testing.B) {
+		m := press(bench100k(b), "/", "e")
+		key := keyMsg("x")
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			m.SetFilter("e")
+			b.StartTimer()
+			m, _ = m.Update(key) // "ex": matches Expo
+		}
+	})
+	b.Run("full", func(b *testing.B) {
+		m := press(bench100k(b), "/", "e", "x")
+		back := keyMsg("backspace")
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			m.SetFilter("ex")
+			b.StartTimer()
+			m, _ = m.Update(back) // "e": widens, so every row is scanned
+		}
+	})
+}
+
+// BenchmarkAppend100k loads 100k rows as 100 pages of 1,000 into a table
+// that is sorted and filtered, as a listing streams in.
+func BenchmarkAppend100k(b *testing.B) {
+	pages := make([][]Row, 100)
+	for p := range pages {
+		pages[p] = genRows(p*1000, 1000, uint64(p))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := newTable(120, 40, nil)
+		m.SetSort(0, false)
+		m.SetFilter("summit")
+		for _, p := range pages {
+			m.AppendRows(p)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pages)), "ns/page")
+}

@@ -1,0 +1,264 @@
+package table
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// sortKey is a cell prepared once for comparison: numbers compare as numbers
+// ("1,234" after "999"), everything else case-insensitively.
+type sortKey struct {
+	str   string
+	num   float64
+	isNum bool
+}
+
+func makeKey(cell string) sortKey {
+	s := strings.TrimSpace(cell)
+	if s != "" && (s[0] == '-' || s[0] == '+' || s[0] == '.' || (s[0] >= '0' && s[0] <= '9')) {
+		if f, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64); err == nil {
+			return sortKey{num: f, isNum: true}
+		}
+	}
+	return sortKey{str: strings.ToLower(s)}
+}
+
+func compareKeys(a, b sortKey) int {
+	switch {
+	case a.isNum && b.isNum:
+		return cmp.Compare(a.num, b.num)
+	case a.isNum:
+		return -1
+	case b.isNum:
+		return 1
+	}
+	return strings.Compare(a.str, b.str)
+}
+
+// compare orders two row indices for display; ties keep arrival order, so the
+// result is a total order and the sort is stable.
+func (m *Model) compare(i, j int) int {
+	if m.sortCol < 0 {
+		if m.desc {
+			return cmp.Compare(j, i)
+		}
+		return cmp.Compare(i, j)
+	}
+	c := compareKeys(m.keys[i], m.keys[j])
+	if m.desc {
+		c = -c
+	}
+	if c == 0 {
+		return cmp.Compare(i, j)
+	}
+	return c
+}
+
+func makeHay(cells []string) string {
+	return strings.ToLower(strings.Join(cells, "\x00"))
+}
+
+func (m *Model) cell(i, col int) string {
+	if c := m.rows[i].Cells; col < len(c) {
+		return c[col]
+	}
+	return ""
+}
+
+// SetRows replaces every row, keeping the filter, the sort and (when the row
+// is still there) the cursor's row.
+func (m *Model) SetRows(rows []Row) {
+	keep := m.mark()
+	m.rows, m.hay, m.dead, m.keys = m.rows[:0], m.hay[:0], m.dead[:0], m.keys[:0]
+	m.order, m.view = m.order[:0], m.view[:0]
+	clear(m.byID)
+	m.live = 0
+	m.cursor, m.offset = 0, 0
+	m.appendRows(rows)
+	m.restore(keep)
+}
+
+// AppendRows adds a page. The filter and sort are applied to the new rows
+// only, which are merged into place; the cursor stays on its row. A row whose
+// ID is already loaded replaces it instead.
+func (m *Model) AppendRows(rows []Row) {
+	keep := m.mark()
+	m.appendRows(rows)
+	m.restore(keep)
+}
+
+func (m *Model) appendRows(rows []Row) {
+	first := len(m.rows)
+	for _, r := range rows {
+		if i, ok := m.byID[r.ID]; ok {
+			if i < first {
+				m.replace(i, r)
+			} else { // twice in this batch: not placed yet, overwrite
+				m.rows[i], m.hay[i] = r, makeHay(r.Cells)
+				if m.sortCol >= 0 {
+					m.keys[i] = makeKey(m.cell(i, m.sortCol))
+				}
+			}
+			continue
+		}
+		m.byID[r.ID] = len(m.rows)
+		m.rows = append(m.rows, r)
+		m.hay = append(m.hay, makeHay(r.Cells))
+		m.dead = append(m.dead, false)
+		if m.sortCol >= 0 {
+			m.keys = append(m.keys, makeKey(m.cell(len(m.rows)-1, m.sortCol)))
+		}
+		m.live++
+	}
+	added := make([]int, 0, len(m.rows)-first)
+	for i := first; i < len(m.rows); i++ {
+		added = append(added, i)
+	}
+	slices.SortFunc(added, m.compare)
+	m.order = m.merge(m.order, added)
+	matching := added[:0] // filters in place: added is no longer needed
+	for _, i := range added {
+		if m.matches(i) {
+			matching = append(matching, i)
+		}
+	}
+	m.view = m.merge(m.view, matching)
+}
+
+// merge merges sorted b into sorted a in place, from the back, so the common
+// case (a page that sorts after everything) only copies b.
+func (m *Model) merge(a, b []int) []int {
+	n := len(a)
+	a = slices.Grow(a, len(b))[:n+len(b)]
+	i, j := n-1, len(b)-1
+	for k := len(a) - 1; j >= 0; k-- {
+		if i >= 0 && m.compare(a[i], b[j]) > 0 {
+			a[k] = a[i]
+			i--
+		} else {
+			a[k] = b[j]
+			j--
+		}
+	}
+	return a
+}
+
+// UpdateRow replaces the row with r.ID, moving it if the sort or filter
+// says so. It reports false (and changes nothing) for an unknown ID.
+func (m *Model) UpdateRow(r Row) bool {
+	i, ok := m.byID[r.ID]
+	if !ok {
+		return false
+	}
+	keep := m.mark()
+	m.replace(i, r)
+	m.restore(keep)
+	return true
+}
+
+func (m *Model) replace(i int, r Row) {
+	m.order = removeInt(m.order, i)
+	m.view = removeInt(m.view, i)
+	m.rows[i] = r
+	m.hay[i] = makeHay(r.Cells)
+	if m.sortCol >= 0 {
+		m.keys[i] = makeKey(m.cell(i, m.sortCol))
+	}
+	m.order = m.insertSorted(m.order, i)
+	if m.matches(i) {
+		m.view = m.insertSorted(m.view, i)
+	}
+}
+
+// RemoveRow drops the row with this ID; its slot stays so indices hold.
+func (m *Model) RemoveRow(id string) bool {
+	i, ok := m.byID[id]
+	if !ok {
+		return false
+	}
+	keep := m.mark()
+	if sel, ok := m.Selected(); ok && sel.ID == id {
+		keep.id = "" // stay at the same position: the next row
+	}
+	delete(m.byID, id)
+	m.order = removeInt(m.order, i)
+	m.view = removeInt(m.view, i)
+	m.rows[i], m.hay[i], m.dead[i] = Row{}, "", true
+	m.live--
+	m.restore(keep)
+	return true
+}
+
+func removeInt(s []int, v int) []int {
+	if k := slices.Index(s, v); k >= 0 {
+		return slices.Delete(s, k, k+1)
+	}
+	return s
+}
+
+func (m *Model) insertSorted(s []int, i int) []int {
+	k, _ := slices.BinarySearchFunc(s, i, m.compare)
+	return slices.Insert(s, k, i)
+}
+
+// resort rebuilds the order after a sort change, then the filter.
+func (m *Model) resort() {
+	keep := m.mark()
+	m.keys = m.keys[:0]
+	if m.sortCol >= 0 {
+		m.keys = slices.Grow(m.keys, len(m.rows))
+		for i := range m.rows {
+			m.keys = append(m.keys, makeKey(m.cell(i, m.sortCol)))
+		}
+	}
+	m.order = m.order[:0]
+	for i := range m.rows {
+		if !m.dead[i] {
+			m.order = append(m.order, i)
+		}
+	}
+	slices.SortFunc(m.order, m.compare)
+	m.refilter()
+	m.restore(keep)
+}
+
+// cycleSort moves the sort to the next column: none, 1, 2, ..., none.
+func (m *Model) cycleSort() {
+	next := m.sortCol + 1
+	if next >= len(m.cols) {
+		next = -1
+	}
+	m.sortCol = next
+	m.resort()
+}
+
+// mark remembers the cursor's row and its line on screen.
+type mark struct {
+	id     string
+	cursor int
+	line   int
+}
+
+func (m *Model) mark() mark {
+	k := mark{cursor: m.cursor, line: m.cursor - m.offset}
+	if r, ok := m.Selected(); ok {
+		k.id = r.ID
+	}
+	return k
+}
+
+// restore puts the cursor back on the remembered row (or the same position
+// when that row is gone) on the same screen line.
+func (m *Model) restore(k mark) {
+	m.cursor = k.cursor
+	if i, ok := m.byID[k.id]; ok && k.id != "" {
+		if p := slices.Index(m.view, i); p >= 0 {
+			m.cursor = p
+		}
+	}
+	m.cursor = max(0, min(m.cursor, len(m.view)-1))
+	m.offset = m.cursor - k.line
+	m.clampOffset()
+}

@@ -1,0 +1,157 @@
+package table
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/evdesk/evdesk/ui"
+)
+
+var testTheme = ui.NewTheme(true, true)
+
+func testColumns() []Column {
+	return []Column{
+		{Title: "Name", Width: 12, Flex: 2},
+		{Title: "Status", Width: 10, Style: func(s string) lipgloss.Style { return testTheme.Status(s) }},
+		{Title: "City", Width: 8, Flex: 1},
+		{Title: "Seats", Width: 6},
+	}
+}
+
+var (
+	statuses = []string{"PUBLISHED", "DRAFT", "cancelled", "past"}
+	cities   = []string{"Berlin", "Lisbon", "Osaka", "Toronto", "Nairobi", "Lima"}
+	words    = []string{"Summit", "Meetup", "Expo", "Gala", "Workshop", "Forum", "Retreat"}
+)
+
+// genRows makes n deterministic rows with IDs from first on.
+func genRows(first, n int, seed uint64) []Row {
+	r := rand.New(rand.NewPCG(seed, 7))
+	rows := make([]Row, n)
+	for i := range rows {
+		id := first + i
+		rows[i] = Row{
+			ID: fmt.Sprintf("r%06d", id),
+			Cells: []string{
+				fmt.Sprintf("%s %s %d", words[r.IntN(len(words))], words[r.IntN(len(words))], id),
+				statuses[r.IntN(len(statuses))],
+				cities[r.IntN(len(cities))],
+				commas(r.IntN(5000)),
+			},
+		}
+	}
+	return rows
+}
+
+func newTable(w, h int, rows []Row) Model {
+	m := New(testTheme, testColumns()...)
+	m.SetSize(w, h)
+	m.SetRows(rows)
+	return m
+}
+
+func press(m Model, keys ...string) Model {
+	for _, k := range keys {
+		m, _ = m.Update(keyMsg(k))
+	}
+	return m
+}
+
+// keyMsg builds a key press as the terminal would deliver it.
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+func typeText(m Model, s string) Model {
+	for _, r := range s {
+		m = press(m, string(r))
+	}
+	return m
+}
+
+// visibleIDs lists the rows in display order after the filter.
+func visibleIDs(m Model) []string {
+	ids := make([]string, len(m.view))
+	for p, i := range m.view {
+		ids[p] = m.rows[i].ID
+	}
+	return ids
+}
+
+// reference computes what the table must show, the slow obvious way.
+func reference(rows []Row, sortCol int, desc bool, query string) []string {
+	type rec struct {
+		row Row
+		seq int
+	}
+	var recs []rec
+	at := map[string]int{}
+	for _, r := range rows { // later versions replace, first arrival keeps its place
+		if i, ok := at[r.ID]; ok {
+			recs[i].row = r
+			continue
+		}
+		at[r.ID] = len(recs)
+		recs = append(recs, rec{r, len(recs)})
+	}
+	q := strings.ToLower(query)
+	var out []rec
+	for _, r := range recs {
+		if q == "" || strings.Contains(strings.ToLower(strings.Join(r.row.Cells, "\x00")), q) {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b rec) int {
+		if sortCol < 0 {
+			if desc {
+				return b.seq - a.seq
+			}
+			return a.seq - b.seq
+		}
+		c := compareKeys(makeKey(a.row.Cells[sortCol]), makeKey(b.row.Cells[sortCol]))
+		if desc {
+			c = -c
+		}
+		return c
+	})
+	ids := make([]string, len(out))
+	for i, r := range out {
+		ids[i] = r.row.ID
+	}
+	return ids
+}
+
+func assertIDs(t *testing.T, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		n := min(len(got), len(want), 8)
+		t.Fatalf("rows differ: got %d rows %v..., want %d rows %v...", len(got), got[:n], len(want), want[:n])
+	}
+}

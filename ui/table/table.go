@@ -1,0 +1,147 @@
+// Package table is a virtualised, filterable, sortable table for large,
+// page-by-page loaded lists. View renders only the visible window; filtering
+// scans a lower-case haystack built once per row; sorting happens once per
+// sort change and new pages are merged into the sorted order.
+package table
+
+import (
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
+
+	"github.com/evdesk/evdesk/ui"
+)
+
+// Column describes one column. Width is the minimum; Flex is the column's
+// share of the spare width (0: none). Style, if set, styles a cell by its
+// text (status words, say); it is not applied to the selected row.
+type Column struct {
+	Title string
+	Width int
+	Flex  int
+	Style func(cell string) lipgloss.Style
+}
+
+// Row is one record; ID is stable across pages and updates.
+type Row struct {
+	ID    string
+	Cells []string
+}
+
+// Model is the table. Keep it as a value field in a screen and call the
+// pointer methods on that field.
+type Model struct {
+	theme *ui.Theme
+	cols  []Column
+	// Keys are this table's bindings; change them per instance if needed.
+	Keys KeyMap
+
+	rows []Row          // arrival order; a removed row keeps its slot
+	hay  []string       // per row: lower-case cells joined by \x00
+	dead []bool         // per row: removed
+	byID map[string]int // ID -> index in rows
+	live int
+
+	sortCol int       // -1: arrival order
+	desc    bool      // reversed
+	keys    []sortKey // per row, for sortCol; nil when unsorted
+	order   []int     // live rows in display order
+	view    []int     // order after the filter (never shares order's array)
+
+	input     textinput.Model
+	filtering bool   // input has focus
+	query     string // applied filter, lower-case
+
+	cursor, offset int // positions in view
+	width, height  int
+	widths         []int
+
+	total   int
+	loading bool
+	empty   string
+}
+
+// New builds an empty table.
+func New(theme *ui.Theme, cols ...Column) Model {
+	in := textinput.New()
+	in.Prompt = "/ "
+	in.Placeholder = "filter"
+	in.SetStyles(theme.TextInputStyles())
+	m := Model{
+		theme:   theme,
+		cols:    cols,
+		Keys:    DefaultKeyMap(),
+		byID:    map[string]int{},
+		sortCol: -1,
+		input:   in,
+		empty:   "nothing here yet",
+	}
+	m.layout()
+	return m
+}
+
+// SetSize sets the outer size, header and footer included.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = max(0, w), max(0, h)
+	m.input.SetWidth(max(1, m.width-4))
+	m.layout()
+	m.clampOffset()
+}
+
+// SetTotal records the server's total count, shown as "N of TOTAL loaded".
+func (m *Model) SetTotal(n int) { m.total = n }
+
+// SetLoading shows a loading mark in the footer.
+func (m *Model) SetLoading(b bool) { m.loading = b }
+
+// SetEmptyText is shown when no rows are loaded.
+func (m *Model) SetEmptyText(s string) { m.empty = s }
+
+// Len is the number of loaded rows.
+func (m Model) Len() int { return m.live }
+
+// VisibleLen is the number of rows that pass the filter.
+func (m Model) VisibleLen() int { return len(m.view) }
+
+// FilterText is the filter as typed ("" when none).
+func (m Model) FilterText() string { return m.input.Value() }
+
+// Filtering reports whether the filter input has focus; a screen should then
+// report CapturingInput so the shell passes every key on.
+func (m Model) Filtering() bool { return m.filtering }
+
+// Cursor is the selected position among the visible rows.
+func (m Model) Cursor() int { return m.cursor }
+
+// Selected returns the row under the cursor.
+func (m Model) Selected() (Row, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.view) {
+		return Row{}, false
+	}
+	return m.rows[m.view[m.cursor]], true
+}
+
+// NearEnd reports whether the cursor is within one screenful of the last
+// visible row: time to fetch the next page (if there is one and no fetch is
+// running).
+func (m Model) NearEnd() bool {
+	return len(m.view)-1-m.cursor < max(1, m.bodyHeight())
+}
+
+// SortColumn returns the sort column (-1: none) and whether it is reversed.
+func (m Model) SortColumn() (int, bool) { return m.sortCol, m.desc }
+
+// SetSort sorts by column col (-1: arrival order), reversed if desc.
+func (m *Model) SetSort(col int, desc bool) {
+	if col < -1 || col >= len(m.cols) {
+		col = -1
+	}
+	m.sortCol, m.desc = col, desc
+	m.resort()
+}
+
+// SetFilter applies a filter as if typed.
+func (m *Model) SetFilter(s string) {
+	m.input.SetValue(s)
+	m.input.CursorEnd()
+	m.applyFilter(s)
+}

@@ -1,0 +1,115 @@
+package table
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Update handles navigation, filter and sort keys, and the mouse wheel.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if m.filtering {
+			return m.updateFilter(msg)
+		}
+		k := m.Keys
+		switch {
+		case key.Matches(msg, k.Up):
+			m.move(-1)
+		case key.Matches(msg, k.Down):
+			m.move(1)
+		case key.Matches(msg, k.PageUp):
+			m.move(-m.bodyHeight())
+		case key.Matches(msg, k.PageDown):
+			m.move(m.bodyHeight())
+		case key.Matches(msg, k.Home):
+			m.move(-len(m.view))
+		case key.Matches(msg, k.End):
+			m.move(len(m.view))
+		case key.Matches(msg, k.Filter):
+			m.filtering = true
+			m.input.CursorEnd()
+			m.clampOffset() // the input line takes a body row
+			return m, m.input.Focus()
+		case key.Matches(msg, k.ClearFilter):
+			m.SetFilter("")
+		case key.Matches(msg, k.Sort):
+			m.cycleSort()
+		case key.Matches(msg, k.Reverse):
+			m.desc = !m.desc
+			m.resort()
+		}
+	case tea.BackgroundColorMsg: // the App rebuilt the theme in place
+		m.input.SetStyles(m.theme.TextInputStyles())
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.move(-3)
+		case tea.MouseWheelDown:
+			m.move(3)
+		}
+	default:
+		if m.filtering { // paste, cursor messages
+			before := m.input.Value()
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			if m.input.Value() != before {
+				m.applyFilter(m.input.Value())
+			}
+			return m, cmd
+		}
+	}
+	return m, nil
+}
+
+// updateFilter: keys go to the input, except enter (keep), esc (clear) and
+// the arrow keys, which still move through the matches.
+func (m Model) updateFilter(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, m.Keys.AcceptFilter):
+		m.filtering = false
+		m.input.Blur()
+		m.clampOffset()
+		return m, nil
+	case key.Matches(msg, m.Keys.ClearFilter):
+		m.filtering = false
+		m.input.Blur()
+		m.SetFilter("")
+		return m, nil
+	}
+	switch msg.String() {
+	case "up":
+		m.move(-1)
+		return m, nil
+	case "down":
+		m.move(1)
+		return m, nil
+	case "pgup":
+		m.move(-m.bodyHeight())
+		return m, nil
+	case "pgdown":
+		m.move(m.bodyHeight())
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	m.applyFilter(m.input.Value())
+	return m, cmd
+}
+
+func (m *Model) move(d int) {
+	m.cursor = max(0, min(m.cursor+d, len(m.view)-1))
+	m.clampOffset()
+}
+
+// clampOffset scrolls just enough to keep the cursor in the window.
+func (m *Model) clampOffset() {
+	h := max(1, m.bodyHeight())
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+h {
+		m.offset = m.cursor - h + 1
+	}
+	m.offset = max(0, min(m.offset, len(m.view)-h))
+}

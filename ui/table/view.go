@@ -1,0 +1,261 @@
+package table
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+const gutter = 2 // "> " marks the cursor row, so selection shows without colour
+
+// bodyHeight is the number of row lines: the height less header, footer and,
+// while typing a filter, the input line.
+func (m Model) bodyHeight() int {
+	h := m.height - 2
+	if m.filtering {
+		h--
+	}
+	return max(0, h)
+}
+
+// layout gives each column its minimum width, then shares the spare width by
+// Flex; when even the minimums do not fit, it shrinks the widest columns.
+func (m *Model) layout() {
+	n := len(m.cols)
+	m.widths = make([]int, n)
+	if n == 0 {
+		return
+	}
+	sum, flex := 0, 0
+	for i, c := range m.cols {
+		w := c.Width
+		if w <= 0 {
+			w = max(1, ansi.StringWidth(c.Title))
+		}
+		m.widths[i] = w
+		sum += w
+		flex += max(0, c.Flex)
+	}
+	if m.width == 0 {
+		return // not sized yet
+	}
+	avail := m.width - gutter - (n - 1)
+	if spare := avail - sum; spare > 0 && flex > 0 {
+		last, given := 0, 0
+		for i, c := range m.cols {
+			if c.Flex > 0 {
+				add := spare * c.Flex / flex
+				m.widths[i] += add
+				given += add
+				last = i
+			}
+		}
+		m.widths[last] += spare - given
+	}
+	for sum > avail && sum > n {
+		widest := 0
+		for i, w := range m.widths {
+			if w > m.widths[widest] {
+				widest = i
+			}
+		}
+		if m.widths[widest] <= 1 {
+			break
+		}
+		m.widths[widest]--
+		sum--
+	}
+}
+
+// View renders the header, the visible window of rows, the filter input when
+// open and the footer. Its cost depends on the window, not on the row count.
+func (m Model) View() string {
+	t := m.theme
+	var b strings.Builder
+	b.Grow((m.width + 16) * (m.height + 1))
+
+	b.WriteString(t.Header.Render(pad(m.headerLine(), m.width)))
+	body := m.bodyHeight()
+	lines := 0
+	if len(m.view) == 0 && body > 0 {
+		b.WriteString("\n")
+		b.WriteString(t.Muted.Render(pad(strings.Repeat(" ", gutter)+m.emptyText(), m.width)))
+		lines++
+	}
+	end := min(len(m.view), m.offset+body)
+	for p := m.offset; p < end; p++ {
+		b.WriteString("\n")
+		m.writeRow(&b, m.view[p], p == m.cursor)
+		lines++
+	}
+	for ; lines < body; lines++ {
+		b.WriteString("\n")
+	}
+	if m.filtering {
+		b.WriteString("\n")
+		b.WriteString(m.input.View())
+	}
+	b.WriteString("\n")
+	b.WriteString(t.Muted.Render(m.footer()))
+	return b.String()
+}
+
+func (m Model) headerLine() string {
+	var b strings.Builder
+	b.WriteString(spaces(gutter))
+	for c, col := range m.cols {
+		if c > 0 {
+			b.WriteByte(' ')
+		}
+		w := m.widths[c]
+		if c == m.sortCol {
+			arrow := " ^"
+			if m.desc {
+				arrow = " v"
+			}
+			title := col.Title
+			if ansi.StringWidth(title) > w-2 {
+				title = ansi.Truncate(title, max(0, w-2), "…")
+			}
+			b.WriteString(fitCell(title+arrow, w))
+			continue
+		}
+		b.WriteString(fitCell(col.Title, w))
+	}
+	return b.String()
+}
+
+func (m Model) writeRow(b *strings.Builder, i int, selected bool) {
+	t := m.theme
+	if selected {
+		var line strings.Builder
+		line.WriteString("> ")
+		for c := range m.cols {
+			if c > 0 {
+				line.WriteByte(' ')
+			}
+			line.WriteString(fitCell(m.cell(i, c), m.widths[c]))
+		}
+		b.WriteString(t.Selected.Render(pad(line.String(), m.width)))
+		return
+	}
+	b.WriteString("  ")
+	for c, col := range m.cols {
+		if c > 0 {
+			b.WriteByte(' ')
+		}
+		cell := m.cell(i, c)
+		s := fitCell(cell, m.widths[c])
+		if col.Style != nil {
+			s = col.Style(cell).Render(s)
+		}
+		b.WriteString(s)
+	}
+}
+
+func (m Model) emptyText() string {
+	switch {
+	case m.query != "" && m.live > 0:
+		return "no rows match \"" + m.input.Value() + "\""
+	case m.loading:
+		return "loading..."
+	}
+	return m.empty
+}
+
+// footer: "row X of Y", the filter and its matches, loaded of total, loading.
+func (m Model) footer() string {
+	left := "no rows"
+	if len(m.view) > 0 {
+		left = "row " + commas(m.cursor+1) + " of " + commas(len(m.view))
+	}
+	if m.sortCol < 0 && m.desc {
+		left += " (newest first)"
+	}
+	if m.query != "" {
+		left += "  filter: " + m.input.Value() + " (" + commas(len(m.view)) + " matches)"
+	}
+	right := commas(m.live) + " loaded"
+	if m.total > 0 {
+		right = commas(m.live) + " of " + commas(m.total) + " loaded"
+	}
+	if m.loading {
+		right += ", loading..."
+	}
+	gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 2 {
+		return fitCell(left+"  "+right, m.width)
+	}
+	return left + spaces(gap) + right
+}
+
+// fitCell pads or truncates s to exactly w cells, with an ellipsis when cut.
+// Control characters (newlines, escapes from the server) become spaces so a
+// cell can never break the layout.
+func fitCell(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f {
+			s = sanitize(s)
+			ascii = false // rescanning is not worth it: take the general path
+			break
+		} else if c >= 0x80 {
+			ascii = false
+		}
+	}
+	if ascii {
+		if len(s) > w {
+			return s[:w-1] + "…"
+		}
+		return s + spaces(w-len(s))
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = ansi.StringWidth(s)
+	}
+	return s + spaces(w-sw)
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// pad right-pads s to w cells (it never cuts).
+func pad(s string, w int) string {
+	return s + spaces(w-ansi.StringWidth(s))
+}
+
+var blanks = strings.Repeat(" ", 512)
+
+func spaces(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if n <= len(blanks) {
+		return blanks[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
+// commas formats 1234567 as "1,234,567".
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	neg := ""
+	if n < 0 {
+		neg, s = "-", s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return neg + s
+}

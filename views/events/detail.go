@@ -1,0 +1,388 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/ui"
+)
+
+type detailMsg struct {
+	gen   int
+	event *api.Event
+	err   error
+}
+
+// actionDoneMsg reports an event action; it is routed to every screen, and
+// the detail that asked matches it by event id.
+type actionDoneMsg struct {
+	eventID string
+	op      string
+	result  *api.ActionResult
+	err     error
+}
+
+type detailKeys struct {
+	Publish, Cancel, Duplicate, Delete, Refresh, Scroll key.Binding
+}
+
+func newDetailKeys() detailKeys {
+	return detailKeys{
+		Publish:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "publish")),
+		Cancel:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "cancel event")),
+		Duplicate: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "duplicate")),
+		Delete:    key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "delete draft")),
+		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Scroll:    key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
+	}
+}
+
+// DetailScreen shows every field of one event and its actions.
+type DetailScreen struct {
+	ctx     *ui.Context
+	deps    Deps
+	keys    detailKeys
+	event   api.Event
+	bucket  Bucket
+	full    bool // the single-event answer (host, venue) has arrived
+	gen     int
+	cancel  context.CancelFunc
+	busy    string // the action in flight, if any
+	err     error
+	vp      viewport.Model
+	confirm *ui.Confirm
+	form    *ui.Form
+	width   int
+	height  int
+}
+
+// NewDetail opens an event; it shows what the listing knew at once and
+// fetches the full record in the background.
+func NewDetail(ctx *ui.Context, deps Deps, e api.Event, b Bucket) *DetailScreen {
+	return &DetailScreen{ctx: ctx, deps: deps.withDefaults(), keys: newDetailKeys(), event: e,
+		bucket: b, vp: viewport.New()}
+}
+
+func (s *DetailScreen) Title() string { return s.event.Name }
+
+func (s *DetailScreen) Init() tea.Cmd { return s.load() }
+
+func (s *DetailScreen) load() tea.Cmd {
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.gen++
+	var ctx context.Context
+	ctx, s.cancel = context.WithCancel(context.Background())
+	gen, id, client := s.gen, s.event.EventID, s.deps.Client
+	return ui.Async(func() tea.Msg {
+		e, err := client.Events.Get(ctx, id)
+		return detailMsg{gen: gen, event: e, err: err}
+	})
+}
+
+// Close cancels the fetch in flight.
+func (s *DetailScreen) Close() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case detailMsg:
+		if msg.gen != s.gen {
+			return s, nil
+		}
+		if msg.err != nil {
+			s.err = msg.err
+			s.refreshContent()
+			return s, ui.Toast(ui.ToastError, msg.err.Error())
+		}
+		s.event, s.full, s.err = *msg.event, true, nil
+		if s.bucket != BucketCancelled {
+			s.bucket = bucketOf(msg.event, s.deps.Now())
+		}
+		s.refreshContent()
+		return s, nil
+	case startActionMsg:
+		if msg.eventID != s.event.EventID {
+			return s, nil
+		}
+		s.busy = msg.op
+		return s, ui.Async(func() tea.Msg {
+			res, err := msg.f(context.Background(), msg.client, msg.eventID)
+			return actionDoneMsg{eventID: msg.eventID, op: msg.op, result: res, err: err}
+		})
+	case actionDoneMsg:
+		if msg.eventID != s.event.EventID {
+			return s, nil
+		}
+		return s, s.onActionDone(msg)
+	}
+	if s.form != nil {
+		cmd, done := s.form.Update(msg)
+		if done {
+			s.form = nil
+		}
+		return s, cmd
+	}
+	if s.confirm != nil {
+		c, cmd, done := s.confirm.Update(msg)
+		s.confirm = &c
+		if done {
+			s.confirm = nil
+		}
+		return s, cmd
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if cmd, handled := s.onKey(k); handled {
+			return s, cmd
+		}
+	}
+	var cmd tea.Cmd
+	s.vp, cmd = s.vp.Update(msg)
+	return s, cmd
+}
+
+func (s *DetailScreen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(k, s.keys.Refresh):
+		return s.load(), true
+	case key.Matches(k, s.keys.Publish), key.Matches(k, s.keys.Cancel),
+		key.Matches(k, s.keys.Delete), key.Matches(k, s.keys.Duplicate):
+	default:
+		return nil, false
+	}
+	if s.busy != "" {
+		return ui.Toast(ui.ToastInfo, "Wait: "+s.busy+" is still in progress"), true
+	}
+	if why := s.disabledReason(k); why != "" {
+		return ui.Toast(ui.ToastInfo, why), true
+	}
+	name := s.event.Name
+	switch {
+	case key.Matches(k, s.keys.Publish):
+		return s.ask(fmt.Sprintf("Publish %q? Registration opens once it is published.", name), false,
+			s.run("publish", func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
+				return c.Events.Publish(ctx, id)
+			})), true
+	case key.Matches(k, s.keys.Delete):
+		return s.ask(fmt.Sprintf("Delete the draft %q? This cannot be undone.", name), true,
+			s.run("delete", func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
+				return nil, c.Events.Delete(ctx, id)
+			})), true
+	case key.Matches(k, s.keys.Cancel):
+		return s.openCancelForm(), true
+	default:
+		return s.openDuplicateForm(), true
+	}
+}
+
+// disabledReason says why an action does not apply to this event, or "".
+func (s *DetailScreen) disabledReason(k tea.KeyPressMsg) string {
+	switch {
+	case key.Matches(k, s.keys.Publish) && s.bucket != BucketDraft:
+		return "Publish: only drafts can be published; this event is " + strings.ToLower(s.bucket.String())
+	case key.Matches(k, s.keys.Delete) && s.bucket != BucketDraft:
+		return "Delete: only drafts can be deleted; cancel a published event instead"
+	case key.Matches(k, s.keys.Cancel) && s.bucket != BucketUpcoming:
+		return "Cancel: only upcoming published events can be cancelled; this event is " + strings.ToLower(s.bucket.String())
+	}
+	return ""
+}
+
+func (s *DetailScreen) ask(question string, dangerous bool, onYes tea.Cmd) tea.Cmd {
+	c := ui.NewConfirm(s.ctx.Theme, question, dangerous, onYes)
+	c.SetWidth(s.width)
+	s.confirm = &c
+	return nil
+}
+
+type actionFunc func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error)
+
+// run returns the command that starts an action once confirmed. The call
+// runs in the background and answers with actionDoneMsg; it is not cancelled
+// by leaving the screen, since a requested change should finish and report.
+func (s *DetailScreen) run(op string, f actionFunc) tea.Cmd {
+	id, client := s.event.EventID, s.deps.Client
+	return func() tea.Msg { return startActionMsg{eventID: id, op: op, f: f, client: client} }
+}
+
+// startActionMsg marks the action busy before the call goes out.
+type startActionMsg struct {
+	eventID string
+	op      string
+	f       actionFunc
+	client  *api.Client
+}
+
+func (s *DetailScreen) onActionDone(m actionDoneMsg) tea.Cmd {
+	s.busy = ""
+	if m.err != nil {
+		return ui.Toast(ui.ToastError, actionError(m.op, m.err))
+	}
+	// The list reloads on the same message; this screen only reports.
+	switch m.op {
+	case "delete":
+		return tea.Batch(ui.Toast(ui.ToastSuccess, fmt.Sprintf("Deleted the draft %q", s.event.Name)), ui.Pop())
+	case "duplicate":
+		return ui.Toast(ui.ToastSuccess, "Duplicated: the copy is draft "+m.result.EventID)
+	case "cancel":
+		s.bucket = BucketCancelled
+	}
+	return tea.Batch(ui.Toast(ui.ToastSuccess, fmt.Sprintf("%q is now %s", s.event.Name, m.result.Status)), s.load())
+}
+
+// actionError puts a failed action in words; the spec's meaning is in err.
+func actionError(op string, err error) string {
+	if errors.Is(err, api.ErrOutcomeUnknown) {
+		return fmt.Sprintf("%s: the connection failed before an answer arrived; refresh to see whether it happened (%v)", op, err)
+	}
+	return err.Error()
+}
+
+func (s *DetailScreen) SetSize(w, h int) {
+	s.width, s.height = w, h
+	s.vp.SetWidth(w)
+	s.vp.SetHeight(max(h-1, 1))
+	if s.form != nil {
+		s.form.SetWidth(w)
+	}
+	if s.confirm != nil {
+		s.confirm.SetWidth(w)
+	}
+	s.refreshContent()
+}
+
+func (s *DetailScreen) View() string {
+	th := s.ctx.Theme
+	status := th.Status(s.bucket.String()).Render(strings.ToUpper(s.bucket.String()))
+	line := status + " " + th.Title.Render(s.event.Name)
+	switch {
+	case s.busy != "":
+		line += th.Muted.Render("  " + s.busy + "...")
+	case !s.full && s.err == nil:
+		line += th.Muted.Render("  loading details...")
+	}
+	base := ui.Fit(line, s.width, 1) + "\n" + s.vp.View()
+	switch {
+	case s.form != nil:
+		return ui.Modal(base, s.form.View(), s.width, s.height)
+	case s.confirm != nil:
+		return ui.Modal(base, s.confirm.View(), s.width, s.height)
+	}
+	return base
+}
+
+// refreshContent rebuilds the viewport text; called on data or size change,
+// never from View.
+func (s *DetailScreen) refreshContent() {
+	s.vp.SetContent(renderEvent(s.ctx.Theme, &s.event, s.bucket, s.err, s.width, s.deps.Local))
+}
+
+func renderEvent(th *ui.Theme, e *api.Event, b Bucket, loadErr error, width int, local *time.Location) string {
+	loc := eventLocation(e)
+	var out []string
+	section := func(title string, rows ...[2]string) {
+		var lines []string
+		for _, r := range rows {
+			if strings.TrimSpace(r[1]) == "" || r[1] == "-" {
+				continue
+			}
+			label := th.Muted.Render(fmt.Sprintf("%-16s", r[0]))
+			val := lipgloss.NewStyle().Width(max(width-18, 20)).Render(r[1])
+			lines = append(lines, lipgloss.JoinHorizontal(lipgloss.Top, "  ", label, val))
+		}
+		if len(lines) > 0 {
+			out = append(out, th.Header.Render(title), strings.Join(lines, "\n"), "")
+		}
+	}
+	if loadErr != nil {
+		out = append(out, th.Error.Render("ERROR "+loadErr.Error()), th.Muted.Render("Press r to try again."), "")
+	}
+	section("Overview",
+		[2]string{"Status", b.String() + " (" + strings.ToLower(orDash(e.Status)) + ")"},
+		[2]string{"Type", humanEnum(eventTypeNames, e.EventType)},
+		[2]string{"Meeting type", strings.ToLower(e.MeetingType)},
+		[2]string{"Attendance", humanEnum(attendanceNames, e.AttendanceType)},
+		[2]string{"Access", humanEnum(accessNames, e.AccessLevel)},
+		[2]string{"Event ID", e.EventID},
+		[2]string{"Hub", e.HubID},
+		[2]string{"Host", e.HostID},
+		[2]string{"Link", e.EventURL},
+	)
+	var cal []string
+	for _, c := range e.Calendar {
+		cal = append(cal, dualTime(c.StartTime, loc, local)+" to "+timeOnly(c.EndTime, loc))
+	}
+	section("When",
+		[2]string{"Timezone", e.Timezone},
+		[2]string{"Starts", dualTime(e.StartTime, loc, local)},
+		[2]string{"Ends", dualTime(e.EndTime, loc, local)},
+		[2]string{"Lobby opens", dualTime(e.LobbyStartTime, loc, local)},
+		[2]string{"Lobby closes", dualTime(e.LobbyEndTime, loc, local)},
+		[2]string{"Schedule", scheduleText(e, loc)},
+		[2]string{"Calendar", strings.Join(cal, "\n")},
+	)
+	section("Where",
+		[2]string{"Venue", formatVenue(e.Venue)},
+		[2]string{"Location", e.PhysicalLocation},
+	)
+	contact := e.ContactName
+	if e.ContactEmail != "" {
+		contact = strings.TrimSpace(contact + " <" + e.ContactEmail + ">")
+	}
+	section("About",
+		[2]string{"Tagline", e.Tagline},
+		[2]string{"Description", e.Description},
+		[2]string{"Categories", strings.Join(e.Categories, ", ")},
+		[2]string{"Tags", strings.Join(e.Tags, ", ")},
+		[2]string{"Blocked", strings.Join(e.BlockedCountries, ", ")},
+		[2]string{"Contact", contact},
+	)
+	return strings.Join(out, "\n")
+}
+
+func scheduleText(e *api.Event, loc *time.Location) string {
+	if e.Recurrence == nil && e.EventType != api.EventTypeRecurring {
+		return ""
+	}
+	return describeRecurrence(e.Recurrence, loc)
+}
+
+func timeOnly(t *time.Time, loc *time.Location) string {
+	if t == nil {
+		return "?"
+	}
+	return t.In(loc).Format("15:04")
+}
+
+// CapturingInput is true while a dialog owns the keyboard.
+func (s *DetailScreen) CapturingInput() bool { return s.form != nil || s.confirm != nil }
+
+// CapturingBack is true while esc closes a dialog rather than the screen.
+func (s *DetailScreen) CapturingBack() bool { return s.CapturingInput() }
+
+func (s *DetailScreen) ShortHelp() []key.Binding {
+	switch {
+	case s.form != nil:
+		return nil
+	case s.confirm != nil:
+		return s.confirm.Keys().ShortHelp()
+	}
+	return []key.Binding{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete, s.keys.Refresh}
+}
+
+func (s *DetailScreen) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete}, {s.keys.Refresh, s.keys.Scroll}}
+}

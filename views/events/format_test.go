@@ -1,0 +1,55 @@
+package events
+
+import (
+	"testing"
+	"time"
+
+	"github.com/evdesk/evdesk/api"
+)
+
+func TestDescribeRecurrence(t *testing.T) {
+	wd := api.NewWeekDays(true, 2, 4)
+	md := api.NewMonthDays(true, 15)
+	end := time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		r    *api.Recurrence
+		want string
+	}{
+		{nil, "Does not repeat"},
+		{&api.Recurrence{Type: 2, RepeatInterval: 1, WeeklyDays: &wd, EndTimes: 8}, "Weekly on Mon and Wed, 8 occurrences"},
+		{&api.Recurrence{Type: 1, RepeatInterval: 3, Duration: 90, EndDateTime: &end}, "Every 3 days, 1 h 30 min each, until Mon 1 Mar 2027"},
+		{&api.Recurrence{Type: 3, RepeatInterval: 1, MonthlyDays: &md, EndTimes: 1}, "Monthly on the 15th, 1 occurrence"},
+		{&api.Recurrence{Type: 3, RepeatInterval: 2, MonthlyWeek: -1, MonthlyWeekDay: 6}, "Every 2 months on the last Fri"},
+		{&api.Recurrence{Type: 3, MonthlyWeek: 2, MonthlyWeekDay: 3, Duration: 45}, "Monthly on the 2nd Tue, 45 min each"},
+	} {
+		if got := describeRecurrence(tc.r, time.UTC); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestDualTimeShowsLocalOnlyWhenDifferent(t *testing.T) {
+	at := time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)
+	lisbon, _ := time.LoadLocation("Europe/Lisbon")
+	ny, _ := time.LoadLocation("America/New_York")
+	if got := dualTime(&at, lisbon, lisbon); got != "Wed 2 Dec 2026 15:00 WET" {
+		t.Errorf("same zone: %q", got)
+	}
+	if got := dualTime(&at, lisbon, ny); got != "Wed 2 Dec 2026 15:00 WET (Wed 2 Dec 10:00 EST local)" {
+		t.Errorf("two zones: %q", got)
+	}
+	if dualTime(nil, lisbon, ny) != "-" {
+		t.Error("nil time")
+	}
+}
+
+func TestOrdinalAndJoin(t *testing.T) {
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 31: "31st"} {
+		if ordinal(n) != want {
+			t.Errorf("ordinal(%d) = %s", n, ordinal(n))
+		}
+	}
+	if joinWords([]string{"a", "b", "c"}) != "a, b and c" {
+		t.Error(joinWords([]string{"a", "b", "c"}))
+	}
+}

@@ -1,0 +1,316 @@
+// Package events holds the events screens: the list, the detail view and the
+// event actions (publish, cancel, duplicate, delete draft).
+package events
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/table"
+)
+
+// Deps is what the events screens need beyond the program context.
+type Deps struct {
+	Client *api.Client
+	// Now and Local are injectable for tests; they default to the wall clock
+	// and the user's zone.
+	Now   func() time.Time
+	Local *time.Location
+}
+
+func (d Deps) withDefaults() Deps {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Local == nil {
+		d.Local = time.Local
+	}
+	return d
+}
+
+// listedEvent is an event and the listing it came from.
+type listedEvent struct {
+	event  api.Event
+	bucket Bucket
+}
+
+// pageMsg carries one page of a listing; gen ties it to the load that asked.
+type pageMsg struct {
+	gen    int
+	bucket Bucket
+	events []api.Event
+	done   bool
+	total  int
+	err    error
+}
+
+type listKeys struct {
+	Open, Refresh, New key.Binding
+	Buckets            [5]key.Binding
+}
+
+func newListKeys() listKeys {
+	k := listKeys{
+		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+	}
+	for i, b := range bucketNames {
+		n := fmt.Sprint(i + 1)
+		k.Buckets[i] = key.NewBinding(key.WithKeys(n), key.WithHelp(n, strings.ToLower(b)))
+	}
+	return k
+}
+
+// ListScreen lists the user's events across the four listings.
+type ListScreen struct {
+	ctx    *ui.Context
+	deps   Deps
+	keys   listKeys
+	table  table.Model
+	events map[string]listedEvent
+	counts [5]int
+	bucket Bucket
+	// gen identifies the current load; answers to older loads are dropped.
+	gen     int
+	loading bool
+	stage   int
+	pager   *api.Pager[api.Event]
+	cancel  context.CancelFunc
+	err     error
+	width   int
+	height  int
+}
+
+// NewList builds the events list screen.
+func NewList(ctx *ui.Context, deps Deps) *ListScreen {
+	deps = deps.withDefaults()
+	th := ctx.Theme
+	status := func(cell string) lipgloss.Style { return th.Status(cell) }
+	t := table.New(th,
+		table.Column{Title: "Name", Width: 18, Flex: 4},
+		table.Column{Title: "Type", Width: 10, Flex: 1},
+		table.Column{Title: "Status", Width: 9, Style: status},
+		table.Column{Title: "Attendance", Width: 9},
+		table.Column{Title: "Starts (local)", Width: 16},
+		table.Column{Title: "Hub", Width: 8, Flex: 1},
+	)
+	t.SetEmptyText("No events here. Press r to refresh, or 1-5 to change the listing.")
+	return &ListScreen{ctx: ctx, deps: deps, keys: newListKeys(), table: t, events: map[string]listedEvent{}}
+}
+
+func (s *ListScreen) Title() string { return "Events" }
+
+func (s *ListScreen) Init() tea.Cmd { return s.reload() }
+
+// reload starts a fresh load of every listing, dropping answers to older ones.
+func (s *ListScreen) reload() tea.Cmd {
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.gen++
+	s.events = map[string]listedEvent{}
+	s.counts = [5]int{}
+	s.stage = 0
+	s.loading = true
+	s.err = nil
+	s.table.SetRows(nil)
+	s.table.SetLoading(true)
+	s.table.SetTotal(0)
+	return s.startStage()
+}
+
+func (s *ListScreen) startStage() tea.Cmd {
+	b := loadOrder[s.stage]
+	s.pager = s.deps.Client.Events.Pager(api.ListEventsOptions{StatusType: b.listing(), PageSize: 100})
+	return s.fetch()
+}
+
+// fetch asks for the next page; values are captured before the command runs.
+func (s *ListScreen) fetch() tea.Cmd {
+	var ctx context.Context
+	ctx, s.cancel = context.WithCancel(context.Background())
+	gen, bucket, pager := s.gen, loadOrder[s.stage], s.pager
+	return ui.Async(func() tea.Msg {
+		items, err := pager.Next(ctx)
+		return pageMsg{gen: gen, bucket: bucket, events: items, done: pager.Done(), total: pager.Total(), err: err}
+	})
+}
+
+// Close cancels the load in flight when the screen leaves.
+func (s *ListScreen) Close() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pageMsg:
+		return s, s.onPage(msg)
+	case actionDoneMsg:
+		if msg.err == nil { // published, cancelled, duplicated or deleted
+			return s, s.reload()
+		}
+		return s, nil
+	case tea.KeyPressMsg:
+		if s.table.Filtering() {
+			break
+		}
+		switch {
+		case key.Matches(msg, s.keys.Refresh):
+			return s, s.reload()
+		case key.Matches(msg, s.keys.Open):
+			if row, ok := s.table.Selected(); ok {
+				le := s.events[row.ID]
+				return s, ui.Push(NewDetail(s.ctx, s.deps, le.event, le.bucket))
+			}
+			return s, nil
+		}
+		for i, b := range s.keys.Buckets {
+			if key.Matches(msg, b) {
+				s.bucket = Bucket(i)
+				s.table.SetRows(s.rowsFor(s.bucket))
+				return s, nil
+			}
+		}
+	}
+	var cmd tea.Cmd
+	s.table, cmd = s.table.Update(msg)
+	return s, cmd
+}
+
+func (s *ListScreen) onPage(m pageMsg) tea.Cmd {
+	if m.gen != s.gen {
+		return nil // an answer to a load the user has since replaced
+	}
+	if m.err != nil {
+		s.loading = false
+		s.err = m.err
+		s.table.SetLoading(false)
+		return ui.Toast(ui.ToastError, "Loading "+strings.ToLower(m.bucket.String())+" events failed: "+m.err.Error())
+	}
+	var fresh []table.Row
+	for _, e := range m.events {
+		if _, dup := s.events[e.EventID]; dup {
+			continue // an event can move between listings while we load
+		}
+		s.events[e.EventID] = listedEvent{event: e, bucket: m.bucket}
+		s.counts[m.bucket]++
+		s.counts[BucketAll]++
+		if s.bucket == BucketAll || s.bucket == m.bucket {
+			fresh = append(fresh, s.row(e, m.bucket))
+		}
+	}
+	s.table.AppendRows(fresh)
+	if !m.done {
+		return s.fetch()
+	}
+	if s.stage+1 < len(loadOrder) {
+		s.stage++
+		return s.startStage()
+	}
+	s.loading = false
+	s.table.SetLoading(false)
+	return nil
+}
+
+// rowsFor lists the bucket's rows in load order (upcoming first), then by
+// start time, matching what streaming in produced.
+func (s *ListScreen) rowsFor(b Bucket) []table.Row {
+	picked := make([]listedEvent, 0, s.counts[b])
+	for _, le := range s.events {
+		if b == BucketAll || le.bucket == b {
+			picked = append(picked, le)
+		}
+	}
+	rank := func(b Bucket) int { return slices.Index(loadOrder, b) }
+	slices.SortFunc(picked, func(x, y listedEvent) int {
+		return cmp.Or(cmp.Compare(rank(x.bucket), rank(y.bucket)),
+			compareTimes(x.event.StartTime, y.event.StartTime),
+			strings.Compare(x.event.EventID, y.event.EventID))
+	})
+	rows := make([]table.Row, len(picked))
+	for i, le := range picked {
+		rows[i] = s.row(le.event, le.bucket)
+	}
+	return rows
+}
+
+func compareTimes(a, b *time.Time) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	return a.Compare(*b)
+}
+
+func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
+	return table.Row{ID: e.EventID, Cells: []string{
+		e.Name,
+		humanEnum(eventTypeNames, e.EventType),
+		b.String(),
+		humanEnum(attendanceNames, e.AttendanceType),
+		listTime(e.StartTime, s.deps.Local),
+		orDash(e.HubID),
+	}}
+}
+
+func (s *ListScreen) SetSize(w, h int) {
+	s.width, s.height = w, h
+	s.table.SetSize(w, max(h-2, 1))
+}
+
+func (s *ListScreen) View() string {
+	th := s.ctx.Theme
+	var tabs []string
+	for i, name := range bucketNames {
+		label := fmt.Sprintf("%d %s %d", i+1, name, s.counts[i])
+		if Bucket(i) == s.bucket {
+			tabs = append(tabs, th.TabActive.Render(label))
+		} else {
+			tabs = append(tabs, th.TabInactive.Render(label))
+		}
+	}
+	head := strings.Join(tabs, " ")
+	if s.loading {
+		head += th.Muted.Render("  loading " + strings.ToLower(loadOrder[s.stage].String()) + "...")
+	} else if s.err != nil {
+		head += th.Error.Render("  ERROR: load failed, r to retry")
+	}
+	return ui.Fit(head, s.width, 1) + "\n\n" + s.table.View()
+}
+
+// CapturingInput is true while the filter input has the keyboard.
+func (s *ListScreen) CapturingInput() bool { return s.table.Filtering() }
+
+// CapturingBack is true while a filter is applied: esc clears it first.
+func (s *ListScreen) CapturingBack() bool { return s.table.Filtering() || s.table.FilterText() != "" }
+
+func (s *ListScreen) ShortHelp() []key.Binding {
+	return append([]key.Binding{s.keys.Open, s.keys.Refresh, s.keys.Buckets[0]}, s.table.Keys.ShortHelp()...)
+}
+
+func (s *ListScreen) FullHelp() [][]key.Binding {
+	return append([][]key.Binding{{s.keys.Open, s.keys.Refresh}, s.keys.Buckets[:]}, s.table.Keys.FullHelp()...)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
