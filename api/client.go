@@ -37,6 +37,7 @@ type Client struct {
 	log       *slog.Logger
 
 	Events *EventsService
+	Hubs   *HubsService
 }
 
 // RetryPolicy bounds retries of requests that are safe to repeat.
@@ -136,6 +137,7 @@ func New(opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("api: path word %q must be a plain word such as %q", c.word, DefaultPathWord)
 	}
 	c.Events = &EventsService{c: c}
+	c.Hubs = &HubsService{c: c}
 	return c, nil
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"log/slog"
 	"strings"
 	"time"
 
@@ -79,6 +80,9 @@ func NewApp(ctx *Context, sections []Section, opts ...Option) *App {
 	}
 	if ctx.Keys == nil {
 		ctx.Keys = DefaultGlobalKeys()
+	}
+	if ctx.Log == nil {
+		ctx.Log = slog.New(slog.DiscardHandler)
 	}
 	a := &App{
 		ctx:      ctx,

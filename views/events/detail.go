@@ -53,6 +53,7 @@ type DetailScreen struct {
 	keys    detailKeys
 	event   api.Event
 	bucket  Bucket
+	hubs    map[string]string // hub id to name, as the list knew them
 	full    bool // the single-event answer (host, venue) has arrived
 	gen     int
 	cancel  context.CancelFunc
@@ -67,9 +68,9 @@ type DetailScreen struct {
 
 // NewDetail opens an event; it shows what the listing knew at once and
 // fetches the full record in the background.
-func NewDetail(ctx *ui.Context, deps Deps, e api.Event, b Bucket) *DetailScreen {
+func NewDetail(ctx *ui.Context, deps Deps, e api.Event, b Bucket, hubs map[string]string) *DetailScreen {
 	return &DetailScreen{ctx: ctx, deps: deps.withDefaults(), keys: newDetailKeys(), event: e,
-		bucket: b, vp: viewport.New()}
+		bucket: b, hubs: hubs, vp: viewport.New()}
 }
 
 func (s *DetailScreen) Title() string { return s.event.Name }
@@ -246,7 +247,7 @@ func (s *DetailScreen) onActionDone(m actionDoneMsg) tea.Cmd {
 // actionError puts a failed action in words; the spec's meaning is in err.
 func actionError(op string, err error) string {
 	if errors.Is(err, api.ErrOutcomeUnknown) {
-		return fmt.Sprintf("%s: the connection failed before an answer arrived; refresh to see whether it happened (%v)", op, err)
+		return fmt.Sprintf("%s may or may not have happened (no answer arrived): press r to check. %v", op, err)
 	}
 	return err.Error()
 }
@@ -287,10 +288,10 @@ func (s *DetailScreen) View() string {
 // refreshContent rebuilds the viewport text; called on data or size change,
 // never from View.
 func (s *DetailScreen) refreshContent() {
-	s.vp.SetContent(renderEvent(s.ctx.Theme, &s.event, s.bucket, s.err, s.width, s.deps.Local))
+	s.vp.SetContent(renderEvent(s.ctx.Theme, &s.event, s.bucket, s.hubs, s.err, s.width, s.deps.Local))
 }
 
-func renderEvent(th *ui.Theme, e *api.Event, b Bucket, loadErr error, width int, local *time.Location) string {
+func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, loadErr error, width int, local *time.Location) string {
 	loc := eventLocation(e)
 	var out []string
 	section := func(title string, rows ...[2]string) {
@@ -311,13 +312,13 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, loadErr error, width int,
 		out = append(out, th.Error.Render("ERROR "+loadErr.Error()), th.Muted.Render("Press r to try again."), "")
 	}
 	section("Overview",
-		[2]string{"Status", b.String() + " (" + strings.ToLower(orDash(e.Status)) + ")"},
+		[2]string{"Status", b.String()},
 		[2]string{"Type", humanEnum(eventTypeNames, e.EventType)},
 		[2]string{"Meeting type", strings.ToLower(e.MeetingType)},
 		[2]string{"Attendance", humanEnum(attendanceNames, e.AttendanceType)},
 		[2]string{"Access", humanEnum(accessNames, e.AccessLevel)},
 		[2]string{"Event ID", e.EventID},
-		[2]string{"Hub", e.HubID},
+		[2]string{"Hub", hubLabel(e.HubID, hubs)},
 		[2]string{"Host", e.HostID},
 		[2]string{"Link", e.EventURL},
 	)

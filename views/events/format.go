@@ -33,7 +33,7 @@ func (b Bucket) listing() string {
 var loadOrder = []Bucket{BucketUpcoming, BucketDraft, BucketPast, BucketCancelled}
 
 var eventTypeNames = map[string]string{
-	api.EventTypeSimple: "Single session", api.EventTypeConference: "Conference",
+	api.EventTypeSimple: "Single", api.EventTypeConference: "Conference",
 	api.EventTypeRecurring: "Recurring",
 }
 

@@ -78,6 +78,7 @@ type ListScreen struct {
 	keys   listKeys
 	table  table.Model
 	events map[string]listedEvent
+	hubs   map[string]string // hub id to name; ids show until names arrive
 	counts [5]int
 	bucket Bucket
 	// gen identifies the current load; answers to older loads are dropped.
@@ -100,9 +101,9 @@ func NewList(ctx *ui.Context, deps Deps) *ListScreen {
 		table.Column{Title: "Name", Width: 18, Flex: 4},
 		table.Column{Title: "Type", Width: 10, Flex: 1},
 		table.Column{Title: "Status", Width: 9, Style: status},
-		table.Column{Title: "Attendance", Width: 9},
+		table.Column{Title: "Attendance", Width: 10},
 		table.Column{Title: "Starts (local)", Width: 16},
-		table.Column{Title: "Hub", Width: 8, Flex: 1},
+		table.Column{Title: "Hub", Width: 10, Flex: 2},
 	)
 	t.SetEmptyText("No events here. Press r to refresh, or 1-5 to change the listing.")
 	return &ListScreen{ctx: ctx, deps: deps, keys: newListKeys(), table: t, events: map[string]listedEvent{}}
@@ -110,7 +111,21 @@ func NewList(ctx *ui.Context, deps Deps) *ListScreen {
 
 func (s *ListScreen) Title() string { return "Events" }
 
-func (s *ListScreen) Init() tea.Cmd { return s.reload() }
+func (s *ListScreen) Init() tea.Cmd { return tea.Batch(s.reload(), s.loadHubs()) }
+
+// hubsMsg carries hub names; without them the list shows hub ids.
+type hubsMsg struct {
+	hubs []api.Hub
+	err  error
+}
+
+func (s *ListScreen) loadHubs() tea.Cmd {
+	client := s.deps.Client
+	return ui.Async(func() tea.Msg {
+		hubs, err := client.Hubs.List(context.Background())
+		return hubsMsg{hubs: hubs, err: err}
+	})
+}
 
 // reload starts a fresh load of every listing, dropping answers to older ones.
 func (s *ListScreen) reload() tea.Cmd {
@@ -157,6 +172,17 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case pageMsg:
 		return s, s.onPage(msg)
+	case hubsMsg:
+		if msg.err != nil {
+			s.ctx.Log.Info("hub names unavailable", "err", msg.err)
+			return s, nil
+		}
+		s.hubs = map[string]string{}
+		for _, h := range msg.hubs {
+			s.hubs[h.HubID] = h.Name
+		}
+		s.table.SetRows(s.rowsFor(s.bucket))
+		return s, nil
 	case actionDoneMsg:
 		if msg.err == nil { // published, cancelled, duplicated or deleted
 			return s, s.reload()
@@ -172,7 +198,7 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		case key.Matches(msg, s.keys.Open):
 			if row, ok := s.table.Selected(); ok {
 				le := s.events[row.ID]
-				return s, ui.Push(NewDetail(s.ctx, s.deps, le.event, le.bucket))
+				return s, ui.Push(NewDetail(s.ctx, s.deps, le.event, le.bucket, s.hubs))
 			}
 			return s, nil
 		}
@@ -265,7 +291,7 @@ func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 		b.String(),
 		humanEnum(attendanceNames, e.AttendanceType),
 		listTime(e.StartTime, s.deps.Local),
-		orDash(e.HubID),
+		hubLabel(e.HubID, s.hubs),
 	}}
 }
 
@@ -306,6 +332,14 @@ func (s *ListScreen) ShortHelp() []key.Binding {
 
 func (s *ListScreen) FullHelp() [][]key.Binding {
 	return append([][]key.Binding{{s.keys.Open, s.keys.Refresh}, s.keys.Buckets[:]}, s.table.Keys.FullHelp()...)
+}
+
+// hubLabel is the hub's name when known, else its id.
+func hubLabel(id string, names map[string]string) string {
+	if n := names[id]; n != "" {
+		return n
+	}
+	return orDash(id)
 }
 
 func orDash(s string) string {

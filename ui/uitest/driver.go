@@ -1,0 +1,211 @@
+// Package uitest drives Bubble Tea models in tests without a terminal: keys
+// go in as messages, commands run synchronously until the model settles, and
+// views are compared with golden files. Timers (cursor blink, spinner and
+// toast ticks) are never run, so a run takes no wall-clock time and renders
+// the same frame every time.
+package uitest
+
+import (
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/ui/internal/golden"
+)
+
+// Model is a root model whose View returns a tea.View (the App).
+type Model interface {
+	Init() tea.Cmd
+	Update(tea.Msg) (tea.Model, tea.Cmd)
+	View() tea.View
+}
+
+// Driver feeds a model and runs what it asks for.
+type Driver struct {
+	t     testing.TB
+	model Model
+	quit  bool
+	// maxSteps guards against a command loop.
+	maxSteps int
+}
+
+// New sizes the model, runs its Init and settles.
+func New(t testing.TB, m Model, width, height int) *Driver {
+	t.Helper()
+	d := &Driver{t: t, model: m, maxSteps: 10000}
+	d.run(m.Init())
+	d.Send(tea.WindowSizeMsg{Width: width, Height: height})
+	return d
+}
+
+// Send delivers msg and runs every command that follows until none is left.
+func (d *Driver) Send(msg tea.Msg) {
+	d.t.Helper()
+	d.deliver(msg)
+}
+
+// Press sends named keys: "enter", "esc", "tab", "shift+tab", "up", "down",
+// "pgdown", "backspace", "ctrl+c", "space" or a single character.
+func (d *Driver) Press(keys ...string) {
+	d.t.Helper()
+	for _, k := range keys {
+		d.Send(Key(k))
+	}
+}
+
+// Type sends text one character at a time, as a person or a scanner types.
+func (d *Driver) Type(text string) {
+	d.t.Helper()
+	for _, r := range text {
+		d.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// View is the rendered screen as plain text.
+func (d *Driver) View() string { return golden.Plain(d.model.View().Content) }
+
+// Quit reports whether the model asked the program to quit.
+func (d *Driver) Quit() bool { return d.quit }
+
+// Golden compares the current view with testdata/<name>.golden (-update
+// rewrites it).
+func (d *Driver) Golden(name string) {
+	d.t.Helper()
+	golden.Assert(d.t, name, d.model.View().Content)
+}
+
+// Contains fails the test unless the view shows every one of want.
+func (d *Driver) Contains(want ...string) {
+	d.t.Helper()
+	v := d.View()
+	for _, w := range want {
+		if !strings.Contains(v, w) {
+			d.t.Fatalf("view lacks %q:\n%s", w, v)
+		}
+	}
+}
+
+// Lacks fails the test if the view shows any of unwanted.
+func (d *Driver) Lacks(unwanted ...string) {
+	d.t.Helper()
+	v := d.View()
+	for _, w := range unwanted {
+		if strings.Contains(v, w) {
+			d.t.Fatalf("view shows %q:\n%s", w, v)
+		}
+	}
+}
+
+func (d *Driver) deliver(msg tea.Msg) {
+	if msg == nil {
+		return
+	}
+	if _, ok := msg.(tea.QuitMsg); ok {
+		d.quit = true
+		return
+	}
+	m, cmd := d.model.Update(msg)
+	if mm, ok := m.(Model); ok {
+		d.model = mm
+	}
+	d.run(cmd)
+}
+
+// run executes cmd and everything it leads to, breadth first, skipping
+// timers. Sequences keep their order: each message is handled before the
+// next command of the sequence runs.
+func (d *Driver) run(cmd tea.Cmd) {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil || isTimer(c) {
+			continue
+		}
+		d.maxSteps--
+		if d.maxSteps < 0 {
+			d.t.Fatal("uitest: too many commands; is something re-arming itself?")
+		}
+		msg := c()
+		switch m := msg.(type) {
+		case tea.BatchMsg:
+			queue = append(queue, m...)
+			continue
+		}
+		if seq, ok := asSequence(msg); ok {
+			for _, sc := range seq {
+				if sc == nil || isTimer(sc) {
+					continue
+				}
+				d.deliver(sc())
+			}
+			continue
+		}
+		d.deliver(msg)
+	}
+}
+
+// asSequence unpacks tea.Sequence's message, an unexported slice of commands.
+func asSequence(msg tea.Msg) ([]tea.Cmd, bool) {
+	v := reflect.ValueOf(msg)
+	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeOf(tea.Cmd(nil)) {
+		return nil, false
+	}
+	out := make([]tea.Cmd, v.Len())
+	for i := range out {
+		out[i] = v.Index(i).Interface().(tea.Cmd)
+	}
+	return out, true
+}
+
+// timerFuncs are the closures that wait on the wall clock before answering.
+var timerFuncs = []string{
+	"charm.land/bubbletea/v2.Tick.",
+	"charm.land/bubbletea/v2.Every.",
+	"charm.land/bubbles/v2/cursor.(*Model).Blink.",
+}
+
+func isTimer(c tea.Cmd) bool {
+	fn := runtime.FuncForPC(reflect.ValueOf(c).Pointer())
+	if fn == nil {
+		return false
+	}
+	name := fn.Name()
+	for _, p := range timerFuncs {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Key builds the key press for a name such as "enter" or "x".
+func Key(name string) tea.KeyPressMsg {
+	special := map[string]tea.KeyPressMsg{
+		"enter":     {Code: tea.KeyEnter},
+		"esc":       {Code: tea.KeyEscape},
+		"tab":       {Code: tea.KeyTab},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+		"up":        {Code: tea.KeyUp},
+		"down":      {Code: tea.KeyDown},
+		"left":      {Code: tea.KeyLeft},
+		"right":     {Code: tea.KeyRight},
+		"pgdown":    {Code: tea.KeyPgDown},
+		"pgup":      {Code: tea.KeyPgUp},
+		"home":      {Code: tea.KeyHome},
+		"end":       {Code: tea.KeyEnd},
+		"backspace": {Code: tea.KeyBackspace},
+		"delete":    {Code: tea.KeyDelete},
+		"space":     {Code: tea.KeySpace, Text: " "},
+		"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
+		"ctrl+u":    {Code: 'u', Mod: tea.ModCtrl},
+	}
+	if k, ok := special[name]; ok {
+		return k
+	}
+	r := []rune(name)
+	return tea.KeyPressMsg{Code: r[0], Text: name}
+}

@@ -1,0 +1,44 @@
+package uitest
+
+import (
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+type counter struct {
+	n     int
+	ticks int
+}
+
+type bumpMsg struct{}
+
+func (c *counter) Init() tea.Cmd { return nil }
+func (c *counter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg.(type) {
+	case tea.KeyPressMsg:
+		// A sequence of two bumps plus a timer that must never run.
+		return c, tea.Batch(
+			tea.Sequence(func() tea.Msg { return bumpMsg{} }, func() tea.Msg { return bumpMsg{} }),
+			tea.Tick(time.Hour, func(time.Time) tea.Msg { return bumpMsg{} }),
+		)
+	case bumpMsg:
+		c.n++
+	}
+	return c, nil
+}
+func (c *counter) View() tea.View { return tea.NewView("") }
+
+func TestDriverRunsSequencesAndSkipsTimers(t *testing.T) {
+	c := &counter{}
+	d := New(t, c, 80, 24)
+	start := time.Now()
+	d.Press("x")
+	if c.n != 2 {
+		t.Fatalf("bumps = %d, want 2", c.n)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatal("a timer ran")
+	}
+}

@@ -1,0 +1,165 @@
+package events
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/uitest"
+)
+
+var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+type rig struct {
+	*uitest.Driver
+	sim *sim.Sim
+	ids sim.Fixtures
+}
+
+// newRig opens the events console on a fresh simulator with a fixed clock.
+func newRig(t *testing.T, w, h int) *rig {
+	t.Helper()
+	s := sim.New(sim.Options{Now: func() time.Time { return testNow }, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	client, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0),
+		api.WithClock(func() time.Time { return testNow }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := Deps{Client: client, Now: func() time.Time { return testNow }, Local: time.UTC}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
+	app := ui.NewApp(ctx, []ui.Section{{Name: "Events", New: func(c *ui.Context) ui.Screen { return NewList(c, deps) }}})
+	return &rig{Driver: uitest.New(t, app, w, h), sim: s, ids: s.Fixtures()}
+}
+
+func TestListGoldenAndBuckets(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Contains("1 All 63", "2 Upcoming", "5 Cancelled", "63 loaded")
+	r.Golden("list_all")
+	r.Press("3")
+	r.Contains("Draft")
+	r.Lacks("Upcoming  ")
+	r.Golden("list_drafts")
+}
+
+func TestListFilterAndSort(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("/")
+	r.Type("kub")
+	r.Contains("Kubernetes Day Lisbon", "Intro to Kubernetes Webinar")
+	r.Lacks("Quarterly All-Hands")
+	r.Press("enter")
+	r.Golden("list_filtered")
+	r.Press("esc") // clears the filter rather than leaving; the cursor stays put
+	r.Contains("Kubernetes Day Lisbon", "of 63")
+	r.Press("s", "g") // sort by name, then go to the top
+	first := firstRow(r.View())
+	if !strings.HasPrefix(first, "> A") {
+		t.Fatalf("sorted by name, first row %q", first)
+	}
+}
+
+func firstRow(view string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.HasPrefix(l, "> ") {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestDetailShowsTheEventInWords(t *testing.T) {
+	r := newRig(t, 100, 40)
+	r.Press("/")
+	r.Type("pottery")
+	r.Press("enter", "enter")
+	r.Contains("Pottery for Beginners", "Schedule", "Weekly", "Overview", "When")
+	r.Golden("detail_recurring")
+	r.Press("esc")
+	r.Contains("1 All 63")
+}
+
+func TestPublishADraft(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("3", "enter")
+	r.Contains("DRAFT")
+	r.Press("p")
+	r.Contains("Publish", "Yes")
+	r.Press("y")
+	r.Contains("is now published", "UPCOMING")
+	r.Press("esc")
+	r.Contains("3 Draft 7")
+}
+
+func TestPublishIsRefusedWithAReasonForAPublishedEvent(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("2", "enter", "p")
+	r.Contains("only drafts can be published")
+	r.Lacks("[ Yes ]")
+}
+
+func TestCancelShowsTheServersFieldErrorAndStaysUsable(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("2", "enter", "c")
+	r.Contains("Message to registrants")
+	r.Press("enter") // no message, but the event has registrants
+	r.Contains("ERROR", "cancel_message")
+	r.Golden("cancel_error")
+	r.Press("c")
+	r.Type("Rescheduled to spring")
+	r.Press("enter")
+	r.Contains("is now cancelled", "CANCELLED")
+}
+
+func TestDuplicateValidatesTheFormThenCopies(t *testing.T) {
+	r := newRig(t, 100, 34)
+	r.Press("2", "enter", "d")
+	r.Contains("Duplicate", "Name", "Starts", "Timezone")
+	r.Press("enter", "ctrl+u")
+	r.Type("next tuesday")
+	r.Press("enter")
+	r.Contains("is not a date and time")
+	r.Press("ctrl+u")
+	r.Type("2027-01-12 09:30")
+	r.Press("enter", "ctrl+u")
+	r.Type("Mars/Olympus")
+	r.Press("enter")
+	r.Contains("not a known timezone")
+	r.Press("ctrl+u")
+	r.Type("Europe/Lisbon")
+	r.Press("enter")
+	r.Contains("Duplicated: the copy is draft")
+	r.Press("esc")
+	r.Contains("3 Draft 9")
+}
+
+func TestDeleteADraftReturnsToTheList(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("3", "enter", "x")
+	r.Contains("cannot be undone")
+	r.Press("y")
+	r.Contains("Deleted the draft", "3 Draft 7")
+}
+
+func TestAnOutcomeUnknownIsExplained(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("3", "enter")
+	r.sim.SetFaults(0, 1, 0) // every request now fails with a 5xx
+	r.Press("p", "y")
+	r.Contains("ERROR", "may or may not have happened")
+	r.sim.SetFaults(0, 0, 0)
+	r.Press("r")
+	r.Contains("DRAFT")
+}
+
+func TestSmallTerminal(t *testing.T) {
+	r := newRig(t, 80, 24)
+	r.Golden("list_80x24")
+	r.Send(teaSize(40, 10))
+	r.Contains("too small")
+}
