@@ -62,6 +62,7 @@ func newEventsListCmd(flags *rootFlags) *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			s.warn(cmd.ErrOrStderr())
 			type listed struct {
 				Listing string `json:"listing"`
 				api.Event
@@ -105,6 +106,7 @@ func newEventsGetCmd(flags *rootFlags) *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			s.warn(cmd.ErrOrStderr())
 			e, err := s.client.Events.Get(cmd.Context(), args[0])
 			if err != nil {
 				return err

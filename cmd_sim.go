@@ -40,6 +40,9 @@ func newSimCmd() *cobra.Command {
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "%s=%s\n", config.EnvBaseURL, srv.URL())
 			fmt.Fprintf(out, "%s=%s\n", config.EnvToken, sim.DemoToken)
+			fmt.Fprintf(out, "%s=%s\n", config.EnvAuthURL, srv.AuthURL())
+			fmt.Fprintf(out, "%s=%s\n", config.EnvClientID, sim.DemoClientID)
+			fmt.Fprintf(out, "%s=%s\n", config.EnvClientSecret, sim.DemoClientSecret)
 			fmt.Fprintf(out, "# try: curl -H \"Authorization: Bearer $%s\" \"$%s/%s_events/events?role_type=host\"\n",
 				config.EnvToken, config.EnvBaseURL, config.DefaultPathWord)
 			fmt.Fprintln(out, "# serving until interrupted (ctrl+c)")

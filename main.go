@@ -20,6 +20,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/events"
@@ -44,6 +45,7 @@ type session struct {
 	client  *api.Client
 	profile string
 	demo    bool
+	warning string // e.g. the refresh token nears its end of life
 	log     *slog.Logger
 	closers []io.Closer
 }
@@ -54,8 +56,16 @@ func (s *session) Close() {
 	}
 }
 
+// warn prints a session warning (such as an ageing login) for scripts.
+func (s *session) warn(w io.Writer) {
+	if s.warning != "" {
+		fmt.Fprintln(w, "evdesk: warning:", s.warning)
+	}
+}
+
 type rootFlags struct {
-	demo bool
+	demo    bool
+	profile string
 }
 
 func newRootCmd() *cobra.Command {
@@ -79,7 +89,9 @@ func newRootCmd() *cobra.Command {
 		},
 	}
 	root.PersistentFlags().BoolVar(&flags.demo, "demo", false, "use the embedded simulator with demo data (no account needed)")
+	root.PersistentFlags().StringVar(&flags.profile, "profile", "", "profile to use (default: $EVDESK_PROFILE, then the config file's default_profile)")
 	root.AddCommand(newSimCmd(), newEventsCmd(&flags), newVersionCmd())
+	addAuthCommands(root)
 	return root
 }
 
@@ -87,8 +99,14 @@ func newRootCmd() *cobra.Command {
 func openSession(ctx context.Context, flags rootFlags) (*session, error) {
 	logger, logFile := config.OpenLog(slog.LevelInfo)
 	s := &session{log: logger, closers: []io.Closer{logFile}}
-	profile := config.Load()
-	if flags.demo {
+	var profile config.Profile
+	if !flags.demo { // a broken config file must not block the demo
+		p, err := config.LoadProfile(flags.profile)
+		if err != nil {
+			return nil, err
+		}
+		profile = p
+	} else {
 		srv, err := sim.Start("127.0.0.1:0", sim.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("start the demo simulator: %w", err)
@@ -100,8 +118,15 @@ func openSession(ctx context.Context, flags rootFlags) (*session, error) {
 	if err := profile.Validate(); err != nil {
 		return nil, err
 	}
+	ts, err := auth.TokenSourceFor(ctx, profile)
+	if err != nil {
+		return nil, err
+	}
+	if w, ok := ts.(interface{ Warning() string }); ok {
+		s.warning = w.Warning()
+	}
 	client, err := api.New(api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
-		api.WithToken(profile.Token), api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(logger))
+		api.WithTokenSource(ts), api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(logger))
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +142,11 @@ func runConsole(ctx context.Context, s *session) error {
 		{Name: "Events", New: func(c *ui.Context) ui.Screen { return events.NewList(c, deps) }},
 	}
 	app := ui.NewApp(uctx, sections)
-	_, err := tea.NewProgram(app, tea.WithContext(ctx)).Run()
+	p := tea.NewProgram(app, tea.WithContext(ctx))
+	if s.warning != "" {
+		go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: s.warning}) // delivered once the program runs
+	}
+	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted by a signal: a normal way to leave
 	}

@@ -1,61 +1,371 @@
-// Package config resolves where evdesk connects and how: the base URL, the
-// path word and, for scripts and CI, a bearer token from the environment.
+// Package config resolves where evdesk connects and how: named profiles in a
+// TOML file in the XDG config dir (base URL, auth URL, path word, client id,
+// redirect URI, scopes), overridden field by field by EVDESK_<FIELD>
+// environment variables, and, for scripts and CI, a bearer token from
+// EVDESK_TOKEN that overrides every other kind of authentication.
+//
+// Secrets never live in the config file: the client secret comes from the
+// keyring (package auth) or EVDESK_CLIENT_SECRET, tokens from the keyring or
+// EVDESK_TOKEN.
 package config
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
-// Environment variables read by evdesk.
+// Environment variables read by evdesk. Each profile field has one; a
+// non-empty value wins over the config file.
 const (
-	EnvBaseURL  = "EVDESK_BASE_URL"
-	EnvPathWord = "EVDESK_PATH_WORD"
-	EnvToken    = "EVDESK_TOKEN"
+	EnvProfile      = "EVDESK_PROFILE"
+	EnvBaseURL      = "EVDESK_BASE_URL"
+	EnvAuthURL      = "EVDESK_AUTH_URL"
+	EnvPathWord     = "EVDESK_PATH_WORD"
+	EnvClientID     = "EVDESK_CLIENT_ID"
+	EnvClientSecret = "EVDESK_CLIENT_SECRET"
+	EnvRedirectURI  = "EVDESK_REDIRECT_URI"
+	EnvScopes       = "EVDESK_SCOPES"
+	// EnvToken is a bearer token that overrides all other authentication
+	// (scripts, CI). It is never written to disk.
+	EnvToken = "EVDESK_TOKEN"
 )
 
-// DefaultPathWord stands for the provider's name in /v2/<word>_events paths.
-const DefaultPathWord = "vendor"
+// Defaults.
+const (
+	// DefaultPathWord stands for the provider's name in /v2/<word>_events paths.
+	DefaultPathWord = "vendor"
+	// DefaultProfileName names the implicit profile (no config file, or a
+	// file without default_profile).
+	DefaultProfileName = "default"
+	// DefaultRedirectURI is the loopback address the login flow listens on.
+	// The port is fixed because the provider matches registered redirect
+	// URIs exactly.
+	DefaultRedirectURI = "http://127.0.0.1:8976/callback"
+)
 
-// Profile is one place evdesk can connect to.
-type Profile struct {
-	Name     string
-	BaseURL  string
-	PathWord string
-	// Token is a bearer token from EVDESK_TOKEN; it is never written to disk.
-	Token string
+// Field names as they appear in the config file.
+const (
+	FieldBaseURL     = "base_url"
+	FieldAuthURL     = "auth_url"
+	FieldPathWord    = "path_word"
+	FieldClientID    = "client_id"
+	FieldRedirectURI = "redirect_uri"
+	FieldScopes      = "scopes"
+)
+
+// fieldEnv maps each settable field to its environment variable.
+var fieldEnv = map[string]string{
+	FieldBaseURL: EnvBaseURL, FieldAuthURL: EnvAuthURL, FieldPathWord: EnvPathWord,
+	FieldClientID: EnvClientID, FieldRedirectURI: EnvRedirectURI, FieldScopes: EnvScopes,
 }
 
-// FromEnv builds the profile from the environment, using lookup (os.LookupEnv
-// in production, a map in tests).
-func FromEnv(lookup func(string) (string, bool)) Profile {
-	get := func(k string) string { v, _ := lookup(k); return strings.TrimSpace(v) }
-	p := Profile{Name: "env", BaseURL: get(EnvBaseURL), PathWord: get(EnvPathWord), Token: get(EnvToken)}
-	if p.PathWord == "" {
-		p.PathWord = DefaultPathWord
+// Profile is one place evdesk can connect to, with everything resolved:
+// file values, environment overrides and defaults.
+type Profile struct {
+	Name        string
+	BaseURL     string
+	AuthURL     string // OAuth server root: {AuthURL}/oauth/authorize, /oauth/token
+	PathWord    string
+	ClientID    string
+	RedirectURI string
+	Scopes      []string // empty: the scopes registered for the application
+	// ClientSecret comes from EVDESK_CLIENT_SECRET only (else the keyring);
+	// it is never written to the config file and never shown.
+	ClientSecret string
+	// Token is a bearer token from EVDESK_TOKEN; it is never written to disk.
+	Token string
+	// File is the config file the profile came from; empty for the implicit
+	// profile built from the environment alone.
+	File string
+
+	origins map[string]string // field -> where its value came from, for messages
+}
+
+// Origin says where a field's value came from: an environment variable
+// name, "<file>:<line>" or "default". Empty when unset.
+func (p Profile) Origin(field string) string { return p.origins[field] }
+
+func (p *Profile) setOrigin(field, origin string) {
+	if p.origins == nil {
+		p.origins = map[string]string{}
 	}
+	p.origins[field] = origin
+}
+
+// label names a field in an error message: the environment variable it came
+// from, or "<file>:<line>: profiles.<name>.<field>".
+func (p Profile) label(field string) string {
+	o := p.origins[field]
+	switch {
+	case o == "" || o == "default":
+		if p.File != "" {
+			return fmt.Sprintf("%s: profiles.%s.%s", p.File, p.Name, field)
+		}
+		return fieldEnv[field]
+	case strings.HasPrefix(o, "EVDESK_"):
+		return o
+	}
+	return fmt.Sprintf("%s: profiles.%s.%s", o, p.Name, field)
+}
+
+// FromEnv builds the implicit profile from the environment alone, using
+// lookup (os.LookupEnv in production, a map in tests).
+func FromEnv(lookup func(string) (string, bool)) Profile {
+	p := Profile{Name: DefaultProfileName}
+	applyEnv(&p, lookup)
+	applyDefaults(&p)
 	return p
 }
 
-// Load reads the profile from the process environment.
+// Load reads the implicit profile from the process environment only.
+//
+// Deprecated: use LoadProfile, which also reads the config file and the
+// profile chosen by --profile or EVDESK_PROFILE.
 func Load() Profile { return FromEnv(os.LookupEnv) }
 
-// Validate reports what is missing or malformed, naming the variable.
+// LoadProfile resolves the profile named name ("" picks EVDESK_PROFILE, then
+// the file's default_profile) from the config file at Path() and the
+// process environment.
+func LoadProfile(name string) (Profile, error) { return Resolve(Path(), name, os.LookupEnv) }
+
+// Resolve resolves a profile from the config file at path (a missing file
+// is an empty one) and environment overrides read through lookup. The
+// profile name is name, else EVDESK_PROFILE, else the file's
+// default_profile, else "default". Without a file, or when no profile was
+// asked for and the file defines none, the result is the implicit profile
+// from the environment.
+func Resolve(path, name string, lookup func(string) (string, bool)) (Profile, error) {
+	f, err := ReadFile(path)
+	if err != nil {
+		return Profile{}, err
+	}
+	return f.Resolve(name, lookup)
+}
+
+// Resolve is the package-level Resolve on an already-read file.
+func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile, error) {
+	asked := strings.TrimSpace(name)
+	if asked == "" {
+		asked = getenv(lookup, EnvProfile)
+	}
+	chosen := asked
+	if chosen == "" {
+		chosen = f.DefaultProfile
+	}
+	if chosen == "" {
+		chosen = DefaultProfileName
+	}
+	p := Profile{Name: chosen}
+	if e, ok := f.Profiles[chosen]; ok {
+		p.File = f.Path
+		set := func(field, v string) string {
+			if v != "" {
+				p.setOrigin(field, f.origin(chosen, field))
+			}
+			return v
+		}
+		p.BaseURL = set(FieldBaseURL, e.BaseURL)
+		p.AuthURL = set(FieldAuthURL, e.AuthURL)
+		p.PathWord = set(FieldPathWord, e.PathWord)
+		p.ClientID = set(FieldClientID, e.ClientID)
+		p.RedirectURI = set(FieldRedirectURI, e.RedirectURI)
+		if len(e.Scopes) > 0 {
+			p.Scopes = append([]string(nil), e.Scopes...)
+			p.setOrigin(FieldScopes, f.origin(chosen, FieldScopes))
+		}
+	} else if asked != "" && asked != DefaultProfileName {
+		// An explicitly named profile must exist (the implicit "default"
+		// profile may come from the environment alone).
+		return Profile{}, f.unknownProfile(asked)
+	}
+	if err := CheckProfileName(p.Name); err != nil {
+		return Profile{}, err
+	}
+	applyEnv(&p, lookup)
+	applyDefaults(&p)
+	return p, nil
+}
+
+func getenv(lookup func(string) (string, bool), k string) string {
+	if lookup == nil {
+		return ""
+	}
+	v, _ := lookup(k)
+	return strings.TrimSpace(v)
+}
+
+func applyEnv(p *Profile, lookup func(string) (string, bool)) {
+	for field, env := range fieldEnv {
+		v := getenv(lookup, env)
+		if v == "" {
+			continue
+		}
+		p.setOrigin(field, env)
+		switch field {
+		case FieldBaseURL:
+			p.BaseURL = v
+		case FieldAuthURL:
+			p.AuthURL = v
+		case FieldPathWord:
+			p.PathWord = v
+		case FieldClientID:
+			p.ClientID = v
+		case FieldRedirectURI:
+			p.RedirectURI = v
+		case FieldScopes:
+			p.Scopes = SplitScopes(v)
+		}
+	}
+	p.ClientSecret = getenv(lookup, EnvClientSecret)
+	p.Token = getenv(lookup, EnvToken)
+}
+
+func applyDefaults(p *Profile) {
+	if p.PathWord == "" {
+		p.PathWord = DefaultPathWord
+		p.setOrigin(FieldPathWord, "default")
+	}
+	if p.RedirectURI == "" {
+		p.RedirectURI = DefaultRedirectURI
+		p.setOrigin(FieldRedirectURI, "default")
+	}
+	p.AuthURL = strings.TrimRight(p.AuthURL, "/")
+}
+
+// SplitScopes splits a scope list separated by spaces or commas.
+func SplitScopes(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' })
+}
+
+// Validate reports what is missing or malformed for talking to the API,
+// naming the variable or the file, line and field.
 func (p Profile) Validate() error {
 	if p.BaseURL == "" {
+		if p.File != "" {
+			return fmt.Errorf("%s: profile %q has no %s: run `evdesk config set-profile %s --base-url URL` or set %s (or run `evdesk --demo` to try the embedded simulator)",
+				p.File, p.Name, FieldBaseURL, p.Name, EnvBaseURL)
+		}
 		return fmt.Errorf("%s is not set: point it at the API (for example https://api.example.com/v2), or run `evdesk --demo` to try the embedded simulator", EnvBaseURL)
 	}
-	u, err := url.Parse(p.BaseURL)
+	if err := p.validateFields(); err != nil {
+		return err
+	}
+	if p.Token == "" && (p.AuthURL == "" || p.ClientID == "") {
+		return fmt.Errorf("no credentials for profile %q: set %s and %s (or `evdesk config set-profile %s --auth-url URL --client-id ID`) and run `evdesk login`, or set %s to an access token (`evdesk sim` prints one for the simulator)",
+			p.Name, EnvAuthURL, EnvClientID, p.Name, EnvToken)
+	}
+	return nil
+}
+
+// ValidateLogin reports what `evdesk login` needs and lacks: the auth URL,
+// the client id and a loopback redirect URI with a fixed port.
+func (p Profile) ValidateLogin() error {
+	if err := p.validateFields(); err != nil {
+		return err
+	}
+	for _, f := range []struct{ field, value, flag string }{
+		{FieldAuthURL, p.AuthURL, "--auth-url URL"}, {FieldClientID, p.ClientID, "--client-id ID"},
+	} {
+		if f.value == "" {
+			return fmt.Errorf("profile %q has no %s: run `evdesk config set-profile %s %s` or set %s",
+				p.Name, f.field, p.Name, f.flag, fieldEnv[f.field])
+		}
+	}
+	return nil
+}
+
+// validateFields checks the values that are set.
+func (p Profile) validateFields() error {
+	if err := CheckHTTPURL(p.BaseURL); p.BaseURL != "" && err != nil {
+		return fmt.Errorf("%s=%q %v, such as https://api.example.com/v2", p.label(FieldBaseURL), p.BaseURL, err)
+	}
+	if err := CheckHTTPURL(p.AuthURL); p.AuthURL != "" && err != nil {
+		return fmt.Errorf("%s=%q %v, such as https://auth.example.com", p.label(FieldAuthURL), p.AuthURL, err)
+	}
+	if err := CheckPathWord(p.PathWord); err != nil {
+		return fmt.Errorf("%s=%q %v", p.label(FieldPathWord), p.PathWord, err)
+	}
+	if err := CheckRedirectURI(p.RedirectURI); p.RedirectURI != "" && err != nil {
+		return fmt.Errorf("%s=%q %v", p.label(FieldRedirectURI), p.RedirectURI, err)
+	}
+	for _, s := range p.Scopes {
+		if err := CheckScope(s); err != nil {
+			return fmt.Errorf("%s: scope %q %v", p.label(FieldScopes), s, err)
+		}
+	}
+	return nil
+}
+
+// RedirectAddr is the host:port the login flow listens on.
+func (p Profile) RedirectAddr() (string, error) {
+	if err := CheckRedirectURI(p.RedirectURI); err != nil {
+		return "", fmt.Errorf("%s=%q %v", p.label(FieldRedirectURI), p.RedirectURI, err)
+	}
+	u, _ := url.Parse(p.RedirectURI)
+	return u.Host, nil
+}
+
+// CheckHTTPURL reports whether s is an absolute http(s) URL.
+func CheckHTTPURL(s string) error {
+	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%s=%q is not an http(s) URL such as https://api.example.com/v2", EnvBaseURL, p.BaseURL)
+		return fmt.Errorf("is not an http(s) URL")
 	}
-	if strings.ContainsAny(p.PathWord, "/?# ") {
-		return fmt.Errorf("%s=%q must be a single word such as %q", EnvPathWord, p.PathWord, DefaultPathWord)
+	return nil
+}
+
+// CheckPathWord reports whether w is a single path word.
+func CheckPathWord(w string) error {
+	if strings.ContainsAny(w, "/?# ") {
+		return fmt.Errorf("must be a single word such as %q", DefaultPathWord)
 	}
-	if p.Token == "" {
-		return fmt.Errorf("%s is not set: evdesk needs an access token (login arrives in a later release); `evdesk sim` prints one for the simulator", EnvToken)
+	return nil
+}
+
+// CheckRedirectURI reports whether s is a loopback http URL with a fixed
+// port, e.g. http://127.0.0.1:8976/callback.
+func CheckRedirectURI(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "http" || u.Host == "" {
+		return fmt.Errorf("is not a loopback http URL such as %s", DefaultRedirectURI)
+	}
+	host, port, err := net.SplitHostPort(u.Host)
+	if err != nil {
+		return fmt.Errorf("needs an explicit port (the provider matches redirect URIs exactly), such as %s", DefaultRedirectURI)
+	}
+	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" {
+		return fmt.Errorf("must point at this machine (127.0.0.1, [::1] or localhost), such as %s", DefaultRedirectURI)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
+		return fmt.Errorf("needs a fixed port between 1 and 65535, such as %s", DefaultRedirectURI)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("must not carry a query or fragment")
+	}
+	return nil
+}
+
+// CheckScope reports whether s looks like a scope name.
+func CheckScope(s string) error {
+	if s == "" || strings.ContainsAny(s, " \t\n,\"'") {
+		return fmt.Errorf("is not a scope name such as vendor_events_basic:read")
+	}
+	return nil
+}
+
+var profileNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// CheckProfileName reports whether name can name a profile: letters,
+// digits, '.', '_' and '-', starting with a letter or digit (it becomes part
+// of file names and keyring service names).
+func CheckProfileName(name string) error {
+	if !profileNamePattern.MatchString(name) {
+		return fmt.Errorf("profile name %q is not valid: use letters, digits, '.', '_' and '-' (at most 64)", name)
 	}
 	return nil
 }

@@ -11,8 +11,9 @@ import (
 	"github.com/adrg/xdg"
 )
 
-// StateDir is evdesk's directory for logs and journals (XDG state dir).
-func StateDir() string { return filepath.Join(xdg.StateHome, "evdesk") }
+// StateDir is evdesk's directory for logs, journals, session metadata and
+// lock files: $XDG_STATE_HOME/evdesk (read at call time).
+func StateDir() string { return filepath.Join(xdgDir("XDG_STATE_HOME", xdg.StateHome), "evdesk") }
 
 // OpenLog opens the log file in the state dir; the terminal belongs to the
 // UI. On failure it logs nowhere rather than stopping the program.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Access tokens the simulator accepts from the start. `evdesk sim` prints them.
@@ -39,9 +40,10 @@ type User struct {
 
 // principal is an authenticated caller: the token, its user and its scopes.
 type principal struct {
-	token  string
-	user   *User
-	scopes map[string]bool
+	token   string
+	user    *User
+	scopes  map[string]bool
+	expires time.Time // zero: never (the seeded tokens)
 }
 
 type principalKey struct{}
@@ -125,8 +127,17 @@ func (s *Sim) authenticate(r *http.Request) (*principal, *apiError) {
 	s.st.mu.Lock()
 	p := s.st.tokens[tok]
 	s.st.mu.Unlock()
-	if p == nil {
+	if p == nil || (!p.expires.IsZero() && !s.now().Before(p.expires)) {
 		return nil, bad
 	}
 	return p, nil
+}
+
+// issueToken registers an access token issued by the OAuth endpoints as a
+// principal of user userID with scopes, valid until expires.
+func (s *Sim) issueToken(tok, userID string, scopes []string, expires time.Time) {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	s.st.addToken(tok, s.st.users[userID], scopes)
+	s.st.tokens[tok].expires = expires
 }

@@ -44,6 +44,10 @@ func Start(addr string, opts Options) (*Server, error) {
 // URL is the API base address, e.g. http://127.0.0.1:41234/v2.
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/v2" }
 
+// AuthURL is the OAuth server's root (no /v2): {AuthURL}/oauth/authorize
+// and {AuthURL}/oauth/token.
+func (s *Server) AuthURL() string { return "http://" + s.ln.Addr().String() }
+
 // Addr is the listening address.
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 

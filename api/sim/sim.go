@@ -79,6 +79,8 @@ type Sim struct {
 
 	fixtures Fixtures // set by seed, read-only afterwards
 
+	oauth *oauthServer // OAuth endpoints' state (oauth.go)
+
 	stopOnce sync.Once
 	stop     chan struct{}
 
@@ -122,6 +124,7 @@ func New(opts Options) *Sim {
 func (s *Sim) routes() {
 	s.eventRoutes()
 	s.hubRoutes()
+	s.oauthRoutes()
 	s.mux.HandleFunc("/", s.notFound)
 }
 
@@ -170,6 +173,10 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Sim) serve(w http.ResponseWriter, r *http.Request) {
+	if isOAuthPath(r.URL.Path) { // the OAuth endpoints authenticate the client themselves
+		s.mux.ServeHTTP(w, r)
+		return
+	}
 	p, err := s.authenticate(r)
 	if err != nil {
 		writeError(w, err)

@@ -7,10 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-type counter struct {
-	n     int
-	ticks int
-}
+type counter struct{ n int }
 
 type bumpMsg struct{}
 

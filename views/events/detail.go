@@ -54,7 +54,7 @@ type DetailScreen struct {
 	event   api.Event
 	bucket  Bucket
 	hubs    map[string]string // hub id to name, as the list knew them
-	full    bool // the single-event answer (host, venue) has arrived
+	full    bool              // the single-event answer (host, venue) has arrived
 	gen     int
 	cancel  context.CancelFunc
 	busy    string // the action in flight, if any

@@ -186,10 +186,17 @@ func dualTime(t *time.Time, eventLoc, local *time.Location) string {
 	}
 	ev := t.In(eventLoc)
 	s := ev.Format("Mon 2 Jan 2006 15:04 MST")
-	if lt := t.In(local); lt.Format("15:04 MST 2 Jan") != ev.Format("15:04 MST 2 Jan") {
+	// Zones with the same offset (WET and UTC in winter) show the same clock.
+	if lt := t.In(local); !sameOffset(ev, lt) {
 		s += " (" + lt.Format("Mon 2 Jan 15:04 MST") + " local)"
 	}
 	return s
+}
+
+func sameOffset(a, b time.Time) bool {
+	_, ao := a.Zone()
+	_, bo := b.Zone()
+	return ao == bo
 }
 
 // bucketOf places an event fetched on its own (not from a listing).

@@ -38,6 +38,9 @@ func TestDualTimeShowsLocalOnlyWhenDifferent(t *testing.T) {
 	if got := dualTime(&at, lisbon, ny); got != "Wed 2 Dec 2026 15:00 WET (Wed 2 Dec 10:00 EST local)" {
 		t.Errorf("two zones: %q", got)
 	}
+	if got := dualTime(&at, lisbon, time.UTC); got != "Wed 2 Dec 2026 15:00 WET" {
+		t.Errorf("same offset, other zone: %q", got)
+	}
 	if dualTime(nil, lisbon, ny) != "-" {
 		t.Error("nil time")
 	}

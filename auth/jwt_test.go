@@ -1,0 +1,109 @@
+package auth
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/zalando/go-keyring"
+
+	"github.com/evdesk/evdesk/config"
+)
+
+func TestJWTClaimsAndSignature(t *testing.T) {
+	clock := &fakeClock{t: testEpoch.Add(123 * time.Millisecond)}
+	src, err := NewJWTSource(AICredentials{APIKey: "key-1", APISecret: "secret-1"}, WithJWTClock(clock.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, exp, err := src.JWT()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 {
+		t.Fatalf("%d parts", len(parts))
+	}
+	var header map[string]any
+	hb, _ := base64.RawURLEncoding.DecodeString(parts[0])
+	if err := json.Unmarshal(hb, &header); err != nil || header["alg"] != "HS256" || header["typ"] != "JWT" {
+		t.Fatalf("header %s %v", hb, err)
+	}
+	var claims map[string]any
+	pb, _ := base64.RawURLEncoding.DecodeString(parts[1])
+	if err := json.Unmarshal(pb, &claims); err != nil {
+		t.Fatal(err)
+	}
+	if len(claims) != 3 || claims["iss"] != "key-1" || claims["iat"] != float64(testEpoch.Unix()) ||
+		claims["exp"] != float64(testEpoch.Add(time.Hour).Unix()) || !exp.Equal(testEpoch.Add(time.Hour)) {
+		t.Fatalf("claims %s", pb)
+	}
+	// Signed with the secret (HMAC SHA-256), verified on the same clock.
+	parsed, err := jwt.Parse(s, func(*jwt.Token) (any, error) { return []byte("secret-1"), nil },
+		jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(clock.Now), jwt.WithIssuer("key-1"), jwt.WithIssuedAt())
+	if err != nil || !parsed.Valid {
+		t.Fatalf("%v", err)
+	}
+	if _, err := jwt.Parse(s, func(*jwt.Token) (any, error) { return []byte("wrong"), nil }, jwt.WithTimeFunc(clock.Now)); err == nil {
+		t.Fatal("verified with the wrong secret")
+	}
+}
+
+func TestJWTCachedUntilShortlyBeforeExpiry(t *testing.T) {
+	clock := &fakeClock{t: testEpoch}
+	src, _ := NewJWTSource(AICredentials{APIKey: "k", APISecret: "s"}, WithJWTClock(clock.Now))
+	first, _, _ := src.JWT()
+	clock.Advance(54 * time.Minute)
+	if again, _, _ := src.JWT(); again != first {
+		t.Fatal("not cached 6 minutes before expiry")
+	}
+	clock.Advance(time.Minute + time.Second) // inside the last 5 minutes
+	next, exp, _ := src.JWT()
+	if next == first || !exp.Equal(clock.Now().Truncate(time.Second).Add(time.Hour)) {
+		t.Fatal("not renewed near expiry")
+	}
+	tok, err := src.Token()
+	if err != nil || tok.AccessToken != next || tok.TokenType != "Bearer" {
+		t.Fatalf("%+v %v", tok, err)
+	}
+}
+
+func TestJWTLifetimeCappedAtOneHour(t *testing.T) {
+	clock := &fakeClock{t: testEpoch}
+	src, _ := NewJWTSource(AICredentials{APIKey: "k", APISecret: "s"}, WithJWTClock(clock.Now), WithJWTLifetime(3*time.Hour, time.Minute))
+	_, exp, _ := src.JWT()
+	if exp.Sub(testEpoch) != time.Hour {
+		t.Fatalf("lifetime %s", exp.Sub(testEpoch))
+	}
+	short, _ := NewJWTSource(AICredentials{APIKey: "k", APISecret: "s"}, WithJWTClock(clock.Now), WithJWTLifetime(10*time.Minute, 0))
+	if _, exp, _ := short.JWT(); exp.Sub(testEpoch) != 10*time.Minute {
+		t.Fatalf("lifetime %s", exp.Sub(testEpoch))
+	}
+	if _, err := NewJWTSource(AICredentials{APIKey: "k"}); err == nil {
+		t.Fatal("no secret accepted")
+	}
+}
+
+func TestJWTSourceForReadsTheStore(t *testing.T) {
+	keyring.MockInit()
+	dir := t.TempDir()
+	st := NewStore(StoreOptions{ConfigDir: dir, StateDir: dir, GOOS: "linux", Getenv: busEnv})
+	p := config.Profile{Name: "work"}
+	if _, err := JWTSourceFor(context.Background(), p, st); err == nil || !strings.Contains(err.Error(), "evdesk login --ai") {
+		t.Fatalf("%v", err)
+	}
+	if _, err := st.SaveAICredentials("work", AICredentials{APIKey: "k", APISecret: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	src, err := JWTSourceFor(context.Background(), p, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _, err := src.JWT(); err != nil || s == "" {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,372 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// FileName is the config file's name inside Dir().
+const FileName = "config.toml"
+
+// File is the config file: named profiles and the default one.
+type File struct {
+	// Path is where the file lives (not part of its content).
+	Path           string                  `toml:"-"`
+	DefaultProfile string                  `toml:"default_profile,omitempty"`
+	Profiles       map[string]ProfileEntry `toml:"profiles,omitempty"`
+
+	src []byte // content as read, to locate keys for messages
+}
+
+// ProfileEntry is one profile as stored in the file. There is deliberately
+// no field for the client secret or tokens.
+type ProfileEntry struct {
+	BaseURL     string   `toml:"base_url,omitempty"`
+	AuthURL     string   `toml:"auth_url,omitempty"`
+	PathWord    string   `toml:"path_word,omitempty"`
+	ClientID    string   `toml:"client_id,omitempty"`
+	RedirectURI string   `toml:"redirect_uri,omitempty"`
+	Scopes      []string `toml:"scopes,omitempty"`
+}
+
+var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes}
+
+// Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
+// time, so tests and wrappers may set it).
+func Dir() string { return filepath.Join(xdgDir("XDG_CONFIG_HOME", configHome), "evdesk") }
+
+// Path is the config file's path: Dir()/config.toml.
+func Path() string { return filepath.Join(Dir(), FileName) }
+
+// FileError is a problem in the config file, located by line (0 when
+// unknown) and key (e.g. profiles.work.base_url).
+type FileError struct {
+	File string
+	Line int
+	Key  string
+	Msg  string
+	Err  error // the decoder's error, if any
+}
+
+func (e *FileError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Key != "" {
+		b.WriteString(": " + e.Key)
+	}
+	b.WriteString(": " + e.Msg)
+	return b.String()
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// ReadFile reads and checks the config file at path. A missing file is an
+// empty File (with Path set) and no error; a malformed one is a *FileError
+// naming the file, line and field.
+func ReadFile(path string) (*File, error) {
+	f := &File{Path: path}
+	src, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the config file: %w", err)
+	}
+	return Parse(path, src)
+}
+
+// decodeErrPattern matches the decoder's type errors, which are not
+// toml.ParseError values: `toml: line 3 (last key "a.b"): message`.
+var decodeErrPattern = regexp.MustCompile(`^toml: line (\d+) \(last key "(.*?)"\): (.*)$`)
+
+// Parse decodes and checks config file content; path names the file in
+// errors.
+func Parse(path string, src []byte) (*File, error) {
+	f := &File{Path: path, src: src}
+	md, err := toml.Decode(string(src), f)
+	if err != nil {
+		fe := &FileError{File: path, Msg: err.Error(), Err: err}
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			fe.Line, fe.Key, fe.Msg = pe.Position.Line, pe.LastKey, pe.Message
+		} else if m := decodeErrPattern.FindStringSubmatch(err.Error()); m != nil {
+			fe.Line, _ = strconv.Atoi(m[1])
+			fe.Key, fe.Msg = m[2], m[3]
+		}
+		return nil, fe
+	}
+	f.Path = path
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		k := undecoded[0]
+		fe := &FileError{File: path, Line: locateKey(src, k), Key: k.String()}
+		last := k[len(k)-1]
+		switch {
+		case len(k) == 3 && k[0] == "profiles" && (last == "client_secret" || strings.Contains(last, "token")):
+			fe.Msg = fmt.Sprintf("secrets do not belong in the config file: remove %s; evdesk keeps the client secret and tokens in the keyring (`evdesk login` asks for it) or reads %s / %s", last, EnvClientSecret, EnvToken)
+		case len(k) == 3 && k[0] == "profiles":
+			fe.Msg = "unknown field (known: " + strings.Join(knownFields, ", ") + ")"
+		case len(k) == 1:
+			fe.Msg = "unknown setting (known: default_profile, [profiles.NAME])"
+		default:
+			fe.Msg = "unknown key"
+		}
+		return nil, fe
+	}
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Check validates every profile and the default profile name, naming file,
+// line and field.
+func (f *File) Check() error {
+	for _, name := range f.ProfileNames() {
+		e := f.Profiles[name]
+		bad := func(field, msg string) error {
+			return &FileError{File: f.Path, Line: f.line(name, field), Key: "profiles." + quoteKey(name) + "." + field, Msg: msg}
+		}
+		if err := CheckProfileName(name); err != nil {
+			return &FileError{File: f.Path, Line: locateKey(f.src, toml.Key{"profiles", name}), Key: "profiles." + quoteKey(name), Msg: err.Error()}
+		}
+		if e.BaseURL != "" {
+			if err := CheckHTTPURL(e.BaseURL); err != nil {
+				return bad(FieldBaseURL, fmt.Sprintf("%q %v, such as https://api.example.com/v2", e.BaseURL, err))
+			}
+		}
+		if e.AuthURL != "" {
+			if err := CheckHTTPURL(e.AuthURL); err != nil {
+				return bad(FieldAuthURL, fmt.Sprintf("%q %v, such as https://auth.example.com", e.AuthURL, err))
+			}
+		}
+		if err := CheckPathWord(e.PathWord); err != nil {
+			return bad(FieldPathWord, fmt.Sprintf("%q %v", e.PathWord, err))
+		}
+		if e.RedirectURI != "" {
+			if err := CheckRedirectURI(e.RedirectURI); err != nil {
+				return bad(FieldRedirectURI, fmt.Sprintf("%q %v", e.RedirectURI, err))
+			}
+		}
+		for _, s := range e.Scopes {
+			if err := CheckScope(s); err != nil {
+				return bad(FieldScopes, fmt.Sprintf("%q %v", s, err))
+			}
+		}
+	}
+	if f.DefaultProfile != "" {
+		if _, ok := f.Profiles[f.DefaultProfile]; !ok {
+			return &FileError{File: f.Path, Line: locateKey(f.src, toml.Key{"default_profile"}), Key: "default_profile",
+				Msg: fmt.Sprintf("names profile %q, which the file does not define (defined: %s)", f.DefaultProfile, f.namesOrNone())}
+		}
+	}
+	return nil
+}
+
+// ProfileNames lists the file's profiles in order.
+func (f *File) ProfileNames() []string {
+	names := make([]string, 0, len(f.Profiles))
+	for n := range f.Profiles {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func (f *File) namesOrNone() string {
+	if len(f.Profiles) == 0 {
+		return "none"
+	}
+	return strings.Join(f.ProfileNames(), ", ")
+}
+
+func (f *File) unknownProfile(name string) error {
+	if len(f.Profiles) == 0 {
+		return fmt.Errorf("profile %q not found: %s defines no profiles; create it with `evdesk config set-profile %s --base-url URL --auth-url URL --client-id ID`",
+			name, f.Path, name)
+	}
+	return fmt.Errorf("profile %q not found in %s (defined: %s); create it with `evdesk config set-profile %s ...`",
+		name, f.Path, f.namesOrNone(), name)
+}
+
+// SetProfile adds or replaces the named profile; the first profile of a
+// file becomes its default.
+func (f *File) SetProfile(name string, e ProfileEntry) error {
+	if err := CheckProfileName(name); err != nil {
+		return err
+	}
+	if f.Profiles == nil {
+		f.Profiles = map[string]ProfileEntry{}
+	}
+	f.Profiles[name] = e
+	if f.DefaultProfile == "" {
+		f.DefaultProfile = name
+	}
+	f.src = nil
+	return f.Check()
+}
+
+// Use makes name the default profile.
+func (f *File) Use(name string) error {
+	if _, ok := f.Profiles[name]; !ok {
+		return f.unknownProfile(name)
+	}
+	f.DefaultProfile = name
+	return nil
+}
+
+// fileHeader starts every file evdesk writes.
+const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `; edits are kept, comments are not).
+#
+# Each [profiles.NAME] table is a place evdesk connects to. Pick one with
+# --profile NAME or EVDESK_PROFILE; default_profile is used otherwise.
+# Every field can be overridden by EVDESK_<FIELD> (EVDESK_BASE_URL,
+# EVDESK_AUTH_URL, EVDESK_PATH_WORD, EVDESK_CLIENT_ID, EVDESK_REDIRECT_URI,
+# EVDESK_SCOPES). Secrets never go here: the client secret and tokens live in
+# the OS keyring (` + "`evdesk login`" + `) or come from EVDESK_CLIENT_SECRET / EVDESK_TOKEN.
+
+`
+
+// Render encodes the file as written to disk: the header comment,
+// default_profile, then one table per profile in name order.
+func (f *File) Render() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(fileHeader)
+	enc := func(v any) error {
+		if err := toml.NewEncoder(&buf).Encode(v); err != nil {
+			return fmt.Errorf("encode the config file: %w", err)
+		}
+		return nil
+	}
+	if f.DefaultProfile != "" {
+		if err := enc(struct {
+			D string `toml:"default_profile"`
+		}{f.DefaultProfile}); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range f.ProfileNames() {
+		fmt.Fprintf(&buf, "\n[profiles.%s]\n", quoteKey(name))
+		if err := enc(f.Profiles[name]); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// Save writes the file atomically (temp file + rename) with mode 0600,
+// creating its directory (0700).
+func (f *File) Save() error {
+	if err := f.Check(); err != nil {
+		return err
+	}
+	b, err := f.Render()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
+		return fmt.Errorf("create the config directory: %w", err)
+	}
+	if err := WriteFileAtomic(f.Path, b, 0o600); err != nil {
+		return fmt.Errorf("write the config file: %w", err)
+	}
+	f.src = b
+	return nil
+}
+
+// NewDefaultFile is the file `evdesk config set-profile` starts from: one
+// "default" profile with the default path word and redirect URI.
+func NewDefaultFile(path string) *File {
+	return &File{Path: path, DefaultProfile: DefaultProfileName, Profiles: map[string]ProfileEntry{
+		DefaultProfileName: {PathWord: DefaultPathWord, RedirectURI: DefaultRedirectURI},
+	}}
+}
+
+// origin is "<file>:<line>" for a field of a profile.
+func (f *File) origin(profile, field string) string {
+	if l := f.line(profile, field); l > 0 {
+		return fmt.Sprintf("%s:%d", f.Path, l)
+	}
+	return f.Path
+}
+
+func (f *File) line(profile, field string) int {
+	return locateKey(f.src, toml.Key{"profiles", profile, field})
+}
+
+var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+func quoteKey(k string) string {
+	if bareKey.MatchString(k) {
+		return k
+	}
+	return strconv.Quote(k)
+}
+
+// locateKey finds the line (1-based) defining key in TOML source, or 0. It
+// understands table headers and dotted, quoted keys, which is all an evdesk
+// config needs; it is only used to point at lines in messages.
+func locateKey(src []byte, key toml.Key) int {
+	var table []string
+	tableLine := 0
+	for i, line := range strings.Split(string(src), "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if strings.HasPrefix(t, "[") {
+			inner := strings.Trim(strings.SplitN(t, "#", 2)[0], " []")
+			table = splitDotted(inner)
+			tableLine = i + 1
+			if slices.Equal(table, []string(key)) {
+				return tableLine
+			}
+			continue
+		}
+		eq := strings.IndexByte(t, '=')
+		if eq < 0 {
+			continue
+		}
+		full := append(slices.Clone(table), splitDotted(strings.TrimSpace(t[:eq]))...)
+		if len(full) >= len(key) && slices.Equal(full[:len(key)], []string(key)) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// splitDotted splits a.b."c.d" into its parts.
+func splitDotted(s string) []string {
+	var parts []string
+	var cur strings.Builder
+	quote := byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteByte(c)
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '.':
+			parts = append(parts, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	return append(parts, strings.TrimSpace(cur.String()))
+}

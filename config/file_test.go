@@ -1,0 +1,282 @@
+package config
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+func assertGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s differs from the golden file\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
+	}
+}
+
+func TestDefaultConfigGolden(t *testing.T) {
+	b, err := NewDefaultFile("/x/config.toml").Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertGolden(t, "default_config", b)
+	// The rendered default reads back to the same thing.
+	f, err := Parse("/x/config.toml", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.DefaultProfile != DefaultProfileName || f.Profiles[DefaultProfileName].RedirectURI != DefaultRedirectURI {
+		t.Fatalf("%+v", f)
+	}
+}
+
+func TestTwoProfilesGolden(t *testing.T) {
+	f := NewDefaultFile("/x/config.toml")
+	if err := f.SetProfile("work", ProfileEntry{BaseURL: "https://api.example.com/v2", AuthURL: "https://auth.example.com",
+		ClientID: "cid", Scopes: []string{"vendor_events_basic:read", "vendor_events_basic:write"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Use("work"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertGolden(t, "two_profiles", b)
+}
+
+func writeConfig(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const sample = `default_profile = "work"
+
+[profiles.work]
+base_url = "https://api.example.com/v2"
+auth_url = "https://auth.example.com/"
+client_id = "cid"
+scopes = ["a:read", "b:write"]
+
+[profiles.lab]
+base_url = "http://127.0.0.1:8765/v2"
+path_word = "acme"
+`
+
+func TestResolveFromFile(t *testing.T) {
+	path := writeConfig(t, sample)
+	p, err := Resolve(path, "", lookupFrom(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "work" || p.BaseURL != "https://api.example.com/v2" || p.AuthURL != "https://auth.example.com" ||
+		p.ClientID != "cid" || p.PathWord != DefaultPathWord || p.RedirectURI != DefaultRedirectURI ||
+		!slices.Equal(p.Scopes, []string{"a:read", "b:write"}) || p.File != path {
+		t.Fatalf("%+v", p)
+	}
+	if got := p.Origin(FieldClientID); got != path+":6" {
+		t.Errorf("origin %q", got)
+	}
+	if err := p.ValidateLogin(); err != nil {
+		t.Error(err)
+	}
+	// --profile beats EVDESK_PROFILE beats default_profile.
+	p, err = Resolve(path, "", lookupFrom(map[string]string{EnvProfile: "lab"}))
+	if err != nil || p.Name != "lab" || p.PathWord != "acme" {
+		t.Fatalf("%+v %v", p, err)
+	}
+	p, err = Resolve(path, "work", lookupFrom(map[string]string{EnvProfile: "lab"}))
+	if err != nil || p.Name != "work" {
+		t.Fatalf("%+v %v", p, err)
+	}
+	_, err = Resolve(path, "nope", lookupFrom(nil))
+	if err == nil || !strings.Contains(err.Error(), `"nope" not found`) || !strings.Contains(err.Error(), "lab, work") {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestEnvOverridesWin(t *testing.T) {
+	path := writeConfig(t, sample)
+	env := map[string]string{
+		EnvBaseURL: "https://other.example/v2", EnvAuthURL: "https://a2.example", EnvPathWord: "zed",
+		EnvClientID: "cid2", EnvClientSecret: "s3cret", EnvRedirectURI: "http://localhost:9999/cb",
+		EnvScopes: "x:read, y:write", EnvToken: "tok",
+	}
+	p, err := Resolve(path, "", lookupFrom(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.BaseURL != env[EnvBaseURL] || p.AuthURL != env[EnvAuthURL] || p.PathWord != "zed" || p.ClientID != "cid2" ||
+		p.ClientSecret != "s3cret" || p.RedirectURI != env[EnvRedirectURI] || !slices.Equal(p.Scopes, []string{"x:read", "y:write"}) ||
+		p.Token != "tok" {
+		t.Fatalf("%+v", p)
+	}
+	if p.Origin(FieldBaseURL) != EnvBaseURL {
+		t.Errorf("origin %q", p.Origin(FieldBaseURL))
+	}
+	// A bad override names the variable, not the file.
+	env[EnvBaseURL] = "ftp://x"
+	p, _ = Resolve(path, "", lookupFrom(env))
+	if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), EnvBaseURL) {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestNoFileIsTheEnvironmentProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing.toml")
+	env := map[string]string{EnvBaseURL: "http://127.0.0.1:9/v2", EnvToken: "t"}
+	p, err := Resolve(path, "", lookupFrom(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != DefaultProfileName || p.BaseURL != env[EnvBaseURL] || p.Token != "t" || p.File != "" {
+		t.Fatalf("%+v", p)
+	}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Resolve(path, "work", lookupFrom(env)); err == nil {
+		t.Fatal("a named profile without a file must fail")
+	}
+}
+
+func TestFileErrorsNameFileLineAndField(t *testing.T) {
+	for _, tc := range []struct {
+		name, content, line, key string
+	}{
+		{"syntax", "[profiles.a]\nbase_url = \n", ":2", "profiles.a.base_url"},
+		{"type", "[profiles.a]\nclient_id = \"x\"\nscopes = \"x\"\n", ":3", "profiles.a.scopes"},
+		{"unknown field", "[profiles.a]\nbase_url = \"http://x/v2\"\n\nbase_uri = \"http://x\"\n", ":4", "profiles.a.base_uri"},
+		{"secret in file", "[profiles.a]\nclient_secret = \"s\"\n", ":2", "profiles.a.client_secret"},
+		{"bad url", "[profiles.a]\n# comment\nauth_url = \"ftp://x\"\n", ":3", "profiles.a.auth_url"},
+		{"bad redirect", "[profiles.a]\nredirect_uri = \"http://127.0.0.1/cb\"\n", ":2", "profiles.a.redirect_uri"},
+		{"remote redirect", "[profiles.a]\nredirect_uri = \"http://example.com:80/cb\"\n", ":2", "profiles.a.redirect_uri"},
+		{"dotted", "profiles.a.path_word = \"a/b\"\n", ":1", "profiles.a.path_word"},
+		{"default", "default_profile = \"b\"\n[profiles.a]\n", ":1", "default_profile"},
+		{"top level", "colour = \"red\"\n", ":1", "colour"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeConfig(t, tc.content)
+			_, err := Resolve(path, "", lookupFrom(nil))
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("got %v, want a *FileError", err)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, path+tc.line+": ") || !strings.Contains(msg, tc.key) {
+				t.Fatalf("got %q, want %s%s and %s", msg, path, tc.line, tc.key)
+			}
+			if strings.Contains(tc.name, "secret") && strings.Contains(msg, `"s"`) {
+				t.Errorf("secret value leaked: %s", msg)
+			}
+		})
+	}
+}
+
+func TestSaveIsAtomicAnd0600(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", FileName)
+	f, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetProfile("lab", ProfileEntry{BaseURL: "http://127.0.0.1:1/v2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v", fi.Mode())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Fatalf("left temp files: %v", entries)
+	}
+	g, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.DefaultProfile != "lab" || g.Profiles["lab"].BaseURL != "http://127.0.0.1:1/v2" {
+		t.Fatalf("%+v", g)
+	}
+	if err := g.Use("nope"); err == nil {
+		t.Fatal("use of an unknown profile must fail")
+	}
+	if err := g.SetProfile("bad name", ProfileEntry{}); err == nil {
+		t.Fatal("bad profile name accepted")
+	}
+}
+
+func TestDirHonoursXDGConfigHome(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if Path() != filepath.Join(dir, "evdesk", FileName) {
+		t.Fatal(Path())
+	}
+}
+
+func TestValidateNamesFileForFileProfiles(t *testing.T) {
+	path := writeConfig(t, "[profiles.a]\npath_word = \"acme\"\n")
+	p, err := Resolve(path, "a", lookupFrom(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), FieldBaseURL) {
+		t.Fatalf("%v", err)
+	}
+	if err := p.ValidateLogin(); err == nil || !strings.Contains(err.Error(), FieldAuthURL) {
+		t.Fatalf("%v", err)
+	}
+	// Login settings are enough credentials for Validate (tokens come from the store).
+	p, _ = Resolve(path, "a", lookupFrom(map[string]string{EnvBaseURL: "http://x/v2", EnvAuthURL: "http://x", EnvClientID: "c"}))
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if addr, err := p.RedirectAddr(); err != nil || addr != "127.0.0.1:8976" {
+		t.Fatalf("%s %v", addr, err)
+	}
+}
+
+func TestQuotedProfileNamesRoundTrip(t *testing.T) {
+	f := NewDefaultFile(filepath.Join(t.TempDir(), FileName))
+	if err := f.SetProfile("eu.prod", ProfileEntry{BaseURL: "https://eu.example/v2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Resolve(f.Path, "eu.prod", lookupFrom(nil))
+	if err != nil || p.BaseURL != "https://eu.example/v2" || p.Origin(FieldBaseURL) == f.Path {
+		t.Fatalf("%+v %v %q", p, err, p.Origin(FieldBaseURL))
+	}
+}
