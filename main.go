@@ -23,7 +23,7 @@ import (
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/ui"
-	"github.com/evdesk/evdesk/views/events"
+	"github.com/evdesk/evdesk/views/console"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -137,11 +137,7 @@ func openSession(ctx context.Context, flags rootFlags) (*session, error) {
 
 func runConsole(ctx context.Context, s *session) error {
 	uctx := &ui.Context{Log: s.log, Profile: s.profile, Demo: s.demo}
-	deps := events.Deps{Client: s.client}
-	sections := []ui.Section{
-		{Name: "Events", New: func(c *ui.Context) ui.Screen { return events.NewList(c, deps) }},
-	}
-	app := ui.NewApp(uctx, sections)
+	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client}))
 	p := tea.NewProgram(app, tea.WithContext(ctx))
 	if s.warning != "" {
 		go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: s.warning}) // delivered once the program runs
