@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -14,20 +12,6 @@ import (
 	"github.com/evdesk/evdesk/api"
 )
 
-// outputFormat is the -o flag: table for people, json for scripts.
-type outputFormat string
-
-func (o *outputFormat) String() string { return string(*o) }
-func (o *outputFormat) Type() string   { return "table|json" }
-func (o *outputFormat) Set(v string) error {
-	switch v {
-	case "table", "json":
-		*o = outputFormat(v)
-		return nil
-	}
-	return fmt.Errorf("%q is not an output format; use table or json", v)
-}
-
 func newEventsCmd(flags *rootFlags) *cobra.Command {
 	cmd := &cobra.Command{Use: "events", Short: "List and show events (for scripts)"}
 	cmd.AddCommand(newEventsListCmd(flags), newEventsGetCmd(flags))
@@ -37,7 +21,7 @@ func newEventsCmd(flags *rootFlags) *cobra.Command {
 var statusTypes = []string{api.ListUpcoming, api.ListPast, api.ListDraft, api.ListCancelled}
 
 func newEventsListCmd(flags *rootFlags) *cobra.Command {
-	out := outputFormat("table")
+	out := newOutput("table", "json")
 	var status, role string
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -77,25 +61,24 @@ func newEventsListCmd(flags *rootFlags) *cobra.Command {
 				}
 			}
 			w := cmd.OutOrStdout()
-			if out == "json" {
+			if out.value == "json" {
 				return writeJSON(w, all)
 			}
-			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tNAME\tTYPE\tLISTING\tATTENDANCE\tSTART (UTC)")
-			for _, e := range all {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.EventID, e.Name, e.EventType, e.Listing, e.AttendanceType, utc(e.StartTime))
+			rows := make([][]string, len(all))
+			for i, e := range all {
+				rows[i] = []string{e.EventID, e.Name, e.EventType, e.Listing, e.AttendanceType, utc(e.StartTime)}
 			}
-			return tw.Flush()
+			return out.writeRows(w, []string{"ID", "NAME", "TYPE", "LISTING", "ATTENDANCE", "START (UTC)"}, rows)
 		},
 	}
-	cmd.Flags().VarP(&out, "output", "o", "output format: table or json")
+	cmd.Flags().VarP(out, "output", "o", "output format: table or json")
 	cmd.Flags().StringVar(&status, "status", "all", "listing: all, upcoming, past, draft or cancelled")
 	cmd.Flags().StringVar(&role, "role", "host", "host (events you host) or attendee")
 	return cmd
 }
 
 func newEventsGetCmd(flags *rootFlags) *cobra.Command {
-	out := outputFormat("table")
+	out := newOutput("table", "json")
 	cmd := &cobra.Command{
 		Use:   "get EVENT_ID",
 		Short: "Show one event",
@@ -112,7 +95,7 @@ func newEventsGetCmd(flags *rootFlags) *cobra.Command {
 				return err
 			}
 			w := cmd.OutOrStdout()
-			if out == "json" {
+			if out.value == "json" {
 				return writeJSON(w, e)
 			}
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -127,14 +110,8 @@ func newEventsGetCmd(flags *rootFlags) *cobra.Command {
 			return tw.Flush()
 		},
 	}
-	cmd.Flags().VarP(&out, "output", "o", "output format: table or json")
+	cmd.Flags().VarP(out, "output", "o", "output format: table or json")
 	return cmd
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 func utc(t *time.Time) string {
