@@ -36,8 +36,9 @@ type Client struct {
 	tokens    oauth2.TokenSource
 	log       *slog.Logger
 
-	Events *EventsService
-	Hubs   *HubsService
+	Events    *EventsService
+	Attendees *AttendeesService
+	Hubs      *HubsService
 }
 
 // RetryPolicy bounds retries of requests that are safe to repeat.
@@ -138,6 +139,7 @@ func New(opts ...Option) (*Client, error) {
 	}
 	c.Events = &EventsService{c: c}
 	c.Hubs = &HubsService{c: c}
+	c.Attendees = &AttendeesService{c: c}
 	return c, nil
 }
 

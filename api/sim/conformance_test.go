@@ -315,3 +315,46 @@ func TestConformanceCatchesShapeErrors(t *testing.T) {
 		t.Errorf("capitalised enum: %v", err)
 	}
 }
+
+func TestConformanceAttendees(t *testing.T) {
+	c := newConformance(t)
+	f := c.env.sim.Fixtures()
+	id, sid := f.LargeConferenceEventID, f.LargeConferenceSessionID
+	regs := c.env.sim.RegistrantEmails(id)
+	batch := func(emails ...string) api.AttendeeActionRequest {
+		req := api.AttendeeActionRequest{Source: "Desk-1"}
+		for _, e := range emails {
+			req.Attendees = append(req.Attendees, api.AttendeeAction{Action: api.ActionCheckIn, Email: e})
+		}
+		return req
+	}
+	events := "/vendor_events/events/"
+
+	// Check-ins at the event and at a session, with a stranger in the batch.
+	c.do("PATCH", events+id+"/attendee_action", batch(regs[0], regs[1], "stranger@example.org"), 201)
+	c.do("PATCH", events+id+"/sessions/"+sid+"/attendee_action", batch(regs[:300]...), 201)
+	c.bad("PATCH", events+id+"/attendee_action", batch(regs[:301]...), 400)
+	c.do("PATCH", events+id+"/sessions/NoSuchSession000000000/attendee_action", batch(regs[0]), 404)
+	c.do("PATCH", events+"NoSuchEvent000000000000/attendee_action", batch(regs[0]), 404)
+	c.do("PATCH", events+f.OtherHostEventID+"/attendee_action", batch(regs[0]), 403)
+
+	// Listings, first and second pages, filtered by email.
+	c.do("GET", events+id+"/attendee_action", nil, 200)
+	var page api.AttendeeActionList
+	_ = json.Unmarshal(c.do("GET", events+id+"/sessions/"+sid+"/attendee_action?page_size=120", nil, 200), &page)
+	c.do("GET", events+id+"/sessions/"+sid+"/attendee_action?page_size=120&next_page_token="+page.NextPageToken, nil, 200)
+	c.do("GET", events+id+"/attendee_action?email="+regs[1], nil, 200)
+	c.do("GET", events+"NoSuchEvent000000000000/attendee_action", nil, 404)
+
+	// Sessions of a conference and of a recurring series; registrants.
+	for _, ev := range []string{id, f.ConferenceEventID, f.RecurringEventID, f.UpcomingEventID} {
+		c.do("GET", events+ev+"/sessions", nil, 200)
+	}
+	c.do("GET", events+f.OtherHostEventID+"/sessions", nil, 403)
+	var regPage api.RegistrantList
+	_ = json.Unmarshal(c.do("GET", events+id+"/registrants?page_size=300", nil, 200), &regPage)
+	c.do("GET", events+id+"/registrants?page_size=300&next_page_token="+regPage.NextPageToken, nil, 200)
+	c.do("GET", events+f.UpcomingEventID+"/registrants", nil, 200)
+	c.do("GET", events+"NoSuchEvent000000000000/registrants", nil, 404)
+	t.Logf("%d exchanges validated", c.checks)
+}

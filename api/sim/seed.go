@@ -22,6 +22,11 @@ type Fixtures struct {
 	MonthlyEventID       string // demo host; monthly (by day) RECURRING series
 	OtherHostEventID     string // other host; upcoming; the demo host is not registered
 	AttendedEventID      string // other host; upcoming; the demo host is registered
+
+	LargeConferenceEventID   string // demo host; hybrid CONFERENCE, LargeConferenceRegistrants registrants
+	LargeConferenceSessionID string // its opening keynote
+	ConferenceSessionID      string // first session of ConferenceEventID
+	RecurringSessionID       string // first occurrence of RecurringEventID
 }
 
 // Fixtures returns the ids of notable seeded events.
@@ -264,6 +269,7 @@ func (s *Sim) seed(now time.Time) {
 		OtherHostEventID:     id("Contoso Customer Webinar: Data Privacy"),
 		AttendedEventID:      id("Contoso Design Systems Meetup"),
 	}
+	s.seedAttendance(byName)
 }
 
 func (s *Sim) seedOne(se seedEvent, host *User, hubID, org string, contacts []string, day0 time.Time, rng *rand.Rand) *eventRec {

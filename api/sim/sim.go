@@ -124,6 +124,7 @@ func New(opts Options) *Sim {
 func (s *Sim) routes() {
 	s.eventRoutes()
 	s.hubRoutes()
+	s.attendeeRoutes()
 	s.oauthRoutes()
 	s.mux.HandleFunc("/", s.notFound)
 }

@@ -20,6 +20,9 @@ type store struct {
 	events map[string]*eventRec
 	hubs   []*hubRec
 	seq    int // for new identifiers
+	// attendance is each event's registrants, sessions and check-ins,
+	// built on first use (attendees.go).
+	attendance map[*eventRec]*attendance
 }
 
 func newStore() *store {
