@@ -32,7 +32,7 @@ type actionDoneMsg struct {
 }
 
 type detailKeys struct {
-	Publish, Cancel, Duplicate, Delete, Refresh, Scroll key.Binding
+	Publish, Cancel, Duplicate, Delete, Edit, Refresh, Scroll key.Binding
 }
 
 func newDetailKeys() detailKeys {
@@ -41,6 +41,7 @@ func newDetailKeys() detailKeys {
 		Cancel:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "cancel event")),
 		Duplicate: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "duplicate")),
 		Delete:    key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "delete draft")),
+		Edit:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
 		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Scroll:    key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
 	}
@@ -129,6 +130,11 @@ func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return s, nil
 		}
 		return s, s.onActionDone(msg)
+	case savedMsg: // an edit that never left the form
+		if msg.eventID == s.event.EventID && msg.err != nil {
+			return s, ui.Toast(ui.ToastInfo, "Edit: "+msg.err.Error())
+		}
+		return s, nil
 	}
 	if s.form != nil {
 		cmd, done := s.form.Update(msg)
@@ -160,7 +166,7 @@ func (s *DetailScreen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(k, s.keys.Refresh):
 		return s.load(), true
 	case key.Matches(k, s.keys.Publish), key.Matches(k, s.keys.Cancel),
-		key.Matches(k, s.keys.Delete), key.Matches(k, s.keys.Duplicate):
+		key.Matches(k, s.keys.Delete), key.Matches(k, s.keys.Duplicate), key.Matches(k, s.keys.Edit):
 	default:
 		return nil, false
 	}
@@ -184,6 +190,8 @@ func (s *DetailScreen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			})), true
 	case key.Matches(k, s.keys.Cancel):
 		return s.openCancelForm(), true
+	case key.Matches(k, s.keys.Edit):
+		return s.openEditForm(), true
 	default:
 		return s.openDuplicateForm(), true
 	}
@@ -196,6 +204,8 @@ func (s *DetailScreen) disabledReason(k tea.KeyPressMsg) string {
 		return "Publish: only drafts can be published; this event is " + strings.ToLower(s.bucket.String())
 	case key.Matches(k, s.keys.Delete) && s.bucket != BucketDraft:
 		return "Delete: only drafts can be deleted; cancel a published event instead"
+	case key.Matches(k, s.keys.Edit) && (s.bucket == BucketPast || s.bucket == BucketCancelled):
+		return "Edit: past and cancelled events cannot be edited"
 	case key.Matches(k, s.keys.Cancel) && s.bucket != BucketUpcoming:
 		return "Cancel: only upcoming published events can be cancelled; this event is " + strings.ToLower(s.bucket.String())
 	}
@@ -240,6 +250,8 @@ func (s *DetailScreen) onActionDone(m actionDoneMsg) tea.Cmd {
 		return ui.Toast(ui.ToastSuccess, "Duplicated: the copy is draft "+m.result.EventID)
 	case "cancel":
 		s.bucket = BucketCancelled
+	case "save":
+		return tea.Batch(ui.Toast(ui.ToastSuccess, "Saved"), s.load())
 	}
 	return tea.Batch(ui.Toast(ui.ToastSuccess, fmt.Sprintf("%q is now %s", s.event.Name, m.result.Status)), s.load())
 }
@@ -381,9 +393,9 @@ func (s *DetailScreen) ShortHelp() []key.Binding {
 	case s.confirm != nil:
 		return s.confirm.Keys().ShortHelp()
 	}
-	return []key.Binding{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete, s.keys.Refresh}
+	return []key.Binding{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete, s.keys.Edit, s.keys.Refresh}
 }
 
 func (s *DetailScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete}, {s.keys.Refresh, s.keys.Scroll}}
+	return [][]key.Binding{{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete}, {s.keys.Edit, s.keys.Refresh, s.keys.Scroll}}
 }

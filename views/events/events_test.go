@@ -1,6 +1,7 @@
 package events
 
 import (
+	"context"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -16,8 +17,9 @@ var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
 type rig struct {
 	*uitest.Driver
-	sim *sim.Sim
-	ids sim.Fixtures
+	sim    *sim.Sim
+	ids    sim.Fixtures
+	client *api.Client
 }
 
 // newRig opens the events console on a fresh simulator with a fixed clock.
@@ -34,7 +36,7 @@ func newRig(t *testing.T, w, h int) *rig {
 	deps := Deps{Client: client, Now: func() time.Time { return testNow }, Local: time.UTC}
 	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
 	app := ui.NewApp(ctx, []ui.Section{{Name: "Events", New: func(c *ui.Context) ui.Screen { return NewList(c, deps) }}})
-	return &rig{Driver: uitest.New(t, app, w, h), sim: s, ids: s.Fixtures()}
+	return &rig{Driver: uitest.New(t, app, w, h), sim: s, ids: s.Fixtures(), client: client}
 }
 
 func TestListGoldenAndBuckets(t *testing.T) {
@@ -162,4 +164,65 @@ func TestSmallTerminal(t *testing.T) {
 	r.Golden("list_80x24")
 	r.Send(teaSize(40, 10))
 	r.Contains("too small")
+}
+
+func TestCreateAnEventThroughTheForm(t *testing.T) {
+	r := newRig(t, 100, 40)
+	r.Press("n")
+	r.Contains("New event", "Name")
+	r.Type("Robotics Night")
+	r.Press("enter")
+	r.Type("Build a line follower in two hours.")
+	r.Press("enter", "enter", "enter", "enter") // description, type, meeting type, hub
+	r.Contains("Timezone")
+	r.Press("ctrl+u")
+	r.Type("Europe/Lisbon")
+	r.Press("enter", "enter") // timezone, starts (the suggested date)
+	r.Press("ctrl+u")
+	r.Type("2026-12-01 08:00") // before the start
+	r.Press("enter")
+	r.Contains("ends: must be after the start")
+	r.Press("ctrl+u")
+	r.Type("2026-12-07 12:00")
+	r.Press("enter", "enter", "enter", "enter") // ends, access, attendance, location
+	r.Contains("Created the draft", "DRAFT Robotics Night", "Europe/Lisbon")
+	r.Press("esc")
+	r.Contains("3 Draft 9")
+}
+
+func TestEditShowsTheServersReasonForARefusal(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("2", "enter")
+	r.Contains("UPCOMING")
+	id := shownEventID(t, r.View())
+	r.Press("e")
+	r.Contains("Edit", "Tagline")
+	// Meanwhile someone cancels the event elsewhere.
+	if _, err := r.client.Events.Cancel(context.Background(), id, "moved"); err != nil {
+		t.Fatal(err)
+	}
+	r.Type(" (updated)")
+	r.Press("enter", "enter", "enter", "enter")
+	r.Contains("260210", "past and cancelled events cannot be edited")
+}
+
+func TestEditSavesOnlyWhatChanged(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("3", "enter", "e")
+	r.Press("enter")
+	r.Type("Fresh tagline")
+	r.Press("enter", "enter", "enter")
+	r.Contains("Saved", "Fresh tagline")
+}
+
+// shownEventID reads the id from the detail's "Event ID" line.
+func shownEventID(t *testing.T, view string) string {
+	t.Helper()
+	for _, l := range strings.Split(view, "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "Event" && f[1] == "ID" {
+			return f[2]
+		}
+	}
+	t.Fatalf("no event id shown:\n%s", view)
+	return ""
 }

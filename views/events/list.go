@@ -63,6 +63,7 @@ func newListKeys() listKeys {
 	k := listKeys{
 		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new event")),
 	}
 	for i, b := range bucketNames {
 		n := fmt.Sprint(i + 1)
@@ -79,8 +80,11 @@ type ListScreen struct {
 	table  table.Model
 	events map[string]listedEvent
 	hubs   map[string]string // hub id to name; ids show until names arrive
-	counts [5]int
-	bucket Bucket
+	// hubOrder lists hub ids as the server gave them, for the create form.
+	hubOrder []string
+	form     *ui.Form
+	counts   [5]int
+	bucket   Bucket
 	// gen identifies the current load; answers to older loads are dropped.
 	gen     int
 	loading bool
@@ -177,22 +181,41 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			s.ctx.Log.Info("hub names unavailable", "err", msg.err)
 			return s, nil
 		}
-		s.hubs = map[string]string{}
+		s.hubs, s.hubOrder = map[string]string{}, nil
 		for _, h := range msg.hubs {
 			s.hubs[h.HubID] = h.Name
+			s.hubOrder = append(s.hubOrder, h.HubID)
 		}
 		s.table.SetRows(s.rowsFor(s.bucket))
 		return s, nil
 	case actionDoneMsg:
-		if msg.err == nil { // published, cancelled, duplicated or deleted
+		if msg.err == nil { // published, cancelled, duplicated, deleted or saved
 			return s, s.reload()
 		}
 		return s, nil
+	case startCreateMsg:
+		return s, ui.Async(func() tea.Msg {
+			e, err := msg.client.Events.Create(context.Background(), msg.req)
+			return createdMsg{event: e, err: err}
+		})
+	case createdMsg:
+		return s, s.onCreated(msg)
+	}
+	if s.form != nil {
+		cmd, done := s.form.Update(msg)
+		if done {
+			s.form = nil
+		}
+		return s, cmd
+	}
+	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if s.table.Filtering() {
 			break
 		}
 		switch {
+		case key.Matches(msg, s.keys.New):
+			return s, s.openCreateForm()
 		case key.Matches(msg, s.keys.Refresh):
 			return s, s.reload()
 		case key.Matches(msg, s.keys.Open):
@@ -297,6 +320,9 @@ func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 
 func (s *ListScreen) SetSize(w, h int) {
 	s.width, s.height = w, h
+	if s.form != nil {
+		s.form.SetWidth(w)
+	}
 	s.table.SetSize(w, max(h-2, 1))
 }
 
@@ -317,21 +343,29 @@ func (s *ListScreen) View() string {
 	} else if s.err != nil {
 		head += th.Error.Render("  ERROR: load failed, r to retry")
 	}
-	return ui.Fit(head, s.width, 1) + "\n\n" + s.table.View()
+	base := ui.Fit(head, s.width, 1) + "\n\n" + s.table.View()
+	if s.form != nil {
+		return ui.Modal(base, s.form.View(), s.width, s.height)
+	}
+	return base
 }
 
-// CapturingInput is true while the filter input has the keyboard.
-func (s *ListScreen) CapturingInput() bool { return s.table.Filtering() }
+// CapturingInput is true while the filter input or a form has the keyboard.
+func (s *ListScreen) CapturingInput() bool { return s.table.Filtering() || s.form != nil }
 
-// CapturingBack is true while a filter is applied: esc clears it first.
-func (s *ListScreen) CapturingBack() bool { return s.table.Filtering() || s.table.FilterText() != "" }
+// CapturingBack is true while a filter is applied or a form is open: esc
+// clears or closes it first.
+func (s *ListScreen) CapturingBack() bool { return s.CapturingInput() || s.table.FilterText() != "" }
 
 func (s *ListScreen) ShortHelp() []key.Binding {
-	return append([]key.Binding{s.keys.Open, s.keys.Refresh, s.keys.Buckets[0]}, s.table.Keys.ShortHelp()...)
+	if s.form != nil {
+		return nil
+	}
+	return append([]key.Binding{s.keys.Open, s.keys.New, s.keys.Refresh, s.keys.Buckets[0]}, s.table.Keys.ShortHelp()...)
 }
 
 func (s *ListScreen) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{s.keys.Open, s.keys.Refresh}, s.keys.Buckets[:]}, s.table.Keys.FullHelp()...)
+	return append([][]key.Binding{{s.keys.Open, s.keys.New, s.keys.Refresh}, s.keys.Buckets[:]}, s.table.Keys.FullHelp()...)
 }
 
 // hubLabel is the hub's name when known, else its id.
