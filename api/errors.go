@@ -49,18 +49,25 @@ func (e *Error) Error() string {
 		b.WriteString(e.Op)
 		b.WriteString(": ")
 	}
+	ref := fmt.Sprintf("HTTP %d", e.Status)
 	if e.Code != 0 {
-		fmt.Fprintf(&b, "error %d: ", e.Code)
-	} else {
-		fmt.Fprintf(&b, "HTTP %d: ", e.Status)
+		ref = fmt.Sprintf("error %d", e.Code)
+	}
+	// Field problems say what to fix, so they come first; the code follows.
+	if len(e.Fields) > 0 {
+		for i, f := range e.Fields {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s %s", f.Field, f.Message)
+		}
+		fmt.Fprintf(&b, " (%s: %s)", ref, e.Meaning())
+		return b.String()
 	}
 	meaning := e.Meaning()
-	b.WriteString(meaning)
+	b.WriteString(ref + ": " + meaning)
 	if e.Message != "" && !strings.EqualFold(strings.TrimSuffix(e.Message, "."), meaning) {
 		fmt.Fprintf(&b, " (server: %s)", e.Message)
-	}
-	for _, f := range e.Fields {
-		fmt.Fprintf(&b, "; %s: %s", f.Field, f.Message)
 	}
 	return b.String()
 }

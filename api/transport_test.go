@@ -146,6 +146,11 @@ func TestErrorMessageCarriesTheSpecMeaning(t *testing.T) {
 	if got := e.Error(); got != "update event: error 260210: past and cancelled events cannot be edited (server: Event is not editable.)" {
 		t.Errorf("got %q", got)
 	}
+	e = &Error{Status: 400, Code: 300, Message: "Validation Failed.", Op: "cancel event",
+		Fields: []FieldError{{Field: "cancel_message", Message: "is required when the event has registrants."}}}
+	if got := e.Error(); got != "cancel event: cancel_message is required when the event has registrants. (error 300: invalid request)" {
+		t.Errorf("got %q", got)
+	}
 	e = &Error{Status: 429}
 	if e.Meaning() == "" || !e.Temporary() {
 		t.Error("429 needs a meaning and is temporary")
