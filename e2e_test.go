@@ -164,9 +164,9 @@ func TestConsoleEndToEnd(t *testing.T) {
 	tm.waitText("3 Draft 7")
 
 	tm.keys("?")
-	tm.waitText("next section")
+	tm.waitText("closes this help")
 	tm.keys("?")
-	tm.waitGone("next section")
+	tm.waitGone("closes this help")
 	tm.keys("q")
 	if st := tm.exitStatus(); st != "0" {
 		t.Fatalf("exit status %s", st)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -46,6 +47,7 @@ type session struct {
 	profile string
 	demo    bool
 	warning string // e.g. the refresh token nears its end of life
+	account string // who is signed in, for the status bar
 	log     *slog.Logger
 	closers []io.Closer
 }
@@ -113,7 +115,7 @@ func openSession(ctx context.Context, flags rootFlags) (*session, error) {
 		}
 		s.closers = append(s.closers, srv)
 		profile = config.Profile{Name: "demo", BaseURL: srv.URL(), PathWord: config.DefaultPathWord, Token: sim.DemoToken}
-		s.demo = true
+		s.demo, s.account = true, sim.DemoHostEmail
 	}
 	if err := profile.Validate(); err != nil {
 		return nil, err
@@ -124,6 +126,7 @@ func openSession(ctx context.Context, flags rootFlags) (*session, error) {
 	}
 	if w, ok := ts.(interface{ Warning() string }); ok {
 		s.warning = w.Warning()
+		s.account = accountLabel(profile.Name)
 	}
 	client, err := api.New(api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
 		api.WithTokenSource(ts), api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(logger))
@@ -136,7 +139,7 @@ func openSession(ctx context.Context, flags rootFlags) (*session, error) {
 }
 
 func runConsole(ctx context.Context, s *session) error {
-	uctx := &ui.Context{Log: s.log, Profile: s.profile, Demo: s.demo}
+	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo}
 	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client}))
 	p := tea.NewProgram(app, tea.WithContext(ctx))
 	if s.warning != "" {
@@ -147,6 +150,20 @@ func runConsole(ctx context.Context, s *session) error {
 		return nil // interrupted by a signal: a normal way to leave
 	}
 	return err
+}
+
+// accountLabel names the signed-in user and account from the session's
+// metadata (never its tokens), or "" when unknown.
+func accountLabel(profile string) string {
+	info, err := auth.NewStore(auth.StoreOptions{}).Info(profile)
+	if err != nil || info.Session == nil {
+		return ""
+	}
+	who := info.Session.UserID
+	if info.Session.AccountID != "" {
+		who = strings.TrimSpace(who + " @ " + info.Session.AccountID)
+	}
+	return who
 }
 
 func newVersionCmd() *cobra.Command {
