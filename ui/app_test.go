@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/evdesk/evdesk/ui/uitest"
 	"strings"
 	"testing"
 
@@ -312,26 +313,26 @@ func TestConfirm(t *testing.T) {
 	th := NewTheme(true, true)
 	yes := func() tea.Msg { return resultMsg{1} }
 	c := NewConfirm(th, "Publish?", false, yes)
-	c, cmd, done := c.Update(keyPress("enter"))
+	c, cmd, done := c.Update(uitest.Key("enter"))
 	if !done || !c.Confirmed() || cmd == nil {
 		t.Fatal("enter on a safe question means yes")
 	}
 	d := NewConfirm(th, "Delete event?", true, yes)
-	d, _, done = d.Update(keyPress("right"))
+	d, _, done = d.Update(uitest.Key("right"))
 	if done {
 		t.Fatal("moving the choice is not an answer")
 	}
-	d, cmd, done = d.Update(keyPress("enter"))
+	d, cmd, done = d.Update(uitest.Key("enter"))
 	if !done || !d.Confirmed() || cmd == nil {
 		t.Fatal("after moving to Yes, enter confirms")
 	}
 	d = NewConfirm(th, "Delete event?", true, yes)
-	d, cmd, _ = d.Update(keyPress("enter"))
+	d, cmd, _ = d.Update(uitest.Key("enter"))
 	if d.Confirmed() || cmd != nil {
 		t.Fatal("enter on a dangerous question means no")
 	}
 	d = NewConfirm(th, "Delete event?", true, yes)
-	d, _, done = d.Update(keyPress("esc"))
+	d, _, done = d.Update(uitest.Key("esc"))
 	if !done || d.Confirmed() {
 		t.Fatal("esc means no")
 	}
@@ -375,7 +376,7 @@ func TestNarrowTabsScrollAndBreadcrumbShortens(t *testing.T) {
 	a := NewApp(ctx, sections)
 	a.Update(tea.WindowSizeMsg{Width: 60, Height: 16})
 	for range 7 {
-		a.Update(keyPress("tab"))
+		a.Update(uitest.Key("tab"))
 	}
 	a.Update(PushMsg{Screen: &fakeScreen{title: "A very long event title for the breadcrumb"}})
 	a.Update(PushMsg{Screen: &fakeScreen{title: "Attendees of that event"}})

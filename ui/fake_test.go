@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/evdesk/evdesk/ui/uitest"
 	"image/color"
 	"reflect"
 	"strings"
@@ -113,7 +114,7 @@ func (h *harness) send(msg tea.Msg) tea.Cmd {
 func (h *harness) press(keys ...string) tea.Cmd {
 	var cmd tea.Cmd
 	for _, k := range keys {
-		cmd = h.send(keyPress(k))
+		cmd = h.send(uitest.Key(k))
 	}
 	return cmd
 }
@@ -123,24 +124,6 @@ func (h *harness) view() string { return h.app.View().Content }
 
 // plain is the rendered console as text, for substring checks.
 func (h *harness) plain() string { return golden.Plain(h.view()) }
-
-func keyPress(k string) tea.KeyPressMsg {
-	switch k {
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	}
-	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-}
 
 // isQuit runs cmd (never a timer) and reports whether it asks to quit.
 func isQuit(cmd tea.Cmd) bool {

@@ -1,6 +1,10 @@
 package table
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/evdesk/evdesk/ui/uitest"
+)
 
 // Run: go test ./ui/table -run '^$' -bench . -benchmem
 
@@ -12,7 +16,7 @@ func bench100k(b *testing.B) Model {
 // BenchmarkView100k renders a 100k-row table, moving the cursor each time.
 func BenchmarkView100k(b *testing.B) {
 	m := bench100k(b)
-	down := keyMsg("down")
+	down := uitest.Key("down")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -30,7 +34,7 @@ func BenchmarkView100k(b *testing.B) {
 func BenchmarkFilter100k(b *testing.B) {
 	b.Run("narrow", func(b *testing.B) {
 		m := press(bench100k(b), "/", "e")
-		key := keyMsg("x")
+		key := uitest.Key("x")
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
@@ -42,7 +46,7 @@ func BenchmarkFilter100k(b *testing.B) {
 	})
 	b.Run("full", func(b *testing.B) {
 		m := press(bench100k(b), "/", "e", "x")
-		back := keyMsg("backspace")
+		back := uitest.Key("backspace")
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {

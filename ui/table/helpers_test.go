@@ -2,12 +2,12 @@ package table
 
 import (
 	"fmt"
+	"github.com/evdesk/evdesk/ui/uitest"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/evdesk/evdesk/ui"
@@ -58,35 +58,9 @@ func newTable(w, h int, rows []Row) Model {
 
 func press(m Model, keys ...string) Model {
 	for _, k := range keys {
-		m, _ = m.Update(keyMsg(k))
+		m, _ = m.Update(uitest.Key(k))
 	}
 	return m
-}
-
-// keyMsg builds a key press as the terminal would deliver it.
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "home":
-		return tea.KeyPressMsg{Code: tea.KeyHome}
-	case "end":
-		return tea.KeyPressMsg{Code: tea.KeyEnd}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	}
-	r := []rune(k)[0]
-	return tea.KeyPressMsg{Code: r, Text: k}
 }
 
 func typeText(m Model, s string) Model {
