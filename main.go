@@ -94,6 +94,8 @@ func newRootCmd() *cobra.Command {
 	root.PersistentFlags().StringVar(&flags.profile, "profile", "", "profile to use (default: $EVDESK_PROFILE, then the config file's default_profile)")
 	root.AddCommand(newSimCmd(), newEventsCmd(&flags), newVersionCmd())
 	addAuthCommands(root)
+	addCoeditorsCommands(root, &flags)
+	addEmailsCommands(root, &flags)
 	return root
 }
 

@@ -39,6 +39,9 @@ type Client struct {
 	Events    *EventsService
 	Attendees *AttendeesService
 	Hubs      *HubsService
+	Phone     *PhoneService
+	Coeditors *CoeditorsService
+	Emails    *EmailsService
 }
 
 // RetryPolicy bounds retries of requests that are safe to repeat.
@@ -140,6 +143,9 @@ func New(opts ...Option) (*Client, error) {
 	c.Events = &EventsService{c: c}
 	c.Hubs = &HubsService{c: c}
 	c.Attendees = &AttendeesService{c: c}
+	c.Phone = &PhoneService{c: c}
+	c.Coeditors = &CoeditorsService{c: c}
+	c.Emails = &EmailsService{c: c}
 	return c, nil
 }
 

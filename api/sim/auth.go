@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/evdesk/evdesk/api"
 )
 
 // Access tokens the simulator accepts from the start. `evdesk sim` prints them.
@@ -16,6 +18,9 @@ const (
 	// OtherHostToken belongs to a second host, owner of a few events and of
 	// one hub; it carries every scope.
 	OtherHostToken = "evdesk-sim-other-host"
+	// NoPhoneToken belongs to a host whose account has no phone service: it
+	// carries every scope, and the phone endpoint answers it 403.
+	NoPhoneToken = "evdesk-sim-no-phone"
 )
 
 // Identities of the seeded users.
@@ -28,6 +33,11 @@ const (
 	OtherAccountID = "Ac8Rm2Nq5TvX1LpW7kSdZf"
 	OtherHostEmail = "priya.raman@contoso.example"
 	OtherHostName  = "Priya Raman"
+
+	NoPhoneHostID    = "Um5tQ8wEr2YuI7oPa3SdFg"
+	NoPhoneAccountID = "Ac2Hj6Kl9ZxC4vBn8MqWeR"
+	NoPhoneHostEmail = "sam.okafor@fabrikam.example"
+	NoPhoneHostName  = "Sam Okafor"
 )
 
 // User is a person the simulator knows.
@@ -94,7 +104,7 @@ func (s *Sim) allScopes() []string {
 	} {
 		out = append(out, s.word+"_"+n)
 	}
-	return out
+	return append(out, api.PhoneScope)
 }
 
 func (s *Sim) registerTokens() {
@@ -103,7 +113,7 @@ func (s *Sim) registerTokens() {
 	all := s.allScopes()
 	var read []string
 	for _, n := range all {
-		if strings.HasSuffix(n, ":read") {
+		if strings.HasSuffix(n, ":read") || n == api.PhoneScope {
 			read = append(read, n)
 		}
 	}
@@ -111,9 +121,12 @@ func (s *Sim) registerTokens() {
 	defer s.st.mu.Unlock()
 	s.st.users[demo.ID] = demo
 	s.st.users[other.ID] = other
+	nophone := &User{ID: NoPhoneHostID, AccountID: NoPhoneAccountID, Email: NoPhoneHostEmail, DisplayName: NoPhoneHostName}
+	s.st.users[nophone.ID] = nophone
 	s.st.addToken(DemoToken, demo, all)
 	s.st.addToken(ReadOnlyToken, demo, read)
 	s.st.addToken(OtherHostToken, other, all)
+	s.st.addToken(NoPhoneToken, nophone, all)
 }
 
 // authenticate finds the caller of a request from its bearer token.

@@ -27,6 +27,9 @@ type Fixtures struct {
 	LargeConferenceSessionID string // its opening keynote
 	ConferenceSessionID      string // first session of ConferenceEventID
 	RecurringSessionID       string // first occurrence of RecurringEventID
+
+	BigEmailEventID string // demo host; upcoming; its invitation went to BigEmailRecipients people
+	BigEmailTypeID  string // that invitation (status sent)
 }
 
 // Fixtures returns the ids of notable seeded events.
@@ -270,6 +273,7 @@ func (s *Sim) seed(now time.Time) {
 		AttendedEventID:      id("Contoso Design Systems Meetup"),
 	}
 	s.seedAttendance(byName)
+	s.seedEmails(byName)
 }
 
 func (s *Sim) seedOne(se seedEvent, host *User, hubID, org string, contacts []string, day0 time.Time, rng *rand.Rand) *eventRec {

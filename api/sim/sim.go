@@ -125,6 +125,9 @@ func (s *Sim) routes() {
 	s.eventRoutes()
 	s.hubRoutes()
 	s.attendeeRoutes()
+	s.coeditorRoutes()
+	s.emailRoutes()
+	s.phoneRoutes()
 	s.oauthRoutes()
 	s.mux.HandleFunc("/", s.notFound)
 }

@@ -23,6 +23,11 @@ type store struct {
 	// attendance is each event's registrants, sessions and check-ins,
 	// built on first use (attendees.go).
 	attendance map[*eventRec]*attendance
+	// coeditors is each event's co-editors, seeded on first use
+	// (coeditors.go); emailIndex caches filtered send-status listings
+	// (emails.go).
+	coeditors  map[*eventRec]*coeditorSet
+	emailIndex map[string][]int32
 }
 
 func newStore() *store {

@@ -14,6 +14,8 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views/coeditors"
+	"github.com/evdesk/evdesk/views/emails"
 )
 
 type detailMsg struct {
@@ -33,6 +35,7 @@ type actionDoneMsg struct {
 
 type detailKeys struct {
 	Publish, Cancel, Duplicate, Delete, Edit, Refresh, Scroll key.Binding
+	Coeditors, Emails                                         key.Binding
 }
 
 func newDetailKeys() detailKeys {
@@ -42,6 +45,8 @@ func newDetailKeys() detailKeys {
 		Duplicate: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "duplicate")),
 		Delete:    key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "delete draft")),
 		Edit:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
+		Coeditors: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "co-editors")),
+		Emails:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "emails")),
 		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Scroll:    key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
 	}
@@ -165,6 +170,11 @@ func (s *DetailScreen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(k, s.keys.Refresh):
 		return s.load(), true
+	case key.Matches(k, s.keys.Coeditors):
+		return ui.Push(coeditors.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name)), true
+	case key.Matches(k, s.keys.Emails):
+		return ui.Push(emails.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name,
+			emails.WithClock(s.deps.Now), emails.WithLocation(s.deps.Local))), true
 	case key.Matches(k, s.keys.Publish), key.Matches(k, s.keys.Cancel),
 		key.Matches(k, s.keys.Delete), key.Matches(k, s.keys.Duplicate), key.Matches(k, s.keys.Edit):
 	default:
@@ -393,9 +403,11 @@ func (s *DetailScreen) ShortHelp() []key.Binding {
 	case s.confirm != nil:
 		return s.confirm.Keys().ShortHelp()
 	}
-	return []key.Binding{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete, s.keys.Edit, s.keys.Refresh}
+	return []key.Binding{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete, s.keys.Edit,
+		s.keys.Coeditors, s.keys.Emails, s.keys.Refresh}
 }
 
 func (s *DetailScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete}, {s.keys.Edit, s.keys.Refresh, s.keys.Scroll}}
+	return [][]key.Binding{{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete},
+		{s.keys.Edit, s.keys.Coeditors, s.keys.Emails}, {s.keys.Refresh, s.keys.Scroll}}
 }

@@ -1,0 +1,139 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// PhoneService reads an account's phone policy (phone spec sections 2, 4, 7).
+type PhoneService struct{ c *Client }
+
+// Phone scopes (phone spec section 4): the endpoint accepts either.
+const (
+	PhoneScope         = "phone:read:admin"
+	PhoneGranularScope = "phone:read:list_account_settings:admin"
+)
+
+// PhoneSettingsOptions selects the settings to read.
+type PhoneSettingsOptions struct {
+	// Types lists setting keys (PhoneSettingTypes); empty asks for the
+	// provider's default selection.
+	Types []string
+}
+
+// Validate checks every type against the known setting keys; a problem
+// names the bad value and, when one is close, the key that was meant.
+func (o PhoneSettingsOptions) Validate() error {
+	var v validator
+	for i, t := range o.Types {
+		switch t = strings.TrimSpace(t); {
+		case t == "":
+			v.add(fmt.Sprintf("setting_types[%d]", i), "is empty")
+		case !IsPhoneSettingType(t):
+			msg := fmt.Sprintf("%q is not a phone setting type", t)
+			if near := nearestPhoneSettingType(t); near != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", near)
+			} else {
+				msg += "; see `evdesk phone settings --help` for the list"
+			}
+			v.add("setting_types", "%s", msg)
+		}
+	}
+	return v.err()
+}
+
+// query builds ?setting_types=a,b with each type once, in the given order.
+func (o PhoneSettingsOptions) query() url.Values {
+	var types []string
+	for _, t := range o.Types {
+		if t = strings.TrimSpace(t); t != "" && !slices.Contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	if len(types) == 0 {
+		return nil
+	}
+	return url.Values{"setting_types": {strings.Join(types, ",")}}
+}
+
+// ParsePhoneSettingTypes splits a comma-separated list ("voicemail, sms"),
+// dropping blanks. Pass the result to PhoneSettingsOptions and Validate it.
+func ParsePhoneSettingTypes(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// AccountSettings reads the account's phone settings. An account without
+// phone service answers 403 (IsPhoneNotSetUp reports it).
+func (s *PhoneService) AccountSettings(ctx context.Context, opts PhoneSettingsOptions) (*PhoneSettings, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	var out PhoneSettings
+	if err := s.c.do(ctx, call{op: "get phone settings", method: http.MethodGet,
+		path: "/phone/account_settings", query: opts.query(), repeatable: true}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// IsPhoneNotSetUp reports whether err is the 403 of an account whose phone
+// service has not been set up (as opposed to a token that lacks the scope).
+func IsPhoneNotSetUp(err error) bool {
+	return IsCode(err, CodePhoneNotSetUp) && IsStatus(err, http.StatusForbidden)
+}
+
+// nearestPhoneSettingType returns the known key closest to t when it is a
+// plausible typo (a few edits away, or a unique key containing t).
+func nearestPhoneSettingType(t string) string {
+	t = strings.ToLower(t)
+	best, bestD := "", 1<<30
+	for _, k := range PhoneSettingTypes {
+		if d := editDistance(t, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if bestD <= max(2, len(t)/4) {
+		return best
+	}
+	var hits []string
+	for _, k := range PhoneSettingTypes {
+		if len(t) >= 4 && strings.Contains(k, t) {
+			hits = append(hits, k)
+		}
+	}
+	if len(hits) == 1 {
+		return hits[0]
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance of two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,144 @@
+package coeditors
+
+import (
+	"net/http/httptest"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/uitest"
+)
+
+var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+type rig struct {
+	*uitest.Driver
+	sim *sim.Sim
+	id  string
+}
+
+// newRig opens the co-editors screen of an event on a fresh simulator.
+func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) string) *rig {
+	t.Helper()
+	s := sim.New(sim.Options{Now: func() time.Time { return testNow }, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	client, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0),
+		api.WithClock(func() time.Time { return testNow }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := pick(s.Fixtures())
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
+	app := ui.NewApp(ctx, []ui.Section{{Name: "Events", New: func(c *ui.Context) ui.Screen {
+		return New(c, client, id, "Northwind Partner Summit")
+	}}})
+	return &rig{Driver: uitest.New(t, app, w, h), sim: s, id: id}
+}
+
+func conference(f sim.Fixtures) string { return f.ConferenceEventID }
+
+func emails(cs []api.Coeditor) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Email
+	}
+	return out
+}
+
+func TestListShowsLabelsAndPermissionsPanel(t *testing.T) {
+	r := newRig(t, 100, 30, conference)
+	seeded := r.sim.Coeditors(r.id)
+	if len(seeded) == 0 {
+		t.Fatal("the conference has no seeded co-editors")
+	}
+	r.Contains("Co-editors of Northwind Partner Summit", seeded[0].Email, "Sections "+seeded[0].Email+" may edit")
+	r.Golden("list")
+	r.Press("down")
+	if len(seeded) > 1 {
+		r.Contains("Sections " + seeded[1].Email + " may edit")
+	}
+}
+
+func TestAddSeveralReportsEachRefusal(t *testing.T) {
+	r := newRig(t, 100, 34, conference)
+	before := r.sim.Coeditors(r.id)
+	r.Press("a")
+	r.Contains("Add co-editors", "Email addresses", "Sections they may edit", "Registration & join")
+	r.Press("enter")
+	r.Contains("enter at least one email address")
+	r.Type("not-an-address")
+	r.Press("enter")
+	r.Contains("not an email address")
+	r.Press("ctrl+u")
+	r.Type("ines.lopez@example.org, " + sim.DemoHostEmail + ", kofi.mensah@example.org, noreply@northwind.example")
+	r.Press("enter")
+	// Tick Publish (first) and Registration & join (fourth), then save.
+	r.Press("space", "down", "down", "down", "space")
+	r.Golden("add_form")
+	r.Press("enter")
+	r.Contains("PARTLY Added 2 of 4; 2 refused",
+		"REFUSED "+sim.DemoHostEmail, "REFUSED noreply@northwind.example: User not eligible", "ines.lopez@example.org")
+	r.Golden("add_partial")
+	after := r.sim.Coeditors(r.id)
+	if len(after) != len(before)+2 {
+		t.Fatalf("co-editors %v", emails(after))
+	}
+	if got := after[len(after)-1]; got.Email != "kofi.mensah@example.org" ||
+		!slices.Equal(got.PermissionGroups, []string{api.PermPublish, api.PermRegistrationJoin}) {
+		t.Fatalf("added %+v", got)
+	}
+}
+
+func TestChangePermissionsAndRemove(t *testing.T) {
+	r := newRig(t, 100, 34, conference)
+	first := r.sim.Coeditors(r.id)[0]
+	r.Press("e")
+	r.Contains("Permissions of " + first.Email)
+	r.Press("ctrl+a") // huh: select all
+	r.Press("enter")
+	r.Contains("OK Updated " + first.Email)
+	if got := r.sim.Coeditors(r.id)[0]; len(got.PermissionGroups) != len(api.PermissionGroups) {
+		t.Fatalf("after update %+v", got)
+	}
+	r.Contains("12 of 12")
+
+	n := len(r.sim.Coeditors(r.id))
+	r.Press("x")
+	r.Contains("DANGER", "Remove "+first.Email)
+	r.Press("enter") // the highlighted answer of a dangerous question is No
+	if len(r.sim.Coeditors(r.id)) != n {
+		t.Fatal("enter removed a co-editor")
+	}
+	r.Press("x", "y")
+	r.Contains("OK Removed " + first.Email)
+	if got := emails(r.sim.Coeditors(r.id)); slices.Contains(got, first.Email) || len(got) != n-1 {
+		t.Fatalf("after remove %v", got)
+	}
+	r.Lacks("DANGER")
+}
+
+func TestEmptyEventAndSmallTerminal(t *testing.T) {
+	var empty string
+	r := newRig(t, 80, 24, func(f sim.Fixtures) string {
+		s := sim.New(sim.Options{Now: func() time.Time { return testNow }})
+		for _, id := range []string{f.UpcomingEventID, f.PastEventID, f.DraftEventID, f.RecurringEventID, f.MonthlyEventID,
+			f.NoRegistrantsEventID, f.LargeConferenceEventID, f.CancelledEventID} {
+			if len(s.Coeditors(id)) == 0 {
+				empty = id
+				break
+			}
+		}
+		return empty
+	})
+	if empty == "" {
+		t.Skip("every seeded event has co-editors")
+	}
+	r.Contains("0 co-editors", "No co-editors yet. Press a to add some.")
+	r.Press("e")
+	r.Contains("No co-editor selected")
+	r.Golden("empty_80x24")
+}

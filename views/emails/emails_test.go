@@ -1,0 +1,293 @@
+package emails
+
+import (
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/uitest"
+)
+
+var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+// clock is the fake clock shared by the simulator, the client and the
+// screens.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+type rig struct {
+	*uitest.Driver
+	sim   *sim.Sim
+	ids   sim.Fixtures
+	dir   string
+	clock *clock
+}
+
+// newRig opens the emails screen of an event on a fresh simulator. hook,
+// when set, sees every request before the simulator does.
+func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) (string, string), hook func(*http.Request, *clock)) *rig {
+	t.Helper()
+	clk := &clock{now: testNow}
+	s := sim.New(sim.Options{Now: clk.Now, NoRateLimit: true})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hook != nil {
+			hook(r, clk)
+		}
+		s.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	client, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0),
+		api.WithClock(clk.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	id, name := pick(s.Fixtures())
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
+	app := ui.NewApp(ctx, []ui.Section{{Name: "Events", New: func(c *ui.Context) ui.Screen {
+		return New(c, client, id, name, WithClock(clk.Now), WithLocation(time.UTC), WithExportDir(dir))
+	}}})
+	return &rig{Driver: uitest.New(t, app, w, h), sim: s, ids: s.Fixtures(), dir: dir, clock: clk}
+}
+
+func pastEvent(f sim.Fixtures) (string, string) { return f.PastEventID, "Intro to Kubernetes Webinar" }
+func launchEvent(f sim.Fixtures) (string, string) {
+	return f.BigEmailEventID, "Product Launch Live: Northwind Atlas"
+}
+
+// open selects the email type named name and opens its send status.
+func (r *rig) open(name string) {
+	r.Press("/")
+	r.Type(name)
+	r.Press("enter", "enter")
+}
+
+func TestTypesListStatusesAndTimes(t *testing.T) {
+	r := newRig(t, 110, 30, launchEvent, nil)
+	r.Contains("Emails of Product Launch Live", "Registration confirmation", "Ongoing",
+		"Invitation", "Sent", "Scheduled", "in 5 days", "ago", "Sent when someone registers")
+	r.Golden("types")
+	r.Press("down")
+	r.Contains("Sent: has been sent · Sun 8 Nov 2026 16:00 UTC")
+}
+
+func TestSendStatusChartFiltersSearchAndExport(t *testing.T) {
+	r := newRig(t, 100, 34, pastEvent, nil)
+	typeID := r.sim.EmailTypeIDs(r.ids.PastEventID)["Reminder: 1 day before"]
+	counts := r.sim.SendStatusCounts(r.ids.PastEventID, typeID)
+	total := 0
+	for _, e := range api.SendStatuses {
+		total += counts[e.Value]
+	}
+	r.open("1 day")
+	r.Contains("Reminder: 1 day before SENT", fmt.Sprintf("%s recipients", commas(total)),
+		"Recipients by status", "Failed, by reason", "Delivered", "Missed schedule", "Unsubscribed",
+		fmt.Sprintf("Delivered       %7s", commas(counts[api.SendDelivered])))
+	r.Golden("send_status")
+
+	// f cycles the status filter: scheduled, pending, delivered, failed.
+	r.Press("f", "f", "f", "f")
+	r.Contains("f status: Failed", fmt.Sprintf("showing %s of %s", commas(counts[api.SendFailed]), commas(total)), "> Failed")
+	r.Lacks("Delivered  2026")
+	r.Golden("filter_failed")
+	// b cycles the reason: bounced.
+	r.Press("b")
+	r.Contains("b reason: Bounced", fmt.Sprintf("showing %s of", commas(counts[api.SendFailed+"/"+api.FailureBounced])))
+
+	// Export what is shown.
+	r.Press("w")
+	r.Contains(fmt.Sprintf("Export the %s recipients shown to CSV", commas(counts[api.SendFailed+"/"+api.FailureBounced])), "Save as", "filtered.csv")
+	r.Press("enter")
+	path := filepath.Join(r.dir, "intro-to-kubernetes-webinar-reminder-1-day-before-send-status-filtered.csv")
+	r.Contains("Exported " + commas(counts[api.SendFailed+"/"+api.FailureBounced]) + " recipient")
+	lines := readCSV(t, path)
+	if len(lines) != 1+counts[api.SendFailed+"/"+api.FailureBounced] || strings.Join(lines[0], ",") != "email,name,status,failure_reason,sent_date" {
+		t.Fatalf("csv has %d lines, header %v", len(lines), lines[0])
+	}
+	for _, l := range lines[1:] {
+		if l[2] != api.SendFailed || l[3] != api.FailureBounced || !strings.HasSuffix(l[4], "Z") {
+			t.Fatalf("exported %v", l)
+		}
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("export mode %v", st.Mode())
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(r.dir, ".*.tmp"))
+	if len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+
+	// esc clears the status and reason filters first, then / searches.
+	r.Press("esc")
+	r.Contains("f status: all", "b reason: all")
+	r.Lacks("showing")
+	first := lines[1][1] // a bounced recipient's name
+	r.Press("/")
+	r.Type(strings.ToLower(first))
+	r.Press("enter")
+	r.Contains(first, "showing")
+	r.Press("esc") // clears the search
+	r.Lacks("showing")
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	lines, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// TestBigListLoadsEveryRecipientOnceAcrossTokenExpiry loads the 100,000
+// recipients while the clock jumps past a page token's life after the 100th
+// request: the pager starts over and the table ends with each recipient once.
+func TestBigListLoadsEveryRecipientOnceAcrossTokenExpiry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads 100,000 recipients")
+	}
+	var mu sync.Mutex
+	requests := 0
+	r := newRig(t, 100, 30, launchEvent, func(req *http.Request, c *clock) {
+		if !strings.HasSuffix(req.URL.Path, "/send_status") {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		requests++
+		if requests == 101 {
+			c.Add(16 * time.Minute)
+		}
+	})
+	r.open("invitation")
+	r.Contains("Invitation SENT", "100,000 recipients", "100,000 of 100,000 loaded")
+	mu.Lock()
+	n := requests
+	mu.Unlock()
+	if n <= 334 {
+		t.Fatalf("%d requests: the listing never started over", n)
+	}
+	counts := r.sim.SendStatusCounts(r.ids.BigEmailEventID, r.ids.BigEmailTypeID)
+	for _, e := range api.SendStatuses {
+		r.Contains(fmt.Sprintf("%-15s %7s", e.Label, commas(counts[e.Value])))
+	}
+	r.Golden("big_loaded")
+	r.Press("f", "f", "f", "f")
+	r.Contains(fmt.Sprintf("showing %s of 100,000", commas(counts[api.SendFailed])))
+}
+
+// TestStreamingShowsProgress drives the send-status screen directly with
+// pages, as they arrive in the background: the first page shows at once
+// with the count of the whole.
+func TestStreamingShowsProgress(t *testing.T) {
+	client, err := api.New(api.WithBaseURL("http://127.0.0.1:1/v2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true)}
+	sent := testNow.Add(-time.Hour)
+	et := api.EmailType{EmailTypeID: "t1", Name: "Launch invitation", Status: api.EmailTypeSent, TriggerDate: &sent}
+	s := newSendStatus(ctx, client, options{now: func() time.Time { return testNow }, local: time.UTC}, "e1", "Launch", et)
+	s.SetSize(100, 26)
+	_ = s.Init() // not run: pages are fed by hand
+	page := func(from, n int) sendPageMsg {
+		m := sendPageMsg{owner: s.owner, gen: s.gen, total: 100_000}
+		for i := from; i < from+n; i++ {
+			r := api.EmailSendRecord{Email: fmt.Sprintf("p%d@example.org", i), Name: fmt.Sprintf("Person %d", i), Status: api.SendDelivered, SentDate: &sent}
+			if i%10 == 0 {
+				r.Status, r.FailureReason = api.SendFailed, api.FailureBounced
+			}
+			m.items = append(m.items, r)
+		}
+		return m
+	}
+	s.Update(page(0, 300))
+	v := s.View()
+	for _, want := range []string{"loading 300 of 100,000...", "(300 of 100,000 loaded)", "Person 1 ", "300 of 100,000 loaded"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("first page: view lacks %q:\n%s", want, v)
+		}
+	}
+	for p := 1; p < 41; p++ {
+		s.Update(page(p*300, 300))
+	}
+	if v := s.View(); !strings.Contains(v, "loading 12,300 of 100,000...") {
+		t.Fatalf("after 41 pages:\n%s", v)
+	}
+	// A stale answer (an older load) is dropped.
+	old := page(50_000, 300)
+	old.gen--
+	s.Update(old)
+	if len(s.recs) != 12_300 {
+		t.Fatalf("stale page taken: %d", len(s.recs))
+	}
+	// An error keeps what arrived and says where it stopped.
+	s.Update(sendPageMsg{owner: s.owner, gen: s.gen, err: fmt.Errorf("boom")})
+	if v := s.View(); !strings.Contains(v, "ERROR: stopped at 12,300 of 100,000") {
+		t.Fatalf("after an error:\n%s", v)
+	}
+}
+
+func TestSmallTerminals(t *testing.T) {
+	r := newRig(t, 80, 24, pastEvent, nil)
+	r.open("1 day")
+	r.Contains("Recipients by status", "Failed, by reason")
+	r.Golden("send_status_80x24")
+	r.Send(teaSize(60, 20))
+	r.Contains("Recipients by status", "f status: all") // room for one chart only
+	r.Lacks("Failed, by reason")
+	r.Golden("send_status_60x20")
+	r.Press("v")
+	r.Contains("v chart")
+	r.Lacks("Recipients by status")
+	r.Send(teaSize(60, 40))
+	r.Press("v")
+	r.Contains("Recipients by status", "Failed, by reason")
+}
+
+func TestRelativeAndSlug(t *testing.T) {
+	at := func(d time.Duration) *time.Time { v := testNow.Add(d); return &v }
+	for d, want := range map[time.Duration]string{
+		0: "now", 3 * 24 * time.Hour: "in 3 days", -2 * time.Hour: "2 hours ago", 90 * time.Minute: "in 1 hour",
+		-45 * time.Minute: "45 minutes ago", 100 * 24 * time.Hour: "in 3 months", -800 * 24 * time.Hour: "2 years ago",
+	} {
+		if got := relative(at(d), testNow); got != want {
+			t.Errorf("%v: %q, want %q", d, got, want)
+		}
+	}
+	if relative(nil, testNow) != "-" {
+		t.Error("nil time")
+	}
+	for in, want := range map[string]string{"Reminder: 1 day before": "reminder-1-day-before", "São Paulo Day!": "s-o-paulo-day", "": "email"} {
+		if got := slug(in); got != want {
+			t.Errorf("slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if inert("=HYPERLINK(1)") != "'=HYPERLINK(1)" || inert("ana@example.org") != "ana@example.org" {
+		t.Error("inert")
+	}
+}

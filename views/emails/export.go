@@ -1,0 +1,207 @@
+package emails
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/table"
+)
+
+type startExportMsg struct {
+	owner int64
+	path  string
+}
+
+type exportDoneMsg struct {
+	owner   int64
+	path    string
+	n       int
+	partial bool // the listing was still loading
+	err     error
+}
+
+// exportHeader is the CSV's first line: the API's field names.
+var exportHeader = []string{"email", "name", "status", "failure_reason", "sent_date"}
+
+// defaultExportPath is a file in the export folder named after the event
+// and the email.
+func (s *SendStatusScreen) defaultExportPath() string {
+	name := slug(s.eventName) + "-" + slug(s.et.Name) + "-send-status.csv"
+	if s.filtered() {
+		name = strings.TrimSuffix(name, ".csv") + "-filtered.csv"
+	}
+	return filepath.Join(s.opts.dir, name)
+}
+
+func (s *SendStatusScreen) openExport() tea.Cmd {
+	path := new(string)
+	*path = s.defaultExportPath()
+	owner := s.owner
+	what := "all " + commas(len(s.recs)) + " recipients"
+	if s.filtered() || s.table.FilterText() != "" {
+		what = commas(s.table.VisibleLen()) + " recipients shown"
+	}
+	if s.loading {
+		what = "recipients shown so far" // more arrive until it is written
+	}
+	// One short description line: huh v2.0.3 hides the input line under a
+	// description that wraps.
+	f := ui.NewForm(s.ctx.Theme, "Export the "+what+" to CSV",
+		func() tea.Msg { return startExportMsg{owner: owner, path: *path} },
+		huh.NewGroup(
+			huh.NewInput().Title("Save as").Description("Relative to the current folder.").
+				Value(path).Validate(checkExportPath),
+		))
+	f.SetWidth(s.width)
+	s.form = f
+	return f.Init()
+}
+
+// checkExportPath accepts a file path whose folder exists.
+func checkExportPath(p string) error {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return errors.New("enter a file name, for example send-status.csv")
+	}
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a folder; add a file name", p)
+	}
+	dir := filepath.Dir(p)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("folder %s does not exist", dir)
+	}
+	return nil
+}
+
+// exportRows picks the recipients shown: those passing the status and
+// reason filters and the table's text filter (the same test the table
+// applies: the lower-case cells contain the lower-case filter).
+func (s *SendStatusScreen) exportRows() []int32 {
+	q := strings.ToLower(s.table.FilterText())
+	out := make([]int32, 0, len(s.recs))
+	for i, r := range s.recs {
+		if !s.passes(r) {
+			continue
+		}
+		if q != "" && !strings.Contains(strings.ToLower(strings.Join(s.rows[i].Cells, "\x00")), q) {
+			continue
+		}
+		out = append(out, int32(i))
+	}
+	return out
+}
+
+func (s *SendStatusScreen) startExport(path string) tea.Cmd {
+	abs, err := filepath.Abs(strings.TrimSpace(path))
+	if err != nil {
+		return ui.Toast(ui.ToastError, "Export failed: "+err.Error())
+	}
+	s.exporting = true
+	// The slices only grow by appending and their elements never change:
+	// these headers stay valid while more pages arrive.
+	rows, recs, picked := s.rows, s.recs, s.exportRows()
+	owner, partial := s.owner, s.loading
+	return ui.Async(func() tea.Msg {
+		err := writeFileAtomic(abs, func(w io.Writer) error { return writeCSV(w, rows, recs, picked) })
+		return exportDoneMsg{owner: owner, path: abs, n: len(picked), partial: partial, err: err}
+	})
+}
+
+func (s *SendStatusScreen) onExported(m exportDoneMsg) tea.Cmd {
+	s.exporting = false
+	if m.err != nil {
+		return ui.Toast(ui.ToastError, "Export failed: "+m.err.Error())
+	}
+	text := fmt.Sprintf("Exported %s recipient%s to %s", commas(m.n), plural(m.n), m.path)
+	if m.partial {
+		text += " (the list was still loading)"
+	}
+	return ui.Toast(ui.ToastSuccess, text)
+}
+
+// writeCSV writes the picked recipients with the API's values: status and
+// reason words as the API sends them, sent_date in UTC (RFC 3339).
+func writeCSV(w io.Writer, rows []table.Row, recs []sendRec, picked []int32) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(exportHeader); err != nil {
+		return err
+	}
+	line := make([]string, len(exportHeader))
+	for _, i := range picked {
+		r, cells := recs[i], rows[i].Cells
+		line[0], line[1] = inert(cells[1]), inert(cells[0])
+		if cells[0] == "-" {
+			line[1] = ""
+		}
+		line[2] = cells[2] // another word, as received
+		if r.status > 0 {
+			line[2] = api.SendStatuses[r.status-1].Value
+		}
+		line[3] = cells[3]
+		if r.reason > 0 && r.reason != otherReason {
+			line[3] = api.FailureReasons[r.reason-1].Value
+		}
+		line[4] = ""
+		if r.sent != 0 {
+			line[4] = time.Unix(r.sent, 0).UTC().Format(time.RFC3339)
+		}
+		if err := cw.Write(line); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// inert keeps a spreadsheet from reading a cell as a formula: text from the
+// server that starts with = + - @ or a control character gets a leading
+// apostrophe (the OWASP advice for CSV files).
+func inert(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// writeFileAtomic writes path through a temporary file in the same folder,
+// synced and renamed into place, so a reader never sees half a file and a
+// failure leaves any earlier file as it was. The file is private to the
+// user (0600): it holds people's addresses.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	bw := bufio.NewWriterSize(tmp, 64<<10)
+	if err = write(bw); err != nil {
+		return err
+	}
+	if err = bw.Flush(); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,442 @@
+package emails
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/table"
+)
+
+// sendPageSize is the page size of the send status listing: the provider's
+// largest, so 100,000 recipients take 334 requests.
+const sendPageSize = 300
+
+// Indices into the chart's counters: statuses and reasons are 1 + their
+// position in api.SendStatuses and api.FailureReasons; 0 is "none" for a
+// reason and "another word" for a status; otherReason is a reason word the
+// spec does not list.
+var otherReason = uint8(len(api.FailureReasons) + 1)
+
+// sendRec is what the screen keeps per recipient beside its table row:
+// enough to filter, count and export without the decoded record.
+type sendRec struct {
+	status uint8
+	reason uint8
+	sent   int64 // Unix seconds; 0 when not sent
+}
+
+type sendPageMsg struct {
+	owner int64
+	gen   int
+	items []api.EmailSendRecord
+	done  bool
+	total int
+	err   error
+}
+
+type sendKeys struct {
+	Status, Reason, Chart, Export, Refresh key.Binding
+}
+
+func newSendKeys() sendKeys {
+	return sendKeys{
+		Status:  key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "cycle status filter")),
+		Reason:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "cycle failure reason filter")),
+		Chart:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "show/hide chart")),
+		Export:  key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write CSV")),
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload")),
+	}
+}
+
+// SendStatusScreen shows who an email went to and how it went.
+type SendStatusScreen struct {
+	ctx       *ui.Context
+	client    *api.Client
+	opts      options
+	eventID   string
+	eventName string
+	et        api.EmailType
+	owner     int64
+	keys      sendKeys
+	table     table.Model
+
+	// rows and recs grow by appending only and their elements never change,
+	// so an export may read them in the background while pages arrive.
+	rows    []table.Row
+	recs    []sendRec
+	statusN [6]int           // by status index
+	reasonN [7]int           // by reason index
+	times   map[int64]string // local minute cells, shared
+
+	statusFilter uint8 // 0: all
+	reasonFilter uint8 // 0: all
+
+	pager   *api.Pager[api.EmailSendRecord]
+	gen     int
+	loadCtx context.Context
+	cancel  context.CancelFunc
+	total   int
+	loading bool
+	err     error
+
+	hideChart bool
+	form      *ui.Form
+	exporting bool
+	width     int
+	height    int
+}
+
+func newSendStatus(ctx *ui.Context, client *api.Client, o options, eventID, eventName string, et api.EmailType) *SendStatusScreen {
+	th := ctx.Theme
+	statusStyle := func(c string) lipgloss.Style {
+		if c == api.LookupEnum(api.SendStatuses, api.SendMissedSchedule).Label {
+			return th.Warning
+		}
+		return th.Status(c)
+	}
+	t := table.New(th,
+		table.Column{Title: "Name", Width: 14, Flex: 2},
+		table.Column{Title: "Email", Width: 18, Flex: 3},
+		table.Column{Title: "Status", Width: 10, Style: statusStyle},
+		table.Column{Title: "Reason", Width: 12, Style: func(string) lipgloss.Style { return th.Error }},
+		table.Column{Title: "Sent (local)", Width: 16},
+	)
+	t.SetEmptyText("Nobody received this email.")
+	return &SendStatusScreen{ctx: ctx, client: client, opts: o, eventID: eventID, eventName: eventName, et: et,
+		owner: owners.Add(1), keys: newSendKeys(), table: t, times: map[int64]string{}}
+}
+
+// Title is the breadcrumb.
+func (s *SendStatusScreen) Title() string { return s.et.Name }
+
+// Init starts loading.
+func (s *SendStatusScreen) Init() tea.Cmd { return s.reload() }
+
+func (s *SendStatusScreen) reload() tea.Cmd {
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.gen++
+	s.rows, s.recs = nil, nil
+	s.statusN, s.reasonN = [6]int{}, [7]int{}
+	s.total, s.loading, s.err = 0, true, nil
+	s.table.SetRows(nil)
+	s.table.SetLoading(true)
+	s.pager = s.client.Emails.SendStatusPager(s.eventID, s.et.EmailTypeID, api.ListSendStatusOptions{PageSize: sendPageSize})
+	s.loadCtx, s.cancel = context.WithCancel(context.Background())
+	return s.fetch()
+}
+
+// fetch asks for the next page; values are captured before the command runs.
+func (s *SendStatusScreen) fetch() tea.Cmd {
+	ctx, owner, gen, pager := s.loadCtx, s.owner, s.gen, s.pager
+	return ui.Async(func() tea.Msg {
+		items, err := pager.Next(ctx)
+		return sendPageMsg{owner: owner, gen: gen, items: items, done: pager.Done(), total: pager.Total(), err: err}
+	})
+}
+
+// Close stops the background load.
+func (s *SendStatusScreen) Close() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+// Update handles pages, the export and keys.
+func (s *SendStatusScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case sendPageMsg:
+		if msg.owner != s.owner || msg.gen != s.gen {
+			return s, nil
+		}
+		return s, s.onPage(msg)
+	case startExportMsg:
+		if msg.owner != s.owner {
+			return s, nil
+		}
+		return s, s.startExport(msg.path)
+	case exportDoneMsg:
+		if msg.owner != s.owner {
+			return s, nil
+		}
+		return s, s.onExported(msg)
+	}
+	if s.form != nil {
+		cmd, done := s.form.Update(msg)
+		if done {
+			s.form = nil
+		}
+		return s, cmd
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
+		if cmd, handled := s.onKey(k); handled {
+			return s, cmd
+		}
+	}
+	var cmd tea.Cmd
+	s.table, cmd = s.table.Update(msg)
+	return s, cmd
+}
+
+func (s *SendStatusScreen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(k, s.keys.Status):
+		s.statusFilter = (s.statusFilter + 1) % uint8(len(api.SendStatuses)+1)
+		s.refilter()
+	case key.Matches(k, s.keys.Reason):
+		s.reasonFilter = (s.reasonFilter + 1) % uint8(len(api.FailureReasons)+1)
+		s.refilter()
+	case key.Matches(k, s.keys.Chart):
+		s.hideChart = !s.hideChart
+		s.layout()
+	case key.Matches(k, s.keys.Refresh):
+		return s.reload(), true
+	case key.Matches(k, s.keys.Export):
+		if s.exporting {
+			return ui.Toast(ui.ToastInfo, "Wait: the export is still being written"), true
+		}
+		return s.openExport(), true
+	case k.String() == "esc" && s.table.FilterText() == "" && s.filtered():
+		s.statusFilter, s.reasonFilter = 0, 0
+		s.refilter()
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+func (s *SendStatusScreen) filtered() bool { return s.statusFilter != 0 || s.reasonFilter != 0 }
+
+func (s *SendStatusScreen) passes(r sendRec) bool {
+	return (s.statusFilter == 0 || r.status == s.statusFilter) && (s.reasonFilter == 0 || r.reason == s.reasonFilter)
+}
+
+// refilter hands the table the rows that pass the status and reason
+// filters; the table keeps its own text filter and sort.
+func (s *SendStatusScreen) refilter() {
+	rows := s.rows
+	if s.filtered() {
+		rows = make([]table.Row, 0, len(s.rows)/4)
+		for i, r := range s.recs {
+			if s.passes(r) {
+				rows = append(rows, s.rows[i])
+			}
+		}
+	}
+	s.table.SetRows(rows)
+	s.setTableTotal()
+}
+
+func (s *SendStatusScreen) setTableTotal() {
+	if s.filtered() {
+		s.table.SetTotal(0) // "N loaded": the server's total is not the filter's
+		return
+	}
+	s.table.SetTotal(s.total)
+}
+
+func (s *SendStatusScreen) onPage(m sendPageMsg) tea.Cmd {
+	if m.err != nil {
+		s.loading, s.err = false, m.err
+		s.table.SetLoading(false)
+		return ui.Toast(ui.ToastError, fmt.Sprintf("Loading recipients failed after %s of %s: %v (r reloads)",
+			commas(len(s.recs)), commas(s.total), m.err))
+	}
+	s.total = m.total
+	fresh := make([]table.Row, 0, len(m.items))
+	// The pager delivers each recipient once, across restarts too.
+	for _, it := range m.items {
+		r, row := s.convert(api.NormalizeEmail(it.Email), it)
+		s.rows = append(s.rows, row)
+		s.recs = append(s.recs, r)
+		s.statusN[r.status]++
+		s.reasonN[r.reason]++
+		if s.passes(r) {
+			fresh = append(fresh, row)
+		}
+	}
+	s.table.AppendRows(fresh)
+	s.setTableTotal()
+	if !m.done {
+		return s.fetch()
+	}
+	s.loading = false
+	s.table.SetLoading(false)
+	return nil
+}
+
+// convert turns a decoded record into the compact record and its row. The
+// status, reason and (per minute) time cells are shared strings.
+func (s *SendStatusScreen) convert(id string, it api.EmailSendRecord) (sendRec, table.Row) {
+	var r sendRec
+	status, reason := it.Status, ""
+	for i, e := range api.SendStatuses {
+		if e.Value == it.Status {
+			r.status, status = uint8(i+1), e.Label
+		}
+	}
+	if it.FailureReason != "" {
+		r.reason, reason = otherReason, it.FailureReason
+		for i, e := range api.FailureReasons {
+			if e.Value == it.FailureReason {
+				r.reason, reason = uint8(i+1), e.Label
+			}
+		}
+	}
+	sent := "-"
+	if it.SentDate != nil {
+		r.sent = it.SentDate.Unix()
+		minute := r.sent - r.sent%60
+		if c, ok := s.times[minute]; ok {
+			sent = c
+		} else {
+			sent = time.Unix(minute, 0).In(s.opts.local).Format("2006-01-02 15:04")
+			s.times[minute] = sent
+		}
+	}
+	return r, table.Row{ID: id, Cells: []string{orDash(it.Name), it.Email, status, reason, sent}}
+}
+
+// SetSize lays the screen out.
+func (s *SendStatusScreen) SetSize(w, h int) {
+	s.width, s.height = w, h
+	if s.form != nil {
+		s.form.SetWidth(w)
+	}
+	s.layout()
+}
+
+// chartWide is the width from which the two charts sit side by side.
+const chartWide = 78
+
+// chartLines is how many lines the chart takes: none when hidden or when
+// the table would keep fewer than 6 lines.
+func (s *SendStatusScreen) chartLines() int {
+	if s.hideChart {
+		return 0
+	}
+	st := 1 + len(api.SendStatuses)
+	if s.statusN[0] > 0 {
+		st++ // "Other"
+	}
+	re := 1 + len(api.FailureReasons)
+	if s.reasonN[otherReason] > 0 {
+		re++
+	}
+	switch {
+	case s.width >= chartWide && s.fits(max(st, re)):
+		return max(st, re)
+	case s.width < chartWide && s.fits(st+re):
+		return st + re
+	case s.fits(st):
+		return st // by status only
+	}
+	return 0
+}
+
+// fits reports whether a chart of n lines leaves the table its 6 lines.
+func (s *SendStatusScreen) fits(n int) bool { return s.height-2-n >= 6 }
+
+func (s *SendStatusScreen) layout() {
+	s.table.SetSize(s.width, max(s.height-2-s.chartLines(), 1))
+}
+
+// View renders the header, the chart, the filter line and the table.
+func (s *SendStatusScreen) View() string {
+	parts := []string{ui.Fit(s.header(), s.width, 1)}
+	if n := s.chartLines(); n > 0 {
+		parts = append(parts, s.chart(n))
+	}
+	parts = append(parts, ui.Fit(s.filterLine(), s.width, 1), s.table.View())
+	base := strings.Join(parts, "\n")
+	if s.form != nil {
+		return ui.Modal(base, s.form.View(), s.width, s.height)
+	}
+	return base
+}
+
+func (s *SendStatusScreen) header() string {
+	th := s.ctx.Theme
+	st := api.LookupEnum(api.EmailTypeStatuses, s.et.Status)
+	h := th.Title.Render(s.et.Name) + " " + th.Status(s.et.Status).Render(strings.ToUpper(st.Label))
+	if s.et.TriggerDate != nil {
+		h += th.Muted.Render("  " + localTime(s.et.TriggerDate, s.opts.local) + " (" + relative(s.et.TriggerDate, s.opts.now()) + ")")
+	}
+	switch {
+	case s.loading && s.total > 0:
+		h += th.Info.Render(fmt.Sprintf("  loading %s of %s...", commas(len(s.recs)), commas(s.total)))
+	case s.loading:
+		h += th.Info.Render("  loading...")
+	case s.err != nil:
+		h += th.Error.Render(fmt.Sprintf("  ERROR: stopped at %s of %s, r reloads", commas(len(s.recs)), commas(s.total)))
+	default:
+		h += th.Muted.Render(fmt.Sprintf("  %s recipient%s", commas(len(s.recs)), plural(len(s.recs))))
+	}
+	return h
+}
+
+func (s *SendStatusScreen) filterLine() string {
+	th := s.ctx.Theme
+	label := func(values []api.Enum, i uint8) string {
+		if i == 0 {
+			return "all"
+		}
+		return values[i-1].Label
+	}
+	on := func(text string, active bool) string {
+		if active {
+			return th.Selected.Render(text)
+		}
+		return text
+	}
+	line := th.Key.Render("f") + " status: " + on(label(api.SendStatuses, s.statusFilter), s.statusFilter != 0) +
+		"  " + th.Key.Render("b") + " reason: " + on(label(api.FailureReasons, s.reasonFilter), s.reasonFilter != 0)
+	if s.filtered() || s.table.FilterText() != "" {
+		line += th.Muted.Render(fmt.Sprintf("  showing %s of %s", commas(s.table.VisibleLen()), commas(len(s.recs))))
+	}
+	line += "  " + th.Key.Render("w") + th.Muted.Render(" export")
+	if s.hideChart {
+		line += "  " + th.Key.Render("v") + th.Muted.Render(" chart")
+	}
+	return line
+}
+
+// ConfirmQuit holds up quitting while an export is being written.
+func (s *SendStatusScreen) ConfirmQuit() string {
+	if s.exporting {
+		return "a CSV export is still being written"
+	}
+	return ""
+}
+
+// CapturingInput is true while the filter input or the export form has the
+// keyboard.
+func (s *SendStatusScreen) CapturingInput() bool { return s.form != nil || s.table.Filtering() }
+
+// CapturingBack is true while esc clears a filter or closes the form.
+func (s *SendStatusScreen) CapturingBack() bool {
+	return s.CapturingInput() || s.table.FilterText() != "" || s.filtered()
+}
+
+// ShortHelp implements help.KeyMap.
+func (s *SendStatusScreen) ShortHelp() []key.Binding {
+	if s.form != nil {
+		return nil
+	}
+	return []key.Binding{s.keys.Status, s.keys.Reason, s.table.Keys.Filter, s.keys.Export, s.keys.Chart}
+}
+
+// FullHelp implements help.KeyMap.
+func (s *SendStatusScreen) FullHelp() [][]key.Binding {
+	return append([][]key.Binding{{s.keys.Status, s.keys.Reason, s.keys.Chart, s.keys.Export, s.keys.Refresh}},
+		s.table.Keys.FullHelp()...)
+}

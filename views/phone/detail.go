@@ -1,0 +1,232 @@
+package phone
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/snapshot"
+	"github.com/evdesk/evdesk/ui"
+)
+
+type detailKeys struct {
+	Raw, Scroll key.Binding
+}
+
+// DetailScreen shows one setting in full: in words, or as the raw JSON the
+// server sent.
+type DetailScreen struct {
+	ctx      *ui.Context
+	settings *api.PhoneSettings
+	key      string
+	raw      bool
+	changes  []snapshot.Change
+	keys     detailKeys
+	vp       viewport.Model
+	width    int
+	height   int
+}
+
+func newDetail(ctx *ui.Context, st *api.PhoneSettings, k string, raw bool, changes []snapshot.Change) *DetailScreen {
+	return &DetailScreen{ctx: ctx, settings: st, key: k, raw: raw, changes: changes, vp: viewport.New(),
+		keys: detailKeys{
+			Raw:    key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "words / raw JSON")),
+			Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
+		}}
+}
+
+func (s *DetailScreen) Title() string {
+	if s.raw {
+		return Title(s.key) + " (raw)"
+	}
+	return Title(s.key)
+}
+
+func (s *DetailScreen) Init() tea.Cmd { return nil }
+
+func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, s.keys.Raw) {
+		s.raw = !s.raw
+		s.refresh()
+		s.vp.GotoTop()
+		return s, nil
+	}
+	var cmd tea.Cmd
+	s.vp, cmd = s.vp.Update(msg)
+	return s, cmd
+}
+
+func (s *DetailScreen) SetSize(w, h int) {
+	s.width, s.height = w, h
+	s.vp.SetWidth(w)
+	s.vp.SetHeight(max(1, h))
+	s.refresh()
+}
+
+// refresh rebuilds the viewport's text; called on toggles and resizes,
+// never from View.
+func (s *DetailScreen) refresh() {
+	th := s.ctx.Theme
+	w := max(20, s.width-2)
+	var lines []string
+	if s.raw {
+		raw, _ := s.settings.Raw(s.key)
+		lines = append(lines, th.Title.Render(Title(s.key))+th.Muted.Render("  as received ("+s.key+")"), "")
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, raw, "", "  "); err != nil {
+			pretty.Reset()
+			pretty.Write(raw)
+		}
+		lines = append(lines, strings.Split(pretty.String(), "\n")...)
+		lines = append(lines, "", th.Muted.Render(kindNote(s.key)), th.Muted.Render("J shows it in words"))
+	} else {
+		lines = explain(th, s.settings, s.key, s.changes, w)
+		if fields := s.settings.Fields(s.key); len(fields) > 0 {
+			lines = append(lines, "", th.Header.Render("Fields"),
+				th.Muted.Render(wrapJoin(fields, w)))
+		}
+		lines = append(lines, "", th.Muted.Render(kindNote(s.key)), th.Muted.Render("J shows the raw JSON"))
+	}
+	lines = strings.Split(strings.Join(lines, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = " " + l
+	}
+	s.vp.SetContent(strings.Join(lines, "\n"))
+}
+
+func kindNote(k string) string {
+	switch api.KindOfPhoneSetting(k) {
+	case api.PhoneSettingUnshown:
+		return "The spec does not show this setting's fields: they are kept as received."
+	case api.PhoneSettingUnknown:
+		return "Not one of the spec's 43 settings: kept as received."
+	}
+	return fmt.Sprintf("One of the spec's %d settings.", len(api.PhoneSettingTypes))
+}
+
+// wrapJoin joins words with ", " into lines of at most w cells.
+func wrapJoin(words []string, w int) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range words {
+		piece := word
+		if i < len(words)-1 {
+			piece += ","
+		}
+		if n > 0 && n+1+len(piece) > w {
+			b.WriteByte('\n')
+			n = 0
+		} else if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(piece)
+		n += len(piece)
+	}
+	return b.String()
+}
+
+func (s *DetailScreen) View() string { return s.vp.View() }
+
+func (s *DetailScreen) ShortHelp() []key.Binding { return []key.Binding{s.keys.Raw, s.keys.Scroll} }
+
+func (s *DetailScreen) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{s.keys.Raw, s.keys.Scroll}}
+}
+
+// DiffScreen lists what changed since a snapshot, setting by setting.
+type DiffScreen struct {
+	ctx     *ui.Context
+	path    string
+	snap    *snapshot.Snapshot
+	changes []snapshot.Change
+	vp      viewport.Model
+	scroll  key.Binding
+	width   int
+}
+
+func newDiffScreen(ctx *ui.Context, path string, snap *snapshot.Snapshot, changes []snapshot.Change) *DiffScreen {
+	return &DiffScreen{ctx: ctx, path: path, snap: snap, changes: changes, vp: viewport.New(),
+		scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll"))}
+}
+
+func (s *DiffScreen) Title() string { return "Changes since snapshot" }
+
+func (s *DiffScreen) Init() tea.Cmd { return nil }
+
+func (s *DiffScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	var cmd tea.Cmd
+	s.vp, cmd = s.vp.Update(msg)
+	return s, cmd
+}
+
+func (s *DiffScreen) SetSize(w, h int) {
+	s.width = w
+	s.vp.SetWidth(w)
+	s.vp.SetHeight(max(1, h))
+	s.vp.SetContent(renderChanges(s.ctx.Theme, s.path, s.snap, s.changes, w))
+}
+
+func (s *DiffScreen) View() string { return s.vp.View() }
+
+func (s *DiffScreen) ShortHelp() []key.Binding { return []key.Binding{s.scroll} }
+
+func (s *DiffScreen) FullHelp() [][]key.Binding { return [][]key.Binding{{s.scroll}} }
+
+// renderChanges lists changes under their setting's title, with a word and
+// a mark (+ added, - removed, ~ changed) for each.
+func renderChanges(th *ui.Theme, path string, snap *snapshot.Snapshot, changes []snapshot.Change, width int) string {
+	settings := map[string]bool{}
+	for _, c := range changes {
+		settings[c.Setting()] = true
+	}
+	head := fmt.Sprintf("%s in %s since %s", plural(len(changes), "change"), plural(len(settings), "setting"), snapLabel(path, snap))
+	if snap.Source != "" {
+		head += ", from " + snap.Source
+	}
+	out := wrap(th.Title, head, width-2)
+	last := ""
+	for _, c := range changes {
+		if k := c.Setting(); k != last {
+			out = append(out, "", th.Header.Render(Title(k))+th.Muted.Render("  "+k))
+			last = k
+		}
+		mark, style := "~ changed", th.Warning
+		switch c.Kind {
+		case snapshot.Added:
+			mark, style = "+ added  ", th.Success
+		case snapshot.Removed:
+			mark, style = "- removed", th.Error
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(c.Path, c.Setting()), ".")
+		if rel == "" {
+			rel = "(whole setting)"
+		}
+		val := ""
+		switch c.Kind {
+		case snapshot.Added:
+			val = string(c.After)
+		case snapshot.Removed:
+			val = "was " + string(c.Before)
+		default:
+			val = string(c.Before) + " -> " + string(c.After)
+		}
+		for i, l := range wrap(th.Muted, rel+": "+val, max(20, width-14)) {
+			prefix := "            "
+			if i == 0 {
+				prefix = "  " + style.Render(mark) + " "
+			}
+			out = append(out, prefix+l)
+		}
+	}
+	for i := range out {
+		out[i] = " " + out[i]
+	}
+	return strings.Join(out, "\n")
+}

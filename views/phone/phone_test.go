@@ -1,0 +1,241 @@
+package phone
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/snapshot"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/uitest"
+)
+
+var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+type rig struct {
+	*uitest.Driver
+	client *api.Client
+	screen *Screen
+}
+
+// newRig opens the phone section alone on a fresh simulator.
+func newRig(t *testing.T, token string, w, h int) *rig {
+	t.Helper()
+	s := sim.New(sim.Options{Now: func() time.Time { return testNow }, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	client, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(token), api.WithRateLimit(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{client: client}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
+	app := ui.NewApp(ctx, []ui.Section{{Name: "Phone", New: func(c *ui.Context) ui.Screen {
+		r.screen = newScreen(c, client, func() time.Time { return testNow })
+		return r.screen
+	}}})
+	r.Driver = uitest.New(t, app, w, h)
+	return r
+}
+
+func TestGroupedListWithStateAndLocks(t *testing.T) {
+	r := newRig(t, sim.DemoToken, 120, 36)
+	r.Contains("1 All 45", "2 On 34", "3 Off 11", "4 Locked 11",
+		"Calling and routing (17)", "Call forwarding", "ON", "locked: account", "setting 1 of 45")
+	r.Lacks("5 Changed")
+	r.Golden("list_120x36")
+	r.Press("G")
+	r.Contains("Other (not in the spec) (2)", "Online fax", "Not one of the 43 settings")
+	r.Golden("list_end")
+}
+
+func TestDetailPaneExplainsInWords(t *testing.T) {
+	r := newRig(t, sim.DemoToken, 120, 36)
+	r.Press("/")
+	r.Type("park")
+	r.Press("enter")
+	r.Contains("search: park (1)", "Parked calls expire after 10 minutes,", "Not locked: users can change it.")
+	r.Golden("pane_call_park")
+	r.Press("esc") // clears the search, stays on the screen
+	r.Contains("setting 12 of 45", "Call park")
+
+	// The full sentences, in the detail screen's width.
+	for q, want := range map[string]string{
+		"park":           "Parked calls expire after 10 minutes, then ring back the parker.",
+		"forwarding":     "Call forwarding: medium restriction, external numbers and external contacts not allowed.",
+		"automatic call": "A beep tone plays every 15 seconds at 60% volume, heard by everyone on the call.",
+		"live":           `its audio "Transcription notice (2025)" was removed`,
+		"deletion":       "Call logs: 2 years",
+		"etiquette":      `regular expression "([0-9][ -]?){13,16}", block the message`,
+		"block ext":      "Blocked calls: forward to voicemail or videomail.",
+		"media ports":    "min_port: 20000",
+	} {
+		r.Press("esc", "/")
+		r.Type(q)
+		r.Press("enter", "enter")
+		r.Contains(want)
+		r.Press("esc")
+	}
+	r.Press("esc", "/")
+	r.Type("forwarding")
+	r.Press("enter")
+	r.Contains("LOCKED: ACCOUNT", "Locked by the account administrator")
+}
+
+func TestDetailScreenAndRawJSON(t *testing.T) {
+	r := newRig(t, sim.DemoToken, 100, 34)
+	r.Press("/")
+	r.Type("call park")
+	r.Press("enter", "enter")
+	r.Contains("Phone settings > Call park", "Parked calls expire after 10 minutes", "Fields",
+		"call_not_picked_up_action, expiration_period, sequence")
+	r.Golden("detail_call_park")
+	r.Press("J")
+	r.Contains("Call park (raw)", `"expiration_period": 10`, `"locked_by": "invalid"`)
+	r.Golden("raw_call_park")
+	r.Press("esc")
+	r.Contains("search: call park (1)")
+	// J straight from the list opens the raw view of an unknown setting.
+	r.Press("esc", "G", "J")
+	r.Contains("Online fax (raw)", `"include_fax_as_attachment": true`, "Not one of the spec's 43 settings")
+}
+
+func TestFilters(t *testing.T) {
+	r := newRig(t, sim.DemoToken, 120, 36)
+	r.Press("4")
+	r.Contains("setting 1 of 11", "Local survivability mode")
+	r.Lacks("Outbound caller ID", "Elevate to meeting")
+	r.Golden("filter_locked")
+	r.Press("3")
+	r.Contains("setting 1 of 11", "External calls from rooms", "OFF")
+	r.Lacks("Call park ")
+	r.Press("2", "/")
+	r.Type("voicemail")
+	r.Contains("Voicemail (5)", "1 All 6 2 On 5 3 Off 1")
+	r.Lacks("Shared voicemail emails")
+	r.Press("enter", "1")
+	r.Contains("Voicemail (6)", "search: voicemail (6)", "Shared voicemail emails")
+	r.Press("/")
+	r.Type("zzz")
+	r.Contains(`No settings match "voicemailzzz".`)
+}
+
+func TestNotSetUpPage(t *testing.T) {
+	r := newRig(t, sim.NoPhoneToken, 100, 30)
+	r.Contains("PHONE NOT SET UP", "Phone service is not set up on this account",
+		"Business or Enterprise plan", "phone licence", "press r to try again")
+	r.Lacks("error:", "ERROR")
+	r.Golden("not_set_up")
+	r.Press("r")
+	r.Contains("PHONE NOT SET UP")
+	r.Press("/", "D", "J") // nothing to search, compare or show
+	r.Contains("PHONE NOT SET UP")
+}
+
+func TestSnapshotCompareAndSave(t *testing.T) {
+	dir := t.TempDir()
+	r := newRig(t, sim.DemoToken, 120, 36)
+
+	// An older policy: a shorter park expiry, international SMS on, and a
+	// setting that has since gone.
+	current, err := r.client.Phone.AccountSettings(t.Context(), api.PhoneSettingsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]map[string]any
+	b, _ := json.Marshal(current)
+	_ = json.Unmarshal(b, &m)
+	m["call_park"]["expiration_period"] = 5
+	m["sms"]["international_sms"] = true
+	m["team_sms_thread_summary"] = map[string]any{"enable": true}
+	delete(m, "online_fax")
+	old, _ := json.Marshal(m)
+	oldSettings, _ := api.DecodePhoneSettings(old)
+	snap, _ := snapshot.New(oldSettings, nil, "demo", testNow.Add(-48*time.Hour))
+	path := filepath.Join(dir, "before.json")
+	if err := snapshot.Save(path, snap); err != nil {
+		t.Fatal(err)
+	}
+
+	r.Press("D")
+	r.Contains("Compare with a snapshot", "phone-policy.json")
+	r.Press("ctrl+u")
+	r.Type(filepath.Join(dir, "missing.json"))
+	r.Press("enter")
+	r.Contains("no such file")
+	r.Press("ctrl+u")
+	r.Type(path)
+	r.Press("enter")
+	r.Contains("4 changes in 4 settings since", "2026-11-21 10:00 UTC", "demo",
+		"~ changed expiration_period: 5 -> 10", "- removed (whole setting): was", "+ added   (whole setting)")
+	r.Golden("diff")
+	r.Press("esc")
+	r.Contains("5 Changed 3", "* 4 changes since", "* Changed since the snapshot")
+	r.Lacks("Outbound caller ID")
+
+	// Save the current policy, then compare with it: no changes.
+	saved := filepath.Join(dir, "now.json")
+	r.Press("w", "ctrl+u")
+	r.Type(saved)
+	r.Press("enter")
+	r.Contains("Saved 45 settings to " + saved)
+	if _, err := snapshot.Load(saved); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(saved); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("saved file: %v", err)
+	}
+	r.Press("D", "ctrl+u")
+	r.Type(saved)
+	r.Press("enter")
+	r.Contains("No changes since " + saved)
+}
+
+func TestNarrowTerminalStacksTheDetail(t *testing.T) {
+	r := newRig(t, sim.DemoToken, 80, 24)
+	r.Contains("Outbound caller ID", "─────", "Keeps calling working at a site")
+	r.Golden("list_80x24")
+}
+
+func TestStaleAnswersAreDropped(t *testing.T) {
+	r := newRig(t, sim.DemoToken, 120, 36)
+	s := r.screen
+	before := s.settings
+	s.Update(loadedMsg{gen: s.gen - 1, err: &api.Error{Status: 500}})
+	if s.settings != before || s.err != nil {
+		t.Fatal("a stale answer replaced the settings")
+	}
+	s.Update(snapshotMsg{gen: s.gen - 1, err: os.ErrNotExist})
+	if s.snap != nil {
+		t.Fatal("stale snapshot applied")
+	}
+}
+
+func TestDescribeEveryDemoSetting(t *testing.T) {
+	r := newRig(t, sim.DemoToken, 120, 36)
+	st := r.screen.settings
+	for _, k := range st.Keys() {
+		if Title(k) == "" || About(k) == "" || Group(k) == "" {
+			t.Errorf("%s: missing title, about or theme", k)
+		}
+		if catalogHas(k) != api.IsPhoneSettingType(k) {
+			t.Errorf("%s: catalog and the spec's list disagree", k)
+		}
+		for _, l := range Describe(st, k) {
+			if strings.Contains(l, "unknown value") || strings.Contains(l, "%!") {
+				t.Errorf("%s: %q", k, l)
+			}
+		}
+	}
+	if len(catalog) != len(api.PhoneSettingTypes) {
+		t.Errorf("catalog has %d keys", len(catalog))
+	}
+}
+
+func catalogHas(k string) bool { _, ok := catalog[k]; return ok }
