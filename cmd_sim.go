@@ -43,6 +43,7 @@ func newSimCmd() *cobra.Command {
 			fmt.Fprintf(out, "%s=%s\n", config.EnvAuthURL, srv.AuthURL())
 			fmt.Fprintf(out, "%s=%s\n", config.EnvClientID, sim.DemoClientID)
 			fmt.Fprintf(out, "%s=%s\n", config.EnvClientSecret, sim.DemoClientSecret)
+			fmt.Fprintf(out, "EVDESK_TOKEN_NO_PHONE=%s\n", sim.NoPhoneToken)
 			fmt.Fprintf(out, "# try: curl -H \"Authorization: Bearer $%s\" \"$%s/%s_events/events?role_type=host\"\n",
 				config.EnvToken, config.EnvBaseURL, config.DefaultPathWord)
 			fmt.Fprintln(out, "# serving until interrupted (ctrl+c)")

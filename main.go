@@ -96,6 +96,7 @@ func newRootCmd() *cobra.Command {
 	addAuthCommands(root)
 	addCoeditorsCommands(root, &flags)
 	addEmailsCommands(root, &flags)
+	addPhoneCommands(root, &flags)
 	return root
 }
 

@@ -18,7 +18,6 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/console"
-	"github.com/evdesk/evdesk/views/phone"
 )
 
 // Colours of the virtual terminal: what it answers when the program asks
@@ -171,7 +170,7 @@ func capture(sc screen) ([][]cell, error) {
 	if err != nil {
 		return nil, err
 	}
-	sections := withPhone(console.Sections(console.Deps{Client: client, Now: now, Local: time.UTC}), client)
+	sections := console.Sections(console.Deps{Client: client, Now: now, Local: time.UTC})
 	var opts []ui.Option
 	if sc.Section != "" {
 		opts = append(opts, ui.WithSection(sc.Section))
@@ -216,14 +215,4 @@ func capture(sc screen) ([][]cell, error) {
 	default:
 	}
 	return g, nil
-}
-
-// withPhone adds the Phone section when the console does not list it yet.
-func withPhone(sections []ui.Section, client *api.Client) []ui.Section {
-	for _, s := range sections {
-		if s.Name == "Phone" {
-			return sections
-		}
-	}
-	return append(sections, ui.Section{Name: "Phone", New: func(c *ui.Context) ui.Screen { return phone.New(c, client) }})
 }

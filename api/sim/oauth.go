@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -154,14 +155,16 @@ func (s *Sim) authorize(w http.ResponseWriter, r *http.Request) {
 
 // grantableScopes is the requested scopes (space-separated), or every scope
 // of the demo host when none was asked for; ok is false for a scope that is
-// not one of this provider's (no "<word>_" prefix).
+// not one of this provider's (neither a "<word>_" scope nor one the demo
+// host holds, such as phone:read:admin).
 func (s *Sim) grantableScopes(requested string) ([]string, bool) {
 	asked := strings.Fields(requested)
+	all := s.allScopes()
 	if len(asked) == 0 {
-		return s.allScopes(), true
+		return all, true
 	}
 	for _, sc := range asked {
-		if !strings.HasPrefix(sc, s.word+"_") {
+		if !strings.HasPrefix(sc, s.word+"_") && !slices.Contains(all, sc) {
 			return nil, false
 		}
 	}

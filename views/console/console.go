@@ -8,6 +8,7 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/events"
+	"github.com/evdesk/evdesk/views/phone"
 )
 
 // Deps is what every section needs.
@@ -24,5 +25,6 @@ func Sections(d Deps) []ui.Section {
 	ev := events.Deps{Client: d.Client, Now: d.Now, Local: d.Local}
 	return []ui.Section{
 		{Name: "Events", New: func(c *ui.Context) ui.Screen { return events.NewList(c, ev) }},
+		{Name: "Phone", New: func(c *ui.Context) ui.Screen { return phone.New(c, d.Client) }},
 	}
 }

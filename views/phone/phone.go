@@ -485,7 +485,7 @@ func (s *Screen) sideBySide() bool { return s.width >= 100 }
 
 func (s *Screen) listWidth() int {
 	if s.sideBySide() {
-		return min(58, s.width*48/100)
+		return min(58, max(52, s.width*48/100))
 	}
 	return s.width
 }
