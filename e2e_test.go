@@ -55,6 +55,12 @@ type term struct {
 
 func startTerm(t *testing.T, w, h int, args ...string) *term {
 	t.Helper()
+	return startTermCmd(t, w, h, binPath+" "+strings.Join(args, " "))
+}
+
+// startTermCmd runs a shell command line in the private tmux server.
+func startTermCmd(t *testing.T, w, h int, command string) *term {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}
@@ -66,8 +72,8 @@ func startTerm(t *testing.T, w, h int, args ...string) *term {
 			env.WriteString(kv + " ")
 		}
 	}
-	cmdline := fmt.Sprintf("env TERM=xterm-256color COLORTERM=truecolor %s %s %s; echo $? > %s",
-		env.String(), binPath, strings.Join(args, " "), tm.status)
+	cmdline := fmt.Sprintf("env TERM=xterm-256color COLORTERM=truecolor %s %s; echo $? > %s",
+		env.String(), command, tm.status)
 	tm.tmux("new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.sock, "kill-server").Run() })
 	return tm

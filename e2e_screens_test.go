@@ -1,0 +1,106 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// openEvent filters the events list to one event and opens it.
+func (tm *term) openEvent(filter, wait string) {
+	tm.t.Helper()
+	tm.keys("/")
+	tm.keys("-l", filter)
+	tm.waitText(wait)
+	tm.keys("Enter")
+	tm.keys("Enter")
+	tm.waitText("Overview")
+}
+
+func TestCoeditorsEndToEnd(t *testing.T) {
+	tm := startTerm(t, 100, 30, "--demo")
+	tm.waitText("63 loaded")
+	tm.openEvent("partner summit", "Northwind Partner Summit")
+	tm.keys("o")
+	tm.waitText("Co-editors of Northwind Partner Summit", "hana.sato@northwind.example")
+	tm.keys("a")
+	tm.waitText("Add co-editors")
+	tm.keys("-l", "ines.lopez@example.org, alex.morgan@northwind.example")
+	tm.keys("Enter")
+	tm.keys("Space") // the first group: Publish
+	tm.keys("Enter")
+	tm.waitText("Added 1 of 2", "REFUSED alex.morgan@northwind.example")
+	tm.waitText("ines.lopez@example.org")
+	tm.keys("q")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}
+
+func TestEmailsEndToEnd(t *testing.T) {
+	tm := startTerm(t, 100, 30, "--demo")
+	tm.waitText("63 loaded")
+	tm.openEvent("kubernetes webinar", "Intro to Kubernetes Webinar")
+	tm.keys("m")
+	tm.waitText("Emails of Intro to Kubernetes Webinar", "Reminder: 1 day before")
+	tm.keys("/")
+	tm.keys("-l", "1 day")
+	tm.waitGone("Post-event survey")
+	tm.keys("Enter")
+	tm.keys("Enter")
+	tm.waitText("550 recipients", "Recipients by status")
+	for range 4 {
+		tm.keys("f")
+	}
+	tm.waitText("status: Failed", "showing 33 of 550")
+	tm.keys("q")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}
+
+func TestPhoneEndToEnd(t *testing.T) {
+	tm := startTerm(t, 100, 30, "--demo")
+	tm.waitText("63 loaded")
+	tm.keys("Tab")
+	tm.waitText("[Phone]", "1 All 45")
+	tm.keys("4")
+	tm.waitText("setting 1 of 11")
+	tm.keys("1")
+	tm.keys("/")
+	tm.keys("-l", "park")
+	tm.waitText("search: park (1)")
+	tm.keys("Enter")
+	tm.waitText("Parked calls expire")
+	tm.keys("Enter")
+	tm.waitText("Phone settings > Call park")
+	tm.keys("J")
+	tm.waitText(`"expiration_period": 10`)
+	tm.keys("q")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}
+
+// TestPhoneNotSetUpEndToEnd runs the console against `evdesk sim` with the
+// token of the account that has no phone service.
+func TestPhoneNotSetUpEndToEnd(t *testing.T) {
+	vars, _ := startSim(t)
+	if vars["EVDESK_TOKEN_NO_PHONE"] == "" {
+		t.Fatalf("sim printed no EVDESK_TOKEN_NO_PHONE: %v", vars)
+	}
+	script := filepath.Join(t.TempDir(), "run.sh")
+	body := "#!/bin/sh\nexport EVDESK_BASE_URL=" + vars["EVDESK_BASE_URL"] + " EVDESK_TOKEN=" + vars["EVDESK_TOKEN_NO_PHONE"] +
+		"\nexec " + binPath + "\n"
+	if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTermCmd(t, 100, 30, script)
+	tm.waitText("Events")
+	tm.keys("Tab")
+	tm.waitText("PHONE NOT SET UP", "Business or Enterprise plan")
+	if strings.Contains(tm.screen(), "ERROR") {
+		t.Fatalf("the 403 should explain, not show an error:\n%s", tm.screen())
+	}
+}
