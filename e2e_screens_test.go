@@ -63,8 +63,8 @@ func TestEmailsEndToEnd(t *testing.T) {
 func TestPhoneEndToEnd(t *testing.T) {
 	tm := startTerm(t, 100, 30, "--demo")
 	tm.waitText("63 loaded")
-	tm.keys("Tab")
-	tm.waitText("[Phone]", "1 All 45")
+	tm.toPhone()
+	tm.waitText("1 All 45")
 	tm.keys("4")
 	tm.waitText("setting 1 of 11")
 	tm.keys("1")
@@ -98,9 +98,18 @@ func TestPhoneNotSetUpEndToEnd(t *testing.T) {
 	}
 	tm := startTermCmd(t, 100, 30, script)
 	tm.waitText("Events")
-	tm.keys("Tab")
+	tm.toPhone()
 	tm.waitText("PHONE NOT SET UP", "Business or Enterprise plan")
 	if strings.Contains(tm.screen(), "ERROR") {
 		t.Fatalf("the 403 should explain, not show an error:\n%s", tm.screen())
 	}
+}
+
+// toPhone tabs across to the Phone section.
+func (tm *term) toPhone() {
+	tm.t.Helper()
+	tm.keys("Tab")
+	tm.waitText("[Check-in]")
+	tm.keys("Tab")
+	tm.waitText("[Phone]")
 }

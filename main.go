@@ -50,6 +50,9 @@ type session struct {
 	account string // who is signed in, for the status bar
 	log     *slog.Logger
 	closers []io.Closer
+	// senderClient sends check-ins: few retries of its own, so an outage
+	// shows at once; the check-in sender retries without end.
+	senderClient *api.Client
 }
 
 func (s *session) Close() {
@@ -96,6 +99,7 @@ func newRootCmd() *cobra.Command {
 	addAuthCommands(root)
 	addCoeditorsCommands(root, &flags)
 	addEmailsCommands(root, &flags)
+	addCheckinCommands(root, &flags)
 	addPhoneCommands(root, &flags)
 	return root
 }
@@ -136,14 +140,21 @@ func openSession(ctx context.Context, flags rootFlags) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.client, s.profile = client, profile.Name
+	sender, err := api.New(api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
+		api.WithTokenSource(ts), api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(logger),
+		api.WithRetry(api.RetryPolicy{MaxAttempts: 2, BaseDelay: 200 * time.Millisecond,
+			MaxDelay: time.Second, MaxRetryAfter: 30 * time.Second}))
+	if err != nil {
+		return nil, err
+	}
+	s.client, s.senderClient, s.profile = client, sender, profile.Name
 	logger.Info("session opened", "base_url", profile.BaseURL, "demo", s.demo)
 	return s, nil
 }
 
-func runConsole(ctx context.Context, s *session) error {
+func runConsole(ctx context.Context, s *session, opts ...ui.Option) error {
 	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo}
-	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client}))
+	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps(s)}), opts...)
 	p := tea.NewProgram(app, tea.WithContext(ctx))
 	if s.warning != "" {
 		go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: s.warning}) // delivered once the program runs

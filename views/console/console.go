@@ -7,6 +7,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views/checkin"
 	"github.com/evdesk/evdesk/views/events"
 	"github.com/evdesk/evdesk/views/phone"
 )
@@ -17,14 +18,33 @@ type Deps struct {
 	// Now and Local default to the wall clock and the user's zone.
 	Now   func() time.Time
 	Local *time.Location
+	// Checkin is what the check-in screens need (journal dir, sender
+	// client, source); its Client, Now and Local default to the above.
+	Checkin checkin.Deps
 }
 
 // Sections lists the console's tabs in order. Only sections that work are
 // listed.
 func Sections(d Deps) []ui.Section {
-	ev := events.Deps{Client: d.Client, Now: d.Now, Local: d.Local}
+	ck := d.Checkin
+	if ck.Client == nil {
+		ck.Client = d.Client
+	}
+	if ck.Now == nil {
+		ck.Now = d.Now
+	}
+	if ck.Local == nil {
+		ck.Local = d.Local
+	}
+	ev := events.Deps{Client: d.Client, Now: d.Now, Local: d.Local,
+		CheckInDesk: func(c *ui.Context, id, name string) ui.Screen { return checkin.NewSessionPicker(c, ck, id, name) },
+		CheckInHistory: func(c *ui.Context, id, name string) ui.Screen {
+			return checkin.NewHistory(c, ck, id, name, "")
+		},
+	}
 	return []ui.Section{
 		{Name: "Events", New: func(c *ui.Context) ui.Screen { return events.NewList(c, ev) }},
+		{Name: "Check-in", New: func(c *ui.Context) ui.Screen { return checkin.NewPicker(c, ck) }},
 		{Name: "Phone", New: func(c *ui.Context) ui.Screen { return phone.New(c, d.Client) }},
 	}
 }

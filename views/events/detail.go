@@ -35,6 +35,7 @@ type actionDoneMsg struct {
 
 type detailKeys struct {
 	Publish, Cancel, Duplicate, Delete, Edit, Refresh, Scroll key.Binding
+	CheckIn, CheckIns                                         key.Binding
 	Coeditors, Emails                                         key.Binding
 }
 
@@ -49,6 +50,8 @@ func newDetailKeys() detailKeys {
 		Emails:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "emails")),
 		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Scroll:    key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
+		CheckIn:   key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "check-in desk")),
+		CheckIns:  key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "check-ins")),
 	}
 }
 
@@ -170,6 +173,10 @@ func (s *DetailScreen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(k, s.keys.Refresh):
 		return s.load(), true
+	case key.Matches(k, s.keys.CheckIn) && s.deps.CheckInDesk != nil:
+		return ui.Push(s.deps.CheckInDesk(s.ctx, s.event.EventID, s.event.Name)), true
+	case key.Matches(k, s.keys.CheckIns) && s.deps.CheckInHistory != nil:
+		return ui.Push(s.deps.CheckInHistory(s.ctx, s.event.EventID, s.event.Name)), true
 	case key.Matches(k, s.keys.Coeditors):
 		return ui.Push(coeditors.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name)), true
 	case key.Matches(k, s.keys.Emails):
@@ -409,5 +416,5 @@ func (s *DetailScreen) ShortHelp() []key.Binding {
 
 func (s *DetailScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete},
-		{s.keys.Edit, s.keys.Coeditors, s.keys.Emails}, {s.keys.Refresh, s.keys.Scroll}}
+		{s.keys.Edit, s.keys.Coeditors, s.keys.Emails, s.keys.CheckIn, s.keys.CheckIns}, {s.keys.Refresh, s.keys.Scroll}}
 }

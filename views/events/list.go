@@ -26,6 +26,10 @@ type Deps struct {
 	// and the user's zone.
 	Now   func() time.Time
 	Local *time.Location
+	// CheckInDesk and CheckInHistory open an event's check-in desk (via
+	// its sessions) and its check-in history; nil leaves the keys inert.
+	CheckInDesk    func(ctx *ui.Context, eventID, eventName string) ui.Screen
+	CheckInHistory func(ctx *ui.Context, eventID, eventName string) ui.Screen
 }
 
 func (d Deps) withDefaults() Deps {

@@ -1,0 +1,337 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evdesk/evdesk/api/sim"
+)
+
+// The simulator's ids and registrants are the same on every run, so the
+// tests learn them from an in-process simulator and use them against the
+// binary's (--demo or `evdesk sim`).
+var demoSim = sync.OnceValue(func() *sim.Sim { return sim.New(sim.Options{NoRateLimit: true}) })
+
+func largeEvent() (id string, registrants []string) {
+	s := demoSim()
+	id = s.Fixtures().LargeConferenceEventID
+	return id, s.RegistrantEmails(id)
+}
+
+// requireCheckinCommands skips until main.go registers the check-in
+// commands (addCheckinCommands).
+func requireCheckinCommands(t *testing.T) {
+	t.Helper()
+	out, err := runCLI(isolatedEnv(t), "desk", "--help")
+	if err != nil || !strings.Contains(string(out), "check-in desk") {
+		t.Skip("evdesk desk is not registered yet: main.go must call addCheckinCommands")
+	}
+}
+
+func TestParseImportReportsBadLinesByNumber(t *testing.T) {
+	in := parseImport([]byte("\xef\xbb\xbfa@example.org\r\n\n# note\nnot-mail\n  B@Example.org \nx@y\n"))
+	if fmt.Sprint(in.emails, in.lines) != "[a@example.org B@Example.org] [1 5]" {
+		t.Fatalf("lines: %v %v", in.emails, in.lines)
+	}
+	if len(in.bad) != 2 || in.bad[0].Line != 4 || in.bad[1].Line != 6 || !strings.Contains(in.bad[1].Reason, "needs a dot") {
+		t.Fatalf("bad: %+v", in.bad)
+	}
+
+	csvIn := parseImport([]byte("Name;E-mail;Role\n\"Silva; Ana\";ana@example.org;x\nBob\n;;\nCy;cy@\n"))
+	if fmt.Sprint(csvIn.emails, csvIn.lines) != "[ana@example.org] [2]" {
+		t.Fatalf("csv: %v %v", csvIn.emails, csvIn.lines)
+	}
+	if len(csvIn.bad) != 2 || csvIn.bad[0].Line != 3 || csvIn.bad[1].Line != 5 {
+		t.Fatalf("csv bad: %+v", csvIn.bad)
+	}
+}
+
+func TestCheckinCommandsAreRegistered(t *testing.T) {
+	root := &cobra.Command{Use: "evdesk"}
+	addCheckinCommands(root, &rootFlags{})
+	for _, path := range [][]string{{"desk"}, {"checkin"}, {"checkin", "list"}} {
+		if c, _, err := root.Find(path); err != nil || c.Name() != path[len(path)-1] {
+			t.Fatalf("%v: %v", path, err)
+		}
+	}
+}
+
+// startTermEnv is startTerm with extra environment variables, and with the
+// XDG directories of env (so several runs can share one journal).
+func startTermEnv(t *testing.T, w, h int, env []string, args ...string) *term {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	dir := t.TempDir()
+	tm := &term{t: t, sock: filepath.Join(dir, "sock"), status: filepath.Join(dir, "status")}
+	var vars strings.Builder
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "XDG_") || strings.HasPrefix(kv, "EVDESK_") {
+			vars.WriteString(kv + " ")
+		}
+	}
+	cmdline := fmt.Sprintf("env TERM=xterm-256color COLORTERM=truecolor %s %s %s; echo $? > %s",
+		vars.String(), binPath, strings.Join(args, " "), tm.status)
+	tm.tmux("new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.sock, "kill-server").Run() })
+	return tm
+}
+
+// paste sends text as a bracketed paste, as some scanners do.
+func (tm *term) paste(text string) {
+	tm.tmux("set-buffer", "--", text)
+	tm.tmux("paste-buffer", "-p")
+}
+
+func TestDeskEndToEnd(t *testing.T) {
+	requireCheckinCommands(t)
+	id, regs := largeEvent()
+	tm := startTerm(t, 100, 30, "desk", id, "--demo")
+	tm.waitText("CHECK-IN DESK", "Observability Summit APAC", "ONLINE", "Registered 20,000")
+
+	// A registered attendee, typed as a scanner does, ended by keypad Enter.
+	tm.keys("-l", strings.ToUpper(regs[0]))
+	tm.keys("KPEnter")
+	tm.waitText("[OK] CHECKED IN", regs[0], "Checked in today 1")
+
+	// Someone not registered: the server's reason is shown.
+	tm.keys("-l", "nobody@example.org")
+	tm.keys("Enter")
+	tm.waitText("[!!] NOT REGISTERED", "Attendee is not registered for this event")
+
+	// Garbage never reaches the journal.
+	tm.keys("-l", "garbage")
+	tm.keys("Enter")
+	tm.waitText("[XX] NOT AN EMAIL", `You typed "garbage"`)
+
+	// The same badge twice: the desk knows.
+	tm.keys("-l", regs[0])
+	tm.keys("Enter")
+	tm.waitText("ALREADY CHECKED IN", "first scanned")
+
+	// A scanner that pastes: every line is a scan.
+	tm.paste(regs[1] + "\n" + regs[2] + "\n")
+	tm.waitText("Checked in today 3")
+
+	// The attendee whose code does not scan: find them; the letters stay
+	// in the input (q does not quit, / does not filter elsewhere).
+	tm.keys("C-f")
+	tm.waitText("Find a registrant", "20,000 of 20,000 loaded")
+	name := strings.Split(regs[3], "@")[0]
+	tm.keys("-l", name)
+	tm.waitText("Scan > "+name, regs[3])
+	tm.keys("Enter")
+	tm.waitText("Checked in today 4")
+	tm.waitGone("Find a registrant")
+
+	// History from the desk, then back.
+	tm.keys("F3")
+	tm.waitText("Check-in history", regs[3], "4 of 4 loaded")
+	tm.keys("Escape")
+	tm.waitText("CHECK-IN DESK")
+
+	// Nothing pending: ctrl+c quits at once.
+	tm.keys("C-c")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}
+
+// TestDeskOfflineKeepsScansAndAsksBeforeQuitting runs the desk against
+// `evdesk sim`, stops the server, scans, quits past the question, and lets
+// `evdesk checkin` deliver the journaled scan to a new server.
+func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
+	requireCheckinCommands(t)
+	id, regs := largeEvent()
+	env := isolatedEnv(t)
+	vars, simCmd := startSim(t)
+	deskEnv := append(env, "EVDESK_BASE_URL="+vars["EVDESK_BASE_URL"], "EVDESK_TOKEN="+vars["EVDESK_TOKEN"])
+	tm := startTermEnv(t, 100, 30, deskEnv, "desk", id)
+	tm.waitText("CHECK-IN DESK", "ONLINE")
+	tm.keys("-l", regs[5])
+	tm.keys("Enter")
+	tm.waitText("[OK] CHECKED IN")
+
+	_ = simCmd.Process.Kill()
+	_ = simCmd.Wait()
+	tm.keys("-l", regs[6])
+	tm.keys("Enter")
+	tm.waitText("OFFLINE", "QUEUED OFFLINE", "1 pending")
+	// Typing goes on while offline.
+	tm.keys("-l", "garbage")
+	tm.keys("Enter")
+	tm.waitText("NOT AN EMAIL")
+
+	tm.keys("C-c")
+	tm.waitText("1 check-in not yet sent", "quit anyway?")
+	tm.keys("n")
+	tm.waitGone("quit anyway?")
+	tm.keys("C-c")
+	tm.waitText("quit anyway?")
+	tm.keys("y")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+
+	// A new server; the headless command sends what the desk left.
+	vars2, _ := startSim(t)
+	env2 := append(env, "EVDESK_BASE_URL="+vars2["EVDESK_BASE_URL"], "EVDESK_TOKEN="+vars2["EVDESK_TOKEN"])
+	out, err := runCLI(env2, "checkin", id, "-o", "json")
+	if err != nil {
+		t.Fatalf("checkin: %v\n%s", err, out)
+	}
+	var sum importSummary
+	if err := json.Unmarshal(out, &sum); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if sum.Resent != 1 || sum.CheckedIn != 1 || sum.Pending != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	out, err = runCLI(env2, "checkin", "list", id, "-o", "csv")
+	if err != nil || !strings.Contains(string(out), regs[6]+",check-in,evdesk desk ") {
+		t.Fatalf("checkin list: %v\n%s", err, out)
+	}
+}
+
+func TestCheckinImportEndToEnd(t *testing.T) {
+	requireCheckinCommands(t)
+	id, regs := largeEvent()
+	vars, _ := startSim(t)
+	env := append(isolatedEnv(t), "EVDESK_BASE_URL="+vars["EVDESK_BASE_URL"], "EVDESK_TOKEN="+vars["EVDESK_TOKEN"])
+	list := filepath.Join(t.TempDir(), "emails.txt")
+	content := strings.Join([]string{
+		"# arrivals, morning",                  // 1: a comment
+		regs[0],                                // 2
+		"  " + strings.ToUpper(regs[1]) + "  ", // 3: normalised
+		"",                                     // 4: blank
+		"nobody@example.org",                   // 5: not registered
+		"not an email",                         // 6: bad line
+		regs[2],                                // 7
+	}, "\n") + "\n"
+	if err := os.WriteFile(list, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	out, err := runCLI(env, "checkin", id, list, "--source", "door-2")
+	if err == nil {
+		t.Fatalf("a failed line must fail the run:\n%s", out)
+	}
+	text := string(out)
+	for _, want := range []string{
+		"recorded from list:    4", "checked in:            3", "rejected:              1",
+		"bad lines:             1", `line 5: nobody@example.org: Attendee is not registered for this event.`,
+		`line 6: "not an email" is not an email address`, "2 not checked in: 1 bad line, 1 rejected",
+	} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("output lacks %q:\n%s", want, text)
+		}
+	}
+
+	// Again: the journal knows who is in; only the refused one is sent.
+	out, err = runCLI(env, "checkin", id, list, "-o", "json")
+	if err == nil {
+		t.Fatalf("second run must fail too:\n%s", out)
+	}
+	var sum importSummary
+	if jerr := json.Unmarshal(out[:strings.LastIndex(string(out), "}")+1], &sum); jerr != nil {
+		t.Fatalf("%v\n%s", jerr, out)
+	}
+	if sum.Already != 3 || sum.CheckedIn != 0 || sum.Rejected != 1 || len(sum.BadLines) != 1 || sum.BadLines[0].Line != 6 {
+		t.Fatalf("second run: %+v", sum)
+	}
+
+	// A CSV with an email column, from standard input.
+	cmd := exec.Command(binPath, "checkin", id, "-")
+	cmd.Env = env
+	cmd.Stdin = strings.NewReader("name,email\n\"Silva, Ana\"," + regs[3] + "\n")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "checked in:            1") {
+		t.Fatalf("csv from stdin: %v\n%s", err, out)
+	}
+
+	out, err = runCLI(env, "checkin", "list", id, "-o", "json")
+	var listed []map[string]string
+	if err != nil || json.Unmarshal(out, &listed) != nil || len(listed) != 4 || listed[0]["source"] != "door-2" {
+		t.Fatalf("checkin list: %v\n%s", err, out)
+	}
+}
+
+func TestConsoleCheckinSectionEndToEnd(t *testing.T) {
+	requireCheckinCommands(t)
+	tm := startTerm(t, 100, 30, "--demo")
+	tm.waitText("DEMO", "1 All")
+	if !strings.Contains(tm.screen(), "Check-in") {
+		t.Skip("the console has no Check-in section yet (views/console)")
+	}
+	activeTab := func(screen string) string {
+		first, _, _ := strings.Cut(screen, "\n")
+		if _, rest, ok := strings.Cut(first, "["); ok {
+			tab, _, _ := strings.Cut(rest, "]")
+			return tab
+		}
+		return ""
+	}
+	for i := 0; i < 12 && activeTab(tm.screen()) != "Check-in"; i++ {
+		prev := activeTab(tm.screen())
+		tm.keys("Tab")
+		tm.waitFor("the next tab", func(s string) bool { return activeTab(s) != prev })
+	}
+	tm.waitText("choose an upcoming event")
+	tm.keys("/")
+	tm.keys("-l", "observ")
+	tm.keys("Enter")
+	tm.keys("Enter")
+	tm.waitText("Whole event", "Opening Keynote")
+	tm.keys("Down")
+	tm.keys("Enter")
+	tm.waitText("Desk: Opening Keynote", "ONLINE")
+	tm.keys("Escape")
+	tm.waitText("Whole event")
+	tm.keys("q")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}
+
+func TestEventDetailOpensTheDeskEndToEnd(t *testing.T) {
+	requireCheckinCommands(t)
+	tm := startTerm(t, 100, 30, "--demo")
+	tm.waitText("DEMO", "1 All")
+	tm.keys("/")
+	tm.keys("-l", "observ")
+	tm.keys("Enter")
+	tm.keys("Enter")
+	tm.waitText("Overview", "Observability Summit APAC")
+	tm.keys("?")
+	tm.waitText("Keys")
+	if !strings.Contains(tm.screen(), "check-in desk") {
+		t.Skip("the event detail has no check-in key yet (views/events)")
+	}
+	tm.keys("?")
+	tm.keys("i")
+	tm.waitText("Whole event", "Opening Keynote")
+	tm.keys("Enter")
+	tm.waitText("Desk: Observability Summit APAC", "ONLINE")
+	tm.keys("F3")
+	tm.waitText("Check-in history")
+	tm.keys("Escape")
+	tm.waitText("CHECK-IN DESK")
+	tm.keys("Escape") // the input is empty: leaves the desk
+	tm.waitText("Whole event")
+	tm.keys("Escape")
+	tm.waitText("Overview")
+	tm.keys("H")
+	tm.waitText("Check-in history", "Observability Summit APAC")
+	tm.keys("q")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}

@@ -1,0 +1,88 @@
+// Package checkin holds the check-in screens: the event and session picker,
+// the desk (one scan input, a result box, counters, recent scans and a
+// registrant search) and the check-in history. The durable queue behind the
+// desk is the checkin package at the module root.
+package checkin
+
+import (
+	"context"
+	"time"
+
+	core "github.com/evdesk/evdesk/checkin"
+
+	"github.com/evdesk/evdesk/api"
+)
+
+// Deps is what the check-in screens need beyond the program context.
+type Deps struct {
+	// Client lists events, sessions, registrants and history.
+	Client *api.Client
+	// SenderClient sends the check-ins: give it few retries of its own
+	// (api.WithRetry with MaxAttempts 1 or 2) so an outage shows as offline
+	// at once; the sender retries without end. Nil uses Client, each call
+	// cut short after SendTimeout.
+	SenderClient *api.Client
+	// JournalDir holds the journals, one file per event or session:
+	// filepath.Join(config.StateDir(), "journal") in production.
+	JournalDir string
+	// Source is sent with every check-in, e.g. "evdesk desk <hostname>".
+	Source string
+	// Now and Local default to the wall clock and the user's zone.
+	Now   func() time.Time
+	Local *time.Location
+	// Bell starts desks with the terminal bell on failures switched on.
+	Bell bool
+
+	hooks *testHooks
+}
+
+// SendTimeout bounds one check-in request when Deps.SenderClient is nil,
+// so the long retries of a console client still show an outage quickly.
+const SendTimeout = 8 * time.Second
+
+// DefaultSource is the source of desk check-ins when Deps.Source is empty.
+const DefaultSource = "evdesk desk"
+
+func (d Deps) withDefaults() Deps {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Local == nil {
+		d.Local = time.Local
+	}
+	if d.Source == "" {
+		d.Source = DefaultSource
+	}
+	return d
+}
+
+// checkInFunc sends check-ins with the sender's client.
+func (d Deps) checkInFunc() core.CheckInFunc {
+	if d.hooks != nil && d.hooks.checkIn != nil {
+		return d.hooks.checkIn
+	}
+	if d.SenderClient != nil {
+		return d.SenderClient.Attendees.CheckIn
+	}
+	c := d.Client
+	return func(ctx context.Context, eventID, sessionID string, emails []string, source string) ([]api.BatchError, error) {
+		ctx, cancel := context.WithTimeout(ctx, SendTimeout)
+		defer cancel()
+		return c.Attendees.CheckIn(ctx, eventID, sessionID, emails, source)
+	}
+}
+
+// testHooks let tests drive the desk without a running program.
+type testHooks struct {
+	// manualPump: the desk does not wait on its pump; the test reads the
+	// pumped messages and delivers them.
+	manualPump bool
+	// onRuntime sees every desk's runtime, so tests can shut it down.
+	onRuntime func(*runtime)
+	// lockWait replaces lockWait when not zero.
+	lockWait time.Duration
+	// sender adjusts the sender's options (clock, sleep, jitter).
+	sender func(*core.SenderOptions)
+	// checkIn replaces the network call.
+	checkIn core.CheckInFunc
+}

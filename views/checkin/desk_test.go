@@ -1,0 +1,288 @@
+package checkin
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/api/sim"
+	core "github.com/evdesk/evdesk/checkin"
+)
+
+// registered returns the n-th registrant of the large conference.
+func (r *rig) registered(n int) string {
+	return r.sim.RegistrantEmails(r.ids.LargeConferenceEventID)[n]
+}
+
+func (r *rig) checkedIn(email string) bool {
+	return slices.ContainsFunc(r.sim.CheckIns(r.ids.LargeConferenceEventID, ""), func(c sim.CheckInRecord) bool {
+		return c.Email == email
+	})
+}
+
+func TestDeskChecksInAndShowsEachStage(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE", "Registered 20,000")
+	r.Contains("READY", "0 pending", "Observability Summit APAC")
+	r.Golden("desk_ready")
+
+	who := r.registered(0)
+	// A scanner may send upper case and stray spaces; the desk normalises.
+	r.scan("  " + strings.ToUpper(who) + " ")
+	r.Contains("RECORDED, SENDING", who) // on disk, before any answer
+	r.settle("CHECKED IN", "Checked in today 1")
+	r.Lacks("RECORDED, SENDING")
+	r.Golden("desk_checked_in")
+	if !r.checkedIn(who) {
+		t.Fatalf("the simulator has no check-in of %s", who)
+	}
+	if got := r.sim.CheckIns(r.ids.LargeConferenceEventID, "")[0].Source; got != "evdesk desk test" {
+		t.Fatalf("source %q", got)
+	}
+
+	// The same badge again: the journal knows, nothing is sent.
+	r.scan(who)
+	r.Contains("ALREADY CHECKED IN", "already checked in at this desk", "first scanned 10:00:00")
+	r.Golden("desk_already")
+	if n := len(r.sim.CheckIns(r.ids.LargeConferenceEventID, "")); n != 1 {
+		t.Fatalf("%d check-ins on the server, want 1", n)
+	}
+}
+
+func TestDeskRefusesWhatIsNotAnEmail(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE")
+	r.scan("garbage")
+	r.Contains("NOT AN EMAIL", `You typed "garbage"`, "name@example.org")
+	r.Golden("desk_invalid")
+	r.scan("ana@localhost")
+	r.Contains(`"ana@localhost"`, "the part after @ needs a dot")
+	r.scan("https://events.vendor.example/qr?t=abc")
+	r.Contains("You scanned a link")
+	if c := r.desk().j.Counts(); c.Total() != 0 {
+		t.Fatalf("refused input reached the journal: %+v", c)
+	}
+}
+
+func TestDeskShowsTheServersRefusal(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE")
+	r.scan("nobody@example.org")
+	r.settle("NOT REGISTERED", "Rejected 1")
+	r.Contains("Attendee is not registered for this event.")
+	r.Golden("desk_not_registered")
+}
+
+func TestDeskQueuesOfflineAndAsksBeforeQuitting(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE")
+	r.sim.SetFaults(0, 0, 1) // every connection dropped
+	who := r.registered(1)
+	r.scan(who)
+	r.settle("OFFLINE", "QUEUED OFFLINE", "1 pending")
+	r.Contains("cannot reach the server", "ctrl+r")
+	r.Golden("desk_offline")
+
+	// Typing still works offline; scans queue.
+	r.scan(r.registered(2))
+	r.Contains("QUEUED OFFLINE", "2 pending")
+
+	r.Press("ctrl+c")
+	r.Contains("2 check-ins not yet sent", "quit anyway?")
+	r.Press("n")
+	if r.Quit() {
+		t.Fatal("quit without asking")
+	}
+	r.Lacks("quit anyway?")
+
+	r.sim.SetFaults(0, 0, 0)
+	r.Send(ctrl('r'))
+	r.settle("ONLINE", "0 pending", "Checked in today 2")
+	if !r.checkedIn(who) {
+		t.Fatal("the queued scan was not delivered")
+	}
+	r.Press("ctrl+c")
+	if !r.Quit() {
+		t.Fatal("nothing pending, yet quitting asked")
+	}
+}
+
+func TestTypingNeverWaitsForTheNetwork(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE")
+	r.sim.SetFaults(time.Second, 0, 0)
+	a, b, c := r.registered(3), r.registered(4), r.registered(5)
+	start := time.Now()
+	r.scan(a)
+	// Let the sender pick the first scan up: its request is now in flight.
+	for r.desk().s.Status().InFlight == 0 && time.Since(start) < 2*time.Second {
+		time.Sleep(time.Millisecond)
+	}
+	r.scan(b)
+	r.scan(c)
+	if took := time.Since(start); took > 700*time.Millisecond {
+		t.Fatalf("three scans took %v with a request in flight", took)
+	}
+	if r.desk().s.Status().InFlight == 0 {
+		t.Fatal("no request was in flight while typing")
+	}
+	r.Contains(a, b, c, "RECORDED, SENDING")
+	r.settle("Checked in today 3", "0 pending")
+}
+
+func TestPastedLinesAreScansAndKeypadEnterSubmits(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE")
+	a, b := r.registered(6), r.registered(7)
+	r.Send(tea.PasteMsg{Content: a + "\r\n" + b + "\nnot-an-email\npart"})
+	r.Contains(a, b, "NOT AN EMAIL", "Scan > part")
+	r.Press("ctrl+u")
+	r.Type(r.registered(8))
+	r.Send(tea.KeyPressMsg{Code: tea.KeyKpEnter})
+	r.Contains(r.registered(8))
+	r.settle("Checked in today 3")
+	// Space-separated addresses (a paste that lost its newlines) are
+	// several scans; other text with spaces is one input, refused whole.
+	r.Type(r.registered(9) + " " + r.registered(10))
+	r.Press("enter")
+	r.settle("Checked in today 5")
+	r.scan("Ana Silva")
+	r.Contains(`You typed "Ana Silva"`)
+}
+
+func TestRegistrantSearchChecksInTheChosenOne(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE")
+	who := r.registered(0) // grace.rossi@example.net
+	r.Send(ctrl('f'))
+	r.Contains("Find a registrant", "20,000 of 20,000 loaded")
+	r.Type("grace.ross")
+	r.Contains(who)
+	r.Golden("desk_search")
+	// Letters went to the input, not to the table's keys.
+	r.Contains("Scan > grace.ross")
+	r.Press("enter")
+	r.Lacks("Find a registrant")
+	r.settle("CHECKED IN", who)
+	if !r.checkedIn(who) {
+		t.Fatal("the chosen registrant was not checked in")
+	}
+	// A scanner's address during a search is a scan, not a pick.
+	r.Send(fkey(2))
+	r.Contains("Find a registrant")
+	r.scan(r.registered(1))
+	r.Lacks("Find a registrant")
+	r.settle("Checked in today 2")
+}
+
+func TestDeskBellRingsOnFailureWhenOn(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE")
+	r.scan("x")
+	if r.desk().rings != 0 {
+		t.Fatal("the bell rang while off")
+	}
+	r.Send(ctrl('g'))
+	r.Contains("bell on")
+	r.scan("x")
+	r.scan("nobody@example.org")
+	r.settle("NOT REGISTERED")
+	if got := r.desk().rings; got != 2 {
+		t.Fatalf("rang %d times, want 2", got)
+	}
+}
+
+func TestDeskSendsWhatAnEarlierDeskLeft(t *testing.T) {
+	dir := t.TempDir()
+	probe := newRig(t, pickerOnly())
+	ev := probe.ids.LargeConferenceEventID
+	who := probe.sim.RegistrantEmails(ev)[11]
+	j, err := core.Open(dir, ev, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Scan(who, "an earlier desk"); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+
+	r := newRig(t, withJournalDir(dir))
+	r.Contains("1 scan from an earlier session")
+	r.settle("CHECKED IN", who, "0 pending")
+	if !r.checkedIn(who) {
+		t.Fatal("the earlier scan was not sent")
+	}
+}
+
+func TestLeavingTheDeskReleasesTheJournal(t *testing.T) {
+	dir := t.TempDir()
+	r := newRig(t, withJournalDir(dir))
+	r.settle("ONLINE")
+	rt := r.desk().rt
+	r.Type("half typed")
+	r.Press("esc") // clears the input first
+	r.Contains("Desk: Observability Summit APAC")
+	r.Press("esc")
+	r.Contains("choose an upcoming event")
+	<-rt.down
+	j, err := core.Open(dir, r.ids.LargeConferenceEventID, "")
+	if err != nil {
+		t.Fatalf("the journal is still held: %v", err)
+	}
+	j.Close()
+}
+
+func TestADeskThatCannotOpenItsJournalSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	probe := newRig(t, pickerOnly())
+	j, err := core.Open(dir, probe.ids.LargeConferenceEventID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	r := newRig(t, withJournalDir(dir), func(c *rigConfig) { c.lockWait = 10 * time.Millisecond })
+	r.Contains("NO JOURNAL", "DESK UNAVAILABLE", "another evdesk desk or import has this journal open")
+	r.scan(r.registered(0))
+	r.Contains("NOT RECORDED", "could not be opened")
+	if r.desk().ConfirmQuit() != "" {
+		t.Fatal("nothing was recorded, yet quitting would ask")
+	}
+}
+
+func TestSessionDesk(t *testing.T) {
+	probe := newRig(t, pickerOnly())
+	sid := probe.ids.LargeConferenceSessionID
+	r := newRig(t, withSession(sid))
+	r.settle("ONLINE")
+	r.Contains("session "+sid, "Desk: session "+sid)
+	who := r.registered(12)
+	r.scan(who)
+	r.settle("CHECKED IN")
+	if got := r.sim.CheckIns(r.ids.LargeConferenceEventID, sid); len(got) != 1 || got[0].Email != who {
+		t.Fatalf("session check-ins %+v", got)
+	}
+}
+
+func TestDeskFitsA80x24Terminal(t *testing.T) {
+	r := newRig(t, withSize(80, 24))
+	r.settle("ONLINE")
+	r.scan(r.registered(0))
+	r.scan("nobody@example.org")
+	r.settle("NOT REGISTERED", "Checked in today 1")
+	r.Golden("desk_80x24")
+}
+
+func TestADeskStartedOfflineWorksAndCatchesUp(t *testing.T) {
+	r := newRig(t, func(c *rigConfig) { c.offline = true })
+	r.Contains("NO ANSWER", "cannot reach the server", "Registered unknown")
+	who := r.registered(13)
+	r.scan(who)
+	r.Contains("RECORDED") // journaled at once, whatever the network does
+	r.settle("OFFLINE", "QUEUED OFFLINE")
+	r.sim.SetFaults(0, 0, 0)
+	r.Send(ctrl('r'))
+	r.settle("CHECKED IN", "ONLINE", "Registered 20,000")
+}

@@ -1,0 +1,236 @@
+package checkin
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	core "github.com/evdesk/evdesk/checkin"
+	"github.com/evdesk/evdesk/ui"
+)
+
+// boxHeight is the height of the result box, borders included: roomier
+// when the terminal is tall.
+func (d *Desk) boxHeight() int {
+	if d.height >= 24 {
+		return 7
+	}
+	return 5
+}
+
+// layout says which optional rows fit: the gaps between blocks go first
+// when the terminal is short.
+func (d *Desk) gaps() bool { return d.height >= 18 }
+
+// headLines counts the rows above the result box (or the search).
+func (d *Desk) headLines() int {
+	n := 4 // title, connection, counters, input
+	if d.gaps() {
+		n += 2
+	}
+	return n
+}
+
+func (d *Desk) searchTableHeight() int {
+	return max(3, d.height-d.headLines()-1)
+}
+
+func (d *Desk) View() string {
+	if d.width <= 0 || d.height <= 0 {
+		return ""
+	}
+	w := d.width
+	lines := []string{d.titleLine(), d.connLine(), d.countersLine()}
+	if d.gaps() {
+		lines = append(lines, "")
+	}
+	lines = append(lines, ui.Fit(d.input.View(), w, 1))
+	if d.gaps() {
+		lines = append(lines, "")
+	}
+	if d.searching {
+		lines = append(lines, d.searchHead(), d.reg.table.View())
+		return ui.Fit(strings.Join(lines, "\n"), w, d.height)
+	}
+	lines = append(lines, d.boxView())
+	rest := d.height - d.headLines() - d.boxHeight()
+	if rest >= 3 {
+		if d.gaps() {
+			lines = append(lines, "")
+			rest--
+		}
+		lines = append(lines, d.recentView(rest))
+	}
+	return ui.Fit(strings.Join(lines, "\n"), w, d.height)
+}
+
+func (d *Desk) titleLine() string {
+	t := d.ctx.Theme
+	left := t.Title.Render("CHECK-IN DESK") + "  " + lipgloss.NewStyle().Bold(true).Render(d.eventName) +
+		t.Muted.Render(" · "+d.sessionLabel())
+	right := "bell off"
+	if d.bell {
+		right = "bell on"
+	}
+	return spread(left, t.Muted.Render(right), d.width)
+}
+
+func (d *Desk) conn() conn {
+	return conn{known: d.haveStatus, st: d.st, pending: d.counts.Pending, reached: d.haveRegTotal, probeErr: d.registeredErr}
+}
+
+func (d *Desk) connLine() string {
+	t := d.ctx.Theme
+	if d.openErr != nil {
+		return ui.Fit(badge(t, roleErr).Render(" NO JOURNAL ")+" "+t.Error.Render(journalProblem(d.openErr)), d.width, 1)
+	}
+	r, word, detail := connWords(d.conn(), d.deps.Local)
+	pending := fmt.Sprintf("%d pending", d.counts.Pending+d.unsaved)
+	line := badge(t, r).Render(" "+word+" ") + " " + lipgloss.NewStyle().Bold(true).Render(pending)
+	if detail != "" {
+		line += t.Muted.Render(" · ") + text(t, r).Render(detail)
+	}
+	return ui.Fit(ansi.Truncate(line, d.width, "..."), d.width, 1)
+}
+
+func (d *Desk) countersLine() string {
+	t := d.ctx.Theme
+	reg := "..."
+	switch {
+	case d.haveRegTotal:
+		reg = thousands(d.registered)
+	case d.registeredErr != nil:
+		reg = "unknown"
+	}
+	item := func(label string, n string) string {
+		return t.Muted.Render(label+" ") + lipgloss.NewStyle().Bold(true).Render(n)
+	}
+	c := d.counts
+	parts := []string{
+		item("Checked in today", thousands(len(d.today))),
+		item("Pending", thousands(c.Pending+d.unsaved)),
+		item("Rejected", thousands(c.Rejected)),
+		item("Already", thousands(c.Already)),
+		item("Registered", reg),
+	}
+	return ui.Fit(strings.Join(parts, "   "), d.width, 1)
+}
+
+// boxView is the result of the latest scan, large and framed: the word
+// mark and the border style tell the outcome without colour.
+func (d *Desk) boxView() string {
+	t := d.ctx.Theme
+	w := d.width
+	var v verdict
+	email := ""
+	switch {
+	case len(d.recent) > 0:
+		e := d.recent[0]
+		v = describe(e, d.conn(), d.deps.Local)
+		email = e.email
+		if e.kind == kindInvalid {
+			email = ""
+		}
+		if !e.at.IsZero() {
+			email = strings.TrimSpace(email + "   " + t.Muted.Render(clock(e.at, d.deps.Local)))
+		}
+	case d.openErr != nil:
+		v = verdict{mark: "XX", word: "DESK UNAVAILABLE", role: roleErr,
+			detail: "Scans cannot be recorded: " + journalProblem(d.openErr)}
+	default:
+		v = verdict{mark: "--", word: "READY", role: roleInfo, detail: "Scan a badge or type an email, then press Enter."}
+	}
+	inner := max(1, w-4)
+	center := lipgloss.NewStyle().Width(inner).Align(lipgloss.Center)
+	body := []string{
+		center.Render(badge(t, v.role).Render("  [" + v.mark + "] " + v.word + "  ")),
+		center.Render(ansi.Truncate(lipgloss.NewStyle().Bold(true).Render(email), inner, "...")),
+		center.Render(ansi.Truncate(text(t, v.role).Render(oneLine(v.detail)), inner, "...")),
+	}
+	pad := (d.boxHeight() - 5) / 2
+	st := lipgloss.NewStyle().Border(border(v.role)).Padding(pad, 1).Width(w)
+	if !t.NoColor {
+		st = st.BorderForeground(text(t, v.role).GetForeground())
+	}
+	return st.Render(strings.Join(body, "\n"))
+}
+
+// recentView lists the latest scans, newest first, in h rows.
+func (d *Desk) recentView(h int) string {
+	t := d.ctx.Theme
+	lines := []string{t.Header.Render("Recent scans") + t.Muted.Render(" (newest first)")}
+	if len(d.recent) == 0 {
+		lines = append(lines, t.Muted.Render("  none yet"))
+	}
+	c := d.conn()
+	emailW := max(16, min(32, d.width-8-2-19-2-24))
+	for _, e := range d.recent {
+		if len(lines) >= h {
+			break
+		}
+		v := describe(e, c, d.deps.Local)
+		when := "        "
+		if !e.at.IsZero() {
+			when = clock(e.at, d.deps.Local)
+		}
+		em := e.email
+		if ansi.StringWidth(em) > emailW {
+			em = ansi.Truncate(em, emailW, "…")
+		}
+		line := when + "  " + text(t, v.role).Render(fmt.Sprintf("%-19s", v.word)) + "  " +
+			fmt.Sprintf("%-*s", emailW, em)
+		if e.kind == kindRejected || e.kind == kindAlready || e.kind == kindNotRecorded {
+			line += "  " + t.Muted.Render(oneLine(e.msg))
+		}
+		lines = append(lines, ansi.Truncate(line, d.width, "…"))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (d *Desk) searchHead() string {
+	t := d.ctx.Theme
+	state := ""
+	switch {
+	case d.reg.err != nil:
+		state = t.Error.Render("  ERROR: loading failed")
+	case d.reg.loading:
+		state = t.Muted.Render("  loading...")
+	}
+	head := t.Header.Render("Find a registrant") + t.Muted.Render(": type part of the email or name above · ↑/↓ choose · enter checks in · esc closes") + state
+	return ui.Fit(ansi.Truncate(head, d.width, "..."), d.width, 1)
+}
+
+// spread puts left and right on one line of width w.
+func spread(left, right string, w int) string {
+	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 2 {
+		return ui.Fit(left, w, 1)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// journalProblem says why the journal did not open, and what to do.
+func journalProblem(err error) string {
+	if errors.Is(err, core.ErrLocked) {
+		return "another evdesk desk or import has this journal open; close it, then open this desk again"
+	}
+	return oneLine(err.Error())
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// thousands writes 20000 as 20,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,192 @@
+package checkin
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/api/sim"
+	core "github.com/evdesk/evdesk/checkin"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/uitest"
+)
+
+var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+func testClock() time.Time { return testNow }
+
+// rig is the console on a fresh simulator with a fixed clock, driven
+// synchronously; the desk's pump is drained by the test.
+type rig struct {
+	*uitest.Driver
+	t    testing.TB
+	app  *ui.App
+	sim  *sim.Sim
+	srv  *httptest.Server
+	ids  sim.Fixtures
+	deps Deps
+	rts  chan *runtime
+}
+
+type rigOpt func(*rigConfig)
+
+type rigConfig struct {
+	w, h      int
+	dir       string
+	noDesk    bool
+	eventID   func(sim.Fixtures) string
+	sessionID string
+	lockWait  time.Duration
+	checkIn   core.CheckInFunc
+	offline   bool // the server drops every connection from the start
+}
+
+func withSize(w, h int) rigOpt         { return func(c *rigConfig) { c.w, c.h = w, h } }
+func withJournalDir(dir string) rigOpt { return func(c *rigConfig) { c.dir = dir } }
+func pickerOnly() rigOpt               { return func(c *rigConfig) { c.noDesk = true } }
+func withSession(id string) rigOpt     { return func(c *rigConfig) { c.sessionID = id } }
+
+func largeEvent(f sim.Fixtures) string { return f.LargeConferenceEventID }
+
+// newRig opens the check-in section with the desk of the large conference
+// on top (unless pickerOnly).
+func newRig(t testing.TB, opts ...rigOpt) *rig {
+	t.Helper()
+	cfg := rigConfig{w: 100, h: 30, eventID: largeEvent}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.dir == "" {
+		cfg.dir = t.TempDir()
+	}
+	s := sim.New(sim.Options{Now: testClock, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	if cfg.offline {
+		s.SetFaults(0, 0, 1)
+	}
+	mk := func(extra ...api.Option) *api.Client {
+		c, err := api.New(append([]api.Option{api.WithBaseURL(srv.URL + "/v2"), api.WithToken(sim.DemoToken),
+			api.WithRateLimit(0, 0), api.WithClock(testClock),
+			api.WithSleep(func(context.Context, time.Duration) error { return nil })}, extra...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	r := &rig{t: t, sim: s, srv: srv, ids: s.Fixtures(), rts: make(chan *runtime, 64)}
+	r.deps = Deps{
+		Client:       mk(),
+		SenderClient: mk(api.WithRetry(api.RetryPolicy{MaxAttempts: 1})),
+		JournalDir:   cfg.dir,
+		Source:       "evdesk desk test",
+		Now:          testClock,
+		Local:        time.UTC,
+		hooks: &testHooks{
+			manualPump: true,
+			onRuntime:  func(rt *runtime) { r.rts <- rt },
+			lockWait:   cfg.lockWait,
+			checkIn:    cfg.checkIn,
+			sender: func(o *core.SenderOptions) {
+				o.Jitter = func() float64 { return 0 }
+				// Backoff waits until woken (ctrl+r), so an outage
+				// holds still for the golden file.
+				o.Sleep = func(ctx context.Context, _ time.Duration) error { <-ctx.Done(); return ctx.Err() }
+			},
+		},
+	}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test"}
+	var appOpts []ui.Option
+	if !cfg.noDesk {
+		ev := cfg.eventID(r.ids)
+		name := map[string]string{r.ids.LargeConferenceEventID: "Observability Summit APAC"}[ev]
+		sess := cfg.sessionID
+		appOpts = append(appOpts, ui.WithInitialScreen(func(c *ui.Context) ui.Screen {
+			return NewDesk(c, r.deps, ev, name, sess, "")
+		}))
+	}
+	r.app = ui.NewApp(ctx, []ui.Section{{Name: "Check-in", New: func(c *ui.Context) ui.Screen { return NewPicker(c, r.deps) }}}, appOpts...)
+	r.Driver = uitest.New(t, r.app, cfg.w, cfg.h)
+	t.Cleanup(r.closeDesks)
+	return r
+}
+
+// desk is the desk on top of the stack.
+func (r *rig) desk() *Desk {
+	r.t.Helper()
+	d, ok := r.app.Top().(*Desk)
+	if !ok {
+		r.t.Fatalf("the top screen is %T, not the desk", r.app.Top())
+	}
+	return d
+}
+
+// closeDesks shuts every desk this rig opened and waits, so the temporary
+// directory is not removed under a journal.
+func (r *rig) closeDesks() {
+	for {
+		select {
+		case rt := <-r.rts:
+			rt.shutdown()
+			<-rt.down
+		default:
+			return
+		}
+	}
+}
+
+// settle delivers the pumped messages of the desk on top until the view
+// shows every one of want, then until the sender falls quiet.
+func (r *rig) settle(want ...string) {
+	r.t.Helper()
+	p := r.desk().rt.pump
+	deadline := time.After(10 * time.Second)
+	shows := func() bool {
+		v := r.View()
+		for _, w := range want {
+			if !strings.Contains(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	for !shows() {
+		select {
+		case m := <-p.ch:
+			r.Send(m)
+		case <-deadline:
+			r.t.Fatalf("timed out waiting for %q; view:\n%s", want, r.View())
+		}
+	}
+	r.quiet(p)
+}
+
+// quiet delivers pumped messages until none comes for a while.
+func (r *rig) quiet(p *pump) {
+	for {
+		select {
+		case m := <-p.ch:
+			r.Send(m)
+		case <-time.After(150 * time.Millisecond):
+			return
+		}
+	}
+}
+
+// scan types text as a scanner does and ends it with Enter.
+func (r *rig) scan(text string) {
+	r.t.Helper()
+	r.Type(text)
+	r.Press("enter")
+}
+
+func ctrl(c rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: c, Mod: tea.ModCtrl} }
+
+func fkey(n int) tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF1 + rune(n-1)} }
+
+func pushMsg(s ui.Screen) tea.Msg { return ui.PushMsg{Screen: s} }

@@ -1,0 +1,180 @@
+package checkin
+
+import (
+	"context"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/table"
+)
+
+// History lists the check-ins the server recorded for an event or one of
+// its sessions, streamed page by page into a filterable table.
+type History struct {
+	ctx  *ui.Context
+	deps Deps
+	keys historyKeys
+
+	eventID, eventName, sessionID string
+
+	table   table.Model
+	pager   *api.Pager[api.AttendeeAction]
+	gen     int
+	cancel  context.CancelFunc
+	loading bool
+	err     error
+	width   int
+	height  int
+}
+
+type historyKeys struct{ Refresh key.Binding }
+
+// historyMsg is one page of the history; gen ties it to its load.
+type historyMsg struct {
+	h     *History
+	gen   int
+	items []api.AttendeeAction
+	total int
+	done  bool
+	err   error
+}
+
+// historyPageSize is the largest page the listing serves.
+const historyPageSize = 300
+
+// NewHistory shows the check-in history of an event, or of one of its
+// sessions when sessionID is not empty.
+func NewHistory(ctx *ui.Context, d Deps, eventID, eventName, sessionID string) ui.Screen {
+	d = d.withDefaults()
+	t := table.New(ctx.Theme,
+		table.Column{Title: "Email", Width: 24, Flex: 3},
+		table.Column{Title: "Action", Width: 9},
+		table.Column{Title: "Source", Width: 12, Flex: 2},
+	)
+	t.SetEmptyText("No check-ins recorded yet. Press r to refresh.")
+	if eventName == "" {
+		eventName = eventID
+	}
+	return &History{ctx: ctx, deps: d, eventID: eventID, eventName: eventName, sessionID: sessionID, table: t,
+		keys: historyKeys{Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh"))}}
+}
+
+func (h *History) Title() string {
+	if h.sessionID != "" {
+		return "History: " + h.eventName + " (session)"
+	}
+	return "History: " + h.eventName
+}
+
+func (h *History) Init() tea.Cmd { return h.reload() }
+
+// reload starts the listing over, dropping answers to older loads.
+func (h *History) reload() tea.Cmd {
+	if h.cancel != nil {
+		h.cancel()
+	}
+	h.gen++
+	h.err = nil
+	h.loading = true
+	h.table.SetRows(nil)
+	h.table.SetTotal(0)
+	h.table.SetLoading(true)
+	h.pager = h.deps.Client.Attendees.Pager(h.eventID, h.sessionID, api.ListAttendeeActionsOptions{PageSize: historyPageSize})
+	return h.fetch()
+}
+
+func (h *History) fetch() tea.Cmd {
+	var ctx context.Context
+	ctx, h.cancel = context.WithCancel(context.Background())
+	gen, pager, self := h.gen, h.pager, h
+	return ui.Async(func() tea.Msg {
+		items, err := pager.Next(ctx)
+		return historyMsg{h: self, gen: gen, items: items, total: pager.Total(), done: pager.Done(), err: err}
+	})
+}
+
+// Close cancels the load in flight when the screen leaves.
+func (h *History) Close() {
+	if h.cancel != nil {
+		h.cancel()
+	}
+}
+
+func (h *History) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case historyMsg:
+		if msg.h != h || msg.gen != h.gen {
+			return h, nil
+		}
+		return h, h.onPage(msg)
+	case tea.KeyPressMsg:
+		if !h.table.Filtering() && key.Matches(msg, h.keys.Refresh) {
+			return h, h.reload()
+		}
+	}
+	var cmd tea.Cmd
+	h.table, cmd = h.table.Update(msg)
+	return h, cmd
+}
+
+func (h *History) onPage(m historyMsg) tea.Cmd {
+	if m.err != nil {
+		h.loading, h.err = false, m.err
+		h.table.SetLoading(false)
+		return ui.Toast(ui.ToastError, "Check-in history: "+m.err.Error())
+	}
+	rows := make([]table.Row, len(m.items))
+	for i, a := range m.items {
+		src := a.Source
+		if src == "" {
+			src = "-"
+		}
+		rows[i] = table.Row{ID: a.Action + "\x00" + api.NormalizeEmail(a.Email), Cells: []string{a.Email, a.Action, src}}
+	}
+	h.table.AppendRows(rows)
+	h.table.SetTotal(m.total)
+	if !m.done {
+		return h.fetch()
+	}
+	h.loading = false
+	h.table.SetLoading(false)
+	return nil
+}
+
+func (h *History) SetSize(w, height int) {
+	h.width, h.height = w, height
+	h.table.SetSize(w, max(1, height-2))
+}
+
+func (h *History) View() string {
+	th := h.ctx.Theme
+	scope := "whole event"
+	if h.sessionID != "" {
+		scope = "session " + h.sessionID
+	}
+	head := th.Title.Render("Check-in history") + th.Muted.Render(" · "+h.eventName+" · "+scope)
+	switch {
+	case h.loading:
+		head += th.Muted.Render("  loading...")
+	case h.err != nil:
+		head += th.Error.Render("  ERROR: load failed, r to retry")
+	}
+	return ui.Fit(head, h.width, 1) + "\n\n" + h.table.View()
+}
+
+// CapturingInput is true while the filter input has the keyboard.
+func (h *History) CapturingInput() bool { return h.table.Filtering() }
+
+// CapturingBack is true while a filter is applied: esc clears it first.
+func (h *History) CapturingBack() bool { return h.table.Filtering() || h.table.FilterText() != "" }
+
+func (h *History) ShortHelp() []key.Binding {
+	return append([]key.Binding{h.keys.Refresh}, h.table.Keys.ShortHelp()...)
+}
+
+func (h *History) FullHelp() [][]key.Binding {
+	return append([][]key.Binding{{h.keys.Refresh}}, h.table.Keys.FullHelp()...)
+}

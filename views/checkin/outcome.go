@@ -1,0 +1,230 @@
+package checkin
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/evdesk/evdesk/api"
+	core "github.com/evdesk/evdesk/checkin"
+	"github.com/evdesk/evdesk/ui"
+)
+
+// kind is what the desk knows about one scan.
+type kind int
+
+const (
+	kindSaving      kind = iota // entered; the journal has not answered yet
+	kindPending                 // journaled; not yet answered by the server
+	kindCheckedIn               // the server checked the attendee in
+	kindAlready                 // this desk had the attendee already
+	kindRejected                // the server refused the attendee
+	kindInvalid                 // not an email address; nothing recorded
+	kindNotRecorded             // the journal failed; nothing recorded
+)
+
+// entry is one line of the recent scans, and the result box for the latest.
+type entry struct {
+	key   string // placeholder key while saving, then the scan id
+	id    string // scan id; "" until journaled and for refused input
+	at    time.Time
+	email string // normalised, or the input as typed when refused
+	kind  kind
+	msg   string
+}
+
+// role is the colour and border family of a result.
+type role int
+
+const (
+	roleOK role = iota
+	roleWarn
+	roleErr
+	roleInfo
+)
+
+// verdict is an entry in words: a word mark that reads without colour, an
+// ASCII mark, the role and a line of detail.
+type verdict struct {
+	mark, word, detail string
+	role               role
+}
+
+// conn sums the sender's state for the verdicts of pending scans.
+type conn struct {
+	known   bool
+	st      core.Status
+	pending int
+	// reached: the server answered this desk (a listing or a send);
+	// probeErr: the desk's first request failed.
+	reached  bool
+	probeErr error
+}
+
+func (c conn) online() bool {
+	return !c.known || (c.st.Online && c.st.State != core.Blocked && c.st.State != core.Stopped)
+}
+
+func describe(e entry, c conn, local *time.Location) verdict {
+	switch e.kind {
+	case kindSaving:
+		return verdict{mark: "..", word: "SAVING", role: roleInfo,
+			detail: "writing the scan to this computer's journal"}
+	case kindPending:
+		if c.known && (c.st.State == core.Blocked || c.st.State == core.Stopped) {
+			return verdict{mark: "..", word: "QUEUED, NOT SENT", role: roleWarn,
+				detail: "saved on this computer; the server refuses check-ins for now (see the line at the top)"}
+		}
+		if c.online() {
+			return verdict{mark: ">>", word: "RECORDED, SENDING", role: roleInfo,
+				detail: "saved on this computer; sending to the server"}
+		}
+		return verdict{mark: "..", word: "QUEUED OFFLINE", role: roleWarn,
+			detail: fmt.Sprintf("saved on this computer; sent when the server answers (%d waiting)", c.pending)}
+	case kindCheckedIn:
+		return verdict{mark: "OK", word: "CHECKED IN", role: roleOK, detail: "the server confirmed the check-in"}
+	case kindAlready:
+		return verdict{mark: "==", word: "ALREADY CHECKED IN", role: roleWarn, detail: e.msg}
+	case kindRejected:
+		word := "REJECTED"
+		if strings.Contains(strings.ToLower(e.msg), "not registered") {
+			word = "NOT REGISTERED"
+		}
+		return verdict{mark: "!!", word: word, role: roleErr, detail: "server: " + e.msg}
+	case kindInvalid:
+		return verdict{mark: "XX", word: "NOT AN EMAIL", role: roleErr, detail: e.msg}
+	default:
+		return verdict{mark: "XX", word: "NOT RECORDED", role: roleErr, detail: e.msg}
+	}
+}
+
+// failed reports whether an entry is a failure (the bell rings).
+func (e entry) failed() bool {
+	return e.kind == kindInvalid || e.kind == kindRejected || e.kind == kindNotRecorded
+}
+
+// invalidMessage says what was typed and what the desk expects.
+func invalidMessage(typed string, err error) string {
+	shown := typed
+	if len([]rune(shown)) > 60 {
+		shown = string([]rune(shown)[:57]) + "..."
+	}
+	if u, perr := url.Parse(typed); perr == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return fmt.Sprintf("You scanned a link (%q), not an email address. Scan the email code, or find the attendee with ctrl+f.", shown)
+	}
+	why := ""
+	if err != nil && strings.Contains(err.Error(), "domain needs a dot") {
+		why = " (the part after @ needs a dot)"
+	}
+	return fmt.Sprintf("You typed %q%s. Expected an email address such as name@example.org.", shown, why)
+}
+
+// entryFromScan describes a journaled scan.
+func entryFromScan(sc core.Scan, earlier time.Time, local *time.Location) entry {
+	e := entry{key: sc.ID, id: sc.ID, at: sc.At, email: sc.Email, msg: sc.Message}
+	switch sc.Outcome {
+	case core.Pending:
+		e.kind = kindPending
+	case core.CheckedIn:
+		e.kind = kindCheckedIn
+	case core.Already:
+		e.kind = kindAlready
+		if !earlier.IsZero() {
+			e.msg += "; first scanned " + clock(earlier, local)
+		}
+	default:
+		e.kind = kindRejected
+		if e.msg == "" {
+			e.msg = "refused by the server"
+		}
+	}
+	return e
+}
+
+func clock(t time.Time, local *time.Location) string { return t.In(local).Format("15:04:05") }
+
+// connWords renders the sender's state: a word badge and a detail.
+func connWords(c conn, local *time.Location) (role, string, string) {
+	st := c.st
+	if c.known {
+		switch st.State {
+		case core.Offline:
+			return roleErr, "OFFLINE", offlineReason(st.LastError) + "; next try " + clock(st.RetryAt, local) + " (ctrl+r: now)"
+		case core.Throttled:
+			return roleWarn, "SLOWED DOWN", "the server asked to wait; next try " + clock(st.RetryAt, local)
+		case core.Blocked:
+			return roleErr, "NOT SENDING", errText(st.LastError)
+		case core.Stopped:
+			return roleErr, "STOPPED", errText(st.LastError) + "; close and reopen the desk"
+		}
+	}
+	if !c.reached && st.LastSent.IsZero() {
+		if c.probeErr != nil {
+			return roleWarn, "NO ANSWER", offlineReason(c.probeErr) + "; scans are kept and sent once it answers"
+		}
+		return roleInfo, "CONNECTING", ""
+	}
+	if c.known && st.State == core.Sending {
+		return roleOK, "ONLINE", fmt.Sprintf("sending %d", st.InFlight)
+	}
+	return roleOK, "ONLINE", ""
+}
+
+// offlineReason names an outage without the volatile parts of the error
+// (addresses, ports).
+func offlineReason(err error) string {
+	var ae *api.Error
+	if errors.As(err, &ae) && ae.Status > 0 {
+		return fmt.Sprintf("the server answered %d", ae.Status)
+	}
+	return "cannot reach the server"
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "no reason given"
+	}
+	return err.Error()
+}
+
+// badge is the theme's word-mark style for a role.
+func badge(t *ui.Theme, r role) lipgloss.Style {
+	switch r {
+	case roleOK:
+		return t.SuccessBadge
+	case roleWarn:
+		return t.WarningBadge
+	case roleErr:
+		return t.ErrorBadge
+	}
+	return t.InfoBadge
+}
+
+// text is the theme's text style for a role.
+func text(t *ui.Theme, r role) lipgloss.Style {
+	switch r {
+	case roleOK:
+		return t.Success
+	case roleWarn:
+		return t.Warning
+	case roleErr:
+		return t.Error
+	}
+	return t.Info
+}
+
+// border tells results apart without colour: double for success, thick for
+// failure, plain for the rest.
+func border(r role) lipgloss.Border {
+	switch r {
+	case roleOK:
+		return lipgloss.DoubleBorder()
+	case roleErr:
+		return lipgloss.ThickBorder()
+	}
+	return lipgloss.NormalBorder()
+}

@@ -1,0 +1,411 @@
+package checkin
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/table"
+)
+
+// Picker chooses what to check attendees in to: one of the user's upcoming
+// published events, then the whole event or one of its sessions. Enter
+// opens the desk; h opens the history.
+type Picker struct {
+	ctx  *ui.Context
+	deps Deps
+	keys pickerKeys
+
+	events  table.Model
+	byID    map[string]api.Event
+	pager   *api.Pager[api.Event]
+	evGen   int
+	loading bool
+	err     error
+
+	// The second step: the sessions of the chosen event. fixed: the
+	// picker was opened for one event and has no first step.
+	fixed     bool
+	chosen    *api.Event
+	sessions  table.Model
+	sessByID  map[string]api.Session
+	sessGen   int
+	sessLoad  bool
+	sessErr   error
+	cancel    context.CancelFunc
+	sessAbort context.CancelFunc
+
+	width, height int
+}
+
+type pickerKeys struct {
+	Open, History, Refresh key.Binding
+}
+
+// wholeEvent is the sessions table's row for checking in to the event.
+const wholeEvent = "\x00whole"
+
+type (
+	pickerEventsMsg struct {
+		p     *Picker
+		gen   int
+		items []api.Event
+		total int
+		done  bool
+		err   error
+	}
+	pickerSessionsMsg struct {
+		p     *Picker
+		gen   int
+		items []api.Session
+		err   error
+	}
+)
+
+// NewPicker lists the user's upcoming events for a check-in desk.
+func NewPicker(ctx *ui.Context, d Deps) ui.Screen {
+	d = d.withDefaults()
+	ev := table.New(ctx.Theme,
+		table.Column{Title: "Event", Width: 20, Flex: 3},
+		table.Column{Title: "Type", Width: 10},
+		table.Column{Title: "Attendance", Width: 10},
+		table.Column{Title: "Starts (local)", Width: 16},
+	)
+	ev.SetEmptyText("No upcoming published events. Press r to refresh.")
+	ss := table.New(ctx.Theme,
+		table.Column{Title: "Check in to", Width: 20, Flex: 3},
+		table.Column{Title: "Starts (local)", Width: 16},
+		table.Column{Title: "Where", Width: 10, Flex: 2},
+	)
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return &Picker{
+		ctx: ctx, deps: d, events: ev, sessions: ss, byID: map[string]api.Event{},
+		keys: pickerKeys{
+			Open:    b("enter", "open desk", "enter"),
+			History: b("h", "history", "h"),
+			Refresh: b("r", "refresh", "r"),
+		},
+	}
+}
+
+// NewSessionPicker opens a desk for one event: the whole event or one of
+// its sessions (the event detail's check-in key). An event without sessions
+// goes straight to its desk.
+func NewSessionPicker(ctx *ui.Context, d Deps, eventID, eventName string) ui.Screen {
+	p := NewPicker(ctx, d).(*Picker)
+	p.fixed = true
+	p.chosen = &api.Event{EventID: eventID, Name: eventName}
+	return p
+}
+
+func (p *Picker) Title() string {
+	if p.chosen != nil {
+		return "Check-in: " + p.chosen.Name
+	}
+	return "Check-in"
+}
+
+func (p *Picker) Init() tea.Cmd {
+	if p.fixed {
+		return p.loadSessions()
+	}
+	return p.reload()
+}
+
+func (p *Picker) reload() tea.Cmd {
+	if p.cancel != nil {
+		p.cancel()
+	}
+	p.evGen++
+	p.loading, p.err = true, nil
+	p.byID = map[string]api.Event{}
+	p.events.SetRows(nil)
+	p.events.SetLoading(true)
+	p.pager = p.deps.Client.Events.Pager(api.ListEventsOptions{StatusType: api.ListUpcoming, PageSize: 100})
+	return p.fetch()
+}
+
+func (p *Picker) fetch() tea.Cmd {
+	var ctx context.Context
+	ctx, p.cancel = context.WithCancel(context.Background())
+	gen, pager, self := p.evGen, p.pager, p
+	return ui.Async(func() tea.Msg {
+		items, err := pager.Next(ctx)
+		return pickerEventsMsg{p: self, gen: gen, items: items, total: pager.Total(), done: pager.Done(), err: err}
+	})
+}
+
+// Close cancels the loads in flight.
+func (p *Picker) Close() {
+	if p.cancel != nil {
+		p.cancel()
+	}
+	if p.sessAbort != nil {
+		p.sessAbort()
+	}
+}
+
+func (p *Picker) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pickerEventsMsg:
+		if msg.p != p || msg.gen != p.evGen {
+			return p, nil
+		}
+		return p, p.onEvents(msg)
+	case pickerSessionsMsg:
+		if msg.p != p || msg.gen != p.sessGen || p.chosen == nil {
+			return p, nil
+		}
+		return p, p.onSessions(msg)
+	case tea.KeyPressMsg:
+		if cmd, handled := p.onKey(msg); handled {
+			return p, cmd
+		}
+	}
+	var cmd tea.Cmd
+	if p.chosen != nil {
+		p.sessions, cmd = p.sessions.Update(msg)
+	} else {
+		p.events, cmd = p.events.Update(msg)
+	}
+	return p, cmd
+}
+
+func (p *Picker) current() *table.Model {
+	if p.chosen != nil {
+		return &p.sessions
+	}
+	return &p.events
+}
+
+func (p *Picker) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	if p.current().Filtering() {
+		return nil, false
+	}
+	switch {
+	case !p.fixed && p.chosen != nil && k.String() == "esc" && p.sessions.FilterText() == "":
+		p.back()
+		return nil, true
+	case key.Matches(k, p.keys.Refresh):
+		if p.fixed || p.chosen != nil {
+			return p.loadSessions(), true
+		}
+		return p.reload(), true
+	case key.Matches(k, p.keys.Open):
+		return p.open(), true
+	case key.Matches(k, p.keys.History):
+		return p.history(), true
+	}
+	return nil, false
+}
+
+func (p *Picker) back() {
+	if p.sessAbort != nil {
+		p.sessAbort()
+	}
+	p.chosen = nil
+	p.sessGen++
+}
+
+// open moves to the sessions of the chosen event, or opens the desk.
+func (p *Picker) open() tea.Cmd {
+	if p.chosen == nil {
+		row, ok := p.events.Selected()
+		if !ok {
+			return nil
+		}
+		e := p.byID[row.ID]
+		p.chosen = &e
+		return p.loadSessions()
+	}
+	row, ok := p.sessions.Selected()
+	if !ok {
+		return nil
+	}
+	e := *p.chosen
+	if row.ID == wholeEvent {
+		return ui.Push(NewDesk(p.ctx, p.deps, e.EventID, e.Name, "", ""))
+	}
+	return ui.Push(NewDesk(p.ctx, p.deps, e.EventID, e.Name, row.ID, p.sessByID[row.ID].Name))
+}
+
+func (p *Picker) history() tea.Cmd {
+	if p.chosen == nil {
+		row, ok := p.events.Selected()
+		if !ok {
+			return nil
+		}
+		e := p.byID[row.ID]
+		return ui.Push(NewHistory(p.ctx, p.deps, e.EventID, e.Name, ""))
+	}
+	row, ok := p.sessions.Selected()
+	if !ok {
+		return nil
+	}
+	sid := row.ID
+	if sid == wholeEvent {
+		sid = ""
+	}
+	return ui.Push(NewHistory(p.ctx, p.deps, p.chosen.EventID, p.chosen.Name, sid))
+}
+
+func (p *Picker) loadSessions() tea.Cmd {
+	if p.sessAbort != nil {
+		p.sessAbort()
+	}
+	p.sessGen++
+	p.sessLoad, p.sessErr = true, nil
+	p.sessByID = map[string]api.Session{}
+	p.sessions.SetRows([]table.Row{{ID: wholeEvent, Cells: []string{"Whole event", p.startText(p.chosen.StartTime), "-"}}})
+	p.sessions.SetLoading(true)
+	p.sessions.SetFilter("")
+	var ctx context.Context
+	ctx, p.sessAbort = context.WithCancel(context.Background())
+	gen, id, client, self := p.sessGen, p.chosen.EventID, p.deps.Client, p
+	return ui.Async(func() tea.Msg {
+		items, err := client.Attendees.Sessions(ctx, id)
+		return pickerSessionsMsg{p: self, gen: gen, items: items, err: err}
+	})
+}
+
+func (p *Picker) onEvents(m pickerEventsMsg) tea.Cmd {
+	if m.err != nil {
+		p.loading, p.err = false, m.err
+		p.events.SetLoading(false)
+		return ui.Toast(ui.ToastError, "Loading upcoming events failed: "+m.err.Error())
+	}
+	rows := make([]table.Row, 0, len(m.items))
+	for _, e := range m.items {
+		if e.Status != "" && !strings.EqualFold(e.Status, api.StatusPublished) {
+			continue // a desk checks in to published events only
+		}
+		p.byID[e.EventID] = e
+		rows = append(rows, table.Row{ID: e.EventID, Cells: []string{
+			e.Name, human(eventTypes, e.EventType), human(attendances, e.AttendanceType), p.startText(e.StartTime),
+		}})
+	}
+	p.events.AppendRows(rows)
+	if !m.done {
+		return p.fetch()
+	}
+	p.loading = false
+	p.events.SetLoading(false)
+	return nil
+}
+
+func (p *Picker) onSessions(m pickerSessionsMsg) tea.Cmd {
+	p.sessLoad = false
+	p.sessions.SetLoading(false)
+	if m.err != nil {
+		p.sessErr = m.err
+		return ui.Toast(ui.ToastError, "Loading sessions failed (the whole event still works): "+m.err.Error())
+	}
+	if len(m.items) == 0 {
+		// Nothing to choose: straight to the event's desk.
+		e := *p.chosen
+		desk := NewDesk(p.ctx, p.deps, e.EventID, e.Name, "", "")
+		if p.fixed {
+			return tea.Sequence(ui.Pop(), ui.Push(desk))
+		}
+		p.back()
+		return ui.Push(desk)
+	}
+	rows := make([]table.Row, 0, len(m.items))
+	for _, s := range m.items {
+		p.sessByID[s.SessionID] = s
+		where := s.PhysicalLocation
+		if where == "" {
+			where = "-"
+		}
+		name := s.Name
+		if name == "" {
+			name = s.SessionID
+		}
+		rows = append(rows, table.Row{ID: s.SessionID, Cells: []string{name, p.startText(s.StartTime), where}})
+	}
+	p.sessions.AppendRows(rows)
+	return nil
+}
+
+func (p *Picker) startText(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return t.In(p.deps.Local).Format("2006-01-02 15:04")
+}
+
+var (
+	eventTypes = map[string]string{
+		api.EventTypeSimple: "Single", api.EventTypeConference: "Conference", api.EventTypeRecurring: "Recurring",
+	}
+	attendances = map[string]string{
+		api.AttendanceVirtual: "Virtual", api.AttendanceInPerson: "In person", api.AttendanceHybrid: "Hybrid",
+	}
+)
+
+// human is the readable name of an enum value, or the value when unknown.
+func human(names map[string]string, v string) string {
+	for k, n := range names {
+		if strings.EqualFold(k, v) {
+			return n
+		}
+	}
+	if v == "" {
+		return "-"
+	}
+	return v
+}
+
+func (p *Picker) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.events.SetSize(w, max(1, h-2))
+	p.sessions.SetSize(w, max(1, h-2))
+}
+
+func (p *Picker) View() string {
+	th := p.ctx.Theme
+	var head string
+	if p.chosen == nil {
+		head = th.Title.Render("Check-in") + th.Muted.Render(": choose an upcoming event")
+		switch {
+		case p.loading:
+			head += th.Muted.Render("  loading...")
+		case p.err != nil:
+			head += th.Error.Render("  ERROR: load failed, r to retry")
+		}
+		return ui.Fit(head, p.width, 1) + "\n\n" + p.events.View()
+	}
+	head = th.Title.Render(p.chosen.Name) + th.Muted.Render(": check in to the whole event or one session")
+	switch {
+	case p.sessLoad:
+		head += th.Muted.Render("  loading sessions...")
+	case p.sessErr != nil:
+		head += th.Error.Render("  ERROR: sessions failed, r to retry")
+	}
+	return ui.Fit(head, p.width, 1) + "\n\n" + p.sessions.View()
+}
+
+// CapturingInput is true while a filter input has the keyboard.
+func (p *Picker) CapturingInput() bool { return p.current().Filtering() }
+
+// CapturingBack is true while esc has a meaning here: a filter to clear,
+// or the sessions step to leave.
+func (p *Picker) CapturingBack() bool {
+	c := p.current()
+	return c.Filtering() || c.FilterText() != "" || (p.chosen != nil && !p.fixed)
+}
+
+func (p *Picker) ShortHelp() []key.Binding {
+	return append([]key.Binding{p.keys.Open, p.keys.History, p.keys.Refresh}, p.current().Keys.ShortHelp()...)
+}
+
+func (p *Picker) FullHelp() [][]key.Binding {
+	return append([][]key.Binding{{p.keys.Open, p.keys.History, p.keys.Refresh}}, p.current().Keys.FullHelp()...)
+}
