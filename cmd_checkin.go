@@ -48,18 +48,12 @@ func hostSource(tool string) string {
 	return tool
 }
 
-// senderClientOf is the client check-ins are sent with: one with few retries
-// of its own, so an outage shows at once (the sender retries without end).
-// Nil makes the desk use the console's client with a per-request timeout.
-func senderClientOf(s *session) *api.Client {
-	return s.senderClient
-}
 
 // checkinDeps builds what the check-in screens need from a session.
 func checkinDeps(s *session) checkin.Deps {
 	return checkin.Deps{
 		Client:       s.client,
-		SenderClient: senderClientOf(s),
+		SenderClient: s.senderClient,
 		JournalDir:   journalDir(s),
 		Source:       hostSource("evdesk desk"),
 	}
@@ -489,7 +483,7 @@ func sendAll(ctx context.Context, s *session, j *core.Journal, job importJob) er
 		return nil
 	}
 	bar := newProgressLine(job.stderr, total)
-	client := senderClientOf(s)
+	client := s.senderClient
 	if client == nil {
 		client = s.client
 	}
