@@ -172,6 +172,9 @@ func Open(dir, eventID, sessionID string, opts ...JournalOption) (*Journal, erro
 	if eventID == "" {
 		return nil, errors.New("check-in journal: an event id is required")
 	}
+	if dir == "" { // never fall back to the working directory
+		return nil, errors.New("check-in journal: no journal directory configured")
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("check-in journal: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views/checkin"
 	"github.com/evdesk/evdesk/views/console"
 )
 
@@ -170,7 +172,13 @@ func capture(sc screen) ([][]cell, error) {
 	if err != nil {
 		return nil, err
 	}
-	sections := console.Sections(console.Deps{Client: client, Now: now, Local: time.UTC})
+	journals, err := os.MkdirTemp("", "evdesk-screenshot-journals")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(journals)
+	sections := console.Sections(console.Deps{Client: client, Now: now, Local: time.UTC,
+		Checkin: checkin.Deps{JournalDir: journals, Source: "screenshots"}})
 	var opts []ui.Option
 	if sc.Section != "" {
 		opts = append(opts, ui.WithSection(sc.Section))
