@@ -48,7 +48,6 @@ func hostSource(tool string) string {
 	return tool
 }
 
-
 // checkinDeps builds what the check-in screens need from a session.
 func checkinDeps(s *session) checkin.Deps {
 	return checkin.Deps{
