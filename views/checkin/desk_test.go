@@ -30,9 +30,14 @@ func TestDeskChecksInAndShowsEachStage(t *testing.T) {
 	r.Golden("desk_ready")
 
 	who := r.registered(0)
+	// The server answers slowly, so the stage between "on disk" and "the
+	// server confirmed" is on screen for certain (a fast answer may
+	// otherwise overtake it, and the desk rightly shows the answer).
+	r.sim.SetFaults(time.Second, 0, 0)
 	// A scanner may send upper case and stray spaces; the desk normalises.
 	r.scan("  " + strings.ToUpper(who) + " ")
 	r.Contains("RECORDED, SENDING", who) // on disk, before any answer
+	r.sim.SetFaults(0, 0, 0)
 	r.settle("CHECKED IN", "Checked in today 1")
 	r.Lacks("RECORDED, SENDING")
 	r.Golden("desk_checked_in")
