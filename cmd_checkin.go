@@ -141,7 +141,7 @@ func newCheckinCmd(flags *rootFlags) *cobra.Command {
 			"it does. Every scan is journaled on this computer before it is sent, in batches of\n" +
 			"300. The exit status is 1 when any line was bad or any attendee was not checked in.",
 		Args: cobra.RangeArgs(1, 2),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			var in *importInput
 			if len(args) == 2 {
 				var err error
@@ -152,12 +152,6 @@ func newCheckinCmd(flags *rootFlags) *cobra.Command {
 			if wait <= 0 {
 				return fmt.Errorf("--wait must be positive, such as 2m")
 			}
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
 			if source == "" {
 				source = hostSource("evdesk checkin")
 			}
@@ -165,7 +159,7 @@ func newCheckinCmd(flags *rootFlags) *cobra.Command {
 				eventID: args[0], sessionID: sessionID, source: source, wait: wait, input: in,
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), json: out.value == "json",
 			})
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&sessionID, "session", "", "check in to this session of the event (default: the whole event)")
@@ -183,13 +177,7 @@ func newCheckinListCmd(flags *rootFlags) *cobra.Command {
 		Use:   "list EVENT_ID",
 		Short: "List the check-ins the server recorded for an event or session",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			all := []api.AttendeeAction{}
 			opts := api.ListAttendeeActionsOptions{PageSize: api.MaxAttendeesPerBatch}
 			for a, err := range s.client.Attendees.List(cmd.Context(), args[0], sessionID, opts) {
@@ -207,7 +195,7 @@ func newCheckinListCmd(flags *rootFlags) *cobra.Command {
 				rows[i] = []string{a.Email, a.Action, a.Source}
 			}
 			return out.writeRows(w, []string{"EMAIL", "ACTION", "SOURCE"}, rows)
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&sessionID, "session", "", "list the check-ins of this session (default: the whole event)")
 	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")

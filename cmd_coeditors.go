@@ -32,13 +32,7 @@ func newCoeditorsListCmd(flags *rootFlags) *cobra.Command {
 		Use:   "list EVENT_ID",
 		Short: "List co-editors and the sections each may edit",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			list, err := s.client.Coeditors.List(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -56,7 +50,7 @@ func newCoeditorsListCmd(flags *rootFlags) *cobra.Command {
 				rows[i] = []string{c.Email, fmt.Sprint(len(c.PermissionGroups)), groups}
 			}
 			return out.writeRows(w, []string{"EMAIL", "GROUPS", "CAN EDIT"}, rows)
-		},
+		}),
 	}
 	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
 	return cmd
@@ -79,7 +73,7 @@ func newCoeditorsChangeCmd(flags *rootFlags, op, use, short string) *cobra.Comma
 		Long: short + ". Lists longer than the provider accepts in one request (3) are sent as several\n" +
 			"requests. Addresses the server refuses are printed with its reason and make the exit status 1.",
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			if len(emails) == 0 {
 				return fmt.Errorf("--email is required (repeat it, or separate addresses with commas)")
 			}
@@ -99,12 +93,6 @@ func newCoeditorsChangeCmd(flags *rootFlags, op, use, short string) *cobra.Comma
 			for i, e := range emails {
 				list[i] = api.Coeditor{Email: e, PermissionGroups: groups}
 			}
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
 			failed, err := s.client.Coeditors.Change(cmd.Context(), args[0], op, list)
 			if err != nil {
 				// Which addresses went through is only known for the
@@ -122,7 +110,7 @@ func newCoeditorsChangeCmd(flags *rootFlags, op, use, short string) *cobra.Comma
 				return fmt.Errorf("%d of %d co-editors refused", len(failed), len(outcomes))
 			}
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().StringSliceVar(&emails, "email", nil, "co-editor address (repeat, or separate with commas)")
 	if op != api.CoeditorDelete {

@@ -36,17 +36,11 @@ func newEmailsTypesCmd(flags *rootFlags) *cobra.Command {
 		Use:   "types EVENT_ID",
 		Short: "List the email types of an event (every page)",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			opts := api.ListEmailTypesOptions{Status: strings.ToLower(status), PageSize: 300}
 			if err := opts.Validate(); err != nil {
 				return fmt.Errorf("--status %q: use %s", status, enumWords(api.EmailTypeStatuses))
 			}
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
 			var all []api.EmailType
 			for et, err := range s.client.Emails.Types(cmd.Context(), args[0], opts) {
 				if err != nil {
@@ -66,7 +60,7 @@ func newEmailsTypesCmd(flags *rootFlags) *cobra.Command {
 				rows[i] = []string{et.EmailTypeID, et.Name, et.Status, utc(et.TriggerDate), et.TriggerOverview}
 			}
 			return out.writeRows(w, []string{"ID", "NAME", "STATUS", "TRIGGER (UTC)", "SENT WHEN"}, rows)
-		},
+		}),
 	}
 	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
 	cmd.Flags().StringVar(&status, "status", "", "only this status: "+enumWords(api.EmailTypeStatuses))
@@ -83,7 +77,7 @@ func newEmailsStatusCmd(flags *rootFlags) *cobra.Command {
 			"as pages arrive (csv and json); a listing that outlives its 15-minute page token starts over\n" +
 			"without repeating a recipient.",
 		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			opts := api.ListSendStatusOptions{Status: strings.ToLower(status), SearchText: search, PageSize: 300}
 			if err := opts.Validate(); err != nil {
 				return fmt.Errorf("--status %q: use %s", status, enumWords(api.SendStatuses))
@@ -92,12 +86,6 @@ func newEmailsStatusCmd(flags *rootFlags) *cobra.Command {
 			if reason != "" && api.LookupEnum(api.FailureReasons, reason).Meaning == "" {
 				return fmt.Errorf("--reason %q: use %s", reason, enumWords(api.FailureReasons))
 			}
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
 			typeID, err := findEmailType(cmd, s.client, args[0], args[1])
 			if err != nil {
 				return err
@@ -121,7 +109,7 @@ func newEmailsStatusCmd(flags *rootFlags) *cobra.Command {
 				}
 			}
 			return out.writeRows(w, sendHeader, rows)
-		},
+		}),
 	}
 	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
 	cmd.Flags().StringVar(&status, "status", "", "only this status: "+enumWords(api.SendStatuses))

@@ -27,7 +27,7 @@ func newEventsListCmd(flags *rootFlags) *cobra.Command {
 		Use:   "list",
 		Short: "List events (every page)",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: withSession(flags, func(cmd *cobra.Command, _ []string, s *session) error {
 			kinds := statusTypes
 			if status != "all" {
 				if !slices.Contains(statusTypes, status) {
@@ -41,12 +41,6 @@ func newEventsListCmd(flags *rootFlags) *cobra.Command {
 			if role == "attendee" && status == "all" {
 				kinds = []string{api.ListUpcoming, api.ListPast}
 			}
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
 			type listed struct {
 				Listing string `json:"listing"`
 				api.Event
@@ -69,7 +63,7 @@ func newEventsListCmd(flags *rootFlags) *cobra.Command {
 				rows[i] = []string{e.EventID, e.Name, e.EventType, e.Listing, e.AttendanceType, utc(e.StartTime)}
 			}
 			return out.writeRows(w, []string{"ID", "NAME", "TYPE", "LISTING", "ATTENDANCE", "START (UTC)"}, rows)
-		},
+		}),
 	}
 	cmd.Flags().VarP(out, "output", "o", "output format: table or json")
 	cmd.Flags().StringVar(&status, "status", "all", "listing: all, upcoming, past, draft or cancelled")
@@ -83,13 +77,7 @@ func newEventsGetCmd(flags *rootFlags) *cobra.Command {
 		Use:   "get EVENT_ID",
 		Short: "Show one event",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			e, err := s.client.Events.Get(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -108,7 +96,7 @@ func newEventsGetCmd(flags *rootFlags) *cobra.Command {
 				fmt.Fprintf(tw, "%s:\t%s\n", kv[0], kv[1])
 			}
 			return tw.Flush()
-		},
+		}),
 	}
 	cmd.Flags().VarP(out, "output", "o", "output format: table or json")
 	return cmd

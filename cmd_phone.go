@@ -36,7 +36,7 @@ func newPhoneSettingsCmd(flags *rootFlags) *cobra.Command {
 			"  evdesk phone settings --save policy.json\n" +
 			"  evdesk phone settings --diff policy.json -o json",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: withSession(flags, func(cmd *cobra.Command, _ []string, s *session) error {
 			opts := api.PhoneSettingsOptions{Types: api.ParsePhoneSettingTypes(types)}
 			if err := opts.Validate(); err != nil {
 				return fmt.Errorf("--types: %w", err)
@@ -51,12 +51,6 @@ func newPhoneSettingsCmd(flags *rootFlags) *cobra.Command {
 					opts.Types = before.Types
 				}
 			}
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
 			settings, err := s.client.Phone.AccountSettings(cmd.Context(), opts)
 			if err != nil {
 				return err
@@ -84,7 +78,7 @@ func newPhoneSettingsCmd(flags *rootFlags) *cobra.Command {
 				fmt.Fprintf(cmd.ErrOrStderr(), "saved %d settings to %s\n", settings.Len(), save)
 			}
 			return nil
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.VarP(out, "output", "o", "output format: table or json")

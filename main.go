@@ -203,3 +203,17 @@ func versionString() string {
 
 // shutdownTimeout bounds how long a server may take to stop.
 const shutdownTimeout = 5 * time.Second
+
+// withSession wraps a command's body: it opens the session (printing any
+// warning to stderr) and closes it when the body returns.
+func withSession(flags *rootFlags, run func(cmd *cobra.Command, args []string, s *session) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		s, err := openSession(cmd.Context(), *flags)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		s.warn(cmd.ErrOrStderr())
+		return run(cmd, args, s)
+	}
+}
