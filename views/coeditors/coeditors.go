@@ -78,8 +78,7 @@ type Screen struct {
 	err       error
 	busy      string // the change in flight
 	result    []string
-	form      *ui.Form
-	confirm   *ui.Confirm
+	dialog    ui.Dialog
 	width     int
 	height    int
 }
@@ -153,19 +152,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return s, s.onChanged(msg)
 	}
-	if s.form != nil {
-		cmd, done := s.form.Update(msg)
-		if done {
-			s.form = nil
-		}
-		return s, cmd
-	}
-	if s.confirm != nil {
-		c, cmd, done := s.confirm.Update(msg)
-		s.confirm = &c
-		if done {
-			s.confirm = nil
-		}
+	if cmd, handled := s.dialog.Update(msg); handled {
 		return s, cmd
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
@@ -200,9 +187,7 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return s.openEdit(c), true
 	}
 	q := fmt.Sprintf("Remove %s as co-editor of %q? They keep no edit access to the event.", c.Email, s.eventName)
-	cf := ui.NewConfirm(s.ctx.Theme, q, true, s.run(api.CoeditorDelete, []api.Coeditor{{Email: c.Email}}))
-	cf.SetWidth(s.width)
-	s.confirm = &cf
+	s.dialog.Ask(s.ctx.Theme, q, true, s.run(api.CoeditorDelete, []api.Coeditor{{Email: c.Email}}))
 	return nil, true
 }
 
@@ -279,9 +264,7 @@ func (s *Screen) openAdd() tea.Cmd {
 				Description("space toggles. Every co-editor can change event details and view all sections.").
 				Options(groupOptions(nil)...).Value(groups).Height(8),
 		))
-	f.SetWidth(s.width)
-	s.form = f
-	return f.Init()
+	return s.dialog.ShowForm(f)
 }
 
 // fieldName turns a validator field ("coeditors[1].email") into words that
@@ -307,9 +290,7 @@ func (s *Screen) openEdit(c api.Coeditor) tea.Cmd {
 				Description("space toggles, enter saves, esc keeps them as they are.").
 				Options(groupOptions(c.PermissionGroups)...).Value(&groups).Height(12),
 		))
-	f.SetWidth(s.width)
-	s.form = f
-	return f.Init()
+	return s.dialog.ShowForm(f)
 }
 
 // run returns the command that starts a change once confirmed.
@@ -405,12 +386,7 @@ func (s *Screen) rows() []table.Row {
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
 	s.width, s.height = w, h
-	if s.form != nil {
-		s.form.SetWidth(w)
-	}
-	if s.confirm != nil {
-		s.confirm.SetWidth(w)
-	}
+	s.dialog.SetWidth(w)
 	s.layout()
 }
 
@@ -467,14 +443,7 @@ func (s *Screen) View() string {
 	if n := s.panelLines(); n > 0 {
 		lines = append(lines, "", s.panel(n))
 	}
-	base := strings.Join(lines, "\n")
-	switch {
-	case s.form != nil:
-		return ui.Modal(base, s.form.View(), s.width, s.height)
-	case s.confirm != nil:
-		return ui.Modal(base, s.confirm.View(), s.width, s.height)
-	}
-	return base
+	return s.dialog.View(strings.Join(lines, "\n"), s.width, s.height)
 }
 
 // panel shows every group with a mark for the selected co-editor: [x] may
@@ -521,7 +490,7 @@ func plural(n int) string {
 
 // CapturingInput is true while a dialog or the filter has the keyboard.
 func (s *Screen) CapturingInput() bool {
-	return s.form != nil || s.confirm != nil || s.table.Filtering()
+	return s.dialog.Open() || s.table.Filtering()
 }
 
 // CapturingBack is true while esc closes a dialog or clears the filter.
@@ -529,11 +498,8 @@ func (s *Screen) CapturingBack() bool { return s.CapturingInput() || s.table.Fil
 
 // ShortHelp implements help.KeyMap.
 func (s *Screen) ShortHelp() []key.Binding {
-	switch {
-	case s.form != nil:
-		return nil
-	case s.confirm != nil:
-		return s.confirm.Keys().ShortHelp()
+	if s.dialog.Open() {
+		return s.dialog.ShortHelp()
 	}
 	return []key.Binding{s.keys.Add, s.keys.Edit, s.keys.Remove, s.keys.Refresh}
 }

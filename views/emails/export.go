@@ -64,9 +64,7 @@ func (s *SendStatusScreen) openExport() tea.Cmd {
 			huh.NewInput().Title("Save as").Description("Relative to the current folder.").
 				Value(path).Validate(checkExportPath),
 		))
-	f.SetWidth(s.width)
-	s.form = f
-	return f.Init()
+	return s.dialog.ShowForm(f)
 }
 
 // checkExportPath accepts a file path whose folder exists.

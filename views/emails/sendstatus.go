@@ -88,7 +88,7 @@ type SendStatusScreen struct {
 	err     error
 
 	hideChart bool
-	form      *ui.Form
+	dialog    ui.Dialog
 	exporting bool
 	width     int
 	height    int
@@ -170,11 +170,7 @@ func (s *SendStatusScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return s, s.onExported(msg)
 	}
-	if s.form != nil {
-		cmd, done := s.form.Update(msg)
-		if done {
-			s.form = nil
-		}
+	if cmd, handled := s.dialog.Update(msg); handled {
 		return s, cmd
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
@@ -309,9 +305,7 @@ func (s *SendStatusScreen) convert(id string, it api.EmailSendRecord) (sendRec, 
 // SetSize lays the screen out.
 func (s *SendStatusScreen) SetSize(w, h int) {
 	s.width, s.height = w, h
-	if s.form != nil {
-		s.form.SetWidth(w)
-	}
+	s.dialog.SetWidth(w)
 	s.layout()
 }
 
@@ -358,10 +352,7 @@ func (s *SendStatusScreen) View() string {
 	}
 	parts = append(parts, ui.Fit(s.filterLine(), s.width, 1), s.table.View())
 	base := strings.Join(parts, "\n")
-	if s.form != nil {
-		return ui.Modal(base, s.form.View(), s.width, s.height)
-	}
-	return base
+	return s.dialog.View(base, s.width, s.height)
 }
 
 func (s *SendStatusScreen) header() string {
@@ -420,7 +411,7 @@ func (s *SendStatusScreen) ConfirmQuit() string {
 
 // CapturingInput is true while the filter input or the export form has the
 // keyboard.
-func (s *SendStatusScreen) CapturingInput() bool { return s.form != nil || s.table.Filtering() }
+func (s *SendStatusScreen) CapturingInput() bool { return s.dialog.Open() || s.table.Filtering() }
 
 // CapturingBack is true while esc clears a filter or closes the form.
 func (s *SendStatusScreen) CapturingBack() bool {
@@ -429,7 +420,7 @@ func (s *SendStatusScreen) CapturingBack() bool {
 
 // ShortHelp implements help.KeyMap.
 func (s *SendStatusScreen) ShortHelp() []key.Binding {
-	if s.form != nil {
+	if s.dialog.Open() {
 		return nil
 	}
 	return []key.Binding{s.keys.Status, s.keys.Reason, s.table.Keys.Filter, s.keys.Export, s.keys.Chart}

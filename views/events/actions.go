@@ -28,9 +28,7 @@ func (s *DetailScreen) openCancelForm() tea.Cmd {
 				Description("Required when anyone has registered. Enter cancels the event; esc keeps it.").
 				Lines(3).CharLimit(1000).Value(msg),
 		))
-	f.SetWidth(s.width)
-	s.form = f
-	return f.Init()
+	return s.dialog.ShowForm(f)
 }
 
 // openDuplicateForm asks for the copy's name, start and timezone.
@@ -68,9 +66,7 @@ func (s *DetailScreen) openDuplicateForm() tea.Cmd {
 				return err
 			}),
 		))
-	f.SetWidth(s.width)
-	s.form = f
-	return f.Init()
+	return s.dialog.ShowForm(f)
 }
 
 // parseDuplicate turns the form's text into a request, naming the field at

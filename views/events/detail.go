@@ -57,22 +57,21 @@ func newDetailKeys() detailKeys {
 
 // DetailScreen shows every field of one event and its actions.
 type DetailScreen struct {
-	ctx     *ui.Context
-	deps    Deps
-	keys    detailKeys
-	event   api.Event
-	bucket  Bucket
-	hubs    map[string]string // hub id to name, as the list knew them
-	full    bool              // the single-event answer (host, venue) has arrived
-	gen     int
-	cancel  context.CancelFunc
-	busy    string // the action in flight, if any
-	err     error
-	vp      viewport.Model
-	confirm *ui.Confirm
-	form    *ui.Form
-	width   int
-	height  int
+	ctx    *ui.Context
+	deps   Deps
+	keys   detailKeys
+	event  api.Event
+	bucket Bucket
+	hubs   map[string]string // hub id to name, as the list knew them
+	full   bool              // the single-event answer (host, venue) has arrived
+	gen    int
+	cancel context.CancelFunc
+	busy   string // the action in flight, if any
+	err    error
+	vp     viewport.Model
+	dialog ui.Dialog
+	width  int
+	height int
 }
 
 // NewDetail opens an event; it shows what the listing knew at once and
@@ -144,19 +143,7 @@ func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return s, nil
 	}
-	if s.form != nil {
-		cmd, done := s.form.Update(msg)
-		if done {
-			s.form = nil
-		}
-		return s, cmd
-	}
-	if s.confirm != nil {
-		c, cmd, done := s.confirm.Update(msg)
-		s.confirm = &c
-		if done {
-			s.confirm = nil
-		}
+	if cmd, handled := s.dialog.Update(msg); handled {
 		return s, cmd
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
@@ -230,9 +217,7 @@ func (s *DetailScreen) disabledReason(k tea.KeyPressMsg) string {
 }
 
 func (s *DetailScreen) ask(question string, dangerous bool, onYes tea.Cmd) tea.Cmd {
-	c := ui.NewConfirm(s.ctx.Theme, question, dangerous, onYes)
-	c.SetWidth(s.width)
-	s.confirm = &c
+	s.dialog.Ask(s.ctx.Theme, question, dangerous, onYes)
 	return nil
 }
 
@@ -285,12 +270,7 @@ func (s *DetailScreen) SetSize(w, h int) {
 	s.width, s.height = w, h
 	s.vp.SetWidth(w)
 	s.vp.SetHeight(max(h-1, 1))
-	if s.form != nil {
-		s.form.SetWidth(w)
-	}
-	if s.confirm != nil {
-		s.confirm.SetWidth(w)
-	}
+	s.dialog.SetWidth(w)
 	s.refreshContent()
 }
 
@@ -304,14 +284,7 @@ func (s *DetailScreen) View() string {
 	case !s.full && s.err == nil:
 		line += th.Muted.Render("  loading details...")
 	}
-	base := ui.Fit(line, s.width, 1) + "\n" + s.vp.View()
-	switch {
-	case s.form != nil:
-		return ui.Modal(base, s.form.View(), s.width, s.height)
-	case s.confirm != nil:
-		return ui.Modal(base, s.confirm.View(), s.width, s.height)
-	}
-	return base
+	return s.dialog.View(ui.Fit(line, s.width, 1)+"\n"+s.vp.View(), s.width, s.height)
 }
 
 // refreshContent rebuilds the viewport text; called on data or size change,
@@ -398,17 +371,14 @@ func timeOnly(t *time.Time, loc *time.Location) string {
 }
 
 // CapturingInput is true while a dialog owns the keyboard.
-func (s *DetailScreen) CapturingInput() bool { return s.form != nil || s.confirm != nil }
+func (s *DetailScreen) CapturingInput() bool { return s.dialog.Open() }
 
 // CapturingBack is true while esc closes a dialog rather than the screen.
 func (s *DetailScreen) CapturingBack() bool { return s.CapturingInput() }
 
 func (s *DetailScreen) ShortHelp() []key.Binding {
-	switch {
-	case s.form != nil:
-		return nil
-	case s.confirm != nil:
-		return s.confirm.Keys().ShortHelp()
+	if s.dialog.Open() {
+		return s.dialog.ShortHelp()
 	}
 	return []key.Binding{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete, s.keys.Edit,
 		s.keys.Coeditors, s.keys.Emails, s.keys.Refresh}

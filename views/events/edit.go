@@ -114,9 +114,7 @@ func (s *ListScreen) openCreateForm() tea.Cmd {
 			huh.NewInput().Title("Location").Description("For in-person and hybrid events; optional").Value(&f.place),
 		),
 	)
-	form.SetWidth(s.width)
-	s.form = form
-	return form.Init()
+	return s.dialog.ShowForm(form)
 }
 
 // startCreateMsg marks the create as under way before the call goes out.
@@ -199,9 +197,7 @@ func (s *DetailScreen) openEditForm() tea.Cmd {
 			huh.NewText().Title("Description").Value(&description).Lines(4).Validate(required("description")),
 			huh.NewInput().Title("Contact name").Value(&contact),
 		))
-	form.SetWidth(s.width)
-	s.form = form
-	return form.Init()
+	return s.dialog.ShowForm(form)
 }
 
 var errNothingChanged = fmt.Errorf("nothing changed")

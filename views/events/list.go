@@ -86,7 +86,7 @@ type ListScreen struct {
 	hubs   map[string]string // hub id to name; ids show until names arrive
 	// hubOrder lists hub ids as the server gave them, for the create form.
 	hubOrder []string
-	form     *ui.Form
+	dialog   ui.Dialog
 	counts   [5]int
 	bucket   Bucket
 	// gen identifies the current load; answers to older loads are dropped.
@@ -205,11 +205,7 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case createdMsg:
 		return s, s.onCreated(msg)
 	}
-	if s.form != nil {
-		cmd, done := s.form.Update(msg)
-		if done {
-			s.form = nil
-		}
+	if cmd, handled := s.dialog.Update(msg); handled {
 		return s, cmd
 	}
 	switch msg := msg.(type) {
@@ -324,9 +320,7 @@ func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 
 func (s *ListScreen) SetSize(w, h int) {
 	s.width, s.height = w, h
-	if s.form != nil {
-		s.form.SetWidth(w)
-	}
+	s.dialog.SetWidth(w)
 	s.table.SetSize(w, max(h-2, 1))
 }
 
@@ -347,22 +341,18 @@ func (s *ListScreen) View() string {
 	} else if s.err != nil {
 		head += th.Error.Render("  ERROR: load failed, r to retry")
 	}
-	base := ui.Fit(head, s.width, 1) + "\n\n" + s.table.View()
-	if s.form != nil {
-		return ui.Modal(base, s.form.View(), s.width, s.height)
-	}
-	return base
+	return s.dialog.View(ui.Fit(head, s.width, 1)+"\n\n"+s.table.View(), s.width, s.height)
 }
 
 // CapturingInput is true while the filter input or a form has the keyboard.
-func (s *ListScreen) CapturingInput() bool { return s.table.Filtering() || s.form != nil }
+func (s *ListScreen) CapturingInput() bool { return s.table.Filtering() || s.dialog.Open() }
 
 // CapturingBack is true while a filter is applied or a form is open: esc
 // clears or closes it first.
 func (s *ListScreen) CapturingBack() bool { return s.CapturingInput() || s.table.FilterText() != "" }
 
 func (s *ListScreen) ShortHelp() []key.Binding {
-	if s.form != nil {
+	if s.dialog.Open() {
 		return nil
 	}
 	return append([]key.Binding{s.keys.Open, s.keys.New, s.keys.Refresh, s.keys.Buckets[0]}, s.table.Keys.ShortHelp()...)

@@ -88,9 +88,7 @@ func (s *Screen) openPathForm(op string) tea.Cmd {
 	f := ui.NewForm(s.ctx.Theme, title,
 		func() tea.Msg { return pathMsg{op: op, path: expand(*path)} },
 		huh.NewGroup(huh.NewInput().Title("File").Description(desc).Value(path).Validate(validate)))
-	f.SetWidth(s.width)
-	s.form = f
-	return f.Init()
+	return s.dialog.ShowForm(f)
 }
 
 // expand trims the path and expands a leading ~/.

@@ -134,7 +134,7 @@ type Screen struct {
 	changes  []snapshot.Change
 	changed  map[string]int // setting key -> number of changes
 
-	form *ui.Form
+	dialog ui.Dialog
 
 	width, height int
 }
@@ -200,11 +200,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case tea.BackgroundColorMsg: // the App rebuilt the theme in place
 		s.search.SetStyles(s.ctx.Theme.TextInputStyles())
 	}
-	if s.form != nil {
-		cmd, done := s.form.Update(msg)
-		if done {
-			s.form = nil
-		}
+	if cmd, handled := s.dialog.Update(msg); handled {
 		return s, cmd
 	}
 	k, ok := msg.(tea.KeyPressMsg)
@@ -435,14 +431,14 @@ func (s *Screen) changesOf(key string) []snapshot.Change {
 }
 
 // CapturingInput is true while the search or a form has the keyboard.
-func (s *Screen) CapturingInput() bool { return s.searching || s.form != nil }
+func (s *Screen) CapturingInput() bool { return s.searching || s.dialog.Open() }
 
 // CapturingBack is true while esc clears a search or closes a form.
 func (s *Screen) CapturingBack() bool { return s.CapturingInput() || s.query != "" }
 
 func (s *Screen) ShortHelp() []key.Binding {
 	switch {
-	case s.form != nil:
+	case s.dialog.Open():
 		return nil
 	case s.searching:
 		return []key.Binding{
@@ -473,9 +469,7 @@ func (s *Screen) FullHelp() [][]key.Binding {
 func (s *Screen) SetSize(w, h int) {
 	s.width, s.height = w, h
 	s.search.SetWidth(max(1, s.listWidth()-4))
-	if s.form != nil {
-		s.form.SetWidth(w)
-	}
+	s.dialog.SetWidth(w)
 	s.clamp()
 }
 
@@ -562,11 +556,7 @@ func (s *Screen) View() string {
 	if s.settings == nil {
 		return s.statusPage()
 	}
-	base := ui.Fit(s.filterLine(), s.width, 1) + "\n\n" + s.body()
-	if s.form != nil {
-		return ui.Modal(base, s.form.View(), s.width, s.height)
-	}
-	return base
+	return s.dialog.View(ui.Fit(s.filterLine(), s.width, 1)+"\n\n"+s.body(), s.width, s.height)
 }
 
 func (s *Screen) filterLine() string {

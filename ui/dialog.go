@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Dialog is the one modal dialog a screen may have open at a time: a form
+// or a confirmation. A screen keeps one and routes messages through it
+// first; while it is open it owns the keyboard.
+type Dialog struct {
+	form    *Form
+	confirm *Confirm
+	width   int
+}
+
+// Open reports whether a dialog is showing.
+func (d *Dialog) Open() bool { return d.form != nil || d.confirm != nil }
+
+// ShowForm opens f and returns its first command.
+func (d *Dialog) ShowForm(f *Form) tea.Cmd {
+	f.SetWidth(d.width)
+	d.form, d.confirm = f, nil
+	return f.Init()
+}
+
+// Ask opens a yes/no question; onYes runs if the user agrees.
+func (d *Dialog) Ask(theme *Theme, question string, dangerous bool, onYes tea.Cmd) {
+	c := NewConfirm(theme, question, dangerous, onYes)
+	c.SetWidth(d.width)
+	d.form, d.confirm = nil, &c
+}
+
+// Update feeds the open dialog. handled is false when none is open, and the
+// screen handles msg itself.
+func (d *Dialog) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
+	switch {
+	case d.form != nil:
+		cmd, done := d.form.Update(msg)
+		if done {
+			d.form = nil
+		}
+		return cmd, true
+	case d.confirm != nil:
+		c, cmd, done := d.confirm.Update(msg)
+		d.confirm = &c
+		if done {
+			d.confirm = nil
+		}
+		return cmd, true
+	}
+	return nil, false
+}
+
+// SetWidth fits dialogs, open or to come, into w columns.
+func (d *Dialog) SetWidth(w int) {
+	d.width = w
+	if d.form != nil {
+		d.form.SetWidth(w)
+	}
+	if d.confirm != nil {
+		d.confirm.SetWidth(w)
+	}
+}
+
+// View draws the open dialog centred over base (w x h), or base alone.
+func (d *Dialog) View(base string, w, h int) string {
+	switch {
+	case d.form != nil:
+		return Modal(base, d.form.View(), w, h)
+	case d.confirm != nil:
+		return Modal(base, d.confirm.View(), w, h)
+	}
+	return base
+}
+
+// ShortHelp lists the open confirmation's keys; a form shows its own, and
+// with no dialog open it is nil.
+func (d *Dialog) ShortHelp() []key.Binding {
+	if d.confirm != nil {
+		return d.confirm.Keys().ShortHelp()
+	}
+	return nil
+}
