@@ -60,16 +60,15 @@ func (l *bigList) load(b *testing.B) *SendStatusScreen {
 	s := newSendStatus(ctx, l.client, options{now: func() time.Time { return testNow }, local: time.UTC},
 		l.ids.BigEmailEventID, "Product Launch Live", l.et)
 	s.SetSize(120, 40)
-	_ = s.Init()
-	for {
-		items, err := s.pager.Next(context.Background())
+	_ = s.Init() // not run: the pages are fetched here, as the stream would
+	pager := l.client.Emails.SendStatusPager(l.ids.BigEmailEventID, l.et.EmailTypeID,
+		api.ListSendStatusOptions{PageSize: sendPageSize})
+	for !pager.Done() {
+		items, err := pager.Next(context.Background())
 		if err != nil {
 			b.Fatal(err)
 		}
-		s.Update(sendPageMsg{owner: s.owner, gen: s.gen, items: items, done: s.pager.Done(), total: s.pager.Total()})
-		if s.pager.Done() {
-			break
-		}
+		s.onPage(ui.Page[api.EmailSendRecord]{Items: items, Done: pager.Done(), Total: pager.Total()})
 	}
 	if len(s.recs) != sim.BigEmailRecipients || s.table.Len() != sim.BigEmailRecipients {
 		b.Fatalf("loaded %d records, %d rows", len(s.recs), s.table.Len())

@@ -214,18 +214,18 @@ func TestStreamingShowsProgress(t *testing.T) {
 	s := newSendStatus(ctx, client, options{now: func() time.Time { return testNow }, local: time.UTC}, "e1", "Launch", et)
 	s.SetSize(100, 26)
 	_ = s.Init() // not run: pages are fed by hand
-	page := func(from, n int) sendPageMsg {
-		m := sendPageMsg{owner: s.owner, gen: s.gen, total: 100_000}
+	page := func(from, n int) ui.Page[api.EmailSendRecord] {
+		m := ui.Page[api.EmailSendRecord]{Total: 100_000}
 		for i := from; i < from+n; i++ {
 			r := api.EmailSendRecord{Email: fmt.Sprintf("p%d@example.org", i), Name: fmt.Sprintf("Person %d", i), Status: api.SendDelivered, SentDate: &sent}
 			if i%10 == 0 {
 				r.Status, r.FailureReason = api.SendFailed, api.FailureBounced
 			}
-			m.items = append(m.items, r)
+			m.Items = append(m.Items, r)
 		}
 		return m
 	}
-	s.Update(page(0, 300))
+	s.onPage(page(0, 300))
 	v := s.View()
 	for _, want := range []string{"loading 300 of 100,000...", "(300 of 100,000 loaded)", "Person 1 ", "300 of 100,000 loaded"} {
 		if !strings.Contains(v, want) {
@@ -233,20 +233,18 @@ func TestStreamingShowsProgress(t *testing.T) {
 		}
 	}
 	for p := 1; p < 41; p++ {
-		s.Update(page(p*300, 300))
+		s.onPage(page(p*300, 300))
 	}
 	if v := s.View(); !strings.Contains(v, "loading 12,300 of 100,000...") {
 		t.Fatalf("after 41 pages:\n%s", v)
 	}
-	// A stale answer (an older load) is dropped.
-	old := page(50_000, 300)
-	old.gen--
-	s.Update(old)
+	// A page the screen's stream did not ask for (a stale answer) is dropped.
+	s.Update(page(50_000, 300))
 	if len(s.recs) != 12_300 {
 		t.Fatalf("stale page taken: %d", len(s.recs))
 	}
 	// An error keeps what arrived and says where it stopped.
-	s.Update(sendPageMsg{owner: s.owner, gen: s.gen, err: fmt.Errorf("boom")})
+	s.onPage(ui.Page[api.EmailSendRecord]{Err: fmt.Errorf("boom")})
 	if v := s.View(); !strings.Contains(v, "ERROR: stopped at 12,300 of 100,000") {
 		t.Fatalf("after an error:\n%s", v)
 	}

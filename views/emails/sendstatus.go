@@ -1,7 +1,6 @@
 package emails
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -31,15 +30,6 @@ type sendRec struct {
 	status uint8
 	reason uint8
 	sent   int64 // Unix seconds; 0 when not sent
-}
-
-type sendPageMsg struct {
-	owner int64
-	gen   int
-	items []api.EmailSendRecord
-	done  bool
-	total int
-	err   error
 }
 
 type sendKeys struct {
@@ -79,10 +69,7 @@ type SendStatusScreen struct {
 	statusFilter uint8 // 0: all
 	reasonFilter uint8 // 0: all
 
-	pager   *api.Pager[api.EmailSendRecord]
-	gen     int
-	loadCtx context.Context
-	cancel  context.CancelFunc
+	stream  ui.Stream[api.EmailSendRecord]
 	total   int
 	loading bool
 	err     error
@@ -121,41 +108,23 @@ func (s *SendStatusScreen) Title() string { return s.et.Name }
 func (s *SendStatusScreen) Init() tea.Cmd { return s.reload() }
 
 func (s *SendStatusScreen) reload() tea.Cmd {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.gen++
 	s.rows, s.recs = nil, nil
 	s.statusN, s.reasonN = [6]int{}, [7]int{}
 	s.total, s.loading, s.err = 0, true, nil
 	s.table.SetRows(nil)
 	s.table.SetLoading(true)
-	s.pager = s.client.Emails.SendStatusPager(s.eventID, s.et.EmailTypeID, api.ListSendStatusOptions{PageSize: sendPageSize})
-	s.loadCtx, s.cancel = context.WithCancel(context.Background())
-	return s.fetch()
-}
-
-// fetch asks for the next page; values are captured before the command runs.
-func (s *SendStatusScreen) fetch() tea.Cmd {
-	ctx, owner, gen, pager := s.loadCtx, s.owner, s.gen, s.pager
-	return ui.Async(func() tea.Msg {
-		items, err := pager.Next(ctx)
-		return sendPageMsg{owner: owner, gen: gen, items: items, done: pager.Done(), total: pager.Total(), err: err}
-	})
+	return s.stream.Start(s.client.Emails.SendStatusPager(s.eventID, s.et.EmailTypeID,
+		api.ListSendStatusOptions{PageSize: sendPageSize}))
 }
 
 // Close stops the background load.
-func (s *SendStatusScreen) Close() {
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+func (s *SendStatusScreen) Close() { s.stream.Stop() }
 
 // Update handles pages, the export and keys.
 func (s *SendStatusScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case sendPageMsg:
-		if msg.owner != s.owner || msg.gen != s.gen {
+	case ui.Page[api.EmailSendRecord]:
+		if !s.stream.Owns(msg) {
 			return s, nil
 		}
 		return s, s.onPage(msg)
@@ -240,17 +209,17 @@ func (s *SendStatusScreen) setTableTotal() {
 	s.table.SetTotal(s.total)
 }
 
-func (s *SendStatusScreen) onPage(m sendPageMsg) tea.Cmd {
-	if m.err != nil {
-		s.loading, s.err = false, m.err
+func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
+	if m.Err != nil {
+		s.loading, s.err = false, m.Err
 		s.table.SetLoading(false)
 		return ui.Toast(ui.ToastError, fmt.Sprintf("Loading recipients failed after %s of %s: %v (r reloads)",
-			commas(len(s.recs)), commas(s.total), m.err))
+			commas(len(s.recs)), commas(s.total), m.Err))
 	}
-	s.total = m.total
-	fresh := make([]table.Row, 0, len(m.items))
+	s.total = m.Total
+	fresh := make([]table.Row, 0, len(m.Items))
 	// The pager delivers each recipient once, across restarts too.
-	for _, it := range m.items {
+	for _, it := range m.Items {
 		r, row := s.convert(api.NormalizeEmail(it.Email), it)
 		s.rows = append(s.rows, row)
 		s.recs = append(s.recs, r)
@@ -262,8 +231,8 @@ func (s *SendStatusScreen) onPage(m sendPageMsg) tea.Cmd {
 	}
 	s.table.AppendRows(fresh)
 	s.setTableTotal()
-	if !m.done {
-		return s.fetch()
+	if !m.Done {
+		return s.stream.Next()
 	}
 	s.loading = false
 	s.table.SetLoading(false)

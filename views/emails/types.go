@@ -5,7 +5,6 @@
 package emails
 
 import (
-	"context"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -42,15 +41,6 @@ func WithExportDir(dir string) Option { return func(o *options) { o.dir = dir } 
 // (messages are broadcast to every screen of the stack).
 var owners atomic.Int64
 
-type typesMsg struct {
-	owner int64
-	gen   int
-	items []api.EmailType
-	done  bool
-	total int
-	err   error
-}
-
 type typesKeys struct {
 	Open, Refresh key.Binding
 }
@@ -62,14 +52,10 @@ type TypesScreen struct {
 	opts      options
 	eventID   string
 	eventName string
-	owner     int64
 	keys      typesKeys
 	table     table.Model
 	types     map[string]api.EmailType
-	pager     *api.Pager[api.EmailType]
-	gen       int
-	loadCtx   context.Context // the current load's; cancelled by reload and Close
-	cancel    context.CancelFunc
+	stream    ui.Stream[api.EmailType]
 	loading   bool
 	err       error
 	width     int
@@ -92,7 +78,7 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ..
 	)
 	t.SetEmptyText("This event has no emails.")
 	return &TypesScreen{ctx: ctx, client: client, opts: o, eventID: eventID, eventName: eventName,
-		owner: owners.Add(1), table: t, types: map[string]api.EmailType{},
+		table: t, types: map[string]api.EmailType{},
 		keys: typesKeys{
 			Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send status")),
 			Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
@@ -106,56 +92,37 @@ func (s *TypesScreen) Title() string { return "Emails" }
 func (s *TypesScreen) Init() tea.Cmd { return s.reload() }
 
 func (s *TypesScreen) reload() tea.Cmd {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.gen++
 	s.loading, s.err = true, nil
 	s.types = map[string]api.EmailType{}
 	s.table.SetRows(nil)
 	s.table.SetLoading(true)
-	s.pager = s.client.Emails.TypesPager(s.eventID, api.ListEmailTypesOptions{PageSize: 300})
-	s.loadCtx, s.cancel = context.WithCancel(context.Background())
-	return s.fetch()
-}
-
-// fetch asks for the next page; values are captured before the command runs.
-func (s *TypesScreen) fetch() tea.Cmd {
-	ctx, owner, gen, pager := s.loadCtx, s.owner, s.gen, s.pager
-	return ui.Async(func() tea.Msg {
-		items, err := pager.Next(ctx)
-		return typesMsg{owner: owner, gen: gen, items: items, done: pager.Done(), total: pager.Total(), err: err}
-	})
+	return s.stream.Start(s.client.Emails.TypesPager(s.eventID, api.ListEmailTypesOptions{PageSize: 300}))
 }
 
 // Close cancels the load in flight.
-func (s *TypesScreen) Close() {
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+func (s *TypesScreen) Close() { s.stream.Stop() }
 
 // Update handles pages and keys.
 func (s *TypesScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case typesMsg:
-		if msg.owner != s.owner || msg.gen != s.gen {
+	case ui.Page[api.EmailType]:
+		if !s.stream.Owns(msg) {
 			return s, nil
 		}
-		if msg.err != nil {
-			s.loading, s.err = false, msg.err
+		if msg.Err != nil {
+			s.loading, s.err = false, msg.Err
 			s.table.SetLoading(false)
-			return s, ui.Toast(ui.ToastError, "Loading emails failed: "+msg.err.Error())
+			return s, ui.Toast(ui.ToastError, "Loading emails failed: "+msg.Err.Error())
 		}
-		rows := make([]table.Row, 0, len(msg.items))
-		for _, et := range msg.items {
+		rows := make([]table.Row, 0, len(msg.Items))
+		for _, et := range msg.Items {
 			s.types[et.EmailTypeID] = et
 			rows = append(rows, s.row(et))
 		}
 		s.table.AppendRows(rows)
-		s.table.SetTotal(msg.total)
-		if !msg.done {
-			return s, s.fetch()
+		s.table.SetTotal(msg.Total)
+		if !msg.Done {
+			return s, s.stream.Next()
 		}
 		s.loading = false
 		s.table.SetLoading(false)

@@ -48,16 +48,6 @@ type listedEvent struct {
 	bucket Bucket
 }
 
-// pageMsg carries one page of a listing; gen ties it to the load that asked.
-type pageMsg struct {
-	gen    int
-	bucket Bucket
-	events []api.Event
-	done   bool
-	total  int
-	err    error
-}
-
 type listKeys struct {
 	Open, Refresh, New key.Binding
 	Buckets            [5]key.Binding
@@ -89,12 +79,11 @@ type ListScreen struct {
 	dialog   ui.Dialog
 	counts   [5]int
 	bucket   Bucket
-	// gen identifies the current load; answers to older loads are dropped.
-	gen     int
+	// stream loads the listing of loadOrder[stage]; a reload restarts it,
+	// so answers to older loads are dropped.
+	stream  ui.Stream[api.Event]
 	loading bool
 	stage   int
-	pager   *api.Pager[api.Event]
-	cancel  context.CancelFunc
 	err     error
 	width   int
 	height  int
@@ -137,10 +126,6 @@ func (s *ListScreen) loadHubs() tea.Cmd {
 
 // reload starts a fresh load of every listing, dropping answers to older ones.
 func (s *ListScreen) reload() tea.Cmd {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.gen++
 	s.events = map[string]listedEvent{}
 	s.counts = [5]int{}
 	s.stage = 0
@@ -154,31 +139,18 @@ func (s *ListScreen) reload() tea.Cmd {
 
 func (s *ListScreen) startStage() tea.Cmd {
 	b := loadOrder[s.stage]
-	s.pager = s.deps.Client.Events.Pager(api.ListEventsOptions{StatusType: b.listing(), PageSize: 100})
-	return s.fetch()
-}
-
-// fetch asks for the next page; values are captured before the command runs.
-func (s *ListScreen) fetch() tea.Cmd {
-	var ctx context.Context
-	ctx, s.cancel = context.WithCancel(context.Background())
-	gen, bucket, pager := s.gen, loadOrder[s.stage], s.pager
-	return ui.Async(func() tea.Msg {
-		items, err := pager.Next(ctx)
-		return pageMsg{gen: gen, bucket: bucket, events: items, done: pager.Done(), total: pager.Total(), err: err}
-	})
+	return s.stream.Start(s.deps.Client.Events.Pager(api.ListEventsOptions{StatusType: b.listing(), PageSize: 100}))
 }
 
 // Close cancels the load in flight when the screen leaves.
-func (s *ListScreen) Close() {
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+func (s *ListScreen) Close() { s.stream.Stop() }
 
 func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case pageMsg:
+	case ui.Page[api.Event]:
+		if !s.stream.Owns(msg) {
+			return s, nil // an answer to a load the user has since replaced
+		}
 		return s, s.onPage(msg)
 	case hubsMsg:
 		if msg.err != nil {
@@ -238,31 +210,29 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	return s, cmd
 }
 
-func (s *ListScreen) onPage(m pageMsg) tea.Cmd {
-	if m.gen != s.gen {
-		return nil // an answer to a load the user has since replaced
-	}
-	if m.err != nil {
+func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
+	bucket := loadOrder[s.stage]
+	if m.Err != nil {
 		s.loading = false
-		s.err = m.err
+		s.err = m.Err
 		s.table.SetLoading(false)
-		return ui.Toast(ui.ToastError, "Loading "+strings.ToLower(m.bucket.String())+" events failed: "+m.err.Error())
+		return ui.Toast(ui.ToastError, "Loading "+strings.ToLower(bucket.String())+" events failed: "+m.Err.Error())
 	}
 	var fresh []table.Row
-	for _, e := range m.events {
+	for _, e := range m.Items {
 		if _, dup := s.events[e.EventID]; dup {
 			continue // an event can move between listings while we load
 		}
-		s.events[e.EventID] = listedEvent{event: e, bucket: m.bucket}
-		s.counts[m.bucket]++
+		s.events[e.EventID] = listedEvent{event: e, bucket: bucket}
+		s.counts[bucket]++
 		s.counts[BucketAll]++
-		if s.bucket == BucketAll || s.bucket == m.bucket {
-			fresh = append(fresh, s.row(e, m.bucket))
+		if s.bucket == BucketAll || s.bucket == bucket {
+			fresh = append(fresh, s.row(e, bucket))
 		}
 	}
 	s.table.AppendRows(fresh)
-	if !m.done {
-		return s.fetch()
+	if !m.Done {
+		return s.stream.Next()
 	}
 	if s.stage+1 < len(loadOrder) {
 		s.stage++
