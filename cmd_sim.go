@@ -44,6 +44,7 @@ func newSimCmd() *cobra.Command {
 			fmt.Fprintf(out, "%s=%s\n", config.EnvClientID, sim.DemoClientID)
 			fmt.Fprintf(out, "%s=%s\n", config.EnvClientSecret, sim.DemoClientSecret)
 			fmt.Fprintf(out, "EVDESK_TOKEN_NO_PHONE=%s\n", sim.NoPhoneToken)
+			fmt.Fprintf(out, "# AI services (evdesk login --ai): key %s secret %s\n", sim.DemoAIKey, sim.DemoAISecret)
 			fmt.Fprintf(out, "# try: curl -H \"Authorization: Bearer $%s\" \"$%s/%s_events/events?role_type=host\"\n",
 				config.EnvToken, config.EnvBaseURL, config.DefaultPathWord)
 			fmt.Fprintln(out, "# serving until interrupted (ctrl+c)")

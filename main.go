@@ -53,6 +53,7 @@ type session struct {
 	// senderClient sends check-ins: few retries of its own, so an outage
 	// shows at once; the check-in sender retries without end.
 	senderClient *api.Client
+	transcriber  *api.Transcriber // nil: no AI credentials (the Transcribe screen explains)
 }
 
 func (s *session) Close() {
@@ -101,6 +102,10 @@ func newRootCmd() *cobra.Command {
 	addEmailsCommands(root, &flags)
 	addCheckinCommands(root, &flags)
 	addPhoneCommands(root, &flags)
+	addAccessLinksCommands(root, &flags)
+	addRegistrationCommands(root, &flags)
+	addExhibitorsCommands(root, &flags)
+	addTranscribeCommands(root, &flags)
 	return root
 }
 
@@ -148,13 +153,23 @@ func openSession(ctx context.Context, flags rootFlags) (*session, error) {
 		return nil, err
 	}
 	s.client, s.senderClient, s.profile = client, sender, profile.Name
+	if tr, err := newTranscriber(ctx, flags, s); err == nil {
+		s.transcriber = tr
+	} else {
+		logger.Info("transcription unavailable", "err", err)
+	}
 	logger.Info("session opened", "base_url", profile.BaseURL, "demo", s.demo)
 	return s, nil
 }
 
 func runConsole(ctx context.Context, s *session, opts ...ui.Option) error {
 	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo}
-	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps(s)}), opts...)
+	var samples []string
+	if s.demo {
+		samples = sim.SampleAudioURLs
+	}
+	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps(s),
+		Transcriber: s.transcriber, TranscribeSamples: samples}), opts...)
 	p := tea.NewProgram(app, tea.WithContext(ctx))
 	if s.warning != "" {
 		go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: s.warning}) // delivered once the program runs

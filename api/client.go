@@ -36,12 +36,16 @@ type Client struct {
 	tokens    oauth2.TokenSource
 	log       *slog.Logger
 
-	Events    *EventsService
-	Attendees *AttendeesService
-	Hubs      *HubsService
-	Phone     *PhoneService
-	Coeditors *CoeditorsService
-	Emails    *EmailsService
+	Events       *EventsService
+	Attendees    *AttendeesService
+	Hubs         *HubsService
+	Phone        *PhoneService
+	Coeditors    *CoeditorsService
+	Emails       *EmailsService
+	AccessLinks  *AccessLinksService
+	Registration *RegistrationService
+	// Exhibitors covers conference exhibitors and sponsors.
+	Exhibitors *ExhibitorsService
 }
 
 // RetryPolicy bounds retries of requests that are safe to repeat.
@@ -146,6 +150,9 @@ func New(opts ...Option) (*Client, error) {
 	c.Phone = &PhoneService{c: c}
 	c.Coeditors = &CoeditorsService{c: c}
 	c.Emails = &EmailsService{c: c}
+	c.AccessLinks = &AccessLinksService{c: c}
+	c.Registration = &RegistrationService{c: c}
+	c.Exhibitors = &ExhibitorsService{c: c}
 	return c, nil
 }
 

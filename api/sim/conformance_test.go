@@ -434,3 +434,79 @@ func TestConformanceCoeditorsAndEmails(t *testing.T) {
 	c.do("GET", events+f.OtherHostEventID+"/email_types/"+f.BigEmailTypeID+"/send_status", nil, 403)
 	t.Logf("%d exchanges validated", c.checks)
 }
+
+func TestConformanceAccessLinksAndRegistration(t *testing.T) {
+	c := newConformance(t)
+	f := c.env.sim.Fixtures()
+	events := "/vendor_events/events/"
+	ev := f.RecurringEventID
+	links := events + ev + "/access_links"
+
+	// Links: list (seeded), create with every field, get, update, delete.
+	for _, id := range []string{ev, f.ConferenceEventID, f.DraftEventID, f.UpcomingEventID} {
+		c.do("GET", events+id+"/access_links", nil, 200)
+	}
+	full := map[string]any{"name": "Partners", "type": "registration", "authentication_method": "vendor_account_otp",
+		"is_default": true, "allow_domain_list": []string{"northwind.example", "contoso.example"},
+		"email_restrict_list": []string{"ana@example.org"}, "recurring_registration_option": "single_session",
+		"security_at_join": map[string]bool{"email_authentication": true, "security_code_verification": true}}
+	var made api.AccessLink
+	_ = json.Unmarshal(c.do("POST", links, full, 201), &made)
+	c.do("POST", links, map[string]any{"name": "Crew", "type": "group-join", "authentication_method": "corporate_idp",
+		"idp_name": "okta", "ticket_type_id": TicketTypeID(ev, "Speaker")}, 201)
+	c.do("GET", links+"/"+made.AccessLinkID, nil, 200)
+	c.do("PATCH", links+"/"+made.AccessLinkID, map[string]any{"name": "Partners 2027", "is_default": true,
+		"recurring_registration_option": "multiple_sessions"}, 204)
+	c.do("POST", links, map[string]any{"name": "partners 2027", "type": "registration", "authentication_method": "bypass_auth"}, 400)
+	c.do("POST", links, map[string]any{"name": "Crew 2", "type": "group-join", "authentication_method": "bypass_auth",
+		"ticket_type_id": "NoSuchType"}, 400)
+	c.do("GET", links+"/NoSuchLink", nil, 404)
+	c.do("PATCH", links+"/NoSuchLink", map[string]any{"name": "x"}, 404)
+	c.do("DELETE", links+"/NoSuchLink", nil, 404)
+	c.do("GET", events+f.OtherHostEventID+"/access_links", nil, 403)
+
+	// Ticket types and tickets.
+	c.do("GET", events+ev+"/ticket_types", nil, 200)
+	c.do("GET", events+"NoSuchEvent000000000000/ticket_types", nil, 404)
+	sessions := c.env.sim.SessionIDs(ev)
+	c.do("POST", events+ev+"/tickets", map[string]any{"tickets": []any{
+		map[string]any{"email": "ines.lopez@example.org", "first_name": "Ines", "last_name": "Lopez",
+			"ticket_type_id": TicketTypeID(ev, "VIP"), "send_notification": false, "session_ids": sessions[:2]},
+		map[string]any{"email": "kofi@example.org", "ticket_type_id": "NoSuchType", "session_ids": sessions[:1]},
+	}}, 201)
+	c.do("POST", events+ev+"/tickets", map[string]any{"tickets": []any{map[string]any{"email": "a@example.org"}}}, 400)
+	c.do("POST", events+f.DraftEventID+"/tickets", map[string]any{"tickets": []any{map[string]any{"email": "a@example.org"}}}, 400)
+	c.do("DELETE", links+"/"+made.AccessLinkID, nil, 204)
+	t.Logf("%d exchanges validated", c.checks)
+}
+
+func TestConformanceExhibitors(t *testing.T) {
+	c := newConformance(t)
+	f := c.env.sim.Fixtures()
+	path := "/vendor_events/events/" + f.ConferenceEventID + "/exhibitors"
+	c.do("GET", path, nil, 200)
+	tier := c.env.sim.SponsorTiers(f.ConferenceEventID)[0].ID
+	sessions := c.env.sim.SessionIDs(f.ConferenceEventID)
+	// The client's own request body, every field set.
+	sponsor := api.ExhibitorCreate{Name: "Contoso Catering", ContactName: "Lee Park", ContactEmail: "lee@contoso.example",
+		IsSponsor: true, TierID: tier, AssociatedSessions: sessions[:2], Description: "Lunch for everyone.",
+		Website: "https://contoso.example", PrivacyPolicy: "https://contoso.example/privacy",
+		LinkedInURL: "https://linkedin.com/company/contoso", TwitterURL: "https://twitter.com/contoso",
+		YouTubeURL: "https://youtube.com/@contoso", InstagramURL: "https://instagram.com/contoso",
+		FacebookURL: "https://facebook.com/contoso"}
+	if err := sponsor.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	c.do("POST", path, sponsor, 201)
+	// A non-sponsor still sends is_sponsor and an empty tier_id (both required).
+	c.do("POST", path, api.ExhibitorCreate{Name: "Coho Kiosk", ContactName: "Ben Carter", ContactEmail: "ben@coho.example"}, 201)
+	c.do("GET", path, nil, 200)
+	c.bad("POST", path, map[string]any{"name": "No contact"}, 400)
+	c.do("POST", path, api.ExhibitorCreate{Name: "Bad tier", ContactName: "A", ContactEmail: "a@example.org",
+		IsSponsor: true, TierID: "NoSuchTier"}, 400)
+	c.do("GET", "/vendor_events/events/"+f.UpcomingEventID+"/exhibitors", nil, 400)  // 1006
+	c.do("GET", "/vendor_events/events/"+f.AttendedEventID+"/exhibitors", nil, 403)  // 3011
+	c.do("GET", "/vendor_events/events/"+f.OtherHostEventID+"/exhibitors", nil, 403) // 260200
+	c.do("GET", "/vendor_events/events/NoSuchEvent000000000000/exhibitors", nil, 404)
+	t.Logf("%d exchanges validated", c.checks)
+}

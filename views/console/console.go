@@ -10,6 +10,7 @@ import (
 	"github.com/evdesk/evdesk/views/checkin"
 	"github.com/evdesk/evdesk/views/events"
 	"github.com/evdesk/evdesk/views/phone"
+	"github.com/evdesk/evdesk/views/transcribe"
 )
 
 // Deps is what every section needs.
@@ -21,6 +22,10 @@ type Deps struct {
 	// Checkin is what the check-in screens need (journal dir, sender
 	// client, source); its Client, Now and Local default to the above.
 	Checkin checkin.Deps
+	// Transcriber is nil without AI credentials: the section explains how
+	// to add them. TranscribeSamples are audio URLs offered in the demo.
+	Transcriber       *api.Transcriber
+	TranscribeSamples []string
 }
 
 // Sections lists the console's tabs in order. Only sections that work are
@@ -46,5 +51,8 @@ func Sections(d Deps) []ui.Section {
 		{Name: "Events", New: func(c *ui.Context) ui.Screen { return events.NewList(c, ev) }},
 		{Name: "Check-in", New: func(c *ui.Context) ui.Screen { return checkin.NewPicker(c, ck) }},
 		{Name: "Phone", New: func(c *ui.Context) ui.Screen { return phone.New(c, d.Client) }},
+		{Name: "Transcribe", New: func(c *ui.Context) ui.Screen {
+			return transcribe.New(c, d.Transcriber, transcribe.WithSamples(d.TranscribeSamples...))
+		}},
 	}
 }

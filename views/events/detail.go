@@ -14,8 +14,11 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views/accesslinks"
 	"github.com/evdesk/evdesk/views/coeditors"
 	"github.com/evdesk/evdesk/views/emails"
+	"github.com/evdesk/evdesk/views/exhibitors"
+	"github.com/evdesk/evdesk/views/registration"
 )
 
 type detailMsg struct {
@@ -36,22 +39,25 @@ type actionDoneMsg struct {
 type detailKeys struct {
 	Publish, Cancel, Duplicate, Delete, Edit, Refresh, Scroll key.Binding
 	CheckIn, CheckIns                                         key.Binding
-	Coeditors, Emails                                         key.Binding
+	Coeditors, Emails, Exhibitors, Links, Register            key.Binding
 }
 
 func newDetailKeys() detailKeys {
 	return detailKeys{
-		Publish:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "publish")),
-		Cancel:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "cancel event")),
-		Duplicate: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "duplicate")),
-		Delete:    key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "delete draft")),
-		Edit:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
-		Coeditors: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "co-editors")),
-		Emails:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "emails")),
-		Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Scroll:    key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
-		CheckIn:   key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "check-in desk")),
-		CheckIns:  key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "check-ins")),
+		Publish:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "publish")),
+		Cancel:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "cancel event")),
+		Duplicate:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "duplicate")),
+		Delete:     key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "delete draft")),
+		Edit:       key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
+		Coeditors:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "co-editors")),
+		Emails:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "emails")),
+		Exhibitors: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "booths: exhibitors")),
+		Links:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "access links")),
+		Register:   key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "register attendees")),
+		Refresh:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Scroll:     key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
+		CheckIn:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "check-in desk")),
+		CheckIns:   key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "check-ins")),
 	}
 }
 
@@ -166,6 +172,15 @@ func (s *DetailScreen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return ui.Push(s.deps.CheckInHistory(s.ctx, s.event.EventID, s.event.Name)), true
 	case key.Matches(k, s.keys.Coeditors):
 		return ui.Push(coeditors.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name)), true
+	case key.Matches(k, s.keys.Exhibitors) && s.event.EventType != "" && s.event.EventType != api.EventTypeConference:
+		return ui.Toast(ui.ToastInfo, "Exhibitors: only conference (multi-session) events have exhibitors"), true
+	case key.Matches(k, s.keys.Exhibitors):
+		return ui.Push(exhibitors.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name)), true
+	case key.Matches(k, s.keys.Links):
+		return ui.Push(accesslinks.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name,
+			s.event.EventType == api.EventTypeRecurring)), true
+	case key.Matches(k, s.keys.Register):
+		return ui.Push(registration.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name)), true
 	case key.Matches(k, s.keys.Emails):
 		return ui.Push(emails.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name,
 			emails.WithClock(s.deps.Now), emails.WithLocation(s.deps.Local))), true
@@ -386,5 +401,5 @@ func (s *DetailScreen) ShortHelp() []key.Binding {
 
 func (s *DetailScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete},
-		{s.keys.Edit, s.keys.Coeditors, s.keys.Emails, s.keys.CheckIn, s.keys.CheckIns}, {s.keys.Refresh, s.keys.Scroll}}
+		{s.keys.Edit, s.keys.Coeditors, s.keys.Emails, s.keys.Exhibitors, s.keys.CheckIn, s.keys.CheckIns, s.keys.Links, s.keys.Register}, {s.keys.Refresh, s.keys.Scroll}}
 }

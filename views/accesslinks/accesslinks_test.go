@@ -1,0 +1,108 @@
+package accesslinks
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/uitest"
+)
+
+var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+type rig struct {
+	*uitest.Driver
+	client *api.Client
+	id     string
+}
+
+func newRig(t *testing.T, w, h int) *rig {
+	t.Helper()
+	s := sim.New(sim.Options{Now: func() time.Time { return testNow }, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	client, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0),
+		api.WithClock(func() time.Time { return testNow }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := s.Fixtures().RecurringEventID
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
+	app := ui.NewApp(ctx, []ui.Section{{Name: "Events", New: func(c *ui.Context) ui.Screen {
+		return New(c, client, id, "Pottery for Beginners", true)
+	}}})
+	return &rig{Driver: uitest.New(t, app, w, h), client: client, id: id}
+}
+
+func (r *rig) links(t *testing.T) []api.AccessLink {
+	t.Helper()
+	l, err := r.client.AccessLinks.List(t.Context(), r.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestListDetailAndCopy(t *testing.T) {
+	r := newRig(t, 110, 30)
+	r.Contains("Access links of Pottery for Beginners", "2 links", "Registration", "Staff and speakers",
+		"* yes", "multiple_sessions", "one or more sessions per ticket")
+	r.Golden("list")
+	r.Press("down")
+	r.Contains("Speaker", "northwind.example")
+	r.Press("c")
+	r.Contains("URL https://events.vendor.example/ev/")
+}
+
+func TestCreateEditDefaultDelete(t *testing.T) {
+	r := newRig(t, 110, 44)
+	r.Press("a")
+	r.Contains("New access link", "Sign-in", "Recurring registration")
+	r.Type("Partners")
+	r.Press("enter") // name
+	r.Press("enter") // type: registration
+	r.Press("enter") // auth: account or OTP
+	r.Press("enter") // idp
+	r.Press("enter") // ticket type: none
+	r.Press("enter") // recurring: all sessions
+	r.Type("contoso.example, bad..domain")
+	r.Press("enter")
+	r.Contains("not a domain")
+	r.Press("ctrl+u")
+	r.Type("contoso.example")
+	r.Press("enter") // domains
+	r.Press("enter") // emails
+	r.Golden("create_form")
+	r.Press("enter") // options: none
+	r.Contains("OK Created Partners", "3 links")
+	links := r.links(t)
+	if len(links) != 3 || links[2].Name != "Partners" || links[2].AllowDomainList[0] != "contoso.example" ||
+		links[2].RecurringRegistrationOption != api.RecurringAllSessions {
+		t.Fatalf("links %+v", links)
+	}
+	// Select Partners, make it the default, then rename it.
+	r.Press("down", "down", "D")
+	r.Contains("OK Made Partners the default link")
+	if l := r.links(t); !l[2].IsDefault || l[0].IsDefault {
+		t.Fatalf("default not moved: %+v", l)
+	}
+	r.Press("e")
+	r.Contains("Edit Partners (registration)")
+	r.Press("ctrl+u")
+	r.Type("Registration")
+	for range 8 {
+		r.Press("enter")
+	}
+	r.Contains("ERROR Saved Registration", "261203", "unique name")
+	r.Press("x")
+	r.Contains("DANGER", "Delete the access link")
+	r.Press("y")
+	r.Contains("OK Deleted Partners", "2 links")
+	if l := r.links(t); len(l) != 2 || strings.Contains(l[0].Name+l[1].Name, "Partners") {
+		t.Fatalf("after delete %+v", l)
+	}
+}

@@ -1,0 +1,112 @@
+package transcribe
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/evdesk/evdesk/api"
+)
+
+// Stamp formats seconds as mm:ss, or h:mm:ss from an hour on.
+func Stamp(sec float64) string {
+	s := int(math.Floor(max(sec, 0)))
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%02d:%02d", s/60, s%60)
+}
+
+// srtStamp formats seconds as hh:mm:ss,mmm.
+func srtStamp(sec float64) string {
+	ms := int64(math.Round(max(sec, 0) * 1000))
+	return fmt.Sprintf("%02d:%02d:%02d,%03d", ms/3600000, ms/60000%60, ms/1000%60, ms%1000)
+}
+
+// Formats WriteTranscript writes.
+const (
+	FormatText = "text"
+	FormatSRT  = "srt"
+)
+
+// WriteText writes one line per segment: "[mm:ss - mm:ss] Speaker: text".
+func WriteText(w io.Writer, t *api.Transcript) error {
+	for _, s := range t.Result.Segments {
+		who := ""
+		if s.Speaker != "" {
+			who = s.Speaker + ": "
+		}
+		if _, err := fmt.Fprintf(w, "[%s - %s] %s%s\n", Stamp(s.Start), Stamp(s.End), who, s.Text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteSRT writes the segments as SubRip subtitles, the speaker before the
+// text.
+func WriteSRT(w io.Writer, t *api.Transcript) error {
+	for i, s := range t.Result.Segments {
+		text := s.Text
+		if s.Speaker != "" {
+			text = s.Speaker + ": " + text
+		}
+		if _, err := fmt.Fprintf(w, "%d\n%s --> %s\n%s\n\n", i+1, srtStamp(s.Start), srtStamp(s.End), text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteTranscript writes t in format (FormatText or FormatSRT).
+func WriteTranscript(w io.Writer, t *api.Transcript, format string) error {
+	switch format {
+	case FormatSRT:
+		return WriteSRT(w, t)
+	case FormatText:
+		return WriteText(w, t)
+	}
+	return fmt.Errorf("%q is not a transcript format; use %s or %s", format, FormatText, FormatSRT)
+}
+
+// FormatFor picks the format from a file name: .srt is SRT, anything else
+// text.
+func FormatFor(path string) string {
+	if strings.EqualFold(filepath.Ext(path), ".srt") {
+		return FormatSRT
+	}
+	return FormatText
+}
+
+// SaveFile writes t to path atomically (a temp file beside it, synced, then
+// renamed), so a failed save never leaves half a file.
+func SaveFile(path string, t *api.Transcript, format string) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	bw := bufio.NewWriter(tmp)
+	if err = WriteTranscript(bw, t, format); err != nil {
+		return err
+	}
+	if err = bw.Flush(); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

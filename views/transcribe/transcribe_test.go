@@ -1,0 +1,109 @@
+package transcribe
+
+import (
+	"bytes"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/auth"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/uitest"
+)
+
+var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+func newRig(t *testing.T, w, h int, withCreds bool, opts ...Option) *uitest.Driver {
+	t.Helper()
+	var tr *api.Transcriber
+	if withCreds {
+		s := sim.New(sim.Options{Now: func() time.Time { return testNow }, NoRateLimit: true})
+		srv := httptest.NewServer(s)
+		t.Cleanup(srv.Close)
+		ts, err := auth.NewJWTSource(auth.AICredentials{APIKey: sim.DemoAIKey, APISecret: sim.DemoAISecret},
+			auth.WithJWTClock(func() time.Time { return testNow }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr, err = api.NewTranscriber(srv.URL+"/v2", ts, api.WithRateLimit(0, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: withCreds}
+	app := ui.NewApp(ctx, []ui.Section{{Name: "Transcribe", New: func(c *ui.Context) ui.Screen { return New(c, tr, opts...) }}})
+	return uitest.New(t, app, w, h)
+}
+
+func TestTranscribeSearchAndSave(t *testing.T) {
+	dir := t.TempDir()
+	r := newRig(t, 100, 30, true, WithSamples(sim.SampleKeynoteURL, sim.SamplePanelURL), WithDir(dir))
+	r.Contains("Transcribe an audio file", "Audio file URL", "Samples:")
+	r.Golden("form")
+	r.Press("ctrl+u")
+	r.Type("keynote.mp3")
+	r.Press("enter")
+	r.Contains("start it with https://")
+	r.Press("ctrl+u")
+	r.Type(sim.SamplePanelURL)
+	r.Press("enter", "enter")
+	r.Contains("00:00-00:05", "Moderator", "Jamie Chen", "Live captions doubled", "6 segments")
+	r.Golden("transcript")
+
+	r.Press("/")
+	r.Type("check")
+	r.Press("enter")
+	r.Contains(`search "check": 1 of 1 matches`, "> ")
+	r.Golden("search")
+
+	r.Press("w")
+	r.Contains("Save the transcript", "SRT subtitles")
+	r.Press("down", "enter", "enter")
+	r.Contains("Saved the transcript to")
+	got, err := os.ReadFile(filepath.Join(dir, "transcript-hybrid-events-panel.srt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(got), "1\n00:00:00,600 --> ") || !strings.Contains(string(got), "Moderator: Welcome") {
+		t.Fatalf("srt:\n%s", got)
+	}
+}
+
+func TestTranscribeServiceError(t *testing.T) {
+	r := newRig(t, 100, 24, true)
+	r.Press("ctrl+u")
+	r.Type("https://" + sim.SampleHost + "/samples/gone.mp3")
+	r.Press("enter", "enter")
+	r.Contains("ERROR", "error 40001: the audio file could not be")
+	r.Press("n")
+	r.Contains("Transcribe an audio file")
+}
+
+func TestTranscribeWithoutCredentials(t *testing.T) {
+	r := newRig(t, 80, 24, false)
+	r.Contains("NOT SET UP", "evdesk login --ai", "In --demo the simulator's credentials are preset")
+	r.Golden("no_credentials_80x24")
+}
+
+func TestWriteFormats(t *testing.T) {
+	var tr api.Transcript
+	tr.Result.Segments = []api.Segment{{Start: 0.6, End: 3.25, Speaker: "Ana", Text: "Hello."}, {Start: 3725.5, End: 3727, Text: "Bye."}}
+	var b bytes.Buffer
+	if err := WriteText(&b, &tr); err != nil {
+		t.Fatal(err)
+	}
+	if want := "[00:00 - 00:03] Ana: Hello.\n[1:02:05 - 1:02:07] Bye.\n"; b.String() != want {
+		t.Fatalf("text %q", b.String())
+	}
+	b.Reset()
+	if err := WriteSRT(&b, &tr); err != nil {
+		t.Fatal(err)
+	}
+	if want := "1\n00:00:00,600 --> 00:00:03,250\nAna: Hello.\n\n2\n01:02:05,500 --> 01:02:07,000\nBye.\n\n"; b.String() != want {
+		t.Fatalf("srt %q", b.String())
+	}
+}
