@@ -113,3 +113,42 @@ func (tm *term) toPhone() {
 	tm.keys("Tab")
 	tm.waitText("[Phone]")
 }
+
+func TestTranscribeEndToEnd(t *testing.T) {
+	tm := startTerm(t, 100, 30, "--demo")
+	tm.waitText("63 loaded")
+	tm.keys("BTab") // the last section
+	tm.waitText("[Transcribe]", "Transcribe an audio file")
+	tm.keys("Enter")
+	tm.waitText("Language")
+	tm.keys("Enter")
+	tm.waitText("7 segments", "Priya Raman", "00:00-00:05")
+	tm.keys("q")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}
+
+// TestRegisterThenCheckInEndToEnd registers a new person through the
+// registration flow, then checks them in at the event's desk.
+func TestRegisterThenCheckInEndToEnd(t *testing.T) {
+	tm := startTerm(t, 100, 30, "--demo")
+	tm.waitText("63 loaded")
+	tm.openEvent("kubernetes day", "Kubernetes Day Lisbon")
+	tm.keys("g")
+	tm.waitText("Register attendees", "5 Attendees")
+	tm.keys("a")
+	tm.waitText("Attendees")
+	tm.keys("-l", "new.person@example.org, New, Person")
+	tm.keys("Enter")
+	tm.waitText("registered 1 person")
+	tm.keys("Escape")
+	tm.waitText("Overview")
+	tm.keys("i")
+	tm.waitText("Whole event")
+	tm.keys("Enter")
+	tm.waitText("CHECK-IN DESK", "ONLINE")
+	tm.keys("-l", "new.person@example.org")
+	tm.keys("Enter")
+	tm.waitText("CHECKED IN", "Checked in today 1")
+}
