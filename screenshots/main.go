@@ -118,6 +118,33 @@ var screens = []screen{
 			{Keys: "/1 day", Wait: []string{"Reminder: 1 day before"}},
 			{Keys: enter + enter, Wait: []string{"550 recipients", "Recipients by status"}},
 		}},
+	{Name: "access-links", About: "an event's registration and group-join links",
+		Steps: []step{
+			{Wait: []string{eventsLoaded}},
+			{Keys: "/kubernetes day", Wait: []string{"Kubernetes Day Lisbon"}},
+			{Keys: enter + enter, Wait: []string{"Overview"}},
+			{Keys: "l", Wait: []string{"Access links of Kubernetes Day Lisbon", "At join"}},
+		}},
+	{Name: "registration", About: "the guided registration flow: link, ticket type, sessions, attendees",
+		Steps: []step{
+			{Wait: []string{eventsLoaded}},
+			{Keys: "/kubernetes day", Wait: []string{"Kubernetes Day Lisbon"}},
+			{Keys: enter + enter, Wait: []string{"Overview"}},
+			{Keys: "g", Wait: []string{"Register attendees", "Opening Keynote"}},
+		}},
+	{Name: "exhibitors", About: "a conference's exhibitors and sponsors",
+		Steps: []step{
+			{Wait: []string{eventsLoaded}},
+			{Keys: "/kubernetes day", Wait: []string{"Kubernetes Day Lisbon"}},
+			{Keys: enter + enter, Wait: []string{"Overview"}},
+			{Keys: "b", Wait: []string{"Exhibitors of Kubernetes Day Lisbon", "Privacy policy"}},
+		}},
+	{Name: "transcript", About: "a timed transcript of a sample recording",
+		Section: "Transcribe",
+		Steps: []step{
+			{Wait: []string{"Transcribe an audio file"}},
+			{Keys: enter + enter, Wait: []string{"7 segments", "Priya Raman"}},
+		}},
 	{Name: "phone-settings", About: "phone settings grouped by theme, call forwarding explained",
 		Section: "Phone",
 		Steps: []step{

@@ -17,6 +17,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/checkin"
 	"github.com/evdesk/evdesk/views/console"
@@ -177,8 +178,20 @@ func capture(sc screen) ([][]cell, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(journals)
+	// The simulator checks tokens against its fixed clock, so the JWTs are
+	// minted on it too.
+	jwt, err := auth.NewJWTSource(auth.AICredentials{APIKey: sim.DemoAIKey, APISecret: sim.DemoAISecret},
+		auth.WithJWTClock(now))
+	if err != nil {
+		return nil, err
+	}
+	transcriber, err := api.NewTranscriber(srv.URL(), jwt, api.WithClock(now), api.WithRateLimit(0, 0))
+	if err != nil {
+		return nil, err
+	}
 	sections := console.Sections(console.Deps{Client: client, Now: now, Local: time.UTC,
-		Checkin: checkin.Deps{JournalDir: journals, Source: "screenshots"}})
+		Checkin:     checkin.Deps{JournalDir: journals, Source: "screenshots"},
+		Transcriber: transcriber, TranscribeSamples: sim.SampleAudioURLs})
 	var opts []ui.Option
 	if sc.Section != "" {
 		opts = append(opts, ui.WithSection(sc.Section))
