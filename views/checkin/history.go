@@ -1,7 +1,6 @@
 package checkin
 
 import (
-	"context"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -21,9 +20,7 @@ type History struct {
 	eventID, eventName, sessionID string
 
 	table   table.Model
-	pager   *api.Pager[api.AttendeeAction]
-	gen     int
-	cancel  context.CancelFunc
+	stream  ui.Stream[api.AttendeeAction]
 	loading bool
 	err     error
 	width   int
@@ -31,16 +28,6 @@ type History struct {
 }
 
 type historyKeys struct{ Refresh key.Binding }
-
-// historyMsg is one page of the history; gen ties it to its load.
-type historyMsg struct {
-	h     *History
-	gen   int
-	items []api.AttendeeAction
-	total int
-	done  bool
-	err   error
-}
 
 // historyPageSize is the largest page the listing serves.
 const historyPageSize = 300
@@ -73,40 +60,22 @@ func (h *History) Init() tea.Cmd { return h.reload() }
 
 // reload starts the listing over, dropping answers to older loads.
 func (h *History) reload() tea.Cmd {
-	if h.cancel != nil {
-		h.cancel()
-	}
-	h.gen++
 	h.err = nil
 	h.loading = true
 	h.table.SetRows(nil)
 	h.table.SetTotal(0)
 	h.table.SetLoading(true)
-	h.pager = h.deps.Client.Attendees.Pager(h.eventID, h.sessionID, api.ListAttendeeActionsOptions{PageSize: historyPageSize})
-	return h.fetch()
-}
-
-func (h *History) fetch() tea.Cmd {
-	var ctx context.Context
-	ctx, h.cancel = context.WithCancel(context.Background())
-	gen, pager, self := h.gen, h.pager, h
-	return ui.Async(func() tea.Msg {
-		items, err := pager.Next(ctx)
-		return historyMsg{h: self, gen: gen, items: items, total: pager.Total(), done: pager.Done(), err: err}
-	})
+	return h.stream.Start(h.deps.Client.Attendees.Pager(h.eventID, h.sessionID,
+		api.ListAttendeeActionsOptions{PageSize: historyPageSize}))
 }
 
 // Close cancels the load in flight when the screen leaves.
-func (h *History) Close() {
-	if h.cancel != nil {
-		h.cancel()
-	}
-}
+func (h *History) Close() { h.stream.Stop() }
 
 func (h *History) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case historyMsg:
-		if msg.h != h || msg.gen != h.gen {
+	case ui.Page[api.AttendeeAction]:
+		if !h.stream.Owns(msg) {
 			return h, nil
 		}
 		return h, h.onPage(msg)
@@ -120,14 +89,14 @@ func (h *History) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	return h, cmd
 }
 
-func (h *History) onPage(m historyMsg) tea.Cmd {
-	if m.err != nil {
-		h.loading, h.err = false, m.err
+func (h *History) onPage(m ui.Page[api.AttendeeAction]) tea.Cmd {
+	if m.Err != nil {
+		h.loading, h.err = false, m.Err
 		h.table.SetLoading(false)
-		return ui.Toast(ui.ToastError, "Check-in history: "+m.err.Error())
+		return ui.Toast(ui.ToastError, "Check-in history: "+m.Err.Error())
 	}
-	rows := make([]table.Row, len(m.items))
-	for i, a := range m.items {
+	rows := make([]table.Row, len(m.Items))
+	for i, a := range m.Items {
 		src := a.Source
 		if src == "" {
 			src = "-"
@@ -135,9 +104,9 @@ func (h *History) onPage(m historyMsg) tea.Cmd {
 		rows[i] = table.Row{ID: a.Action + "\x00" + api.NormalizeEmail(a.Email), Cells: []string{a.Email, a.Action, src}}
 	}
 	h.table.AppendRows(rows)
-	h.table.SetTotal(m.total)
-	if !m.done {
-		return h.fetch()
+	h.table.SetTotal(m.Total)
+	if !m.Done {
+		return h.stream.Next()
 	}
 	h.loading = false
 	h.table.SetLoading(false)

@@ -23,8 +23,7 @@ type Picker struct {
 
 	events  table.Model
 	byID    map[string]api.Event
-	pager   *api.Pager[api.Event]
-	evGen   int
+	stream  ui.Stream[api.Event]
 	loading bool
 	err     error
 
@@ -37,7 +36,6 @@ type Picker struct {
 	sessGen   int
 	sessLoad  bool
 	sessErr   error
-	cancel    context.CancelFunc
 	sessAbort context.CancelFunc
 
 	width, height int
@@ -51,14 +49,6 @@ type pickerKeys struct {
 const wholeEvent = "\x00whole"
 
 type (
-	pickerEventsMsg struct {
-		p     *Picker
-		gen   int
-		items []api.Event
-		total int
-		done  bool
-		err   error
-	}
 	pickerSessionsMsg struct {
 		p     *Picker
 		gen   int
@@ -120,33 +110,16 @@ func (p *Picker) Init() tea.Cmd {
 }
 
 func (p *Picker) reload() tea.Cmd {
-	if p.cancel != nil {
-		p.cancel()
-	}
-	p.evGen++
 	p.loading, p.err = true, nil
 	p.byID = map[string]api.Event{}
 	p.events.SetRows(nil)
 	p.events.SetLoading(true)
-	p.pager = p.deps.Client.Events.Pager(api.ListEventsOptions{StatusType: api.ListUpcoming, PageSize: 100})
-	return p.fetch()
-}
-
-func (p *Picker) fetch() tea.Cmd {
-	var ctx context.Context
-	ctx, p.cancel = context.WithCancel(context.Background())
-	gen, pager, self := p.evGen, p.pager, p
-	return ui.Async(func() tea.Msg {
-		items, err := pager.Next(ctx)
-		return pickerEventsMsg{p: self, gen: gen, items: items, total: pager.Total(), done: pager.Done(), err: err}
-	})
+	return p.stream.Start(p.deps.Client.Events.Pager(api.ListEventsOptions{StatusType: api.ListUpcoming, PageSize: 100}))
 }
 
 // Close cancels the loads in flight.
 func (p *Picker) Close() {
-	if p.cancel != nil {
-		p.cancel()
-	}
+	p.stream.Stop()
 	if p.sessAbort != nil {
 		p.sessAbort()
 	}
@@ -154,8 +127,8 @@ func (p *Picker) Close() {
 
 func (p *Picker) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case pickerEventsMsg:
-		if msg.p != p || msg.gen != p.evGen {
+	case ui.Page[api.Event]:
+		if !p.stream.Owns(msg) {
 			return p, nil
 		}
 		return p, p.onEvents(msg)
@@ -275,14 +248,14 @@ func (p *Picker) loadSessions() tea.Cmd {
 	})
 }
 
-func (p *Picker) onEvents(m pickerEventsMsg) tea.Cmd {
-	if m.err != nil {
-		p.loading, p.err = false, m.err
+func (p *Picker) onEvents(m ui.Page[api.Event]) tea.Cmd {
+	if m.Err != nil {
+		p.loading, p.err = false, m.Err
 		p.events.SetLoading(false)
-		return ui.Toast(ui.ToastError, "Loading upcoming events failed: "+m.err.Error())
+		return ui.Toast(ui.ToastError, "Loading upcoming events failed: "+m.Err.Error())
 	}
-	rows := make([]table.Row, 0, len(m.items))
-	for _, e := range m.items {
+	rows := make([]table.Row, 0, len(m.Items))
+	for _, e := range m.Items {
 		if e.Status != "" && !strings.EqualFold(e.Status, api.StatusPublished) {
 			continue // a desk checks in to published events only
 		}
@@ -292,8 +265,8 @@ func (p *Picker) onEvents(m pickerEventsMsg) tea.Cmd {
 		}})
 	}
 	p.events.AppendRows(rows)
-	if !m.done {
-		return p.fetch()
+	if !m.Done {
+		return p.stream.Next()
 	}
 	p.loading = false
 	p.events.SetLoading(false)
