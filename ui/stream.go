@@ -62,3 +62,26 @@ func (s *Stream[T]) Stop() {
 		s.cancel()
 	}
 }
+
+// OnePage adapts a call that returns a whole listing at once, so a Stream
+// can load it like any paged listing.
+func OnePage[T any](fetch func(ctx context.Context) ([]T, error)) Pager[T] {
+	return &onePage[T]{fetch: fetch}
+}
+
+type onePage[T any] struct {
+	fetch func(ctx context.Context) ([]T, error)
+	done  bool
+	total int
+}
+
+func (o *onePage[T]) Next(ctx context.Context) ([]T, error) {
+	items, err := o.fetch(ctx)
+	if err == nil {
+		o.done, o.total = true, len(items)
+	}
+	return items, err
+}
+
+func (o *onePage[T]) Done() bool { return o.done }
+func (o *onePage[T]) Total() int { return o.total }

@@ -62,3 +62,16 @@ func TestStreamDeliversPagesAndDropsThoseOfAnAbandonedLoad(t *testing.T) {
 		t.Fatal("Stop must cancel the request in flight")
 	}
 }
+
+func TestOnePageLoadsAWholeListingAtOnce(t *testing.T) {
+	var s Stream[int]
+	calls := 0
+	p := pageOf(t, s.Start(OnePage(func(context.Context) ([]int, error) { calls++; return []int{4, 5}, nil })))
+	if !s.Owns(p) || !p.Done || p.Total != 2 || len(p.Items) != 2 || calls != 1 {
+		t.Fatalf("page %+v after %d calls", p, calls)
+	}
+	failed := pageOf(t, s.Start(OnePage(func(context.Context) ([]int, error) { return nil, errors.New("down") })))
+	if failed.Err == nil || failed.Done {
+		t.Fatalf("a failed load must say so and not be done: %+v", failed)
+	}
+}

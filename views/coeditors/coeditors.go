@@ -24,14 +24,6 @@ import (
 // (messages are broadcast to every screen of the stack).
 var owners atomic.Int64
 
-// listMsg carries the co-editors listing; gen ties it to the load that asked.
-type listMsg struct {
-	owner int64
-	gen   int
-	list  []api.Coeditor
-	err   error
-}
-
 // startMsg marks a change busy before its calls go out.
 type startMsg struct {
 	owner int64
@@ -71,8 +63,7 @@ type Screen struct {
 	keys      keyMap
 	table     table.Model
 	list      []api.Coeditor
-	gen       int
-	cancel    context.CancelFunc
+	stream    ui.Stream[api.Coeditor]
 	loading   bool
 	loaded    bool
 	err       error
@@ -102,43 +93,32 @@ func (s *Screen) Title() string { return "Co-editors" }
 func (s *Screen) Init() tea.Cmd { return s.load() }
 
 func (s *Screen) load() tea.Cmd {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.gen++
 	s.loading = true
 	s.table.SetLoading(true)
-	var ctx context.Context
-	ctx, s.cancel = context.WithCancel(context.Background())
-	owner, gen, client, id := s.owner, s.gen, s.client, s.eventID
-	return ui.Async(func() tea.Msg {
-		list, err := client.Coeditors.List(ctx, id)
-		return listMsg{owner: owner, gen: gen, list: list, err: err}
-	})
+	client, id := s.client, s.eventID
+	return s.stream.Start(ui.OnePage(func(ctx context.Context) ([]api.Coeditor, error) {
+		return client.Coeditors.List(ctx, id)
+	}))
 }
 
 // Close cancels the listing in flight. A change in flight finishes and is
 // reported: a requested change should not be cut in half.
-func (s *Screen) Close() {
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+func (s *Screen) Close() { s.stream.Stop() }
 
 // Update handles replies, dialogs and keys.
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case listMsg:
-		if msg.owner != s.owner || msg.gen != s.gen {
+	case ui.Page[api.Coeditor]:
+		if !s.stream.Owns(msg) {
 			return s, nil
 		}
 		s.loading = false
 		s.table.SetLoading(false)
-		if msg.err != nil {
-			s.err = msg.err
-			return s, ui.Toast(ui.ToastError, "Loading co-editors failed: "+msg.err.Error())
+		if msg.Err != nil {
+			s.err = msg.Err
+			return s, ui.Toast(ui.ToastError, "Loading co-editors failed: "+msg.Err.Error())
 		}
-		s.err, s.loaded, s.list = nil, true, msg.list
+		s.err, s.loaded, s.list = nil, true, msg.Items
 		s.table.SetRows(s.rows())
 		return s, nil
 	case startMsg:

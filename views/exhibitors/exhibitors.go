@@ -25,12 +25,6 @@ import (
 var owners atomic.Int64
 
 type (
-	listMsg struct {
-		owner int64
-		gen   int
-		list  []api.Exhibitor
-		err   error
-	}
 	createMsg struct {
 		owner int64
 		req   api.ExhibitorCreate
@@ -61,8 +55,7 @@ type Screen struct {
 	keys      keyMap
 	table     table.Model
 	list      []api.Exhibitor
-	gen       int
-	cancel    context.CancelFunc
+	stream    ui.Stream[api.Exhibitor]
 	loading   bool
 	loaded    bool
 	err       error
@@ -93,45 +86,34 @@ func (s *Screen) Title() string { return "Exhibitors" }
 func (s *Screen) Init() tea.Cmd { return s.load() }
 
 func (s *Screen) load() tea.Cmd {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.gen++
 	s.loading = true
 	s.table.SetLoading(true)
-	var ctx context.Context
-	ctx, s.cancel = context.WithCancel(context.Background())
-	owner, gen, client, id := s.owner, s.gen, s.client, s.eventID
-	return ui.Async(func() tea.Msg {
-		list, err := client.Exhibitors.List(ctx, id)
-		return listMsg{owner: owner, gen: gen, list: list, err: err}
-	})
+	client, id := s.client, s.eventID
+	return s.stream.Start(ui.OnePage(func(ctx context.Context) ([]api.Exhibitor, error) {
+		return client.Exhibitors.List(ctx, id)
+	}))
 }
 
 // Close cancels the listing in flight; a create in flight finishes and is
 // reported.
-func (s *Screen) Close() {
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+func (s *Screen) Close() { s.stream.Stop() }
 
 // Update handles replies, the form and keys.
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case listMsg:
-		if msg.owner != s.owner || msg.gen != s.gen {
+	case ui.Page[api.Exhibitor]:
+		if !s.stream.Owns(msg) {
 			return s, nil
 		}
 		s.loading = false
 		s.table.SetLoading(false)
-		if msg.err != nil {
-			s.err = msg.err
-			s.table.SetEmptyText(explain(msg.err))
+		if msg.Err != nil {
+			s.err = msg.Err
+			s.table.SetEmptyText(explain(msg.Err))
 			s.table.SetRows(nil)
-			return s, ui.Toast(ui.ToastError, "Loading exhibitors failed: "+explain(msg.err))
+			return s, ui.Toast(ui.ToastError, "Loading exhibitors failed: "+explain(msg.Err))
 		}
-		s.err, s.loaded, s.list = nil, true, msg.list
+		s.err, s.loaded, s.list = nil, true, msg.Items
 		s.table.SetEmptyText("No exhibitors yet. Press a to add one.")
 		s.table.SetRows(s.rows())
 		return s, nil
