@@ -160,6 +160,11 @@ func (a *App) statusView() string {
 	if a.ctx.Account != "" {
 		left = append(left, bar(" "+a.ctx.Account+" "))
 	}
+	if sr, ok := a.Top().(StatusReporter); ok {
+		if text := sr.StatusText(); text != "" {
+			left = append(left, onBar(t, t.Key).Render(" "+text+" "))
+		}
+	}
 	if a.inFlight > 0 {
 		left = append(left, bar(" ")+a.spinner.View()+bar(fmt.Sprintf(" %d in flight ", a.inFlight)))
 	}

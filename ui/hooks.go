@@ -21,3 +21,9 @@ type BackCapturer interface {
 type Closer interface {
 	Close()
 }
+
+// StatusReporter lets the focused screen put a short word-based status in
+// the shell's status bar, such as a check-in desk's "ONLINE · 2 pending".
+type StatusReporter interface {
+	StatusText() string
+}

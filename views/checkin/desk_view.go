@@ -97,6 +97,16 @@ func (d *Desk) connLine() string {
 	return ui.Fit(ansi.Truncate(line, d.width, "..."), d.width, 1)
 }
 
+// StatusText puts the connection and the unsent count in the shell's status
+// bar, so they stay in view whatever the desk shows.
+func (d *Desk) StatusText() string {
+	if d.openErr != nil {
+		return "NO JOURNAL"
+	}
+	_, word, _ := connWords(d.conn(), d.deps.Local)
+	return fmt.Sprintf("%s · %d pending", word, d.counts.Pending+d.unsaved)
+}
+
 func (d *Desk) countersLine() string {
 	t := d.ctx.Theme
 	reg := "..."
