@@ -64,6 +64,17 @@ var (
 		"Food & Drink", "Fitness & Health", "Home & Lifestyle", "Community & Spirituality", "Other"}
 )
 
+// EventTypeLabels, AttendanceLabels and AccessLevelLabels name the enum
+// values in words for people.
+var (
+	EventTypeLabels = map[string]string{EventTypeSimple: "Single", EventTypeConference: "Conference",
+		EventTypeRecurring: "Recurring"}
+	AttendanceLabels = map[string]string{AttendanceVirtual: "Virtual", AttendanceInPerson: "In person",
+		AttendanceHybrid: "Hybrid"}
+	AccessLevelLabels = map[string]string{AccessPublic: "Public", AccessPrivateUnrestricted: "Private, unrestricted",
+		AccessPrivateRestricted: "Private, restricted"}
+)
+
 // Event is an event as the provider returns it (spec 2.1).
 type Event struct {
 	EventID          string          `json:"event_id,omitempty"`

@@ -530,7 +530,7 @@ func (s *Screen) View() string {
 	case s.err != nil:
 		head += th.Error.Render("  ERROR: load failed, r to retry")
 	case s.loaded:
-		head += th.Muted.Render(fmt.Sprintf("  %d link%s", len(s.links), plural(len(s.links))))
+		head += th.Muted.Render("  " + ui.Count(len(s.links), "link"))
 	}
 	lines := []string{ui.Fit(head, s.width, 1)}
 	if s.result != "" {
@@ -609,13 +609,6 @@ func (s *Screen) detail() string {
 		out = append(out, ui.Fit(label+r[1], s.width, 1))
 	}
 	return strings.Join(out, "\n")
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // CapturingInput is true while a dialog or the filter has the keyboard.

@@ -3,7 +3,6 @@ package checkin
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -112,7 +111,7 @@ func (d *Desk) countersLine() string {
 	reg := "..."
 	switch {
 	case d.haveRegTotal:
-		reg = thousands(d.registered)
+		reg = ui.Thousands(d.registered)
 	case d.registeredErr != nil:
 		reg = "unknown"
 	}
@@ -121,10 +120,10 @@ func (d *Desk) countersLine() string {
 	}
 	c := d.counts
 	parts := []string{
-		item("Checked in today", thousands(len(d.today))),
-		item("Pending", thousands(c.Pending+d.unsaved)),
-		item("Rejected", thousands(c.Rejected)),
-		item("Already", thousands(c.Already)),
+		item("Checked in today", ui.Thousands(len(d.today))),
+		item("Pending", ui.Thousands(c.Pending+d.unsaved)),
+		item("Rejected", ui.Thousands(c.Rejected)),
+		item("Already", ui.Thousands(c.Already)),
 		item("Registered", reg),
 	}
 	return ui.Fit(strings.Join(parts, "   "), d.width, 1)
@@ -232,15 +231,3 @@ func journalProblem(err error) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// thousands writes 20000 as 20,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}

@@ -261,7 +261,7 @@ func (p *Picker) onEvents(m ui.Page[api.Event]) tea.Cmd {
 		}
 		p.byID[e.EventID] = e
 		rows = append(rows, table.Row{ID: e.EventID, Cells: []string{
-			e.Name, human(eventTypes, e.EventType), human(attendances, e.AttendanceType), p.startText(e.StartTime),
+			e.Name, ui.EnumLabel(api.EventTypeLabels, e.EventType), ui.EnumLabel(api.AttendanceLabels, e.AttendanceType), p.startText(e.StartTime),
 		}})
 	}
 	p.events.AppendRows(rows)
@@ -314,27 +314,7 @@ func (p *Picker) startText(t *time.Time) string {
 	return t.In(p.deps.Local).Format("2006-01-02 15:04")
 }
 
-var (
-	eventTypes = map[string]string{
-		api.EventTypeSimple: "Single", api.EventTypeConference: "Conference", api.EventTypeRecurring: "Recurring",
-	}
-	attendances = map[string]string{
-		api.AttendanceVirtual: "Virtual", api.AttendanceInPerson: "In person", api.AttendanceHybrid: "Hybrid",
-	}
-)
-
-// human is the readable name of an enum value, or the value when unknown.
-func human(names map[string]string, v string) string {
-	for k, n := range names {
-		if strings.EqualFold(k, v) {
-			return n
-		}
-	}
-	if v == "" {
-		return "-"
-	}
-	return v
-}
+var ()
 
 func (p *Picker) SetSize(w, h int) {
 	p.width, p.height = w, h

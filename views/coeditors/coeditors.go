@@ -409,7 +409,7 @@ func (s *Screen) View() string {
 	case s.err != nil:
 		head += th.Error.Render("  ERROR: load failed, r to retry")
 	case s.loaded:
-		head += th.Muted.Render(fmt.Sprintf("  %d co-editor%s", len(s.list), plural(len(s.list))))
+		head += th.Muted.Render("  " + ui.Count(len(s.list), "co-editor"))
 	}
 	lines := []string{ui.Fit(head, s.width, 1)}
 	for _, r := range s.result {
@@ -459,13 +459,6 @@ func (s *Screen) panel(lines int) string {
 		out = append(out, ui.Fit("  "+left+mark(api.PermissionGroups[i+half]), s.width, 1))
 	}
 	return strings.Join(out, "\n")
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // CapturingInput is true while a dialog or the filter has the keyboard.

@@ -48,7 +48,7 @@ func renderChart(th *ui.Theme, title string, bars []bar, width int) []string {
 		if b.word == api.SendMissedSchedule {
 			style = th.Warning
 		}
-		line := mark + fmt.Sprintf("%-*s %7s ", chartLabelWidth, b.label, commas(b.n)) +
+		line := mark + fmt.Sprintf("%-*s %7s ", chartLabelWidth, b.label, ui.Thousands(b.n)) +
 			style.Render(strings.Repeat("█", fill)) + th.Muted.Render(strings.Repeat("·", barW-fill)) +
 			" " + share(b.n, total)
 		if b.active {
@@ -76,7 +76,7 @@ func (s *SendStatusScreen) chart(lines int) string {
 	th := s.ctx.Theme
 	progress := ""
 	if s.loading && s.total > 0 {
-		progress = fmt.Sprintf(" (%s of %s loaded)", commas(len(s.recs)), commas(s.total))
+		progress = fmt.Sprintf(" (%s of %s loaded)", ui.Thousands(len(s.recs)), ui.Thousands(s.total))
 	}
 	var byStatus []bar
 	for i, e := range api.SendStatuses {

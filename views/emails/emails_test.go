@@ -99,26 +99,26 @@ func TestSendStatusChartFiltersSearchAndExport(t *testing.T) {
 		total += counts[e.Value]
 	}
 	r.open("1 day")
-	r.Contains("Reminder: 1 day before SENT", fmt.Sprintf("%s recipients", commas(total)),
+	r.Contains("Reminder: 1 day before SENT", fmt.Sprintf("%s recipients", ui.Thousands(total)),
 		"Recipients by status", "Failed, by reason", "Delivered", "Missed schedule", "Unsubscribed",
-		fmt.Sprintf("Delivered       %7s", commas(counts[api.SendDelivered])))
+		fmt.Sprintf("Delivered       %7s", ui.Thousands(counts[api.SendDelivered])))
 	r.Golden("send_status")
 
 	// f cycles the status filter: scheduled, pending, delivered, failed.
 	r.Press("f", "f", "f", "f")
-	r.Contains("f status: Failed", fmt.Sprintf("showing %s of %s", commas(counts[api.SendFailed]), commas(total)), "> Failed")
+	r.Contains("f status: Failed", fmt.Sprintf("showing %s of %s", ui.Thousands(counts[api.SendFailed]), ui.Thousands(total)), "> Failed")
 	r.Lacks("Delivered  2026")
 	r.Golden("filter_failed")
 	// b cycles the reason: bounced.
 	r.Press("b")
-	r.Contains("b reason: Bounced", fmt.Sprintf("showing %s of", commas(counts[api.SendFailed+"/"+api.FailureBounced])))
+	r.Contains("b reason: Bounced", fmt.Sprintf("showing %s of", ui.Thousands(counts[api.SendFailed+"/"+api.FailureBounced])))
 
 	// Export what is shown.
 	r.Press("w")
-	r.Contains(fmt.Sprintf("Export the %s recipients shown to CSV", commas(counts[api.SendFailed+"/"+api.FailureBounced])), "Save as", "filtered.csv")
+	r.Contains(fmt.Sprintf("Export the %s recipients shown to CSV", ui.Thousands(counts[api.SendFailed+"/"+api.FailureBounced])), "Save as", "filtered.csv")
 	r.Press("enter")
 	path := filepath.Join(r.dir, "intro-to-kubernetes-webinar-reminder-1-day-before-send-status-filtered.csv")
-	r.Contains("Exported " + commas(counts[api.SendFailed+"/"+api.FailureBounced]) + " recipient")
+	r.Contains("Exported " + ui.Thousands(counts[api.SendFailed+"/"+api.FailureBounced]) + " recipient")
 	lines := readCSV(t, path)
 	if len(lines) != 1+counts[api.SendFailed+"/"+api.FailureBounced] || strings.Join(lines[0], ",") != "email,name,status,failure_reason,sent_date" {
 		t.Fatalf("csv has %d lines, header %v", len(lines), lines[0])
@@ -193,11 +193,11 @@ func TestBigListLoadsEveryRecipientOnceAcrossTokenExpiry(t *testing.T) {
 	}
 	counts := r.sim.SendStatusCounts(r.ids.BigEmailEventID, r.ids.BigEmailTypeID)
 	for _, e := range api.SendStatuses {
-		r.Contains(fmt.Sprintf("%-15s %7s", e.Label, commas(counts[e.Value])))
+		r.Contains(fmt.Sprintf("%-15s %7s", e.Label, ui.Thousands(counts[e.Value])))
 	}
 	r.Golden("big_loaded")
 	r.Press("f", "f", "f", "f")
-	r.Contains(fmt.Sprintf("showing %s of 100,000", commas(counts[api.SendFailed])))
+	r.Contains(fmt.Sprintf("showing %s of 100,000", ui.Thousands(counts[api.SendFailed])))
 }
 
 // TestStreamingShowsProgress drives the send-status screen directly with

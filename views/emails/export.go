@@ -49,9 +49,9 @@ func (s *SendStatusScreen) openExport() tea.Cmd {
 	path := new(string)
 	*path = s.defaultExportPath()
 	owner := s.owner
-	what := "all " + commas(len(s.recs)) + " recipients"
+	what := "all " + ui.Thousands(len(s.recs)) + " recipients"
 	if s.filtered() || s.table.FilterText() != "" {
-		what = commas(s.table.VisibleLen()) + " recipients shown"
+		what = ui.Thousands(s.table.VisibleLen()) + " recipients shown"
 	}
 	if s.loading {
 		what = "recipients shown so far" // more arrive until it is written
@@ -122,7 +122,7 @@ func (s *SendStatusScreen) onExported(m exportDoneMsg) tea.Cmd {
 	if m.err != nil {
 		return ui.Toast(ui.ToastError, "Export failed: "+m.err.Error())
 	}
-	text := fmt.Sprintf("Exported %s recipient%s to %s", commas(m.n), plural(m.n), m.path)
+	text := "Exported " + ui.Count(m.n, "recipient") + " to " + m.path
 	if m.partial {
 		text += " (the list was still loading)"
 	}

@@ -2,7 +2,6 @@ package emails
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -57,33 +56,6 @@ func relative(t *time.Time, now time.Time) string {
 		return fmt.Sprintf("in %d %s", n, unit)
 	}
 	return fmt.Sprintf("%d %s ago", n, unit)
-}
-
-func orDash(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "-"
-	}
-	return s
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-// commas formats 1234567 as "1,234,567".
-func commas(n int) string {
-	s := strconv.Itoa(n)
-	neg := ""
-	if n < 0 {
-		neg, s = "-", s[1:]
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return neg + s
 }
 
 // slug makes a file-name part from a title: "Reminder: 1 day before" gives

@@ -214,7 +214,7 @@ func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
 		s.loading, s.err = false, m.Err
 		s.table.SetLoading(false)
 		return ui.Toast(ui.ToastError, fmt.Sprintf("Loading recipients failed after %s of %s: %v (r reloads)",
-			commas(len(s.recs)), commas(s.total), m.Err))
+			ui.Thousands(len(s.recs)), ui.Thousands(s.total), m.Err))
 	}
 	s.total = m.Total
 	fresh := make([]table.Row, 0, len(m.Items))
@@ -268,7 +268,7 @@ func (s *SendStatusScreen) convert(id string, it api.EmailSendRecord) (sendRec, 
 			s.times[minute] = sent
 		}
 	}
-	return r, table.Row{ID: id, Cells: []string{orDash(it.Name), it.Email, status, reason, sent}}
+	return r, table.Row{ID: id, Cells: []string{ui.OrDash(it.Name), it.Email, status, reason, sent}}
 }
 
 // SetSize lays the screen out.
@@ -333,13 +333,13 @@ func (s *SendStatusScreen) header() string {
 	}
 	switch {
 	case s.loading && s.total > 0:
-		h += th.Info.Render(fmt.Sprintf("  loading %s of %s...", commas(len(s.recs)), commas(s.total)))
+		h += th.Info.Render(fmt.Sprintf("  loading %s of %s...", ui.Thousands(len(s.recs)), ui.Thousands(s.total)))
 	case s.loading:
 		h += th.Info.Render("  loading...")
 	case s.err != nil:
-		h += th.Error.Render(fmt.Sprintf("  ERROR: stopped at %s of %s, r reloads", commas(len(s.recs)), commas(s.total)))
+		h += th.Error.Render(fmt.Sprintf("  ERROR: stopped at %s of %s, r reloads", ui.Thousands(len(s.recs)), ui.Thousands(s.total)))
 	default:
-		h += th.Muted.Render(fmt.Sprintf("  %s recipient%s", commas(len(s.recs)), plural(len(s.recs))))
+		h += th.Muted.Render("  " + ui.Count(len(s.recs), "recipient"))
 	}
 	return h
 }
@@ -361,7 +361,7 @@ func (s *SendStatusScreen) filterLine() string {
 	line := th.Key.Render("f") + " status: " + on(label(api.SendStatuses, s.statusFilter), s.statusFilter != 0) +
 		"  " + th.Key.Render("b") + " reason: " + on(label(api.FailureReasons, s.reasonFilter), s.reasonFilter != 0)
 	if s.filtered() || s.table.FilterText() != "" {
-		line += th.Muted.Render(fmt.Sprintf("  showing %s of %s", commas(s.table.VisibleLen()), commas(len(s.recs))))
+		line += th.Muted.Render(fmt.Sprintf("  showing %s of %s", ui.Thousands(s.table.VisibleLen()), ui.Thousands(len(s.recs))))
 	}
 	line += "  " + th.Key.Render("w") + th.Muted.Render(" export")
 	if s.hideChart {

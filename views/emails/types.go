@@ -5,7 +5,6 @@
 package emails
 
 import (
-	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -153,7 +152,7 @@ func (s *TypesScreen) row(et api.EmailType) table.Row {
 		api.LookupEnum(api.EmailTypeStatuses, et.Status).Label,
 		localTime(et.TriggerDate, s.opts.local),
 		relative(et.TriggerDate, s.opts.now()),
-		orDash(et.TriggerOverview),
+		ui.OrDash(et.TriggerOverview),
 	}}
 }
 
@@ -174,7 +173,7 @@ func (s *TypesScreen) View() string {
 	case s.err != nil:
 		head += th.Error.Render("  ERROR: load failed, r to retry")
 	default:
-		head += th.Muted.Render(fmt.Sprintf("  %d email type%s", len(s.types), plural(len(s.types))))
+		head += th.Muted.Render("  " + ui.Count(len(s.types), "email type"))
 	}
 	return ui.Fit(head, s.width, 1) + "\n\n" + s.table.View() + "\n" + ui.Fit(s.about(), s.width, 1)
 }
@@ -188,7 +187,7 @@ func (s *TypesScreen) about() string {
 	}
 	et := s.types[row.ID]
 	st := api.LookupEnum(api.EmailTypeStatuses, et.Status)
-	text := th.Status(et.Status).Render(st.Label) + th.Muted.Render(": "+orDash(st.Meaning))
+	text := th.Status(et.Status).Render(st.Label) + th.Muted.Render(": "+ui.OrDash(st.Meaning))
 	if et.TriggerDate != nil {
 		text += th.Muted.Render(" · " + fullTime(et.TriggerDate, s.opts.local))
 	}

@@ -330,10 +330,10 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 	}
 	section("Overview",
 		[2]string{"Status", b.String()},
-		[2]string{"Type", humanEnum(eventTypeNames, e.EventType)},
+		[2]string{"Type", ui.EnumLabel(api.EventTypeLabels, e.EventType)},
 		[2]string{"Meeting type", strings.ToLower(e.MeetingType)},
-		[2]string{"Attendance", humanEnum(attendanceNames, e.AttendanceType)},
-		[2]string{"Access", humanEnum(accessNames, e.AccessLevel)},
+		[2]string{"Attendance", ui.EnumLabel(api.AttendanceLabels, e.AttendanceType)},
+		[2]string{"Access", ui.EnumLabel(api.AccessLevelLabels, e.AccessLevel)},
 		[2]string{"Event ID", e.EventID},
 		[2]string{"Hub", hubLabel(e.HubID, hubs)},
 		[2]string{"Host", e.HostID},

@@ -34,7 +34,7 @@ type draftForm struct {
 func enumOptions(values []string, names map[string]string) []huh.Option[string] {
 	opts := make([]huh.Option[string], len(values))
 	for i, v := range values {
-		opts[i] = huh.NewOption(humanEnum(names, v), v)
+		opts[i] = huh.NewOption(ui.EnumLabel(names, v), v)
 	}
 	return opts
 }
@@ -98,7 +98,7 @@ func (s *ListScreen) openCreateForm() tea.Cmd {
 		huh.NewGroup(
 			huh.NewInput().Title("Name").Value(&f.name).CharLimit(200).Validate(required("name")),
 			huh.NewText().Title("Description").Value(&f.description).Lines(3).Validate(required("description")),
-			huh.NewSelect[string]().Title("Type").Options(enumOptions(api.EventTypes, eventTypeNames)...).Value(&f.eventType),
+			huh.NewSelect[string]().Title("Type").Options(enumOptions(api.EventTypes, api.EventTypeLabels)...).Value(&f.eventType),
 			huh.NewSelect[string]().Title("Meeting type").Description("Used by single-session events").
 				Options(enumOptions(api.MeetingTypes, nil)...).Value(&f.meetingType),
 			hubField,
@@ -109,8 +109,8 @@ func (s *ListScreen) openCreateForm() tea.Cmd {
 				Validate(func(v string) error { _, err := parseLocal("starts", v, f.timezone); return err }),
 			huh.NewInput().Title("Ends").Description("after the start, at most 6 days later").Value(&f.end).
 				Validate(func(v string) error { _, err := f.schedule(v); return err }),
-			huh.NewSelect[string]().Title("Access").Options(enumOptions(api.AccessLevels, accessNames)...).Value(&f.access),
-			huh.NewSelect[string]().Title("Attendance").Options(enumOptions(api.AttendanceTypes, attendanceNames)...).Value(&f.attendance),
+			huh.NewSelect[string]().Title("Access").Options(enumOptions(api.AccessLevels, api.AccessLevelLabels)...).Value(&f.access),
+			huh.NewSelect[string]().Title("Attendance").Options(enumOptions(api.AttendanceTypes, api.AttendanceLabels)...).Value(&f.attendance),
 			huh.NewInput().Title("Location").Description("For in-person and hybrid events; optional").Value(&f.place),
 		),
 	)

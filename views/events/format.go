@@ -32,34 +32,6 @@ func (b Bucket) listing() string {
 // loadOrder is the order buckets are fetched in: what staff need first.
 var loadOrder = []Bucket{BucketUpcoming, BucketDraft, BucketPast, BucketCancelled}
 
-var eventTypeNames = map[string]string{
-	api.EventTypeSimple: "Single", api.EventTypeConference: "Conference",
-	api.EventTypeRecurring: "Recurring",
-}
-
-var attendanceNames = map[string]string{
-	api.AttendanceVirtual: "Virtual", api.AttendanceInPerson: "In person", api.AttendanceHybrid: "Hybrid",
-}
-
-var accessNames = map[string]string{
-	api.AccessPublic: "Public", api.AccessPrivateUnrestricted: "Private, unrestricted",
-	api.AccessPrivateRestricted: "Private, restricted",
-}
-
-// humanEnum returns the readable name, or the raw value when unknown.
-func humanEnum(names map[string]string, v string) string {
-	if n, ok := names[strings.ToUpper(v)]; ok {
-		return n
-	}
-	if n, ok := names[strings.ToLower(v)]; ok {
-		return n
-	}
-	if v == "" {
-		return "-"
-	}
-	return v
-}
-
 var weekdayNames = [...]string{"", "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
 
 func weekday(n int) string {

@@ -280,9 +280,9 @@ func compareTimes(a, b *time.Time) int {
 func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 	return table.Row{ID: e.EventID, Cells: []string{
 		e.Name,
-		humanEnum(eventTypeNames, e.EventType),
+		ui.EnumLabel(api.EventTypeLabels, e.EventType),
 		b.String(),
-		humanEnum(attendanceNames, e.AttendanceType),
+		ui.EnumLabel(api.AttendanceLabels, e.AttendanceType),
 		listTime(e.StartTime, s.deps.Local),
 		hubLabel(e.HubID, s.hubs),
 	}}
@@ -337,12 +337,5 @@ func hubLabel(id string, names map[string]string) string {
 	if n := names[id]; n != "" {
 		return n
 	}
-	return orDash(id)
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	return ui.OrDash(id)
 }

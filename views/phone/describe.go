@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/evdesk/evdesk/ui"
 	"sort"
 	"strconv"
 	"strings"
@@ -256,7 +257,7 @@ func (d *describer) etiquette(v *api.SMSEtiquetteTool) {
 			active++
 		}
 	}
-	d.add("%s (%d active):", plural(len(v.SMSEtiquettePolicy), "rule"), active)
+	d.add("%s (%d active):", ui.Count(len(v.SMSEtiquettePolicy), "rule"), active)
 	for _, r := range v.SMSEtiquettePolicy {
 		parts := []string{}
 		if r.Rule != nil {
@@ -270,7 +271,7 @@ func (d *describer) etiquette(v *api.SMSEtiquetteTool) {
 		if r.Active != nil && !*r.Active {
 			parts = append(parts, "inactive")
 		}
-		d.add("- %s: %s", orDash(r.Name), strings.Join(parts, ", "))
+		d.add("- %s: %s", ui.OrDash(r.Name), strings.Join(parts, ", "))
 	}
 }
 
@@ -310,7 +311,7 @@ func extensionText(f *api.ParkForwardTo) string {
 	if f.ExtensionNumber != nil {
 		parts = append(parts, fmt.Sprintf("ext. %d", *f.ExtensionNumber))
 	}
-	name := orDash(f.DisplayName)
+	name := ui.OrDash(f.DisplayName)
 	if len(parts) == 0 {
 		return name
 	}
@@ -333,7 +334,7 @@ func (d *describer) optOut(v *api.CallQueueOptOutReason) {
 			on++
 		}
 	}
-	d.add("%s (%d offered):", plural(len(v.Reasons), "reason"), on)
+	d.add("%s (%d offered):", ui.Count(len(v.Reasons), "reason"), on)
 	for _, r := range v.Reasons {
 		var tags []string
 		if r.System != nil && *r.System {
@@ -342,7 +343,7 @@ func (d *describer) optOut(v *api.CallQueueOptOutReason) {
 		if r.Enable != nil {
 			tags = append(tags, onOff(*r.Enable))
 		}
-		d.add("- %s (%s)", orDash(r.Code), strings.Join(tags, ", "))
+		d.add("- %s (%s)", ui.OrDash(r.Code), strings.Join(tags, ", "))
 	}
 }
 
@@ -442,13 +443,6 @@ func flatten(out *[]string, path string, v any, top bool) {
 	}
 }
 
-func plural(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
-	}
-	return fmt.Sprintf("%d %ss", n, unit)
-}
-
 func capitalise(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	if n == 0 {
@@ -462,11 +456,4 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
-}
-
-func orDash(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "-"
-	}
-	return s
 }

@@ -186,7 +186,7 @@ func renderChanges(th *ui.Theme, path string, snap *snapshot.Snapshot, changes [
 	for _, c := range changes {
 		settings[c.Setting()] = true
 	}
-	head := fmt.Sprintf("%s in %s since %s", plural(len(changes), "change"), plural(len(settings), "setting"), snapLabel(path, snap))
+	head := fmt.Sprintf("%s in %s since %s", ui.Count(len(changes), "change"), ui.Count(len(settings), "setting"), snapLabel(path, snap))
 	if snap.Source != "" {
 		head += ", from " + snap.Source
 	}

@@ -581,7 +581,7 @@ func (s *Screen) filterLine() string {
 	case s.err != nil:
 		head += th.Error.Render("  ERROR: refresh failed, r to retry")
 	case s.snap != nil:
-		head += th.Muted.Render(fmt.Sprintf("  * %s since %s", plural(len(s.changes), "change"), snapLabel(s.snapPath, s.snap)))
+		head += th.Muted.Render(fmt.Sprintf("  * %s since %s", ui.Count(len(s.changes), "change"), snapLabel(s.snapPath, s.snap)))
 	}
 	return head
 }

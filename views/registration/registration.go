@@ -420,7 +420,7 @@ func (s *Screen) onCreated(m createdMsg) tea.Cmd {
 			case refused[e] != "":
 				s.results = append(s.results, "REFUSED "+e+": "+refused[e])
 			case counts[e] > 0:
-				s.results = append(s.results, fmt.Sprintf("OK      %s: %d ticket%s", e, counts[e], plural(counts[e])))
+				s.results = append(s.results, fmt.Sprintf("OK      %s: %s", e, ui.Count(counts[e], "ticket")))
 			case m.err != nil:
 				s.results = append(s.results, "UNKNOWN "+e+": not sent or no answer")
 			}
@@ -435,8 +435,8 @@ func (s *Screen) onCreated(m createdMsg) tea.Cmd {
 	case len(m.res.Errors) > 0:
 		s.summary, s.failed, level = fmt.Sprintf("PARTLY registered %d of %d people", len(m.emails)-len(m.res.Errors), len(m.emails)), true, ui.ToastError
 	default:
-		s.summary, level = fmt.Sprintf("OK registered %d %s (%d ticket%s)", len(m.emails), people(len(m.emails)),
-			len(m.res.Tickets), plural(len(m.res.Tickets))), ui.ToastSuccess
+		s.summary, level = fmt.Sprintf("OK registered %d %s (%s)", len(m.emails), people(len(m.emails)),
+			ui.Count(len(m.res.Tickets), "ticket")), ui.ToastSuccess
 	}
 	return ui.Toast(level, strings.TrimPrefix(strings.TrimPrefix(s.summary, "OK "), "ERROR "))
 }
@@ -446,13 +446,6 @@ func people(n int) string {
 		return "person"
 	}
 	return "people"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // SetSize lays the screen out.
@@ -488,7 +481,7 @@ func (s *Screen) View() string {
 		return th.Warning.Render("[ ] ") + text
 	}
 	hub := s.event.HubID
-	lines = append(lines, ui.Fit(done(hub != "", "1 Hub         "+orDash(hub)), s.width, 1))
+	lines = append(lines, ui.Fit(done(hub != "", "1 Hub         "+ui.OrDash(hub)), s.width, 1))
 	status := strings.ToLower(s.event.Status)
 	if !s.published() {
 		status += ": publish it before registering attendees"
@@ -581,13 +574,6 @@ func (s *Screen) resultLines() []string {
 		out = append(out, ui.Fit("  "+st.Render(r), s.width, 1))
 	}
 	return out
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // CapturingInput is true while the form has the keyboard.
