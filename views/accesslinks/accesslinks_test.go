@@ -1,18 +1,15 @@
 package accesslinks
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views/viewtest"
 )
-
-var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
 type rig struct {
 	*uitest.Driver
@@ -22,20 +19,11 @@ type rig struct {
 
 func newRig(t *testing.T, w, h int) *rig {
 	t.Helper()
-	s := sim.New(sim.Options{Now: func() time.Time { return testNow }, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	client, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0),
-		api.WithClock(func() time.Time { return testNow }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := viewtest.NewServer(t)
+	s, client := srv.Sim, srv.Client(t, sim.DemoToken)
 	id := s.Fixtures().RecurringEventID
-	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
-	app := ui.NewApp(ctx, []ui.Section{{Name: "Events", New: func(c *ui.Context) ui.Screen {
-		return New(c, client, id, "Pottery for Beginners", true)
-	}}})
-	return &rig{Driver: uitest.New(t, app, w, h), client: client, id: id}
+	d := viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen { return New(c, client, id, "Pottery for Beginners", true) })
+	return &rig{Driver: d, client: client, id: id}
 }
 
 func (r *rig) links(t *testing.T) []api.AccessLink {

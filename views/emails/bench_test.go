@@ -2,7 +2,6 @@ package emails
 
 import (
 	"context"
-	"net/http/httptest"
 	"runtime"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views/viewtest"
 )
 
 // Run: go test ./views/emails -run '^$' -bench . -benchtime 3x
@@ -27,15 +27,8 @@ type bigList struct {
 
 func newBigList(b *testing.B) *bigList {
 	b.Helper()
-	s := sim.New(sim.Options{Now: func() time.Time { return testNow }, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	b.Cleanup(srv.Close)
-	client, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0),
-		api.WithClock(func() time.Time { return testNow }))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ids := s.Fixtures()
+	srv := viewtest.NewServer(b)
+	client, ids := srv.Client(b, sim.DemoToken), srv.Fixtures()
 	var et api.EmailType
 	for t, err := range client.Emails.Types(context.Background(), ids.BigEmailEventID, api.ListEmailTypesOptions{}) {
 		if err != nil {

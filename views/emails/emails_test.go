@@ -16,6 +16,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views/viewtest"
 )
 
 var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -62,11 +63,10 @@ func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) (string, string), ho
 	}
 	dir := t.TempDir()
 	id, name := pick(s.Fixtures())
-	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
-	app := ui.NewApp(ctx, []ui.Section{{Name: "Events", New: func(c *ui.Context) ui.Screen {
+	d := viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen {
 		return New(c, client, id, name, WithClock(clk.Now), WithLocation(time.UTC), WithExportDir(dir))
-	}}})
-	return &rig{Driver: uitest.New(t, app, w, h), sim: s, ids: s.Fixtures(), dir: dir, clock: clk}
+	})
+	return &rig{Driver: d, sim: s, ids: s.Fixtures(), dir: dir, clock: clk}
 }
 
 func pastEvent(f sim.Fixtures) (string, string) { return f.PastEventID, "Intro to Kubernetes Webinar" }

@@ -2,7 +2,6 @@ package events
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -11,9 +10,10 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views/viewtest"
 )
 
-var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+var testNow = viewtest.Now
 
 type rig struct {
 	*uitest.Driver
@@ -25,18 +25,11 @@ type rig struct {
 // newRig opens the events console on a fresh simulator with a fixed clock.
 func newRig(t *testing.T, w, h int) *rig {
 	t.Helper()
-	s := sim.New(sim.Options{Now: func() time.Time { return testNow }, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	client, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0),
-		api.WithClock(func() time.Time { return testNow }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := viewtest.NewServer(t)
+	s, client := srv.Sim, srv.Client(t, sim.DemoToken)
 	deps := Deps{Client: client, Now: func() time.Time { return testNow }, Local: time.UTC}
-	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
-	app := ui.NewApp(ctx, []ui.Section{{Name: "Events", New: func(c *ui.Context) ui.Screen { return NewList(c, deps) }}})
-	return &rig{Driver: uitest.New(t, app, w, h), sim: s, ids: s.Fixtures(), client: client}
+	d := viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen { return NewList(c, deps) })
+	return &rig{Driver: d, sim: s, ids: s.Fixtures(), client: client}
 }
 
 func TestListGoldenAndBuckets(t *testing.T) {

@@ -2,7 +2,6 @@ package phone
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/evdesk/evdesk/snapshot"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views/viewtest"
 )
 
 var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -27,20 +27,12 @@ type rig struct {
 // newRig opens the phone section alone on a fresh simulator.
 func newRig(t *testing.T, token string, w, h int) *rig {
 	t.Helper()
-	s := sim.New(sim.Options{Now: func() time.Time { return testNow }, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	client, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(token), api.WithRateLimit(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := viewtest.NewServer(t).Client(t, token)
 	r := &rig{client: client}
-	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
-	app := ui.NewApp(ctx, []ui.Section{{Name: "Phone", New: func(c *ui.Context) ui.Screen {
-		r.screen = newScreen(c, client, func() time.Time { return testNow })
+	r.Driver = viewtest.OpenSection(t, "Phone", w, h, func(c *ui.Context) ui.Screen {
+		r.screen = newScreen(c, client, viewtest.Clock)
 		return r.screen
-	}}})
-	r.Driver = uitest.New(t, app, w, h)
+	})
 	return r
 }
 

@@ -1,0 +1,63 @@
+// Package viewtest holds what the views' tests share: the simulator on a
+// fixed clock behind real HTTP, a client for it, and the console shell
+// around a screen, driven with keys by uitest.
+package viewtest
+
+import (
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/uitest"
+)
+
+// Now is the tests' clock: the simulator seeds its data relative to it.
+var Now = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+
+// Clock returns Now.
+func Clock() time.Time { return Now }
+
+// Server is a simulator on the fixed clock, served over HTTP for the test.
+type Server struct {
+	*sim.Sim
+	URL string // base address including /v2
+}
+
+// NewServer starts a simulator with no rate limit, stopped with the test.
+func NewServer(t testing.TB) *Server {
+	t.Helper()
+	s := sim.New(sim.Options{Now: Clock, NoRateLimit: true})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	t.Cleanup(s.Close)
+	return &Server{Sim: s, URL: srv.URL + "/v2"}
+}
+
+// Client is a client for the server with token, extra options last.
+func (s *Server) Client(t testing.TB, token string, opts ...api.Option) *api.Client {
+	t.Helper()
+	c, err := api.New(append([]api.Option{api.WithBaseURL(s.URL), api.WithToken(token),
+		api.WithRateLimit(0, 0), api.WithClock(Clock)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Open runs the shell, in the demo's colours-off theme, on the screen open
+// builds, at w x h, as the Events section.
+func Open(t testing.TB, w, h int, open func(*ui.Context) ui.Screen) *uitest.Driver {
+	t.Helper()
+	return OpenSection(t, "Events", w, h, open)
+}
+
+// OpenSection is Open with the section's name.
+func OpenSection(t testing.TB, section string, w, h int, open func(*ui.Context) ui.Screen) *uitest.Driver {
+	t.Helper()
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
+	app := ui.NewApp(ctx, []ui.Section{{Name: section, New: open}})
+	return uitest.New(t, app, w, h)
+}
