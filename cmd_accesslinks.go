@@ -43,13 +43,7 @@ func newLinksListCmd(flags *rootFlags) *cobra.Command {
 		Use:   "list EVENT_ID",
 		Short: "List an event's access links",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			links, err := s.client.AccessLinks.List(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -58,7 +52,7 @@ func newLinksListCmd(flags *rootFlags) *cobra.Command {
 				return writeJSON(cmd.OutOrStdout(), links)
 			}
 			return out.writeRows(cmd.OutOrStdout(), linkHeader, linkRows(links))
-		},
+		}),
 	}
 	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
 	return cmd
@@ -70,13 +64,7 @@ func newLinksGetCmd(flags *rootFlags) *cobra.Command {
 		Use:   "get EVENT_ID LINK_ID",
 		Short: "Show one access link",
 		Args:  cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			l, err := s.client.AccessLinks.Get(cmd.Context(), args[0], args[1])
 			if err != nil {
 				return err
@@ -85,7 +73,7 @@ func newLinksGetCmd(flags *rootFlags) *cobra.Command {
 				return writeJSON(cmd.OutOrStdout(), l)
 			}
 			return out.writeRows(cmd.OutOrStdout(), linkHeader, linkRows([]api.AccessLink{*l}))
-		},
+		}),
 	}
 	cmd.Flags().VarP(out, "output", "o", "output format: table or json")
 	return cmd
@@ -102,19 +90,13 @@ func newLinksCreateCmd(flags *rootFlags) *cobra.Command {
 			"restricts it to those addresses. --ticket-type applies to group-join links only; --recurring\n" +
 			"(" + strings.Join(api.RecurringOptions, ", ") + ") to recurring events only.",
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			if emailAuth || securityCode {
 				in.SecurityAtJoin = &api.SecurityAtJoin{EmailAuthentication: emailAuth, SecurityCodeVerification: securityCode}
 			}
 			if err := in.Validate(); err != nil { // before signing in
 				return err
 			}
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
 			if in.RecurringRegistrationOption != "" {
 				if ev, err := s.client.Events.Get(cmd.Context(), args[0]); err == nil {
 					in.EventType = ev.EventType
@@ -128,7 +110,7 @@ func newLinksCreateCmd(flags *rootFlags) *cobra.Command {
 				return writeJSON(cmd.OutOrStdout(), l)
 			}
 			return out.writeRows(cmd.OutOrStdout(), linkHeader, linkRows([]api.AccessLink{*l}))
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&in.Name, "name", "", "link name, unique within the event (required)")
@@ -151,18 +133,12 @@ func newLinksDeleteCmd(flags *rootFlags) *cobra.Command {
 		Use:   "delete EVENT_ID LINK_ID",
 		Short: "Delete an access link",
 		Args:  cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			if err := s.client.AccessLinks.Delete(cmd.Context(), args[0], args[1]); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "deleted access link %s\n", args[1])
 			return nil
-		},
+		}),
 	}
 }

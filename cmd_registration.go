@@ -22,13 +22,7 @@ func newTicketTypesCmd(flags *rootFlags) *cobra.Command {
 		Use:   "ticket-types EVENT_ID",
 		Short: "List an event's ticket types",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			types, err := s.client.Registration.TicketTypes(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -45,7 +39,7 @@ func newTicketTypesCmd(flags *rootFlags) *cobra.Command {
 				rows[i] = []string{t.TicketTypeID, t.Name, price, fmt.Sprintf("%d/%d", t.SoldQuantity, t.Quantity)}
 			}
 			return out.writeRows(cmd.OutOrStdout(), []string{"ID", "NAME", "PRICE", "SOLD"}, rows)
-		},
+		}),
 	}
 	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
 	return cmd
@@ -73,19 +67,13 @@ func newRegisterCmd(flags *rootFlags) *cobra.Command {
 			"read from --link (default: the event's default link) unless --recurring names it.\n" +
 			"Addresses the server refuses are printed with its reason and make the exit status 1.",
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
 			if len(emails) == 0 {
 				return fmt.Errorf("--email is required (repeat it, or separate addresses with commas)")
 			}
 			if len(emails) > 1 && (first != "" || last != "") {
 				return fmt.Errorf("--first and --last name one person: register one --email at a time with them")
 			}
-			s, err := openSession(cmd.Context(), *flags)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			s.warn(cmd.ErrOrStderr())
 			ctx := cmd.Context()
 			if !cmd.Flags().Changed("recurring") {
 				ev, err := s.client.Events.Get(ctx, args[0])
@@ -146,7 +134,7 @@ func newRegisterCmd(flags *rootFlags) *cobra.Command {
 				return fmt.Errorf("%d of %d tickets refused", len(res.Errors), len(req.Tickets))
 			}
 			return nil
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&emails, "email", nil, "attendee address (repeat, or separate with commas)")
