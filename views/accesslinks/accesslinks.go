@@ -85,7 +85,7 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string, recurri
 	t := table.New(ctx.Theme,
 		table.Column{Title: "Name", Width: 14, Flex: 2},
 		table.Column{Title: "Type", Width: 12},
-		table.Column{Title: "Auth", Width: 14, Flex: 1},
+		table.Column{Title: "Sign-in", Width: 14, Flex: 2},
 		table.Column{Title: "Default", Width: 7},
 		table.Column{Title: "URL", Width: 16, Flex: 3},
 	)
@@ -477,7 +477,7 @@ func (s *Screen) rows() []table.Row {
 		if l.IsDefault {
 			def = "* yes"
 		}
-		rows[i] = table.Row{ID: l.AccessLinkID, Cells: []string{l.Name, l.Type, l.AuthenticationMethod, def, l.URL}}
+		rows[i] = table.Row{ID: l.AccessLinkID, Cells: []string{l.Name, l.Type, api.AuthMethodLabel(l.AuthenticationMethod), def, l.URL}}
 	}
 	return rows
 }
