@@ -56,3 +56,20 @@ func TestOrdinalAndJoin(t *testing.T) {
 		t.Error(joinWords([]string{"a", "b", "c"}))
 	}
 }
+
+func TestWithoutSharedLead(t *testing.T) {
+	got := withoutSharedLead(map[string]string{"a": "Northwind Events", "b": "Northwind Community Workshops",
+		"c": "Northwind Internal"})
+	if got["a"] != "Events" || got["b"] != "Community Workshops" || got["c"] != "Internal" {
+		t.Errorf("%v", got)
+	}
+	if one := withoutSharedLead(map[string]string{"a": "Northwind Events"}); one["a"] != "Northwind Events" {
+		t.Errorf("a single hub keeps its name: %v", one)
+	}
+	// A one-word name cannot lose a word, so nothing is dropped.
+	for range 20 { // map order varies: the answer must not
+		if got := withoutSharedLead(map[string]string{"a": "Acme", "b": "Acme Labs"}); got["a"] != "Acme" || got["b"] != "Acme Labs" {
+			t.Fatalf("%v", got)
+		}
+	}
+}

@@ -74,6 +74,9 @@ type ListScreen struct {
 	table  table.Model
 	events map[string]listedEvent
 	hubs   map[string]string // hub id to name; ids show until names arrive
+	// hubCells are the names as the table shows them: without the words
+	// every hub of the account starts with (the organisation's name).
+	hubCells map[string]string
 	// hubOrder lists hub ids as the server gave them, for the create form.
 	hubOrder []string
 	dialog   ui.Dialog
@@ -162,6 +165,7 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			s.hubs[h.HubID] = h.Name
 			s.hubOrder = append(s.hubOrder, h.HubID)
 		}
+		s.hubCells = withoutSharedLead(s.hubs)
 		s.table.SetRows(s.rowsFor(s.bucket))
 		return s, nil
 	case actionDoneMsg:
@@ -284,7 +288,7 @@ func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 		b.String(),
 		ui.EnumLabel(api.AttendanceLabels, e.AttendanceType),
 		listTime(e.StartTime, s.deps.Local),
-		hubLabel(e.HubID, s.hubs),
+		hubLabel(e.HubID, s.hubCells),
 	}}
 }
 
@@ -330,6 +334,35 @@ func (s *ListScreen) ShortHelp() []key.Binding {
 
 func (s *ListScreen) FullHelp() [][]key.Binding {
 	return append([][]key.Binding{{s.keys.Open, s.keys.New, s.keys.Refresh}, s.keys.Buckets[:]}, s.table.Keys.FullHelp()...)
+}
+
+// withoutSharedLead drops the leading words all names share, so a narrow
+// column shows what tells them apart: "Northwind Events" and "Northwind
+// Internal" become "Events" and "Internal". One name is kept whole.
+func withoutSharedLead(names map[string]string) map[string]string {
+	var shared []string
+	first := true
+	for _, n := range names {
+		words := strings.Fields(n)
+		if first { // a name never loses its last word
+			shared, first = words[:max(len(words)-1, 0)], false
+			continue
+		}
+		k := 0
+		for k < len(shared) && k < len(words)-1 && shared[k] == words[k] {
+			k++
+		}
+		shared = shared[:k]
+	}
+	out := make(map[string]string, len(names))
+	for id, n := range names {
+		words := strings.Fields(n)
+		if len(names) > 1 && len(shared) > 0 {
+			words = words[len(shared):]
+		}
+		out[id] = strings.Join(words, " ")
+	}
+	return out
 }
 
 // hubLabel is the hub's name when known, else its id.
