@@ -30,6 +30,7 @@ type loadMsg struct {
 	links    []api.AccessLink
 	types    []api.TicketType
 	sessions []api.Session
+	hubName  string // "" when the hub list is unavailable
 	err      error
 }
 
@@ -81,6 +82,7 @@ type Screen struct {
 	links    []api.AccessLink // registration links first
 	types    []api.TicketType
 	sessions []api.Session
+	hubName  string
 	link     int
 	ttype    int
 	cursor   int
@@ -127,7 +129,17 @@ func (s *Screen) load() tea.Cmd {
 		if m.types, m.err = client.Registration.TicketTypes(ctx, id); m.err != nil {
 			return m
 		}
-		m.sessions, m.err = client.Attendees.Sessions(ctx, id)
+		if m.sessions, m.err = client.Attendees.Sessions(ctx, id); m.err != nil {
+			return m
+		}
+		// The hub's name is a courtesy: without it the id shows.
+		if hubs, err := client.Hubs.List(ctx); err == nil {
+			for _, h := range hubs {
+				if h.HubID == m.event.HubID {
+					m.hubName = h.Name
+				}
+			}
+		}
 		return m
 	})
 }
@@ -177,7 +189,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 // apply keeps the user's choices across a refresh where they still exist.
 func (s *Screen) apply(m loadMsg) {
 	prevLink, prevType := s.currentLinkID(), s.currentTypeID()
-	s.event, s.types, s.sessions = m.event, m.types, m.sessions
+	s.event, s.types, s.sessions, s.hubName = m.event, m.types, m.sessions, m.hubName
 	s.links = slices.Clone(m.links)
 	// Registration links first, the default first among them.
 	slices.SortStableFunc(s.links, func(a, b api.AccessLink) int {
@@ -481,7 +493,11 @@ func (s *Screen) View() string {
 		return th.Warning.Render("[ ] ") + text
 	}
 	hub := s.event.HubID
-	lines = append(lines, ui.Fit(done(hub != "", "1 Hub         "+ui.OrDash(hub)), s.width, 1))
+	label := ui.OrDash(hub)
+	if s.hubName != "" {
+		label = s.hubName
+	}
+	lines = append(lines, ui.Fit(done(hub != "", "1 Hub         "+label), s.width, 1))
 	status := strings.ToLower(s.event.Status)
 	if !s.published() {
 		status += ": publish it before registering attendees"
