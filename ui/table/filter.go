@@ -4,7 +4,18 @@ import "strings"
 
 // matches reports whether row i passes the applied filter.
 func (m *Model) matches(i int) bool {
-	return m.query == "" || strings.Contains(m.hay[i], m.query)
+	return (m.where == nil || m.where(m.rows[i])) && (m.query == "" || strings.Contains(m.hay[i], m.query))
+}
+
+// SetWhere keeps only the rows where keep holds, on top of the typed
+// filter; nil keeps every row. Unlike SetRows it rebuilds nothing, so a
+// screen's own filters (a status, a reason) stay within a frame at 100k
+// rows. Rows added later are held to it too.
+func (m *Model) SetWhere(keep func(Row) bool) {
+	mark := m.mark()
+	m.where = keep
+	m.refilter()
+	m.restore(mark)
 }
 
 // applyFilter sets the filter from typed text. A filter that only grows the
@@ -35,12 +46,12 @@ func (m *Model) applyFilter(raw string) {
 // refilter rebuilds the visible rows from the full order, reusing the slice.
 func (m *Model) refilter() {
 	m.view = m.view[:0]
-	if m.query == "" {
+	if m.query == "" && m.where == nil {
 		m.view = append(m.view, m.order...)
 		return
 	}
 	for _, i := range m.order {
-		if strings.Contains(m.hay[i], m.query) {
+		if m.matches(i) {
 			m.view = append(m.view, i)
 		}
 	}

@@ -48,8 +48,9 @@ type Model struct {
 	view    []int     // order after the filter (never shares order's array)
 
 	input     textinput.Model
-	filtering bool   // input has focus
-	query     string // applied filter, lower-case
+	filtering bool           // input has focus
+	query     string         // applied filter, lower-case
+	where     func(Row) bool // a screen's own row filter; nil keeps all
 
 	cursor, offset int // positions in view
 	width, height  int

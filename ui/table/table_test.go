@@ -322,3 +322,28 @@ func equal(a, b []int) bool {
 	}
 	return true
 }
+
+func TestSetWhereFiltersWithoutRebuildingAndHoldsForNewRows(t *testing.T) {
+	row := func(id, kind, name string) Row { return Row{ID: id, Cells: []string{name, kind, "x", "y"}} }
+	m := New(testTheme, testColumns()...)
+	m.SetSize(80, 10)
+	m.SetRows([]Row{row("1", "failed", "ann"), row("2", "delivered", "bob"), row("3", "failed", "cai")})
+	failed := func(r Row) bool { return r.Cells[1] == "failed" }
+	m.SetWhere(failed)
+	if m.VisibleLen() != 2 || m.Len() != 3 {
+		t.Fatalf("where: %d visible of %d", m.VisibleLen(), m.Len())
+	}
+	m.SetFilter("cai") // the typed filter narrows within the rows kept
+	if m.VisibleLen() != 1 {
+		t.Fatalf("where + filter: %d visible", m.VisibleLen())
+	}
+	m.SetFilter("")
+	m.AppendRows([]Row{row("4", "failed", "dee"), row("5", "delivered", "eve")})
+	if m.VisibleLen() != 3 {
+		t.Fatalf("appended rows must meet the predicate: %d visible", m.VisibleLen())
+	}
+	m.SetWhere(nil)
+	if m.VisibleLen() != 5 {
+		t.Fatalf("nil keeps every row: %d visible", m.VisibleLen())
+	}
+}

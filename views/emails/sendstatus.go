@@ -185,19 +185,31 @@ func (s *SendStatusScreen) passes(r sendRec) bool {
 	return (s.statusFilter == 0 || r.status == s.statusFilter) && (s.reasonFilter == 0 || r.reason == s.reasonFilter)
 }
 
-// refilter hands the table the rows that pass the status and reason
-// filters; the table keeps its own text filter and sort.
+// Columns of the recipients table that the status and reason filters read.
+const (
+	statusCol = 2
+	reasonCol = 3
+)
+
+// refilter hands the table the status and reason filters as a row
+// predicate on the cells that show them: no row is rebuilt, so a filter key
+// stays within a frame at 100,000 rows. The table keeps its own text filter
+// and sort on top.
 func (s *SendStatusScreen) refilter() {
-	rows := s.rows
+	var keep func(table.Row) bool
 	if s.filtered() {
-		rows = make([]table.Row, 0, len(s.rows)/4)
-		for i, r := range s.recs {
-			if s.passes(r) {
-				rows = append(rows, s.rows[i])
-			}
+		status, reason := "", ""
+		if s.statusFilter != 0 {
+			status = api.SendStatuses[s.statusFilter-1].Label
+		}
+		if s.reasonFilter != 0 {
+			reason = api.FailureReasons[s.reasonFilter-1].Label
+		}
+		keep = func(r table.Row) bool {
+			return (status == "" || r.Cells[statusCol] == status) && (reason == "" || r.Cells[reasonCol] == reason)
 		}
 	}
-	s.table.SetRows(rows)
+	s.table.SetWhere(keep)
 	s.setTableTotal()
 }
 
@@ -217,7 +229,7 @@ func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
 			ui.Thousands(len(s.recs)), ui.Thousands(s.total), m.Err))
 	}
 	s.total = m.Total
-	fresh := make([]table.Row, 0, len(m.Items))
+	fresh := make([]table.Row, 0, len(m.Items)) // the table applies the filters
 	// The pager delivers each recipient once, across restarts too.
 	for _, it := range m.Items {
 		r, row := s.convert(api.NormalizeEmail(it.Email), it)
@@ -225,9 +237,7 @@ func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
 		s.recs = append(s.recs, r)
 		s.statusN[r.status]++
 		s.reasonN[r.reason]++
-		if s.passes(r) {
-			fresh = append(fresh, row)
-		}
+		fresh = append(fresh, row)
 	}
 	s.table.AppendRows(fresh)
 	s.setTableTotal()
