@@ -9,9 +9,9 @@ import (
 // or a confirmation. A screen keeps one and routes messages through it
 // first; while it is open it owns the keyboard.
 type Dialog struct {
-	form    *Form
-	confirm *Confirm
-	width   int
+	form          *Form
+	confirm       *Confirm
+	width, height int
 }
 
 // Open reports whether a dialog is showing.
@@ -19,7 +19,7 @@ func (d *Dialog) Open() bool { return d.form != nil || d.confirm != nil }
 
 // ShowForm opens f and returns its first command.
 func (d *Dialog) ShowForm(f *Form) tea.Cmd {
-	f.SetWidth(d.width)
+	f.SetSize(d.width, d.height)
 	d.form, d.confirm = f, nil
 	return f.Init()
 }
@@ -52,11 +52,11 @@ func (d *Dialog) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	return nil, false
 }
 
-// SetWidth fits dialogs, open or to come, into w columns.
-func (d *Dialog) SetWidth(w int) {
-	d.width = w
+// SetSize fits dialogs, open or to come, into w x h.
+func (d *Dialog) SetSize(w, h int) {
+	d.width, d.height = w, h
 	if d.form != nil {
-		d.form.SetWidth(w)
+		d.form.SetSize(w, h)
 	}
 	if d.confirm != nil {
 		d.confirm.SetWidth(w)

@@ -14,7 +14,7 @@ func TestDialogRoutesToTheOpenConfirmAndCloses(t *testing.T) {
 		t.Fatal("a closed dialog handled a key")
 	}
 	yes := func() tea.Msg { return "yes" }
-	d.SetWidth(60)
+	d.SetSize(60, 20)
 	d.Ask(NewTheme(true, true), "Delete it?", true, yes)
 	if !d.Open() || len(d.ShortHelp()) == 0 {
 		t.Fatal("the question is not open")

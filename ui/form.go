@@ -32,10 +32,24 @@ func NewForm(theme *Theme, title string, onSubmit tea.Cmd, groups ...*huh.Group)
 	return &Form{form: f, title: title, theme: theme, onSubmit: onSubmit, width: 60}
 }
 
-// SetWidth fits the dialog into w columns.
-func (f *Form) SetWidth(w int) {
+// formChrome is the dialog's own lines around the form: border, title and
+// the blank line under it, and a line of margin.
+const formChrome = 6
+
+// SetSize fits the dialog into w x h. A form taller than that scrolls to
+// its focused field; a shorter one keeps its own height.
+func (f *Form) SetSize(w, h int) {
 	f.width = min(max(w-6, 30), 72)
 	f.form = f.form.WithWidth(f.width)
+	if h <= 0 {
+		return
+	}
+	// huh sizes each group to min(needed, height) when told the size.
+	if m, _ := f.form.Update(tea.WindowSizeMsg{Width: f.width, Height: max(h-formChrome, 5)}); m != nil {
+		if hf, ok := m.(*huh.Form); ok {
+			f.form = hf
+		}
+	}
 }
 
 // Init focuses the first field.

@@ -494,7 +494,7 @@ func (s *Screen) typeName(id string) string {
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
 	s.width, s.height = w, h
-	s.dialog.SetWidth(w)
+	s.dialog.SetSize(w, h)
 	s.layout()
 }
 

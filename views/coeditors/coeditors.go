@@ -366,7 +366,7 @@ func (s *Screen) rows() []table.Row {
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
 	s.width, s.height = w, h
-	s.dialog.SetWidth(w)
+	s.dialog.SetSize(w, h)
 	s.layout()
 }
 

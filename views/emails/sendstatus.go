@@ -284,7 +284,7 @@ func (s *SendStatusScreen) convert(id string, it api.EmailSendRecord) (sendRec, 
 // SetSize lays the screen out.
 func (s *SendStatusScreen) SetSize(w, h int) {
 	s.width, s.height = w, h
-	s.dialog.SetWidth(w)
+	s.dialog.SetSize(w, h)
 	s.layout()
 }
 

@@ -285,7 +285,7 @@ func (s *DetailScreen) SetSize(w, h int) {
 	s.width, s.height = w, h
 	s.vp.SetWidth(w)
 	s.vp.SetHeight(max(h-1, 1))
-	s.dialog.SetWidth(w)
+	s.dialog.SetSize(w, h)
 	s.refreshContent()
 }
 

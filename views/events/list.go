@@ -294,7 +294,7 @@ func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 
 func (s *ListScreen) SetSize(w, h int) {
 	s.width, s.height = w, h
-	s.dialog.SetWidth(w)
+	s.dialog.SetSize(w, h)
 	s.table.SetSize(w, max(h-2, 1))
 }
 

@@ -309,7 +309,7 @@ func (s *Screen) openAdd() tea.Cmd {
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
 	s.width, s.height = w, h
-	s.dialog.SetWidth(w)
+	s.dialog.SetSize(w, h)
 	s.table.SetSize(w, s.tableHeight())
 }
 

@@ -469,7 +469,7 @@ func (s *Screen) FullHelp() [][]key.Binding {
 func (s *Screen) SetSize(w, h int) {
 	s.width, s.height = w, h
 	s.search.SetWidth(max(1, s.listWidth()-4))
-	s.dialog.SetWidth(w)
+	s.dialog.SetSize(w, h)
 	s.clamp()
 }
 

@@ -463,7 +463,7 @@ func people(n int) string {
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
 	s.width, s.height = w, h
-	s.dialog.SetWidth(w)
+	s.dialog.SetSize(w, h)
 }
 
 // View renders the steps, the sessions and the last results.

@@ -479,7 +479,7 @@ func (s *Screen) clamp() {
 func (s *Screen) SetSize(w, h int) {
 	s.width, s.height = w, h
 	s.search.SetWidth(max(w-4, 1))
-	s.dialog.SetWidth(w)
+	s.dialog.SetSize(w, h)
 	s.rebuild()
 	s.clamp()
 }
