@@ -123,13 +123,8 @@ func (h *History) View() string {
 	if h.sessionID != "" {
 		scope = "session " + h.sessionID
 	}
-	head := th.Title.Render("Check-in history") + th.Muted.Render(" · "+h.eventName+" · "+scope)
-	switch {
-	case h.loading:
-		head += th.Muted.Render("  loading...")
-	case h.err != nil:
-		head += th.Error.Render("  ERROR: load failed, r to retry")
-	}
+	head := ui.Heading(th, th.Title.Render("Check-in history")+th.Muted.Render(" · "+h.eventName+" · "+scope),
+		ui.LoadState{Loading: h.loading, Err: h.err})
 	return ui.Fit(head, h.width, 1) + "\n\n" + h.table.View()
 }
 

@@ -326,13 +326,8 @@ func (p *Picker) View() string {
 	th := p.ctx.Theme
 	var head string
 	if p.chosen == nil {
-		head = th.Title.Render("Check-in") + th.Muted.Render(": choose an upcoming event")
-		switch {
-		case p.loading:
-			head += th.Muted.Render("  loading...")
-		case p.err != nil:
-			head += th.Error.Render("  ERROR: load failed, r to retry")
-		}
+		head = ui.Heading(th, th.Title.Render("Check-in")+th.Muted.Render(": choose an upcoming event"),
+			ui.LoadState{Loading: p.loading, Err: p.err})
 		return ui.Fit(head, p.width, 1) + "\n\n" + p.events.View()
 	}
 	head = th.Title.Render(p.chosen.Name) + th.Muted.Render(": check in to the whole event or one session")

@@ -400,17 +400,11 @@ func (s *Screen) layout() { s.table.SetSize(s.width, s.tableHeight()) }
 // View renders the header, the last result, the table and the panel.
 func (s *Screen) View() string {
 	th := s.ctx.Theme
-	head := th.Title.Render("Co-editors of " + s.eventName)
-	switch {
-	case s.busy != "":
-		head += th.Muted.Render("  " + s.busy + "...")
-	case s.loading:
-		head += th.Muted.Render("  loading...")
-	case s.err != nil:
-		head += th.Error.Render("  ERROR: load failed, r to retry")
-	case s.loaded:
-		head += th.Muted.Render("  " + ui.Count(len(s.list), "co-editor"))
+	st := ui.LoadState{Busy: s.busy, Loading: s.loading, Err: s.err}
+	if s.loaded {
+		st.Summary = ui.Count(len(s.list), "co-editor")
 	}
+	head := ui.Heading(th, th.Title.Render("Co-editors of "+s.eventName), st)
 	lines := []string{ui.Fit(head, s.width, 1)}
 	for _, r := range s.result {
 		st := th.Success

@@ -166,15 +166,8 @@ func (s *TypesScreen) SetSize(w, h int) {
 // View renders the screen.
 func (s *TypesScreen) View() string {
 	th := s.ctx.Theme
-	head := th.Title.Render("Emails of " + s.eventName)
-	switch {
-	case s.loading:
-		head += th.Muted.Render("  loading...")
-	case s.err != nil:
-		head += th.Error.Render("  ERROR: load failed, r to retry")
-	default:
-		head += th.Muted.Render("  " + ui.Count(len(s.types), "email type"))
-	}
+	head := ui.Heading(th, th.Title.Render("Emails of "+s.eventName),
+		ui.LoadState{Loading: s.loading, Err: s.err, Summary: ui.Count(len(s.types), "email type")})
 	return ui.Fit(head, s.width, 1) + "\n\n" + s.table.View() + "\n" + ui.Fit(s.about(), s.width, 1)
 }
 

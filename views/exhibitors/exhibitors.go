@@ -327,23 +327,20 @@ func (s *Screen) tableHeight() int {
 // View renders the header, the table and the detail pane.
 func (s *Screen) View() string {
 	th := s.ctx.Theme
-	head := th.Title.Render("Exhibitors of " + s.eventName)
-	switch {
-	case s.busy:
-		head += th.Muted.Render("  adding...")
-	case s.loading:
-		head += th.Muted.Render("  loading...")
-	case s.err != nil:
-		head += th.Error.Render("  ERROR: r to retry")
-	case s.loaded:
+	st := ui.LoadState{Loading: s.loading, Err: s.err}
+	if s.busy {
+		st.Busy = "adding"
+	}
+	if s.loaded {
 		sponsors := 0
 		for _, x := range s.list {
 			if x.IsSponsor {
 				sponsors++
 			}
 		}
-		head += th.Muted.Render(fmt.Sprintf("  %d exhibitors, %d sponsors", len(s.list), sponsors))
+		st.Summary = ui.Count(len(s.list), "exhibitor") + ", " + ui.Count(sponsors, "sponsor")
 	}
+	head := ui.Heading(th, th.Title.Render("Exhibitors of "+s.eventName), st)
 	lines := []string{ui.Fit(head, s.width, 1), s.table.View()}
 	if s.height-1-s.tableHeight() > detailLines {
 		lines = append(lines, "", s.detail())

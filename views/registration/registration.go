@@ -469,15 +469,11 @@ func (s *Screen) SetSize(w, h int) {
 // View renders the steps, the sessions and the last results.
 func (s *Screen) View() string {
 	th := s.ctx.Theme
-	head := th.Title.Render("Register attendees: " + s.eventName)
-	switch {
-	case s.busy:
-		head += th.Muted.Render("  creating tickets...")
-	case s.loading:
-		head += th.Muted.Render("  loading...")
-	case s.err != nil:
-		head += th.Error.Render("  ERROR: load failed, r to retry")
+	st := ui.LoadState{Loading: s.loading, Err: s.err}
+	if s.busy {
+		st.Busy = "creating tickets"
 	}
+	head := ui.Heading(th, th.Title.Render("Register attendees: "+s.eventName), st)
 	lines := []string{ui.Fit(head, s.width, 1)}
 	if s.err != nil && s.event == nil {
 		lines = append(lines, ui.Fit(th.Error.Render(s.err.Error()), s.width, 1))
