@@ -11,10 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"github.com/evdesk/evdesk/api"
 )
@@ -139,109 +136,38 @@ func TestPhonePoliciesDifferByAccount(t *testing.T) {
 	}
 }
 
-// phoneConformance checks exchanges with the phone endpoint against the
-// provider's description of it.
-type phoneConformance struct {
-	t      *testing.T
-	env    *env
-	router routers.Router
-	opts   *openapi3filter.Options
-	checks int
-}
-
-func newPhoneConformance(t *testing.T) *phoneConformance {
-	path := conformanceFile(t, "phone-account-settings-openapi.json")
-	doc, err := openapi3.NewLoader().LoadFromFile(path)
-	if err != nil {
-		t.Fatalf("load %s: %v", path, err)
-	}
-	e := newEnv(t, Options{})
-	doc.Servers = openapi3.Servers{{URL: e.srv.URL + "/v2"}}
-	if ss := doc.Components.SecuritySchemes["openapi_oauth"]; ss != nil && ss.Value != nil && ss.Value.Flows != nil {
-		if f := ss.Value.Flows.AuthorizationCode; f != nil && f.TokenURL == "" {
-			f.TokenURL = e.srv.URL + "/oauth/token"
-		}
-	}
-	router, err := legacy.NewRouter(doc, openapi3.DisableExamplesValidation())
-	if err != nil {
-		t.Fatalf("router: %v", err)
-	}
-	return &phoneConformance{t: t, env: e, router: router, opts: &openapi3filter.Options{
-		IncludeResponseStatus: true,
-		MultiError:            true,
-		AuthenticationFunc:    func(context.Context, *openapi3filter.AuthenticationInput) error { return nil },
-	}}
-}
-
-// get sends the request, checks the status and validates the answer. A
-// status the description does not list (the spec's 403) is checked for the
-// error body's shape instead.
-func (c *phoneConformance) get(token, rawQuery string, want int) []byte {
+// phoneGet checks one request to the phone endpoint as the holder of token.
+func (c *conformance) phoneGet(token, rawQuery string, want int) []byte {
 	c.t.Helper()
-	u := c.env.srv.URL + "/v2/phone/account_settings"
+	c.token = token
+	defer func() { c.token = DemoToken }()
+	path := "/phone/account_settings"
 	if rawQuery != "" {
-		u += "?" + rawQuery
+		path += "?" + rawQuery
 	}
-	req, _ := http.NewRequest("GET", u, nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	route, params, err := c.router.FindRoute(req)
-	if err != nil {
-		c.t.Fatalf("%s: not in the description: %v", u, err)
-	}
-	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: c.opts}
-	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-		c.t.Errorf("request does not conform: %v", err)
-	}
-	resp, err := c.env.srv.Client().Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		c.t.Fatalf("%s: status %d, want %d: %s", rawQuery, resp.StatusCode, want, clip(body))
-	}
-	if route.Operation.Responses.Status(resp.StatusCode) == nil {
-		var e struct {
-			Code    *int    `json:"code"`
-			Message *string `json:"message"`
-		}
-		if err := json.Unmarshal(body, &e); err != nil || e.Code == nil || e.Message == nil {
-			c.t.Errorf("%d body is not {code, message}: %s", resp.StatusCode, clip(body))
-		}
-		c.checks++
-		return body
-	}
-	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: resp.StatusCode,
-		Header: resp.Header, Options: c.opts}
-	out.SetBodyBytes(body)
-	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil && !tolerated(err) {
-		c.t.Errorf("%s: answer does not conform: %v\n%s", rawQuery, err, clip(body))
-	}
-	c.checks++
-	return body
+	return c.do("GET", path, nil, want)
 }
 
 func TestConformancePhone(t *testing.T) {
-	c := newPhoneConformance(t)
-	c.get(DemoToken, "", 200)
-	c.get(OtherHostToken, "", 200)
+	c := loadConformance(t, "phone-account-settings-openapi.json")
+	c.phoneGet(DemoToken, "", 200)
+	c.phoneGet(OtherHostToken, "", 200)
 	for _, k := range api.PhoneSettingTypes {
-		c.get(DemoToken, "setting_types="+k, 200)
-		c.get(OtherHostToken, "setting_types="+k, 200)
+		c.phoneGet(DemoToken, "setting_types="+k, 200)
+		c.phoneGet(OtherHostToken, "setting_types="+k, 200)
 	}
-	c.get(DemoToken, "setting_types="+url.QueryEscape(strings.Join(api.PhoneSettingTypes, ",")), 200)
-	c.get(DemoToken, "setting_types=call_park,not_a_setting", 400)
-	c.get(NoPhoneToken, "", 403)
+	c.phoneGet(DemoToken, "setting_types="+url.QueryEscape(strings.Join(api.PhoneSettingTypes, ",")), 200)
+	c.phoneGet(DemoToken, "setting_types=call_park,not_a_setting", 400)
+	c.phoneGet(NoPhoneToken, "", 403)
 	c.env.sim.SetRPS(1)
-	c.get(DemoToken, "setting_types=sms", 200)
-	c.get(DemoToken, "setting_types=sms", 429)
+	c.phoneGet(DemoToken, "setting_types=sms", 200)
+	c.phoneGet(DemoToken, "setting_types=sms", 429)
 	t.Logf("%d exchanges validated", c.checks)
 }
 
 // TestConformancePhoneCatchesShapeErrors proves the check is not vacuous.
 func TestConformancePhoneCatchesShapeErrors(t *testing.T) {
-	c := newPhoneConformance(t)
+	c := loadConformance(t, "phone-account-settings-openapi.json")
 	req, _ := http.NewRequest("GET", c.env.srv.URL+"/v2/phone/account_settings", nil)
 	route, params, err := c.router.FindRoute(req)
 	if err != nil {
