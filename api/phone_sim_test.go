@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -44,7 +43,7 @@ func newPhoneFixture(t *testing.T, token string) *phoneFixture {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := httptest.NewRecorder()
 		s.ServeHTTP(rec, r)
-		if router != nil && strings.HasPrefix(r.URL.Path, "/v2/phone/") {
+		if strings.HasPrefix(r.URL.Path, "/v2/phone/") {
 			if err := validatePhoneAnswer(router, r, rec); err != nil {
 				t.Errorf("%s: answer does not conform: %v\n%s", r.URL, err, rec.Body.Bytes())
 			}
@@ -69,30 +68,11 @@ func newPhoneFixture(t *testing.T, token string) *phoneFixture {
 	return f
 }
 
-// phoneRouter loads the phone description from $EVDESK_CONFORMANCE_DIR or
-// shared/conformance beside the repository; nil (with a log line) when it is
-// not there, so a clone elsewhere still passes.
+// phoneRouter loads the phone description kept beside the simulator's
+// other conformance data.
 func phoneRouter(t *testing.T) routers.Router {
 	t.Helper()
-	const name = "phone-account-settings-openapi.json"
-	var path string
-	if dir := os.Getenv("EVDESK_CONFORMANCE_DIR"); dir != "" {
-		path = filepath.Join(dir, name)
-	} else if wd, err := os.Getwd(); err == nil {
-		for dir := wd; ; dir = filepath.Dir(dir) {
-			if p := filepath.Join(dir, "shared", "conformance", name); fileExists(p) {
-				path = p
-				break
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
-	}
-	if path == "" {
-		t.Logf("conformance data not found: phone answers are not checked against %s", name)
-		return nil
-	}
+	path := filepath.Join("sim", "testdata", "conformance", "phone-account-settings-openapi.json")
 	doc, err := openapi3.NewLoader().LoadFromFile(path)
 	if err != nil {
 		t.Fatalf("load %s: %v", path, err)
@@ -109,8 +89,6 @@ func phoneRouter(t *testing.T) routers.Router {
 	}
 	return router
 }
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // validatePhoneAnswer checks one answer; statuses the description does not
 // list (the spec's 403) must still carry {code, message}.

@@ -21,35 +21,15 @@ import (
 	"github.com/evdesk/evdesk/api"
 )
 
-// conformanceFile finds a file of the provider's published descriptions:
-// $EVDESK_CONFORMANCE_DIR, else shared/conformance in the working directory
-// or one of its parents (the workspace keeps shared/ beside the repository).
+// conformanceFile is the path of one of the provider's published
+// descriptions, kept in testdata/conformance so the checks always run.
 func conformanceFile(t *testing.T, name string) string {
 	t.Helper()
-	if dir := os.Getenv("EVDESK_CONFORMANCE_DIR"); dir != "" {
-		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err != nil {
-			t.Fatalf("EVDESK_CONFORMANCE_DIR is set but %v", err)
-		}
-		return p
+	p := filepath.Join("testdata", "conformance", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("conformance description missing: %v", err)
 	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "conformance", name)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	t.Skipf("conformance data not found: set EVDESK_CONFORMANCE_DIR or keep shared/conformance/%s beside the repository", name)
-	return ""
+	return p
 }
 
 // conformance sends requests to the simulator and checks requests and
