@@ -20,6 +20,7 @@ import (
 	"github.com/evdesk/evdesk/api"
 	core "github.com/evdesk/evdesk/checkin"
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/checkin"
 )
@@ -69,7 +70,7 @@ func newDeskCmd(flags *rootFlags) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			s, err := openSession(ctx, *flags)
+			s, err := openSession(ctx, *flags, forConsole)
 			if err != nil {
 				return err
 			}
@@ -510,10 +511,21 @@ type progressLine struct {
 // barWidth is the progress bar's width in cells.
 const barWidth = 30
 
+// newProgressLine draws on w's terminal, if it is one. The bar writes its
+// own line-clearing sequence straight to the terminal, past the sanitising
+// writer; the text it shows is sanitised itself.
 func newProgressLine(w io.Writer, total int) *progressLine {
 	p := &progressLine{w: w, total: total}
-	if f, ok := w.(*os.File); ok && xterm.IsTerminal(f.Fd()) {
-		p.on = true
+	for {
+		if f, ok := w.(*os.File); ok {
+			p.on, p.w = xterm.IsTerminal(f.Fd()), f
+			break
+		}
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
 	}
 	return p
 }
@@ -539,7 +551,7 @@ func (p *progressLine) update(st core.Status) {
 	case core.Idle, core.Stopped:
 		state = "done"
 	}
-	line := fmt.Sprintf("%s %d/%d sent · %s", bar, done, p.total, state)
+	line := fmt.Sprintf("%s %d/%d sent · %s", bar, done, p.total, sanitize.Line(state))
 	if line == p.lastOut {
 		return
 	}

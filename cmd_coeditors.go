@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/sanitize"
 )
 
 // addCoeditorsCommands adds `evdesk coeditors list|add|update|remove`.
@@ -98,7 +99,7 @@ func newCoeditorsChangeCmd(flags *rootFlags, op, use, short string) *cobra.Comma
 				// Which addresses went through is only known for the
 				// requests before the failed one: report their refusals.
 				for _, f := range failed {
-					fmt.Fprintf(cmd.ErrOrStderr(), "evdesk: refused %s: %s\n", f.Email, f.Message)
+					fmt.Fprintf(cmd.ErrOrStderr(), "evdesk: refused %s: %s\n", sanitize.Line(f.Email), sanitize.Line(f.Message))
 				}
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/sanitize"
 )
 
 // addEmailsCommands adds `evdesk emails types|status`.
@@ -159,7 +160,7 @@ func streamCSV(w io.Writer, records iter.Seq2[api.EmailSendRecord, error], keep 
 			return err
 		}
 		if keep(r) {
-			if err := cw.Write(sendRow(r)); err != nil {
+			if err := cw.Write(sanitize.CSVRow(sendRow(r))); err != nil {
 				return err
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/sanitize"
 )
 
 func newEventsCmd(flags *rootFlags) *cobra.Command {
@@ -93,7 +94,7 @@ func newEventsGetCmd(flags *rootFlags) *cobra.Command {
 				{"Start (UTC)", utc(e.StartTime)}, {"End (UTC)", utc(e.EndTime)}, {"Hub", e.HubID},
 				{"Host", e.HostID}, {"URL", e.EventURL}, {"Contact", strings.TrimSpace(e.ContactName + " " + e.ContactEmail)},
 			} {
-				fmt.Fprintf(tw, "%s:\t%s\n", kv[0], kv[1])
+				fmt.Fprintf(tw, "%s:\t%s\n", kv[0], sanitize.Line(kv[1]))
 			}
 			return tw.Flush()
 		}),

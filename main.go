@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/console"
 )
@@ -32,10 +34,20 @@ var version = ""
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := newRootCmd().ExecuteContext(ctx)
+	// Everything the commands print passes the sanitiser on its way out:
+	// server text must never drive the user's terminal.
+	stdout, stderr := sanitize.NewWriter(os.Stdout), sanitize.NewWriter(os.Stderr)
+	root := newRootCmd()
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
 	stop()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "evdesk:", err)
+		fmt.Fprintln(stderr, "evdesk:", sanitize.Text(err.Error()))
+	}
+	_ = stdout.Flush()
+	_ = stderr.Flush()
+	if err != nil {
 		os.Exit(1)
 	}
 }
@@ -54,6 +66,8 @@ type session struct {
 	// shows at once; the check-in sender retries without end.
 	senderClient *api.Client
 	transcriber  *api.Transcriber // nil: no AI credentials (the Transcribe screen explains)
+	// clientOpts are the options every client of the session shares.
+	clientOpts []api.Option
 }
 
 func (s *session) Close() {
@@ -86,7 +100,7 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := openSession(cmd.Context(), flags)
+			s, err := openSession(cmd.Context(), flags, forConsole)
 			if err != nil {
 				return err
 			}
@@ -109,8 +123,16 @@ func newRootCmd() *cobra.Command {
 	return root
 }
 
+// Who a session is for: the console sanitises every string of every answer
+// as it arrives (no screen can print a server's escape sequence); the CLI
+// keeps answers faithful for -o json and sanitises what it prints.
+const (
+	forConsole = true
+	forCLI     = false
+)
+
 // openSession connects to the configured API, or starts the simulator for --demo.
-func openSession(ctx context.Context, flags rootFlags) (*session, error) {
+func openSession(ctx context.Context, flags rootFlags, console bool) (*session, error) {
 	logger, logFile := config.OpenLog(slog.LevelInfo)
 	s := &session{log: logger, closers: []io.Closer{logFile}}
 	var profile config.Profile
@@ -140,15 +162,19 @@ func openSession(ctx context.Context, flags rootFlags) (*session, error) {
 		s.warning = w.Warning()
 		s.account = accountLabel(profile.Name)
 	}
-	client, err := api.New(api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
-		api.WithTokenSource(ts), api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(logger))
+	common := []api.Option{api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
+		api.WithTokenSource(ts), api.WithUserAgent("evdesk/" + versionString()), api.WithLogger(logger)}
+	if console {
+		common = append(common, api.WithStringFilter(sanitize.Field))
+	}
+	s.clientOpts = common
+	client, err := api.New(common...)
 	if err != nil {
 		return nil, err
 	}
-	sender, err := api.New(api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
-		api.WithTokenSource(ts), api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(logger),
+	sender, err := api.New(append(slices.Clone(common),
 		api.WithRetry(api.RetryPolicy{MaxAttempts: 2, BaseDelay: 200 * time.Millisecond,
-			MaxDelay: time.Second, MaxRetryAfter: 30 * time.Second}))
+			MaxDelay: time.Second, MaxRetryAfter: 30 * time.Second}))...)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +249,7 @@ const shutdownTimeout = 5 * time.Second
 // warning to stderr) and closes it when the body returns.
 func withSession(flags *rootFlags, run func(cmd *cobra.Command, args []string, s *session) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
-		s, err := openSession(cmd.Context(), *flags)
+		s, err := openSession(cmd.Context(), *flags, forCLI)
 		if err != nil {
 			return err
 		}

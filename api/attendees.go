@@ -257,7 +257,7 @@ func (s *AttendeesService) List(ctx context.Context, eventID, sessionID string, 
 type Session struct {
 	SessionID                string                `json:"session_id"`
 	Name                     string                `json:"name,omitempty"`
-	Description              string                `json:"description,omitempty"`
+	Description              string                `json:"description,omitempty" text:"multiline"`
 	StartTime                *time.Time            `json:"start_time,omitempty"`
 	EndTime                  *time.Time            `json:"end_time,omitempty"`
 	Timezone                 string                `json:"timezone,omitempty"`

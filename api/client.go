@@ -35,6 +35,7 @@ type Client struct {
 	retry     RetryPolicy
 	tokens    oauth2.TokenSource
 	log       *slog.Logger
+	filter    StringFilter // nil: answers reach the caller as sent
 
 	Events       *EventsService
 	Attendees    *AttendeesService

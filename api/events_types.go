@@ -79,7 +79,7 @@ var (
 type Event struct {
 	EventID          string          `json:"event_id,omitempty"`
 	Name             string          `json:"name,omitempty"`
-	Description      string          `json:"description,omitempty"`
+	Description      string          `json:"description,omitempty" text:"multiline"`
 	Timezone         string          `json:"timezone,omitempty"`
 	EventType        string          `json:"event_type,omitempty"`
 	HubID            string          `json:"hub_id,omitempty"`
@@ -137,7 +137,7 @@ type Venue struct {
 // EventCreate is the body of a create-event request.
 type EventCreate struct {
 	Name             string          `json:"name"`
-	Description      string          `json:"description"`
+	Description      string          `json:"description" text:"multiline"`
 	Timezone         string          `json:"timezone"`
 	EventType        string          `json:"event_type"`
 	HubID            string          `json:"hub_id"`

@@ -25,7 +25,7 @@ type Exhibitor struct {
 	IsSponsor          bool     `json:"is_sponsor"`
 	TierID             string   `json:"tier_id,omitempty"`
 	AssociatedSessions []string `json:"associated_sessions,omitempty"`
-	Description        string   `json:"description,omitempty"`
+	Description        string   `json:"description,omitempty" text:"multiline"`
 	Website            string   `json:"website,omitempty"`
 	PrivacyPolicy      string   `json:"privacy_policy,omitempty"`
 	LinkedInURL        string   `json:"linkedin_url,omitempty"`
@@ -66,7 +66,7 @@ type ExhibitorCreate struct {
 	IsSponsor          bool     `json:"is_sponsor"`
 	TierID             string   `json:"tier_id"`
 	AssociatedSessions []string `json:"associated_sessions,omitempty"`
-	Description        string   `json:"description,omitempty"`
+	Description        string   `json:"description,omitempty" text:"multiline"`
 	Website            string   `json:"website,omitempty"`
 	PrivacyPolicy      string   `json:"privacy_policy,omitempty"`
 	LinkedInURL        string   `json:"linkedin_url,omitempty"`

@@ -211,7 +211,7 @@ type SMSSetting struct {
 type SMSEtiquetteRule struct {
 	ID          string `json:"id,omitempty"`
 	Name        string `json:"name,omitempty"`
-	Description string `json:"description,omitempty"`
+	Description string `json:"description,omitempty" text:"multiline"`
 	Rule        *int   `json:"rule,omitempty"`
 	Content     string `json:"content,omitempty"`
 	Action      *int   `json:"action,omitempty"`

@@ -29,7 +29,7 @@ const (
 type TicketType struct {
 	TicketTypeID       string     `json:"ticket_type_id"`
 	Name               string     `json:"name,omitempty"`
-	Description        string     `json:"description,omitempty"`
+	Description        string     `json:"description,omitempty" text:"multiline"`
 	Currency           string     `json:"currency,omitempty"`
 	Free               bool       `json:"free"`
 	Price              string     `json:"price,omitempty"`

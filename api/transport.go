@@ -63,9 +63,14 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			continue
 		}
 		if resp.StatusCode < 300 {
-			return decodeBody(resp, out, cl.op)
+			if err := decodeBody(resp, out, cl.op); err != nil {
+				return err
+			}
+			filterStrings(out, c.filter)
+			return nil
 		}
 		apiErr := readError(resp, cl.op)
+		filterStrings(apiErr, c.filter)
 		// A 429 was refused before any work, so even a POST may be repeated.
 		retryable := apiErr.Status == http.StatusTooManyRequests || (apiErr.Status >= 500 && cl.repeatable)
 		if !retryable || last {

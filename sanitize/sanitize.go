@@ -206,3 +206,54 @@ func c1StringLen(s string, j int, r rune) int {
 	}
 	return 0
 }
+
+// CSVCell returns s safe for a CSV file that a spreadsheet may open: the
+// sanitiser's rules (line breaks and tabs kept, since CSV quotes them), and
+// a cell that a spreadsheet would run as a formula (starting with =, +, -,
+// @, a tab or a line break) is prefixed with an apostrophe. A plain number, such as
+// -12.5, is data and stays as it is.
+func CSVCell(s string) string {
+	s = clean(s, stream)
+	if s == "" || !strings.ContainsRune("=+-@\t\r\n", rune(s[0])) || isNumber(s) {
+		return s
+	}
+	return "'" + s
+}
+
+// CSVRow applies CSVCell to every cell of row, in place, and returns it.
+func CSVRow(row []string) []string {
+	for i, c := range row {
+		row[i] = CSVCell(c)
+	}
+	return row
+}
+
+// isNumber reports a plain decimal number: an optional sign, digits, and at
+// most one decimal point.
+func isNumber(s string) bool {
+	if s[0] == '-' || s[0] == '+' {
+		s = s[1:]
+	}
+	digits, point := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !point:
+			point = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+// Field sanitises one field of an answer for the console: multi-line text
+// keeps its line breaks, everything else is one line. It fits
+// api.WithStringFilter.
+func Field(s string, multiline bool) string {
+	if multiline {
+		return Text(s)
+	}
+	return Line(s)
+}

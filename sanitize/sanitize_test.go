@@ -154,3 +154,48 @@ func BenchmarkLineHostile(b *testing.B) {
 		_ = Line(s)
 	}
 }
+
+func TestCSVCell(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"alice@example.com", "alice@example.com"},
+		{"=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"},
+		{"+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"},
+		{"-2+3", "'-2+3"},
+		{"@SUM(A1)", "'@SUM(A1)"},
+		{"\t=1", "'\t=1"},
+		{"\r=1", "'\n=1"},
+		{"-12.5", "-12.5"},
+		{"+44", "+44"},
+		{"-", "'-"},
+		{"a" + title + "b", "a\uFFFDb"},
+		{"", ""},
+	} {
+		if got := CSVCell(tc.in); got != tc.want {
+			t.Errorf("CSVCell(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFrame(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"theme colours pass", "\x1b[1;38;2;10:20:30mTitle\x1b[m\nrow", "\x1b[1;38;2;10:20:30mTitle\x1b[m\nrow"},
+		{"other escapes go", "a" + osc52 + title + osc8 + "\x1b[2J\x1b[?1049lb", "aclickb"},
+		{"controls, C1 and bidi marked", "a\x07b\u0085c\u202ed\te", "a\uFFFDb\uFFFDc\uFFFDd e"},
+		{"invalid UTF-8", "a\xffb", "a\uFFFDb"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Frame(tc.in); got != tc.want {
+				t.Errorf("Frame(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func BenchmarkFrame(b *testing.B) {
+	row := "\x1b[38;2;120;120;120m  row of a table with some text \x1b[m│ café\n"
+	s := strings.Repeat(row, 40)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		_ = Frame(s)
+	}
+}

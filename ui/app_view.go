@@ -8,11 +8,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/evdesk/evdesk/sanitize"
 )
 
 // View renders the whole console in the alternate screen.
 func (a *App) View() tea.View {
-	v := tea.NewView(a.render())
+	// Screens sanitise what they show; the frame filter is the last line of
+	// defence, so no escape sequence but the theme's own colours reaches
+	// the terminal whatever a screen forgets.
+	v := tea.NewView(sanitize.Frame(a.render()))
 	v.AltScreen = true
 	v.WindowTitle = "evdesk"
 	return v
@@ -105,7 +109,7 @@ func (a *App) breadcrumbView() string {
 	st := a.stack()
 	titles := make([]string, len(st))
 	for i, s := range st {
-		titles[i] = s.Title()
+		titles[i] = sanitize.Line(s.Title())
 	}
 	const sep = " > "
 	from := 0
@@ -132,7 +136,7 @@ func (a *App) toastView() string {
 	t, w := a.ctx.Theme, a.ctx.Width
 	if a.toast.id != 0 {
 		badge, mark := t.ToastStyle(a.toast.level)
-		text := a.toast.text
+		text := sanitize.Line(a.toast.text)
 		if a.toast.level == ToastError {
 			text = t.Error.Render(text)
 		}
@@ -155,13 +159,13 @@ func (a *App) statusView() string {
 	case a.ctx.Demo:
 		left = append(left, t.DemoBadge.Render(" DEMO "))
 	case a.ctx.Profile != "":
-		left = append(left, t.Profile.Render(" "+a.ctx.Profile+" "))
+		left = append(left, t.Profile.Render(" "+sanitize.Line(a.ctx.Profile)+" "))
 	}
 	if a.ctx.Account != "" {
-		left = append(left, bar(" "+a.ctx.Account+" "))
+		left = append(left, bar(" "+sanitize.Line(a.ctx.Account)+" "))
 	}
 	if sr, ok := a.Top().(StatusReporter); ok {
-		if text := sr.StatusText(); text != "" {
+		if text := sanitize.Line(sr.StatusText()); text != "" {
 			left = append(left, onBar(t, t.Key).Render(" "+text+" "))
 		}
 	}
@@ -203,6 +207,7 @@ func onBar(t *Theme, st lipgloss.Style) lipgloss.Style {
 	return st.Background(t.StatusBar.GetBackground())
 }
 
+// oneLine is s sanitised, with runs of white space (line breaks too) folded.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(sanitize.Text(s)), " ")
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/evdesk/evdesk/sanitize"
 )
 
 const gutter = 2 // "> " marks the cursor row, so selection shows without colour
@@ -191,20 +192,18 @@ func (m Model) footer() string {
 }
 
 // fitCell pads or truncates s to exactly w cells, with an ellipsis when cut.
-// Control characters (newlines, escapes from the server) become spaces so a
-// cell can never break the layout.
+// The cell passes the sanitiser first, so a cell can neither break the layout
+// nor reach the terminal with an escape sequence.
 func fitCell(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
+	s = sanitize.Line(s)
 	ascii := true
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f {
-			s = sanitize(s)
-			ascii = false // rescanning is not worth it: take the general path
-			break
-		} else if c >= 0x80 {
+		if s[i] >= 0x80 {
 			ascii = false
+			break
 		}
 	}
 	if ascii {
@@ -219,15 +218,6 @@ func fitCell(s string, w int) string {
 		sw = ansi.StringWidth(s)
 	}
 	return s + spaces(w-sw)
-}
-
-func sanitize(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 // pad right-pads s to w cells (it never cuts).

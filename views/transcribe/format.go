@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/sanitize"
 )
 
 // Stamp formats seconds as mm:ss, or h:mm:ss from an hour on.
@@ -36,11 +37,7 @@ const (
 // WriteText writes one line per segment: "[mm:ss - mm:ss] Speaker: text".
 func WriteText(w io.Writer, t *api.Transcript) error {
 	for _, s := range t.Result.Segments {
-		who := ""
-		if s.Speaker != "" {
-			who = s.Speaker + ": "
-		}
-		if _, err := fmt.Fprintf(w, "[%s - %s] %s%s\n", Stamp(s.Start), Stamp(s.End), who, s.Text); err != nil {
+		if _, err := fmt.Fprintf(w, "[%s - %s] %s\n", Stamp(s.Start), Stamp(s.End), segmentLine(s)); err != nil {
 			return err
 		}
 	}
@@ -51,15 +48,21 @@ func WriteText(w io.Writer, t *api.Transcript) error {
 // text.
 func WriteSRT(w io.Writer, t *api.Transcript) error {
 	for i, s := range t.Result.Segments {
-		text := s.Text
-		if s.Speaker != "" {
-			text = s.Speaker + ": " + text
-		}
-		if _, err := fmt.Fprintf(w, "%d\n%s --> %s\n%s\n\n", i+1, srtStamp(s.Start), srtStamp(s.End), text); err != nil {
+		if _, err := fmt.Fprintf(w, "%d\n%s --> %s\n%s\n\n", i+1, srtStamp(s.Start), srtStamp(s.End), segmentLine(s)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// segmentLine is a segment's speaker and text on one sanitised line: a
+// line break from the server would end an SRT cue early.
+func segmentLine(s api.Segment) string {
+	text := s.Text
+	if s.Speaker != "" {
+		text = s.Speaker + ": " + text
+	}
+	return sanitize.Line(text)
 }
 
 // WriteTranscript writes t in format (FormatText or FormatSRT).

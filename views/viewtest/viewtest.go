@@ -10,6 +10,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
 )
@@ -36,11 +37,12 @@ func NewServer(t testing.TB) *Server {
 	return &Server{Sim: s, URL: srv.URL + "/v2"}
 }
 
-// Client is a client for the server with token, extra options last.
+// Client is a client for the server with token, extra options last. Like
+// the console's, it sanitises every string of every answer.
 func (s *Server) Client(t testing.TB, token string, opts ...api.Option) *api.Client {
 	t.Helper()
 	c, err := api.New(append([]api.Option{api.WithBaseURL(s.URL), api.WithToken(token),
-		api.WithRateLimit(0, 0), api.WithClock(Clock)}, opts...)...)
+		api.WithRateLimit(0, 0), api.WithClock(Clock), api.WithStringFilter(sanitize.Field)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
