@@ -453,6 +453,20 @@ func (p *PhoneSettings) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// filterStrings rewrites the strings of every setting (see WithStringFilter)
+// and decodes the settings again from the result.
+func (p *PhoneSettings) filterStrings(f StringFilter) {
+	raw := make(map[string]json.RawMessage, len(p.raw))
+	for k, v := range p.raw {
+		raw[f(k, false)] = filterRaw(v, f)
+	}
+	data, err := json.Marshal(raw)
+	if err != nil {
+		return
+	}
+	_ = p.UnmarshalJSON(data)
+}
+
 // MarshalJSON writes every entry exactly as received (keys sorted).
 func (p PhoneSettings) MarshalJSON() ([]byte, error) {
 	if p.raw == nil {

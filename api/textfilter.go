@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 )
@@ -14,10 +15,17 @@ type StringFilter func(s string, multiline bool) string
 // console sets the terminal sanitiser here, so no screen can print a
 // server's escape sequence; the CLI leaves it unset, so -o json stays
 // faithful to what the server sent. Fields tagged `text:"multiline"` keep
-// their line breaks; raw JSON (json.RawMessage) is left to its displayer.
+// their line breaks; raw JSON (json.RawMessage, kept for fields of unshown
+// shape) is rewritten too, its strings filtered as one-line text.
 func WithStringFilter(f StringFilter) Option { return func(c *Client) { c.filter = f } }
 
 var rawMessageType = reflect.TypeFor[json.RawMessage]()
+
+// stringFilterer is a type that keeps its data where the walker cannot see
+// it (unexported raw JSON) and filters it itself.
+type stringFilterer interface {
+	filterStrings(f StringFilter)
+}
 
 // filterStrings rewrites, in place, every string reachable from v (a
 // pointer to a decoded answer).
@@ -48,6 +56,12 @@ func walkStrings(v reflect.Value, f StringFilter, multiline bool) {
 			}
 		}
 	case reflect.Struct:
+		if v.CanAddr() {
+			if sf, ok := v.Addr().Interface().(stringFilterer); ok {
+				sf.filterStrings(f)
+				return
+			}
+		}
 		t := v.Type()
 		for i := range v.NumField() {
 			if sf := t.Field(i); sf.IsExported() {
@@ -55,8 +69,14 @@ func walkStrings(v reflect.Value, f StringFilter, multiline bool) {
 			}
 		}
 	case reflect.Slice, reflect.Array:
-		if v.Type() == rawMessageType || v.Type().Elem().Kind() == reflect.Uint8 {
-			return // raw JSON and bytes are shown, if at all, by their own displayer
+		if v.Type() == rawMessageType {
+			if v.CanSet() {
+				v.SetBytes(filterRaw(v.Bytes(), f))
+			}
+			return
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return // bytes are not text
 		}
 		for i := range v.Len() {
 			walkStrings(v.Index(i), f, multiline)
@@ -89,4 +109,24 @@ func walkMap(v reflect.Value, f StringFilter, multiline bool) {
 		}
 		v.SetMapIndex(nk, nv)
 	}
+}
+
+// filterRaw rewrites the strings (keys too) inside raw JSON. Numbers stay
+// exact; raw that does not decode is returned as it is (its displayer must
+// still sanitise what it shows).
+func filterRaw(raw []byte, f StringFilter) []byte {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return raw
+	}
+	walkStrings(reflect.ValueOf(&v), f, false)
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return raw
+	}
+	return bytes.TrimRight(out.Bytes(), "\n")
 }

@@ -77,3 +77,31 @@ func TestStringFilterReachesErrorsAndLooseJSON(t *testing.T) {
 		t.Errorf("raw JSON was changed: %s", loose.Raw)
 	}
 }
+
+func TestStringFilterRewritesRawJSON(t *testing.T) {
+	var v struct {
+		Extra map[string]json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(`{"Extra":{"name":{"first":"a\u001b","n":12345678901234567890}}}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	filterStrings(&v, mark)
+	if got := string(v.Extra["L(name)"]); got != `{"L(first)":"L(a\u001b)","L(n)":12345678901234567890}` {
+		t.Errorf("raw = %s", got)
+	}
+}
+
+func TestStringFilterReachesPhoneSettings(t *testing.T) {
+	var p PhoneSettings
+	if err := json.Unmarshal([]byte(`{"voicemail":{"enable":true,"locked_by":"acc\u001b[31m"}}`), &p); err != nil {
+		t.Fatal(err)
+	}
+	filterStrings(&p, func(s string, _ bool) string { return strings.ReplaceAll(s, "\x1b", "?") })
+	raw, _ := p.Raw("voicemail")
+	if strings.Contains(string(raw), `\u001b`) || !strings.Contains(string(raw), `acc?[31m`) {
+		t.Errorf("raw = %s", raw)
+	}
+	if c, ok := p.Common("voicemail"); !ok || c.LockedBy != "acc?[31m" {
+		t.Errorf("common = %+v", c)
+	}
+}

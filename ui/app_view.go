@@ -176,7 +176,7 @@ func (a *App) statusView() string {
 	used := ansi.StringWidth(strings.Join(left, "") + right)
 	if a.lastErr != "" && w-used > 12 {
 		room := w - used - 1
-		msg := ansi.Truncate("error: "+oneLine(a.lastErr), room-1, "...")
+		msg := ansi.Truncate("error: "+OneLine(a.lastErr), room-1, "...")
 		left = append(left, bar(" ")+onBar(t, t.Error).Render(msg))
 	}
 	l := strings.Join(left, "")
@@ -207,7 +207,8 @@ func onBar(t *Theme, st lipgloss.Style) lipgloss.Style {
 	return st.Background(t.StatusBar.GetBackground())
 }
 
-// oneLine is s sanitised, with runs of white space (line breaks too) folded.
-func oneLine(s string) string {
+// OneLine is s sanitised, with runs of white space (line breaks too)
+// folded: a message of any origin, fit for one line.
+func OneLine(s string) string {
 	return strings.Join(strings.Fields(sanitize.Text(s)), " ")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	core "github.com/evdesk/evdesk/checkin"
+	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -140,7 +141,7 @@ func (d *Desk) boxView() string {
 	case len(d.recent) > 0:
 		e := d.recent[0]
 		v = describe(e, d.conn(), d.deps.Local)
-		email = e.email
+		email = sanitize.Line(e.email)
 		if e.kind == kindInvalid {
 			email = ""
 		}
@@ -158,7 +159,7 @@ func (d *Desk) boxView() string {
 	body := []string{
 		center.Render(badge(t, v.role).Render("  [" + v.mark + "] " + v.word + "  ")),
 		center.Render(ansi.Truncate(lipgloss.NewStyle().Bold(true).Render(email), inner, "...")),
-		center.Render(ansi.Truncate(text(t, v.role).Render(oneLine(v.detail)), inner, "...")),
+		center.Render(ansi.Truncate(text(t, v.role).Render(ui.OneLine(v.detail)), inner, "...")),
 	}
 	pad := (d.boxHeight() - 5) / 2
 	st := lipgloss.NewStyle().Border(border(v.role)).Padding(pad, 1).Width(w)
@@ -186,14 +187,14 @@ func (d *Desk) recentView(h int) string {
 		if !e.at.IsZero() {
 			when = clock(e.at, d.deps.Local)
 		}
-		em := e.email
+		em := sanitize.Line(e.email)
 		if ansi.StringWidth(em) > emailW {
 			em = ansi.Truncate(em, emailW, "…")
 		}
 		line := when + "  " + text(t, v.role).Render(fmt.Sprintf("%-19s", v.word)) + "  " +
 			fmt.Sprintf("%-*s", emailW, em)
 		if e.kind == kindRejected || e.kind == kindAlready || e.kind == kindNotRecorded {
-			line += "  " + t.Muted.Render(oneLine(e.msg))
+			line += "  " + t.Muted.Render(ui.OneLine(e.msg))
 		}
 		lines = append(lines, ansi.Truncate(line, d.width, "…"))
 	}
@@ -227,7 +228,5 @@ func journalProblem(err error) string {
 	if errors.Is(err, core.ErrLocked) {
 		return "another evdesk desk or import has this journal open; close it, then open this desk again"
 	}
-	return oneLine(err.Error())
+	return ui.OneLine(err.Error())
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

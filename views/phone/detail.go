@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/snapshot"
 	"github.com/evdesk/evdesk/ui"
 )
@@ -190,11 +191,11 @@ func renderChanges(th *ui.Theme, path string, snap *snapshot.Snapshot, changes [
 	if snap.Source != "" {
 		head += ", from " + snap.Source
 	}
-	out := wrap(th.Title, head, width-2)
+	out := wrap(th.Title, sanitize.Line(head), width-2)
 	last := ""
 	for _, c := range changes {
 		if k := c.Setting(); k != last {
-			out = append(out, "", th.Header.Render(Title(k))+th.Muted.Render("  "+k))
+			out = append(out, "", th.Header.Render(sanitize.Line(Title(k)))+th.Muted.Render("  "+sanitize.Line(k)))
 			last = k
 		}
 		mark, style := "~ changed", th.Warning
@@ -217,7 +218,8 @@ func renderChanges(th *ui.Theme, path string, snap *snapshot.Snapshot, changes [
 		default:
 			val = string(c.Before) + " -> " + string(c.After)
 		}
-		for i, l := range wrap(th.Muted, rel+": "+val, max(20, width-14)) {
+		// The snapshot is a file from anywhere: its text is untrusted.
+		for i, l := range wrap(th.Muted, sanitize.Line(rel+": "+val), max(20, width-14)) {
 			prefix := "            "
 			if i == 0 {
 				prefix = "  " + style.Render(mark) + " "
