@@ -543,7 +543,7 @@ func (p *progressLine) update(st core.Status) {
 	state := "sending"
 	switch st.State {
 	case core.Offline:
-		state = "offline, retrying " + st.RetryAt.Local().Format("15:04:05")
+		state = "offline, retrying " + ui.ClockAt(st.RetryAt, time.Now(), time.Local)
 	case core.Throttled:
 		state = "slowed down by the server"
 	case core.Blocked:

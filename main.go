@@ -86,7 +86,13 @@ func (s *session) warn(w io.Writer) {
 type rootFlags struct {
 	demo    bool
 	profile string
+	timeout time.Duration
 }
+
+// DefaultTimeout bounds a command's whole run: long enough for a 100,000-row
+// export at the provider's rate, short enough that a stalled server cannot
+// hold a script for ever.
+const DefaultTimeout = 5 * time.Minute
 
 func newRootCmd() *cobra.Command {
 	var flags rootFlags
@@ -110,6 +116,8 @@ func newRootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().BoolVar(&flags.demo, "demo", false, "use the embedded simulator with demo data (no account needed)")
 	root.PersistentFlags().StringVar(&flags.profile, "profile", "", "profile to use (default: $EVDESK_PROFILE, then the config file's default_profile)")
+	root.PersistentFlags().DurationVar(&flags.timeout, "timeout", DefaultTimeout,
+		"give up on a command that has not finished after this long (0: no limit; the console has none)")
 	root.AddCommand(newSimCmd(), newEventsCmd(&flags), newVersionCmd())
 	addAuthCommands(root)
 	addCoeditorsCommands(root, &flags)
@@ -245,16 +253,45 @@ func versionString() string {
 // shutdownTimeout bounds how long a server may take to stop.
 const shutdownTimeout = 5 * time.Second
 
-// withSession wraps a command's body: it opens the session (printing any
-// warning to stderr) and closes it when the body returns.
+// withSession wraps a command's body: it bounds the run by --timeout, opens
+// the session (printing any warning to stderr) and closes it when the body
+// returns.
 func withSession(flags *rootFlags, run func(cmd *cobra.Command, args []string, s *session) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
-		s, err := openSession(cmd.Context(), *flags, forCLI)
+		ctx, cancel := withTimeout(cmd.Context(), flags.timeout)
+		defer cancel()
+		cmd.SetContext(ctx)
+		s, err := openSession(ctx, *flags, forCLI)
 		if err != nil {
-			return err
+			return explainTimeout(ctx, err)
 		}
 		defer s.Close()
 		s.warn(cmd.ErrOrStderr())
-		return run(cmd, args, s)
+		return explainTimeout(ctx, run(cmd, args, s))
 	}
+}
+
+// errCommandTimeout is the cause of a context ended by --timeout.
+type errCommandTimeout struct{ after time.Duration }
+
+func (e errCommandTimeout) Error() string {
+	return fmt.Sprintf("the command did not finish within %s (--timeout; 0 means no limit)", e.after)
+}
+
+// withTimeout bounds ctx by d; d <= 0 means no bound.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeoutCause(ctx, d, errCommandTimeout{after: d})
+}
+
+// explainTimeout says, when err came from the --timeout running out, that
+// it did, after what the command was waiting for (err's own text).
+func explainTimeout(ctx context.Context, err error) error {
+	var cause errCommandTimeout
+	if err == nil || !errors.As(context.Cause(ctx), &cause) {
+		return err
+	}
+	return fmt.Errorf("%w: gave up while waiting for: %v", cause, err)
 }

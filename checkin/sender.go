@@ -104,9 +104,14 @@ type SenderOptions struct {
 	// Jitter returns a number in [0, 1) (default math/rand/v2).
 	Jitter func() float64
 	// BaseDelay and MaxDelay bound the exponential backoff (defaults 500ms
-	// and 30s); a server's Retry-After wins over both.
-	BaseDelay, MaxDelay time.Duration
+	// and 30s); a server's Retry-After wins over both, up to MaxRetryAfter
+	// (default 5 minutes), so no answer can park the desk for long.
+	BaseDelay, MaxDelay, MaxRetryAfter time.Duration
 }
+
+// DefaultMaxRetryAfter caps the wait a server's Retry-After can ask of the
+// sender.
+const DefaultMaxRetryAfter = 5 * time.Minute
 
 // Sender delivers a journal's pending scans in the background.
 type Sender struct {
@@ -148,6 +153,9 @@ func NewSender(j *Journal, opts SenderOptions) (*Sender, error) {
 	}
 	if opts.MaxDelay <= 0 {
 		opts.MaxDelay = 30 * time.Second
+	}
+	if opts.MaxRetryAfter <= 0 {
+		opts.MaxRetryAfter = DefaultMaxRetryAfter
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Sender{
@@ -368,7 +376,7 @@ func (s *Sender) classify(err error, failures int) (State, time.Duration) {
 			state = Blocked
 		}
 		if ae.RetryAfter > 0 {
-			return state, ae.RetryAfter
+			return state, min(ae.RetryAfter, s.opts.MaxRetryAfter)
 		}
 	}
 	if state == Blocked {

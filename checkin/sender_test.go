@@ -124,6 +124,7 @@ func TestSenderBacksOffAndHonoursRetryAfter(t *testing.T) {
 		errors.New("dial tcp 127.0.0.1:9: connect: connection refused"),
 		&api.Error{Status: 503},
 		&api.Error{Status: 429, RetryAfter: 7 * time.Second},
+		&api.Error{Status: 429, RetryAfter: 9_000_000_000 * time.Second}, // 285 years: capped
 		errors.New("EOF"), errors.New("EOF"), errors.New("EOF"), errors.New("EOF"), errors.New("EOF"),
 	}
 	f := fakeAPI{answer: func(n int, _ []string) ([]api.BatchError, error) {
@@ -139,7 +140,7 @@ func TestSenderBacksOffAndHonoursRetryAfter(t *testing.T) {
 	clk := newFakeClock()
 	feed := newStatusFeed()
 	s, _ := NewSender(j, SenderOptions{CheckIn: f.checkIn, Now: clk.Now, Jitter: func() float64 { return 1 }, OnStatus: feed.publish,
-		BaseDelay: time.Second, MaxDelay: 8 * time.Second,
+		BaseDelay: time.Second, MaxDelay: 8 * time.Second, MaxRetryAfter: time.Minute,
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			waits <- d
 			<-proceed
@@ -152,7 +153,7 @@ func TestSenderBacksOffAndHonoursRetryAfter(t *testing.T) {
 		online bool
 	}{
 		{time.Second, Offline, false}, {2 * time.Second, Offline, false}, {7 * time.Second, Throttled, true},
-		{8 * time.Second, Offline, false}, {8 * time.Second, Offline, false}, {8 * time.Second, Offline, false},
+		{time.Minute, Throttled, true}, {8 * time.Second, Offline, false}, {8 * time.Second, Offline, false}, {8 * time.Second, Offline, false},
 		{8 * time.Second, Offline, false}, {8 * time.Second, Offline, false},
 	} {
 		d := <-waits

@@ -1,6 +1,9 @@
 package ui
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestTextHelpers(t *testing.T) {
 	names := map[string]string{"hybrid": "Hybrid"}
@@ -19,6 +22,22 @@ func TestTextHelpers(t *testing.T) {
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+func TestClockAt(t *testing.T) {
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		at   time.Time
+		want string
+	}{
+		{now.Add(90 * time.Second), "10:01:30"},
+		{now.Add(20 * time.Hour), "Tue 24 Nov 06:00"},
+		{now.Add(285 * 365 * 24 * time.Hour), "16 Sep 2311 10:00"},
+	} {
+		if got := ClockAt(tc.at, now, time.UTC); got != tc.want {
+			t.Errorf("ClockAt(%v) = %q, want %q", tc.at, got, tc.want)
 		}
 	}
 }

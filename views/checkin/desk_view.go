@@ -88,7 +88,7 @@ func (d *Desk) connLine() string {
 	if d.openErr != nil {
 		return ui.Fit(badge(t, roleErr).Render(" NO JOURNAL ")+" "+t.Error.Render(journalProblem(d.openErr)), d.width, 1)
 	}
-	r, word, detail := connWords(d.conn(), d.deps.Local)
+	r, word, detail := connWords(d.conn(), d.deps.Now(), d.deps.Local)
 	pending := fmt.Sprintf("%d pending", d.counts.Pending+d.unsaved)
 	line := badge(t, r).Render(" "+word+" ") + " " + lipgloss.NewStyle().Bold(true).Render(pending)
 	if detail != "" {
@@ -103,7 +103,7 @@ func (d *Desk) StatusText() string {
 	if d.openErr != nil {
 		return "NO JOURNAL"
 	}
-	_, word, _ := connWords(d.conn(), d.deps.Local)
+	_, word, _ := connWords(d.conn(), d.deps.Now(), d.deps.Local)
 	return fmt.Sprintf("%s · %d pending", word, d.counts.Pending+d.unsaved)
 }
 

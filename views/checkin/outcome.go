@@ -148,14 +148,14 @@ func entryFromScan(sc core.Scan, earlier time.Time, local *time.Location) entry 
 func clock(t time.Time, local *time.Location) string { return t.In(local).Format("15:04:05") }
 
 // connWords renders the sender's state: a word badge and a detail.
-func connWords(c conn, local *time.Location) (role, string, string) {
+func connWords(c conn, now time.Time, local *time.Location) (role, string, string) {
 	st := c.st
 	if c.known {
 		switch st.State {
 		case core.Offline:
-			return roleErr, "OFFLINE", offlineReason(st.LastError) + "; next try " + clock(st.RetryAt, local) + " (ctrl+r: now)"
+			return roleErr, "OFFLINE", offlineReason(st.LastError) + "; next try " + ui.ClockAt(st.RetryAt, now, local) + " (ctrl+r: now)"
 		case core.Throttled:
-			return roleWarn, "SLOWED DOWN", "the server asked to wait; next try " + clock(st.RetryAt, local)
+			return roleWarn, "SLOWED DOWN", "the server asked to wait; next try " + ui.ClockAt(st.RetryAt, now, local)
 		case core.Blocked:
 			return roleErr, "NOT SENDING", errText(st.LastError)
 		case core.Stopped:
