@@ -15,6 +15,7 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/table"
 	"github.com/evdesk/evdesk/ui/uitest"
 	"github.com/evdesk/evdesk/views/viewtest"
 )
@@ -285,7 +286,17 @@ func TestRelativeAndSlug(t *testing.T) {
 			t.Errorf("slug(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if inert("=HYPERLINK(1)") != "'=HYPERLINK(1)" || inert("ana@example.org") != "ana@example.org" {
-		t.Error("inert")
+}
+
+// Every column of an export is formula-safe: a server may send any word.
+func TestExportNeutralisesFormulasInEveryColumn(t *testing.T) {
+	rows := []table.Row{{Cells: []string{"=HYPERLINK(1)", "+ana@example.org", "@SUM(A1)", "-1+cmd"}}}
+	var out strings.Builder
+	if err := writeCSV(&out, rows, []sendRec{{}}, []int32{0}); err != nil {
+		t.Fatal(err)
+	}
+	want := "email,name,status,failure_reason,sent_date\n'+ana@example.org,'=HYPERLINK(1),'@SUM(A1),'-1+cmd,\n"
+	if out.String() != want {
+		t.Errorf("csv:\n%s\nwant:\n%s", out.String(), want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
 )
@@ -139,7 +140,7 @@ func writeCSV(w io.Writer, rows []table.Row, recs []sendRec, picked []int32) err
 	line := make([]string, len(exportHeader))
 	for _, i := range picked {
 		r, cells := recs[i], rows[i].Cells
-		line[0], line[1] = inert(cells[1]), inert(cells[0])
+		line[0], line[1] = cells[1], cells[0]
 		if cells[0] == "-" {
 			line[1] = ""
 		}
@@ -155,22 +156,12 @@ func writeCSV(w io.Writer, rows []table.Row, recs []sendRec, picked []int32) err
 		if r.sent != 0 {
 			line[4] = time.Unix(r.sent, 0).UTC().Format(time.RFC3339)
 		}
-		if err := cw.Write(line); err != nil {
+		if err := cw.Write(sanitize.CSVRow(line)); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// inert keeps a spreadsheet from reading a cell as a formula: text from the
-// server that starts with = + - @ or a control character gets a leading
-// apostrophe (the OWASP advice for CSV files).
-func inert(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
 
 // writeFileAtomic writes path through a temporary file in the same folder,
