@@ -103,6 +103,9 @@ func (j *JWTSource) Token() (*oauth2.Token, error) {
 // JWTSourceFor reads the profile's transcription credentials from the store
 // and returns a JWT source over them.
 func JWTSourceFor(_ context.Context, p config.Profile, store *Store, opts ...JWTOption) (*JWTSource, error) {
+	if p.AIKey != "" && p.AISecret != "" {
+		return NewJWTSource(AICredentials{APIKey: p.AIKey, APISecret: p.AISecret}, opts...)
+	}
 	if store == nil {
 		store = NewStore(StoreOptions{})
 	}

@@ -107,3 +107,25 @@ func TestJWTSourceForReadsTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestJWTSourceForPrefersTheEnvironmentsCredentials(t *testing.T) {
+	keyring.MockInit() // an empty keyring: only the profile's credentials can sign
+	clock := &fakeClock{t: testEpoch}
+	p := config.FromEnv(func(k string) (string, bool) {
+		v, ok := map[string]string{config.EnvBaseURL: "http://127.0.0.1:9/v2", config.EnvToken: "t",
+			config.EnvAIKey: "env-key", config.EnvAISecret: "env-secret"}[k]
+		return v, ok
+	})
+	src, err := JWTSourceFor(context.Background(), p, nil, WithJWTClock(clock.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := src.JWT()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := jwt.Parse(s, func(*jwt.Token) (any, error) { return []byte("env-secret"), nil },
+		jwt.WithTimeFunc(clock.Now), jwt.WithIssuer("env-key")); err != nil {
+		t.Fatalf("not signed with the environment's credentials: %v", err)
+	}
+}

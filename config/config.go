@@ -33,6 +33,11 @@ const (
 	// EnvToken is a bearer token that overrides all other authentication
 	// (scripts, CI). It is never written to disk.
 	EnvToken = "EVDESK_TOKEN"
+	// EnvAIKey and EnvAISecret are the transcription service's API key and
+	// secret; set together, they win over the ones `evdesk login --ai`
+	// stored. Never written to disk.
+	EnvAIKey    = "EVDESK_AI_KEY"
+	EnvAISecret = "EVDESK_AI_SECRET"
 )
 
 // Defaults.
@@ -79,6 +84,9 @@ type Profile struct {
 	ClientSecret string
 	// Token is a bearer token from EVDESK_TOKEN; it is never written to disk.
 	Token string
+	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
+	// (else the keyring).
+	AIKey, AISecret string
 	// File is the config file the profile came from; empty for the implicit
 	// profile built from the environment alone.
 	File string
@@ -223,6 +231,7 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 	}
 	p.ClientSecret = getenv(lookup, EnvClientSecret)
 	p.Token = getenv(lookup, EnvToken)
+	p.AIKey, p.AISecret = getenv(lookup, EnvAIKey), getenv(lookup, EnvAISecret)
 }
 
 func applyDefaults(p *Profile) {

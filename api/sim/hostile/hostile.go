@@ -1,0 +1,242 @@
+// Package hostile wraps the simulator as a server that attacks its client:
+// it injects escape sequences, C1 and bidi controls and line breaks into
+// every string it answers, pages for ever, answers endless bodies, redirects
+// to another origin, loses the token endpoint's answer, asks absurd waits or
+// never answers. The hostile-server tests drive the real evdesk binary
+// against it and prove that the terminal, the process and the login
+// survive.
+package hostile
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Payload is appended to every string the server answers: it would set the
+// clipboard (OSC 52) and the window title (OSC 0), print a hyperlink (OSC 8)
+// and a colour (SGR), act on C1 controls, reverse the text that follows
+// (bidi override) and break the line.
+const Payload = "\x1b]52;c;SEFDS0VEX0NMSVBCT0FSRA==\x07\x1b]0;PWNED\x07" +
+	"\x1b]8;;https://evil.example/\x1b\\link\x1b]8;;\x1b\\\x1b[38;2;1;2;3mRED\x1b[0m" +
+	"\u0085\u009b1m\u202eRTL\u2066\nNEXT"
+
+// Markers are pieces of Payload that must never reach a terminal: each
+// would only be there if a sequence or control had passed whole.
+var Markers = []string{"PWNED", "SEFDS0VE", "evil.example", "38;2;1;2;3", "\u0085", "\u009b", "\u202e", "\u2066"}
+
+// Options choose the attacks; the zero value passes everything through.
+type Options struct {
+	// Inject appends Payload to every string of every JSON answer, but for
+	// identifiers and page tokens (the client must be able to call back).
+	Inject bool
+	// EndlessPages makes every listing answer a fresh next_page_token, with
+	// the first page's items again and again.
+	EndlessPages bool
+	// HugeBody answers every API GET with an endless 200 body.
+	HugeBody bool
+	// RedirectTo answers every API call with a redirect to the same path
+	// under this base (scheme://host:port).
+	RedirectTo string
+	// LoseTokenAnswer lets the token endpoint rotate the refresh token, then
+	// drops the connection before the answer.
+	LoseTokenAnswer bool
+	// RetryAfter answers every API call 429 with this Retry-After header.
+	RetryAfter string
+	// Stall accepts every API call and never answers (until the client
+	// goes away).
+	Stall bool
+}
+
+// Server is the hostile wrapper around a handler, with counters the tests
+// read.
+type Server struct {
+	next http.Handler
+	opts Options
+
+	requests     atomic.Int64 // API requests received
+	tokenCalls   atomic.Int64 // token endpoint requests
+	bodyBytes    atomic.Int64 // bytes of endless bodies written
+	pageSeq      atomic.Int64
+	mu           sync.Mutex
+	authSeenOnto []string // Authorization headers seen by Recorder
+}
+
+// Wrap builds the hostile server around next (the simulator).
+func Wrap(next http.Handler, o Options) *Server { return &Server{next: next, opts: o} }
+
+// Requests counts the API requests received.
+func (s *Server) Requests() int64 { return s.requests.Load() }
+
+// TokenCalls counts the token endpoint's requests.
+func (s *Server) TokenCalls() int64 { return s.tokenCalls.Load() }
+
+// BodyBytes counts the bytes of endless bodies the client made the server
+// write before it stopped reading.
+func (s *Server) BodyBytes() int64 { return s.bodyBytes.Load() }
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/oauth/token" {
+		s.tokenCalls.Add(1)
+		if s.opts.LoseTokenAnswer {
+			s.loseAnswer(w, r)
+			return
+		}
+		s.next.ServeHTTP(w, r)
+		return
+	}
+	if !strings.HasPrefix(r.URL.Path, "/v2/") {
+		s.next.ServeHTTP(w, r)
+		return
+	}
+	s.requests.Add(1)
+	switch {
+	case s.opts.Stall:
+		<-r.Context().Done()
+		return
+	case s.opts.RetryAfter != "":
+		w.Header().Set("Retry-After", s.opts.RetryAfter)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`{"code":429,"message":"too many requests"}`))
+		return
+	case s.opts.RedirectTo != "":
+		target := strings.TrimRight(s.opts.RedirectTo, "/") + r.URL.RequestURI()
+		http.Redirect(w, r, target, http.StatusTemporaryRedirect)
+		return
+	case s.opts.HugeBody && r.Method == http.MethodGet:
+		s.endlessBody(w)
+		return
+	}
+	if s.opts.EndlessPages {
+		// Our own tokens mean nothing to the simulator: serve the first page.
+		q := r.URL.Query()
+		if strings.HasPrefix(q.Get("next_page_token"), "hostile-") {
+			q.Del("next_page_token")
+			r.URL.RawQuery = q.Encode()
+		}
+	}
+	if !s.opts.Inject && !s.opts.EndlessPages {
+		s.next.ServeHTTP(w, r)
+		return
+	}
+	rec := httptest.NewRecorder()
+	s.next.ServeHTTP(rec, r)
+	body := rec.Body.Bytes()
+	if strings.Contains(rec.Header().Get("Content-Type"), "json") {
+		body = s.rewrite(body)
+	}
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.Header().Del("Content-Length")
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(body)
+}
+
+// rewrite applies the injection and the endless page token to a JSON body.
+func (s *Server) rewrite(body []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return body
+	}
+	if obj, ok := v.(map[string]any); ok && s.opts.EndlessPages {
+		if _, paged := obj["next_page_token"]; paged || obj["total_records"] != nil {
+			obj["next_page_token"] = fmt.Sprintf("hostile-%d", s.pageSeq.Add(1))
+		}
+	}
+	if s.opts.Inject {
+		v = inject(v, "")
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return body
+	}
+	return out
+}
+
+// inject appends Payload to every string value but identifiers and tokens.
+func inject(v any, key string) any {
+	switch t := v.(type) {
+	case string:
+		if keepsClean(key) {
+			return t
+		}
+		return t + Payload
+	case map[string]any:
+		for k, e := range t {
+			t[k] = inject(e, k)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = inject(e, key)
+		}
+	}
+	return v
+}
+
+// keepsClean names the fields the client sends back: ids and tokens.
+func keepsClean(key string) bool {
+	return key == "id" || strings.HasSuffix(key, "_id") || strings.HasSuffix(key, "_ids") ||
+		strings.Contains(key, "token")
+}
+
+// endlessBody writes a 200 answer that never ends, until the client stops
+// reading.
+func (s *Server) endlessBody(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	chunk := bytes.Repeat([]byte(`{"event_id":"x","name":"padding padding padding"},`), 1300)
+	if n, err := w.Write([]byte(`{"total_records":1,"events":[`)); err == nil {
+		s.bodyBytes.Add(int64(n))
+	}
+	for {
+		n, err := w.Write(chunk)
+		s.bodyBytes.Add(int64(n))
+		if err != nil {
+			return
+		}
+	}
+}
+
+// loseAnswer lets the simulator answer the token request (rotating the
+// refresh token), then closes the connection without sending the answer.
+func (s *Server) loseAnswer(w http.ResponseWriter, r *http.Request) {
+	rec := httptest.NewRecorder()
+	s.next.ServeHTTP(rec, r)
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		return
+	}
+	conn, _, err := hj.Hijack()
+	if err == nil {
+		_ = conn.Close()
+	}
+}
+
+// Recorder is a second origin for redirect tests: it answers 200 {} and
+// keeps the Authorization header of every request.
+func (s *Server) Recorder() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.authSeenOnto = append(s.authSeenOnto, r.Header.Get("Authorization"))
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	})
+}
+
+// AuthSeenByRecorder lists the Authorization headers the Recorder saw
+// (empty strings for requests without one).
+func (s *Server) AuthSeenByRecorder() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.authSeenOnto...)
+}
