@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Payload is appended to every string the server answers: it would set the
@@ -26,14 +27,18 @@ const Payload = "\x1b]52;c;SEFDS0VEX0NMSVBCT0FSRA==\x07\x1b]0;PWNED\x07" +
 	"\x1b]8;;https://evil.example/\x1b\\link\x1b]8;;\x1b\\\x1b[38;2;1;2;3mRED\x1b[0m" +
 	"\u0085\u009b1m\u202eRTL\u2066\nNEXT"
 
-// Markers are pieces of Payload that must never reach a terminal: each
-// would only be there if a sequence or control had passed whole.
-var Markers = []string{"PWNED", "SEFDS0VE", "evil.example", "38;2;1;2;3", "\u0085", "\u009b", "\u202e", "\u2066"}
+// Sequences are the parts of Payload a terminal would act on, as they would
+// reach it if they passed whole. (Their text may still show, escaped or
+// after a removed introducer: that is harmless.)
+var Sequences = []string{"\x1b]52;", "\x1b]0;PWNED", "\x1b]8;;https://evil.example", "\x1b[38;2;1;2;3m",
+	"\u0085", "\u009b", "\u202e", "\u2066"}
 
 // Options choose the attacks; the zero value passes everything through.
 type Options struct {
 	// Inject appends Payload to every string of every JSON answer, but for
-	// identifiers and page tokens (the client must be able to call back).
+	// identifiers and page tokens (the client must be able to call back)
+	// and structured values, date-times and lists of numbers (which would
+	// only fail the decoding).
 	Inject bool
 	// EndlessPages makes every listing answer a fresh next_page_token, with
 	// the first page's items again and again.
@@ -166,7 +171,7 @@ func (s *Server) rewrite(body []byte) []byte {
 func inject(v any, key string) any {
 	switch t := v.(type) {
 	case string:
-		if keepsClean(key) {
+		if keepsClean(key) || isStructured(t) {
 			return t
 		}
 		return t + Payload
@@ -186,6 +191,14 @@ func inject(v any, key string) any {
 func keepsClean(key string) bool {
 	return key == "id" || strings.HasSuffix(key, "_id") || strings.HasSuffix(key, "_ids") ||
 		strings.Contains(key, "token")
+}
+
+// isStructured reports a date-time or a list of numbers ("1,4").
+func isStructured(s string) bool {
+	if _, err := time.Parse(time.RFC3339, s); err == nil {
+		return true
+	}
+	return s != "" && strings.Trim(s, "0123456789,") == ""
 }
 
 // endlessBody writes a 200 answer that never ends, until the client stops
