@@ -68,6 +68,14 @@ func TestCheckinCommandsAreRegistered(t *testing.T) {
 // XDG directories of env (so several runs can share one journal).
 func startTermEnv(t *testing.T, w, h int, env []string, args ...string) *term {
 	t.Helper()
+	return startTermRecorded(t, w, h, env, "", args...)
+}
+
+// startTermRecorded is startTermEnv that, when record is set, writes every
+// byte the program sends to its terminal to that file (tmux pipe-pane). The
+// program waits for the recording to be attached before it starts.
+func startTermRecorded(t *testing.T, w, h int, env []string, record string, args ...string) *term {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}
@@ -79,10 +87,21 @@ func startTermEnv(t *testing.T, w, h int, env []string, args ...string) *term {
 			vars.WriteString(kv + " ")
 		}
 	}
-	cmdline := fmt.Sprintf("env TERM=xterm-256color COLORTERM=truecolor %s %s %s; echo $? > %s",
-		vars.String(), binPath, strings.Join(args, " "), tm.status)
+	gate := filepath.Join(dir, "gate")
+	wait := ""
+	if record != "" {
+		wait = fmt.Sprintf("while [ ! -e %s ]; do sleep 0.01; done; ", gate)
+	}
+	cmdline := fmt.Sprintf("%senv TERM=xterm-256color COLORTERM=truecolor %s %s %s; echo $? > %s",
+		wait, vars.String(), binPath, strings.Join(args, " "), tm.status)
 	tm.tmux("new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.sock, "kill-server").Run() })
+	if record != "" {
+		tm.tmux("pipe-pane", "-o", "cat >> "+record)
+		if err := os.WriteFile(gate, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return tm
 }
 

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -157,5 +159,58 @@ func TestHostileTextStaysExactInJSON(t *testing.T) {
 	}
 	if !strings.HasSuffix(ev.Name, hostile.Payload) {
 		t.Fatalf("name %q lost the data", ev.Name)
+	}
+}
+
+// TestHostileTextNeverReachesTheTerminalFromTheConsole walks the console's
+// screens against the injecting server and reads every byte the program
+// sent to its terminal.
+func TestHostileTextNeverReachesTheTerminalFromTheConsole(t *testing.T) {
+	he := hostileAPI(t, hostile.Options{Inject: true})
+	record := filepath.Join(t.TempDir(), "terminal.out")
+	tm := startTermRecorded(t, 120, 36, he.env, record)
+	tm.waitText("loaded", "Upcoming")
+	tm.keys("Enter") // the first event's detail
+	tm.waitText("When", "About")
+	tm.keys("o") // its co-editors
+	tm.waitText("Co-editors of")
+	tm.keys("Escape") // apart from the next key, or the two read as alt+m
+	tm.waitGone("Co-editors of")
+	tm.keys("m") // its emails
+	tm.waitText("Emails of")
+	tm.keys("Escape")
+	tm.waitGone("Emails of")
+	tm.keys("Escape")
+	tm.waitGone("About")
+	tm.keys("Tab", "Tab") // the phone policy
+	tm.waitText("Phone settings")
+	tm.keys("Enter")
+	tm.waitText("J shows the raw JSON")
+	tm.keys("J")
+	tm.waitText("as received")
+	screen := tm.tmux("capture-pane", "-p", "-e")
+	if title := tm.tmux("display-message", "-p", "#{pane_title}"); strings.Contains(title, "PWNED") {
+		t.Errorf("the server set the window title: %q", title)
+	}
+	tm.keys("C-c")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+	if !strings.Contains(screen, "RED") {
+		t.Fatalf("the injected text is not on screen, so the test proves nothing:\n%s", screen)
+	}
+	out, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seq := range hostile.Sequences {
+		for _, where := range []struct {
+			name string
+			text string
+		}{{"terminal output", string(out)}, {"screen", screen}} {
+			if i := strings.Index(where.text, seq); i >= 0 {
+				t.Errorf("%q reached the %s: %q", seq, where.name, where.text[max(0, i-60):min(len(where.text), i+60)])
+			}
+		}
 	}
 }
