@@ -274,13 +274,14 @@ func (s *Sim) token(w http.ResponseWriter, r *http.Request) {
 	}
 	access, refresh := randomToken("simat"), randomToken("simrt")
 	s.oauth.refresh[refresh] = &refreshGrant{scopes: scopes, expires: now.Add(RefreshTokenLifetime)}
-	s.issueToken(access, DemoHostID, scopes, now.Add(AccessTokenLifetime))
+	life := s.tokenTTL
+	s.issueToken(access, DemoHostID, scopes, now.Add(life))
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, map[string]any{
 		"access_token":  access,
 		"token_type":    "bearer",
 		"refresh_token": refresh,
-		"expires_in":    int(AccessTokenLifetime / time.Second),
+		"expires_in":    max(1, int(life/time.Second)),
 		"scope":         strings.Join(scopes, " "),
 		// Not in the spec's answer; evdesk shows them when present.
 		"user_id":    DemoHostID,

@@ -64,6 +64,9 @@ type Options struct {
 	NoRateLimit bool
 	// Seed seeds the fault RNG and the page-token key. Default DefaultSeed.
 	Seed uint64
+	// TokenTTL is the life of access tokens its OAuth server issues.
+	// Default AccessTokenLifetime (an hour); seconds let refresh be seen.
+	TokenTTL time.Duration
 }
 
 // Sim is the simulator. It is safe for concurrent use.
@@ -79,7 +82,8 @@ type Sim struct {
 
 	fixtures Fixtures // set by seed, read-only afterwards
 
-	oauth *oauthServer // OAuth endpoints' state (oauth.go)
+	oauth    *oauthServer // OAuth endpoints' state (oauth.go)
+	tokenTTL time.Duration
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -103,6 +107,9 @@ func New(opts Options) *Sim {
 	if opts.RPS == 0 {
 		opts.RPS = DefaultRPS
 	}
+	if opts.TokenTTL <= 0 {
+		opts.TokenTTL = AccessTokenLifetime
+	}
 	s := &Sim{
 		word:    opts.PathWord,
 		now:     opts.Now,
@@ -113,6 +120,8 @@ func New(opts Options) *Sim {
 		limits:  newRateLimits(opts.RPS, opts.NoRateLimit),
 		pageKey: pageTokenKey(opts.Seed),
 		stop:    make(chan struct{}),
+
+		tokenTTL: opts.TokenTTL,
 	}
 	s.registerTokens()
 	s.seed(opts.Now())

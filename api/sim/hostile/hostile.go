@@ -62,7 +62,7 @@ type Options struct {
 // read.
 type Server struct {
 	next http.Handler
-	opts Options
+	opts atomic.Pointer[Options]
 
 	requests     atomic.Int64 // API requests received
 	tokenCalls   atomic.Int64 // token endpoint requests
@@ -73,7 +73,15 @@ type Server struct {
 }
 
 // Wrap builds the hostile server around next (the simulator).
-func Wrap(next http.Handler, o Options) *Server { return &Server{next: next, opts: o} }
+func Wrap(next http.Handler, o Options) *Server {
+	s := &Server{next: next}
+	s.Set(o)
+	return s
+}
+
+// Set changes the attacks from the next request on (a test logs in through
+// a friendly server, then turns hostile).
+func (s *Server) Set(o Options) { s.opts.Store(&o) }
 
 // Requests counts the API requests received.
 func (s *Server) Requests() int64 { return s.requests.Load() }
@@ -86,9 +94,10 @@ func (s *Server) TokenCalls() int64 { return s.tokenCalls.Load() }
 func (s *Server) BodyBytes() int64 { return s.bodyBytes.Load() }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	o := *s.opts.Load()
 	if r.URL.Path == "/oauth/token" {
 		s.tokenCalls.Add(1)
-		if s.opts.LoseTokenAnswer {
+		if o.LoseTokenAnswer {
 			s.loseAnswer(w, r)
 			return
 		}
@@ -101,24 +110,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.requests.Add(1)
 	switch {
-	case s.opts.Stall:
+	case o.Stall:
 		<-r.Context().Done()
 		return
-	case s.opts.RetryAfter != "":
-		w.Header().Set("Retry-After", s.opts.RetryAfter)
+	case o.RetryAfter != "":
+		w.Header().Set("Retry-After", o.RetryAfter)
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusTooManyRequests)
 		_, _ = w.Write([]byte(`{"code":429,"message":"too many requests"}`))
 		return
-	case s.opts.RedirectTo != "":
-		target := strings.TrimRight(s.opts.RedirectTo, "/") + r.URL.RequestURI()
+	case o.RedirectTo != "":
+		target := strings.TrimRight(o.RedirectTo, "/") + r.URL.RequestURI()
 		http.Redirect(w, r, target, http.StatusTemporaryRedirect)
 		return
-	case s.opts.HugeBody && r.Method == http.MethodGet:
+	case o.HugeBody && r.Method == http.MethodGet:
 		s.endlessBody(w)
 		return
 	}
-	if s.opts.EndlessPages {
+	if o.EndlessPages {
 		// Our own tokens mean nothing to the simulator: serve the first page.
 		q := r.URL.Query()
 		if strings.HasPrefix(q.Get("next_page_token"), "hostile-") {
@@ -126,7 +135,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.URL.RawQuery = q.Encode()
 		}
 	}
-	if !s.opts.Inject && !s.opts.EndlessPages {
+	if !o.Inject && !o.EndlessPages {
 		s.next.ServeHTTP(w, r)
 		return
 	}
@@ -134,7 +143,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.next.ServeHTTP(rec, r)
 	body := rec.Body.Bytes()
 	if strings.Contains(rec.Header().Get("Content-Type"), "json") {
-		body = s.rewrite(body)
+		body = s.rewrite(body, o)
 	}
 	for k, v := range rec.Header() {
 		w.Header()[k] = v
@@ -145,19 +154,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // rewrite applies the injection and the endless page token to a JSON body.
-func (s *Server) rewrite(body []byte) []byte {
+func (s *Server) rewrite(body []byte, o Options) []byte {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return body
 	}
-	if obj, ok := v.(map[string]any); ok && s.opts.EndlessPages {
+	if obj, ok := v.(map[string]any); ok && o.EndlessPages {
 		if _, paged := obj["next_page_token"]; paged || obj["total_records"] != nil {
 			obj["next_page_token"] = fmt.Sprintf("hostile-%d", s.pageSeq.Add(1))
 		}
 	}
-	if s.opts.Inject {
+	if o.Inject {
 		v = inject(v, "")
 	}
 	out, err := json.Marshal(v)
