@@ -7,8 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"github.com/evdesk/evdesk/ui/timer"
 )
 
 // Minimum terminal size; below it the App shows a notice and ignores keys.
@@ -29,25 +29,32 @@ const ToastTTL = 4 * time.Second
 type App struct {
 	ctx      *Context
 	sections []Section
-	stacks   [][]Screen // nil until the section is first opened
+	stacks   [][]entry // nil until the section is first opened
 	active   int
 	initial  func(*Context) Screen
+	lastID   ScreenID
 
-	help     help.Model
-	showHelp bool
-	spinner  spinner.Model
-	spinning bool // a tick of our spinner is pending
-	inFlight int
-	lastErr  string
-	toast    toast
-	toastSeq int
-	quitAsk  *Confirm // non-nil while a QuitGuard question is open
+	help      help.Model
+	showHelp  bool
+	spinFrame int
+	spinning  bool // a tick of our spinner is pending
+	inFlight  int
+	lastErr   string
+	toast     toast
+	toastSeq  int
+	quitAsk   *Confirm // non-nil while a QuitGuard question is open
 }
 
 type toast struct {
 	level ToastLevel
 	text  string
 	id    int // 0: no toast
+}
+
+// entry is a screen on a stack, with the id its replies are addressed to.
+type entry struct {
+	id     ScreenID
+	screen Screen
 }
 
 // toastExpiredMsg clears the toast with the same id, never a newer one.
@@ -87,9 +94,8 @@ func NewApp(ctx *Context, sections []Section, opts ...Option) *App {
 	a := &App{
 		ctx:      ctx,
 		sections: sections,
-		stacks:   make([][]Screen, len(sections)),
+		stacks:   make([][]entry, len(sections)),
 		help:     help.New(),
-		spinner:  spinner.New(spinner.WithSpinner(spinner.Line)),
 	}
 	a.help.Ellipsis = "..."
 	for _, o := range opts {
@@ -97,26 +103,32 @@ func NewApp(ctx *Context, sections []Section, opts ...Option) *App {
 	}
 	a.applyTheme()
 	if len(sections) > 0 {
-		a.stacks[a.active] = []Screen{sections[a.active].New(ctx)}
+		a.stacks[a.active] = []entry{a.newEntry(sections[a.active].New(ctx))}
 	}
 	if a.initial != nil {
-		a.stacks[a.active] = append(a.stacks[a.active], a.initial(ctx))
+		a.stacks[a.active] = append(a.stacks[a.active], a.newEntry(a.initial(ctx)))
 	}
 	return a
+}
+
+func (a *App) newEntry(s Screen) entry {
+	a.lastID++
+	return entry{id: a.lastID, screen: s}
 }
 
 // Init asks for the terminal background and starts the first screens.
 func (a *App) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
-	for _, s := range a.stack() {
-		cmds = append(cmds, s.Init())
+	for _, e := range a.stack() {
+		cmds = append(cmds, addressTo(e.id, e.screen.Init()))
 	}
 	return tea.Batch(cmds...)
 }
 
 // Update routes messages: keys to the focused screen (after the shell's own
-// keys), everything else to all screens of the current section and the top
-// screens of the others, so async results find their owner after tab switches.
+// keys), a reply to the screen whose command asked for it, wherever it is,
+// and program-wide news (the terminal's colours, a Broadcast) to every
+// screen.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -156,17 +168,17 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, nil
 		}
 		return a.Update(msg.msg)
-	case spinner.TickMsg:
-		if msg.ID != a.spinner.ID() {
-			break
-		}
+	case addressed:
+		return a, a.deliver(msg)
+	case broadcastMsg:
+		return a, a.broadcast(msg.msg)
+	case spinTickMsg:
 		if a.inFlight == 0 {
 			a.spinning = false // let the tick chain end
 			return a, nil
 		}
-		var cmd tea.Cmd
-		a.spinner, cmd = a.spinner.Update(msg)
-		return a, cmd
+		a.spinFrame++
+		return a, spinTick()
 	}
 	return a, a.broadcast(msg)
 }
@@ -180,10 +192,10 @@ func (a *App) Top() Screen {
 	if len(st) == 0 {
 		return nil
 	}
-	return st[len(st)-1]
+	return st[len(st)-1].screen
 }
 
-func (a *App) stack() []Screen {
+func (a *App) stack() []entry {
 	if len(a.stacks) == 0 {
 		return nil
 	}
@@ -201,7 +213,6 @@ func (a *App) tooSmall() bool {
 func (a *App) applyTheme() {
 	t := a.ctx.Theme
 	a.help.Styles = t.HelpStyles()
-	a.spinner.Style = onBar(t, t.Info)
 }
 
 func (a *App) resize(w, h int) {
@@ -209,8 +220,8 @@ func (a *App) resize(w, h int) {
 	cw, ch := a.contentSize()
 	a.help.SetWidth(max(0, cw-4))
 	for _, st := range a.stacks {
-		for _, s := range st {
-			s.SetSize(cw, ch)
+		for _, e := range st {
+			e.screen.SetSize(cw, ch)
 		}
 	}
 }
@@ -276,24 +287,48 @@ func (a *App) updateTop(msg tea.Msg) tea.Cmd {
 	if len(st) == 0 {
 		return nil
 	}
-	var cmd tea.Cmd
-	st[len(st)-1], cmd = st[len(st)-1].Update(msg)
-	return cmd
+	return a.update(&st[len(st)-1], msg)
 }
 
-// broadcast delivers a non-key message to the current stack and to the top
-// screen of every other opened section.
+// update hands msg to one screen; whatever its commands produce comes back
+// addressed to it.
+func (a *App) update(e *entry, msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	e.screen, cmd = e.screen.Update(msg)
+	return addressTo(e.id, cmd)
+}
+
+// deliver gives a reply to the screen it is addressed to, in whichever
+// section's stack it sits. A reply for a screen that has left, or from a
+// task run since superseded, is dropped.
+func (a *App) deliver(m addressed) tea.Cmd {
+	for _, st := range a.stacks {
+		for i := range st {
+			if st[i].id != m.to {
+				continue
+			}
+			msg := m.msg
+			if r, ok := msg.(taskReply); ok {
+				if !r.task.settle(r.seq) {
+					return nil
+				}
+				msg = r.msg
+			}
+			if msg == nil {
+				return nil
+			}
+			return a.update(&st[i], msg)
+		}
+	}
+	return nil
+}
+
+// broadcast delivers program-wide news to every open screen.
 func (a *App) broadcast(msg tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
-	for i, st := range a.stacks {
-		from := len(st) - 1
-		if i == a.active {
-			from = 0
-		}
-		for j := max(0, from); j < len(st); j++ {
-			var cmd tea.Cmd
-			st[j], cmd = st[j].Update(msg)
-			cmds = append(cmds, cmd)
+	for _, st := range a.stacks {
+		for i := range st {
+			cmds = append(cmds, a.update(&st[i], msg))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -305,10 +340,10 @@ func (a *App) switchTo(i int) tea.Cmd {
 	if len(a.stacks[a.active]) > 0 {
 		return nil
 	}
-	s := a.sections[a.active].New(a.ctx)
-	a.stacks[a.active] = []Screen{s}
-	s.SetSize(a.contentSize())
-	return s.Init()
+	e := a.newEntry(a.sections[a.active].New(a.ctx))
+	a.stacks[a.active] = []entry{e}
+	e.screen.SetSize(a.contentSize())
+	return addressTo(e.id, e.screen.Init())
 }
 
 func (a *App) push(s Screen) tea.Cmd {
@@ -316,8 +351,9 @@ func (a *App) push(s Screen) tea.Cmd {
 		return nil
 	}
 	s.SetSize(a.contentSize())
-	a.stacks[a.active] = append(a.stacks[a.active], s)
-	return s.Init()
+	e := a.newEntry(s)
+	a.stacks[a.active] = append(a.stacks[a.active], e)
+	return addressTo(e.id, s.Init())
 }
 
 func (a *App) pop() {
@@ -325,10 +361,10 @@ func (a *App) pop() {
 	if len(st) <= 1 {
 		return
 	}
-	if c, ok := st[len(st)-1].(Closer); ok {
+	if c, ok := st[len(st)-1].screen.(Closer); ok {
 		c.Close()
 	}
-	st[len(st)-1] = nil
+	st[len(st)-1] = entry{}
 	a.stacks[a.active] = st[:len(st)-1]
 }
 
@@ -339,7 +375,7 @@ func (a *App) showToast(m ToastMsg) tea.Cmd {
 	if m.Level == ToastError {
 		a.lastErr = m.Text
 	}
-	return tea.Tick(ToastTTL, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
+	return timer.After(ToastTTL, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
 }
 
 func (a *App) startSpinner() tea.Cmd {
@@ -347,15 +383,25 @@ func (a *App) startSpinner() tea.Cmd {
 		return nil
 	}
 	a.spinning = true
-	return a.spinner.Tick
+	return spinTick()
+}
+
+// spinTickMsg advances the status bar's spinner.
+type spinTickMsg struct{}
+
+// spinFrames are the spinner's frames, ten a second.
+var spinFrames = []string{"|", "/", "-", "\\"}
+
+func spinTick() tea.Cmd {
+	return timer.After(100*time.Millisecond, func(time.Time) tea.Msg { return spinTickMsg{} })
 }
 
 // requestQuit quits at once unless a screen's QuitGuard objects; then it asks.
 func (a *App) requestQuit() tea.Cmd {
 	var reasons []string
 	for _, st := range a.stacks {
-		for _, s := range st {
-			if g, ok := s.(QuitGuard); ok {
+		for _, e := range st {
+			if g, ok := e.screen.(QuitGuard); ok {
 				if r := g.ConfirmQuit(); r != "" {
 					reasons = append(reasons, r)
 				}
@@ -373,8 +419,8 @@ func (a *App) requestQuit() tea.Cmd {
 
 func (a *App) quit() tea.Cmd {
 	for _, st := range a.stacks {
-		for _, s := range st {
-			if c, ok := s.(Closer); ok {
+		for _, e := range st {
+			if c, ok := e.screen.(Closer); ok {
 				c.Close()
 			}
 		}

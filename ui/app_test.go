@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"github.com/evdesk/evdesk/ui/uitest"
+	"context"
 	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/spinner"
+	"github.com/evdesk/evdesk/ui/uitest"
+
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -210,18 +211,18 @@ func TestTooSmallIgnoresKeys(t *testing.T) {
 
 func TestAsyncCountsAndRoutesResults(t *testing.T) {
 	h := newHarness(t)
-	h.press("tab") // open Check-in
+	h.press("tab") // open Check-in, whose screen starts a call
 	checkin := h.roots["Check-in"]
-	h.press("shift+tab")
+	checkin.onKey = func(string) tea.Cmd { return Async(func() tea.Msg { return resultMsg{42} }) }
+	call := h.press("x")
+	under := &fakeScreen{title: "Scan"}
+	h.send(PushMsg{Screen: under})
+	h.press("shift+tab") // back on Events; Check-in's screen is now buried
 	events := h.roots["Events"]
 	detail := &fakeScreen{title: "Detail"}
 	h.send(PushMsg{Screen: detail})
-	h.press("tab")
-	under := &fakeScreen{title: "Scan"}
-	h.send(PushMsg{Screen: under})
-	h.press("shift+tab") // back on Events; Check-in's top is now Scan
 
-	msgs := expand(Async(func() tea.Msg { return resultMsg{42} }))
+	msgs := expand(call)
 	if len(msgs) != 2 {
 		t.Fatalf("Async should yield start and done, got %v", msgs)
 	}
@@ -237,25 +238,64 @@ func TestAsyncCountsAndRoutesResults(t *testing.T) {
 	if h.app.InFlight() != 1 {
 		t.Fatalf("in flight %d after one result", h.app.InFlight())
 	}
-	for _, f := range []*fakeScreen{events, detail, under} {
-		if last(f.msgs) != "result 42" {
-			t.Fatalf("%s did not get the result: %v", f.title, f.msgs)
-		}
+	// The reply reaches the screen that asked, buried in another section,
+	// and no one else.
+	if last(checkin.msgs) != "result 42" {
+		t.Fatalf("the buried screen that asked did not get its result: %v", checkin.msgs)
 	}
-	if last(checkin.msgs) == "result 42" {
-		t.Fatal("a buried screen of another section got the result")
+	for _, f := range []*fakeScreen{events, detail, under} {
+		if last(f.msgs) == "result 42" {
+			t.Fatalf("%s got a result it did not ask for", f.title)
+		}
 	}
 	h.send(asyncDoneMsg{})
 	if h.app.InFlight() != 0 || strings.Contains(h.plain(), "in flight") {
 		t.Fatal("the spinner should go when nothing is in flight")
 	}
-	if h.send(spinner.TickMsg{ID: h.app.spinner.ID()}) != nil || h.app.spinning {
+	if h.send(spinTickMsg{}) != nil || h.app.spinning {
 		t.Fatal("the spinner should stop ticking when idle")
 	}
 	// A result may itself be a shell message.
 	h.send(asyncDoneMsg{msg: ToastMsg{Level: ToastInfo, Text: "saved"}})
 	if !strings.Contains(h.plain(), "INFO  saved") {
 		t.Fatal("a toast returned by an async call should show")
+	}
+}
+
+func TestRepliesForAScreenThatLeftAreDropped(t *testing.T) {
+	h := newHarness(t)
+	detail := &fakeScreen{title: "Detail"}
+	detail.onKey = func(string) tea.Cmd { return func() tea.Msg { return resultMsg{7} } }
+	h.send(PushMsg{Screen: detail})
+	call := h.press("x")
+	h.press("esc")
+	for _, m := range expand(call) {
+		h.send(m)
+	}
+	if len(detail.msgs) != 0 || last(h.roots["Events"].msgs) == "result 7" {
+		t.Fatalf("a reply outlived its screen: detail %v, events %v", detail.msgs, h.roots["Events"].msgs)
+	}
+}
+
+func TestATaskRunAgainDropsTheEarlierReply(t *testing.T) {
+	h := newHarness(t)
+	var task Task
+	screen := h.roots["Events"]
+	n := 0
+	screen.onKey = func(string) tea.Cmd {
+		n++
+		v := n
+		return task.Run(func(context.Context) tea.Msg { return resultMsg{v} })
+	}
+	first, second := h.press("x"), h.press("x")
+	if !task.Running() {
+		t.Fatal("a task with a run out is running")
+	}
+	for _, m := range append(expand(second), expand(first)...) {
+		h.send(m)
+	}
+	if strings.Join(screen.msgs, ",") != "result 2" || task.Running() {
+		t.Fatalf("only the latest run's reply may arrive: %v (running %v)", screen.msgs, task.Running())
 	}
 }
 
@@ -311,7 +351,7 @@ func TestModalCentresBox(t *testing.T) {
 
 func TestConfirm(t *testing.T) {
 	th := NewTheme(true, true)
-	yes := func() tea.Msg { return resultMsg{1} }
+	yes := func() tea.Cmd { return func() tea.Msg { return resultMsg{1} } }
 	c := NewConfirm(th, "Publish?", false, yes)
 	c, cmd, done := c.Update(uitest.Key("enter"))
 	if !done || !c.Confirmed() || cmd == nil {

@@ -109,7 +109,7 @@ func (a *App) breadcrumbView() string {
 	st := a.stack()
 	titles := make([]string, len(st))
 	for i, s := range st {
-		titles[i] = sanitize.Line(s.Title())
+		titles[i] = sanitize.Line(s.screen.Title())
 	}
 	const sep = " > "
 	from := 0
@@ -170,7 +170,8 @@ func (a *App) statusView() string {
 		}
 	}
 	if a.inFlight > 0 {
-		left = append(left, bar(" ")+a.spinner.View()+bar(fmt.Sprintf(" %d in flight ", a.inFlight)))
+		spin := onBar(t, t.Info).Render(spinFrames[a.spinFrame%len(spinFrames)])
+		left = append(left, bar(" ")+spin+bar(fmt.Sprintf(" %d in flight ", a.inFlight)))
 	}
 	right := onBar(t, t.Key).Render(" ?") + bar(" help ")
 	used := ansi.StringWidth(strings.Join(left, "") + right)

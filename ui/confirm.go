@@ -14,7 +14,7 @@ type Confirm struct {
 	theme     *Theme
 	question  string
 	dangerous bool
-	onYes     tea.Cmd
+	onYes     func() tea.Cmd
 	yes       bool // highlighted choice
 	done      bool
 	confirmed bool
@@ -35,8 +35,9 @@ func (k ConfirmKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Yes, k.No, k.Choose, k.Toggle}}
 }
 
-// NewConfirm builds a dialog; onYes runs when the answer is yes.
-func NewConfirm(theme *Theme, question string, dangerous bool, onYes tea.Cmd) Confirm {
+// NewConfirm builds a dialog; onYes runs, inside the screen's Update, when
+// the answer is yes.
+func NewConfirm(theme *Theme, question string, dangerous bool, onYes func() tea.Cmd) Confirm {
 	return Confirm{
 		theme: theme, question: question, dangerous: dangerous, onYes: onYes,
 		yes: !dangerous, maxWidth: 56,
@@ -44,7 +45,7 @@ func NewConfirm(theme *Theme, question string, dangerous bool, onYes tea.Cmd) Co
 			Yes:    key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
 			No:     key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "no")),
 			Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-			Toggle: key.NewBinding(key.WithKeys("left", "right", "tab", "shift+tab", "h", "l"), key.WithHelp("<-/->", "switch")),
+			Toggle: key.NewBinding(key.WithKeys("left", "right", "tab", "shift+tab"), key.WithHelp("<-/->", "switch")),
 		},
 	}
 }
@@ -84,8 +85,8 @@ func (c Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd, bool) {
 
 func (c Confirm) finish() (Confirm, tea.Cmd, bool) {
 	c.done, c.confirmed = true, c.yes
-	if c.yes {
-		return c, c.onYes, true
+	if c.yes && c.onYes != nil {
+		return c, c.onYes(), true
 	}
 	return c, nil, true
 }

@@ -24,8 +24,9 @@ func (d *Dialog) ShowForm(f *Form) tea.Cmd {
 	return f.Init()
 }
 
-// Ask opens a yes/no question; onYes runs if the user agrees.
-func (d *Dialog) Ask(theme *Theme, question string, dangerous bool, onYes tea.Cmd) {
+// Ask opens a yes/no question; onYes runs, inside Update, if the user
+// agrees.
+func (d *Dialog) Ask(theme *Theme, question string, dangerous bool, onYes func() tea.Cmd) {
 	c := NewConfirm(theme, question, dangerous, onYes)
 	c.SetWidth(d.width)
 	d.form, d.confirm = nil, &c

@@ -13,7 +13,7 @@ func TestDialogRoutesToTheOpenConfirmAndCloses(t *testing.T) {
 	if _, handled := d.Update(uitest.Key("y")); handled || d.Open() {
 		t.Fatal("a closed dialog handled a key")
 	}
-	yes := func() tea.Msg { return "yes" }
+	yes := func() tea.Cmd { return func() tea.Msg { return "yes" } }
 	d.SetSize(60, 20)
 	d.Ask(NewTheme(true, true), "Delete it?", true, yes)
 	if !d.Open() || len(d.ShortHelp()) == 0 {

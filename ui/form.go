@@ -13,13 +13,14 @@ type Form struct {
 	form     *huh.Form
 	title    string
 	theme    *Theme
-	onSubmit tea.Cmd
+	onSubmit func() tea.Cmd
 	width    int
 }
 
-// NewForm builds a dialog; onSubmit runs after the last field validates, so
-// it reads the values the fields were bound to at that moment.
-func NewForm(theme *Theme, title string, onSubmit tea.Cmd, groups ...*huh.Group) *Form {
+// NewForm builds a dialog; onSubmit runs inside the screen's Update once
+// the last field validates, so it reads the values the fields were bound to
+// and may change the screen (mark it busy, start the call).
+func NewForm(theme *Theme, title string, onSubmit func() tea.Cmd, groups ...*huh.Group) *Form {
 	keys := huh.NewDefaultKeyMap()
 	keys.Quit = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
 	f := huh.NewForm(groups...).WithKeyMap(keys).WithShowHelp(true).
@@ -63,7 +64,10 @@ func (f *Form) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	}
 	switch f.form.State {
 	case huh.StateCompleted:
-		return f.onSubmit, true
+		if f.onSubmit == nil {
+			return nil, true
+		}
+		return f.onSubmit(), true
 	case huh.StateAborted:
 		return nil, true
 	}

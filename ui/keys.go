@@ -1,19 +1,101 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"reflect"
 
-// DefaultGlobalKeys returns the shell's bindings with their help texts. Each
-// program builds its own copy, so no key map is shared or global.
+	"charm.land/bubbles/v2/key"
+)
+
+// GlobalKeys is the console's whole vocabulary of keys: every key a screen
+// acts on, outside a text input, is one of these bindings, so a key means
+// the same thing wherever the user meets it. A screen names its action in
+// its own words (Action.Help); the key and its meaning come from here. Each
+// program builds its own copy: no key map is shared or global.
+type GlobalKeys struct {
+	// The shell's own.
+	Quit, Back, Help, NextTab, PrevTab key.Binding
+
+	// Moving in lists.
+	Up, Down, PageUp, PageDown, Home, End, Filter, Sort, Reverse key.Binding
+
+	// Acting on what a screen shows.
+	Open, Refresh, New, Add, Edit, Delete, Save, Copy, History key.Binding
+	// Event actions.
+	Publish, Cancel, Duplicate key.Binding
+	// From an event to its parts.
+	CheckIn, Coeditors, Emails, Links, Exhibitors, Register key.Binding
+	// Screen-specific, each with one meaning.
+	MakeDefault, StatusFilter, ReasonFilter, Chart, Raw, Diff, Views key.Binding
+}
+
+// DefaultGlobalKeys returns the console's bindings with their help texts.
 func DefaultGlobalKeys() *GlobalKeys {
-	return &GlobalKeys{
-		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		NextTab: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next section")),
-		PrevTab: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev section")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Filter:  key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
+	return &GlobalKeys{
+		Quit:    b("q", "quit", "q", "ctrl+c"),
+		Back:    b("esc", "back", "esc"),
+		Help:    b("?", "help", "?"),
+		NextTab: b("tab", "next section", "tab"),
+		PrevTab: b("shift+tab", "prev section", "shift+tab"),
+
+		Up:       b("↑/k", "up", "up", "k"),
+		Down:     b("↓/j", "down", "down", "j"),
+		PageUp:   b("pgup", "page up", "pgup"),
+		PageDown: b("pgdn", "page down", "pgdown"),
+		Home:     b("g/home", "first", "home", "g"),
+		End:      b("G/end", "last", "end", "G"),
+		Filter:   b("/", "filter", "/"),
+		Sort:     b("s", "sort column", "s"),
+		Reverse:  b("S", "reverse sort", "S"),
+
+		Open:    b("enter", "open", "enter"),
+		Refresh: b("r", "refresh", "r"),
+		New:     b("n", "new", "n"),
+		Add:     b("a", "add", "a"),
+		Edit:    b("e", "edit", "e"),
+		Delete:  b("x", "delete", "x", "delete"),
+		Save:    b("w", "write to a file", "w"),
+		Copy:    b("y", "copy", "y"),
+		History: b("h/F3", "check-in history", "h", "f3"),
+
+		Publish:   b("p", "publish", "p"),
+		Cancel:    b("c", "cancel event", "c"),
+		Duplicate: b("d", "duplicate", "d"),
+
+		CheckIn:    b("i", "check-in desk", "i"),
+		Coeditors:  b("o", "co-editors", "o"),
+		Emails:     b("m", "emails", "m"),
+		Links:      b("l", "access links", "l"),
+		Exhibitors: b("b", "booths: exhibitors", "b"),
+		Register:   b("t", "tickets: register attendees", "t"),
+
+		MakeDefault:  b("*", "make default", "*"),
+		StatusFilter: b("f", "cycle status filter", "f"),
+		ReasonFilter: b("F", "cycle reason filter", "F"),
+		Chart:        b("v", "show/hide chart", "v"),
+		Raw:          b("J", "raw JSON", "J"),
+		Diff:         b("D", "compare with snapshot", "D"),
+		Views:        b("1-9", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+	}
+}
+
+// NamedBinding is one binding of the vocabulary with its field name.
+type NamedBinding struct {
+	Name    string
+	Binding key.Binding
+}
+
+// All lists the vocabulary, in declaration order (for clash checks and the
+// cheatsheet).
+func (k *GlobalKeys) All() []NamedBinding {
+	v := reflect.ValueOf(k).Elem()
+	out := make([]NamedBinding, 0, v.NumField())
+	for i := range v.NumField() {
+		out = append(out, NamedBinding{Name: v.Type().Field(i).Name, Binding: v.Field(i).Interface().(key.Binding)})
+	}
+	return out
 }
 
 // ShortHelp makes GlobalKeys a help.KeyMap.
@@ -21,8 +103,7 @@ func (k GlobalKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Help, k.Quit}
 }
 
-// FullHelp lists the shell's own keys; Refresh and Filter are acted on by
-// screens, which list them in their own key maps when they support them.
+// FullHelp lists the shell's own keys; screens list the keys they act on.
 func (k GlobalKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.NextTab, k.PrevTab, k.Back, k.Help, k.Quit}}
 }

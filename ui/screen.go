@@ -6,7 +6,6 @@ import (
 	"log/slog"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -48,11 +47,6 @@ type Context struct {
 	Demo    bool
 }
 
-// GlobalKeys are the bindings that mean the same thing on every screen.
-type GlobalKeys struct {
-	Quit, Back, Help, NextTab, PrevTab, Refresh, Filter key.Binding
-}
-
 // Navigation and status messages, produced by the helpers below.
 type (
 	PushMsg  struct{ Screen Screen }
@@ -71,6 +65,16 @@ const (
 	ToastSuccess
 	ToastError
 )
+
+// broadcastMsg carries news every open screen may care about.
+type broadcastMsg struct{ msg tea.Msg }
+
+// Broadcast tells every open screen, in every section, that something
+// changed (an event was published, say), so lists elsewhere can refresh.
+// Replies never need it: they reach the screen that asked on their own.
+func Broadcast(msg tea.Msg) tea.Cmd {
+	return func() tea.Msg { return broadcastMsg{msg: msg} }
+}
 
 // Push opens s on top of the stack.
 func Push(s Screen) tea.Cmd { return func() tea.Msg { return PushMsg{Screen: s} } }

@@ -13,55 +13,50 @@ type Pager[T any] interface {
 	Total() int
 }
 
-// Page is one page of a Stream, delivered as a message.
+// Page is one page of a Stream, delivered as a message to the screen that
+// started the stream.
 type Page[T any] struct {
 	Items []T
 	Done  bool  // the listing is complete
 	Total int   // the server's total_records
 	Err   error // the page could not be loaded
 	from  *Stream[T]
-	gen   int
 }
 
 // Stream loads a listing page by page in the background for one screen.
-// Each page arrives as a Page[T] message through Async; Owns tells the
-// current load's pages from those of a load since restarted, and Stop
-// cancels the request in flight when the screen leaves.
+// Each page arrives as a Page[T] message; a restart or Stop drops the pages
+// of the load it replaces, and leaving the screen cancels the request in
+// flight.
 type Stream[T any] struct {
-	gen    int
-	pager  Pager[T]
-	ctx    context.Context
-	cancel context.CancelFunc
+	task  Task
+	pager Pager[T]
 }
 
 // Start begins a load with p, abandoning any load in progress.
 func (s *Stream[T]) Start(p Pager[T]) tea.Cmd {
-	s.Stop()
-	s.gen++
 	s.pager = p
-	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s.Next()
 }
 
 // Next asks for the following page. Values are captured before the command
 // runs, so the command never reads the screen's state.
 func (s *Stream[T]) Next() tea.Cmd {
-	ctx, gen, pager := s.ctx, s.gen, s.pager
-	return Async(func() tea.Msg {
+	pager := s.pager
+	return s.task.Run(func(ctx context.Context) tea.Msg {
 		items, err := pager.Next(ctx)
-		return Page[T]{Items: items, Done: pager.Done(), Total: pager.Total(), Err: err, from: s, gen: gen}
+		return Page[T]{Items: items, Done: pager.Done(), Total: pager.Total(), Err: err, from: s}
 	})
 }
 
-// Owns reports whether p answers this stream's current load.
-func (s *Stream[T]) Owns(p Page[T]) bool { return p.from == s && p.gen == s.gen }
+// Owns reports whether p is this stream's (a screen with two streams of the
+// same kind tells them apart with it).
+func (s *Stream[T]) Owns(p Page[T]) bool { return p.from == s }
 
-// Stop cancels the request in flight.
-func (s *Stream[T]) Stop() {
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+// Loading reports whether a page has been asked for and not arrived.
+func (s *Stream[T]) Loading() bool { return s.task.Running() }
+
+// Stop cancels the request in flight; its page will not arrive.
+func (s *Stream[T]) Stop() { s.task.Stop() }
 
 // OnePage adapts a call that returns a whole listing at once, so a Stream
 // can load it like any paged listing.

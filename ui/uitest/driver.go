@@ -7,13 +7,13 @@ package uitest
 
 import (
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/ui/internal/golden"
+	"github.com/evdesk/evdesk/ui/timer"
 )
 
 // Model is a root model whose View returns a tea.View (the App).
@@ -161,26 +161,7 @@ func asSequence(msg tea.Msg) ([]tea.Cmd, bool) {
 	return out, true
 }
 
-// timerFuncs are the closures that wait on the wall clock before answering.
-var timerFuncs = []string{
-	"charm.land/bubbletea/v2.Tick.",
-	"charm.land/bubbletea/v2.Every.",
-	"charm.land/bubbles/v2/cursor.(*Model).Blink.",
-}
-
-func isTimer(c tea.Cmd) bool {
-	fn := runtime.FuncForPC(reflect.ValueOf(c).Pointer())
-	if fn == nil {
-		return false
-	}
-	name := fn.Name()
-	for _, p := range timerFuncs {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
-}
+func isTimer(c tea.Cmd) bool { return timer.Is(c) }
 
 // Key builds the key press for a name such as "enter" or "x".
 func Key(name string) tea.KeyPressMsg {

@@ -145,11 +145,6 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		s.err, s.loaded, s.links, s.types = nil, true, msg.links, msg.types
 		s.table.SetRows(s.rows())
 		return s, nil
-	case requestMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
-		return s, s.run(msg.what, msg.fn)
 	case doneMsg:
 		if msg.owner != s.owner {
 			return s, nil
@@ -230,11 +225,10 @@ func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	q := fmt.Sprintf("Delete the access link %q of %q? People using its URL can no longer register or join through it.", l.Name, s.eventName)
 	id, name := l.AccessLinkID, l.Name
-	owner := s.owner
-	s.dialog.Ask(s.ctx.Theme, q, true, func() tea.Msg {
-		return requestMsg{owner: owner, what: "Deleted " + name, fn: func(ctx context.Context, c *api.Client, ev string) error {
+	s.dialog.Ask(s.ctx.Theme, q, true, func() tea.Cmd {
+		return s.run("Deleted "+name, func(ctx context.Context, c *api.Client, ev string) error {
 			return c.AccessLinks.Delete(ctx, ev, id)
-		}}
+		})
 	})
 	return nil, true
 }
@@ -386,8 +380,8 @@ func (s *Screen) openCreate() tea.Cmd {
 	if s.recurring {
 		v.option = api.RecurringAllSessions
 	}
-	owner, eventType := s.owner, s.eventType()
-	f := ui.NewForm(s.ctx.Theme, fmt.Sprintf("New access link for %q", s.eventName), func() tea.Msg {
+	eventType := s.eventType()
+	f := ui.NewForm(s.ctx.Theme, fmt.Sprintf("New access link for %q", s.eventName), func() tea.Cmd {
 		v.readFlags()
 		in := &api.AccessLinkCreate{Name: strings.TrimSpace(v.name), Type: v.typ, AuthenticationMethod: v.auth,
 			IdPName: strings.TrimSpace(v.idp), IsDefault: v.isDefault, AllowDomainList: splitList(v.domains),
@@ -396,20 +390,12 @@ func (s *Screen) openCreate() tea.Cmd {
 		if v.emailAuth || v.securityCode {
 			in.SecurityAtJoin = v.security()
 		}
-		return requestMsg{owner: owner, what: "Created " + in.Name, fn: func(ctx context.Context, c *api.Client, ev string) error {
+		return s.run("Created "+in.Name, func(ctx context.Context, c *api.Client, ev string) error {
 			_, err := c.AccessLinks.Create(ctx, ev, in)
 			return err
-		}}
+		})
 	}, s.groups(v, true)...)
 	return s.dialog.ShowForm(f)
-}
-
-// requestMsg carries a submitted form's change to the screen, which starts
-// it (forms must not touch the screen from their callbacks).
-type requestMsg struct {
-	owner int64
-	what  string
-	fn    func(context.Context, *api.Client, string) error
 }
 
 func (s *Screen) openEdit(l api.AccessLink) tea.Cmd {
@@ -428,8 +414,8 @@ func (s *Screen) openEdit(l api.AccessLink) tea.Cmd {
 		}
 	}
 	orig := *v
-	id, typ, owner, eventType := l.AccessLinkID, l.Type, s.owner, s.eventType()
-	f := ui.NewForm(s.ctx.Theme, "Edit "+l.Name+" ("+l.Type+")", func() tea.Msg {
+	id, typ, eventType := l.AccessLinkID, l.Type, s.eventType()
+	f := ui.NewForm(s.ctx.Theme, "Edit "+l.Name+" ("+l.Type+")", func() tea.Cmd {
 		v.readFlags()
 		u := &api.AccessLinkUpdate{LinkType: typ, EventType: eventType}
 		if v.name != orig.name {
@@ -463,9 +449,9 @@ func (s *Screen) openEdit(l api.AccessLink) tea.Cmd {
 			yes := true
 			u.IsDefault = &yes
 		}
-		return requestMsg{owner: owner, what: "Saved " + strings.TrimSpace(v.name), fn: func(ctx context.Context, c *api.Client, ev string) error {
+		return s.run("Saved "+strings.TrimSpace(v.name), func(ctx context.Context, c *api.Client, ev string) error {
 			return c.AccessLinks.Update(ctx, ev, id, u)
-		}}
+		})
 	}, s.groups(v, false)...)
 	return s.dialog.ShowForm(f)
 }

@@ -144,8 +144,14 @@ func (d *Desk) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Close stops the sender and closes the journal, off the caller's path.
-func (d *Desk) Close() { go d.rt.shutdown() }
+// Close stops the registrant search's load, then the sender, and closes
+// the journal, off the caller's path.
+func (d *Desk) Close() {
+	if d.reg != nil {
+		d.reg.stream.Stop()
+	}
+	go d.rt.shutdown()
+}
 
 // CapturingInput is always true: the scan input owns every key, so a
 // scanner's keystrokes never reach the shell or a table.
@@ -207,8 +213,8 @@ func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		d.registered, d.registeredErr, d.haveRegTotal = msg.total, msg.err, msg.err == nil
 		return d, nil
-	case regPageMsg:
-		if msg.rt != d.rt || d.reg == nil {
+	case ui.Page[api.Registrant]:
+		if d.reg == nil {
 			return d, nil
 		}
 		return d, d.reg.onPage(msg)

@@ -29,14 +29,13 @@ type Picker struct {
 
 	// The second step: the sessions of the chosen event. fixed: the
 	// picker was opened for one event and has no first step.
-	fixed     bool
-	chosen    *api.Event
-	sessions  table.Model
-	sessByID  map[string]api.Session
-	sessGen   int
-	sessLoad  bool
-	sessErr   error
-	sessAbort context.CancelFunc
+	fixed    bool
+	chosen   *api.Event
+	sessions table.Model
+	sessByID map[string]api.Session
+	sessTask ui.Task
+	sessLoad bool
+	sessErr  error
 
 	width, height int
 }
@@ -50,8 +49,6 @@ const wholeEvent = "\x00whole"
 
 type (
 	pickerSessionsMsg struct {
-		p     *Picker
-		gen   int
 		items []api.Session
 		err   error
 	}
@@ -120,9 +117,7 @@ func (p *Picker) reload() tea.Cmd {
 // Close cancels the loads in flight.
 func (p *Picker) Close() {
 	p.stream.Stop()
-	if p.sessAbort != nil {
-		p.sessAbort()
-	}
+	p.sessTask.Stop()
 }
 
 func (p *Picker) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
@@ -133,7 +128,7 @@ func (p *Picker) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return p, p.onEvents(msg)
 	case pickerSessionsMsg:
-		if msg.p != p || msg.gen != p.sessGen || p.chosen == nil {
+		if p.chosen == nil {
 			return p, nil
 		}
 		return p, p.onSessions(msg)
@@ -180,11 +175,8 @@ func (p *Picker) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 func (p *Picker) back() {
-	if p.sessAbort != nil {
-		p.sessAbort()
-	}
+	p.sessTask.Stop()
 	p.chosen = nil
-	p.sessGen++
 }
 
 // open moves to the sessions of the chosen event, or opens the desk.
@@ -230,21 +222,15 @@ func (p *Picker) history() tea.Cmd {
 }
 
 func (p *Picker) loadSessions() tea.Cmd {
-	if p.sessAbort != nil {
-		p.sessAbort()
-	}
-	p.sessGen++
 	p.sessLoad, p.sessErr = true, nil
 	p.sessByID = map[string]api.Session{}
 	p.sessions.SetRows([]table.Row{{ID: wholeEvent, Cells: []string{"Whole event", p.startText(p.chosen.StartTime), "-"}}})
 	p.sessions.SetLoading(true)
 	p.sessions.SetFilter("")
-	var ctx context.Context
-	ctx, p.sessAbort = context.WithCancel(context.Background())
-	gen, id, client, self := p.sessGen, p.chosen.EventID, p.deps.Client, p
-	return ui.Async(func() tea.Msg {
+	id, client := p.chosen.EventID, p.deps.Client
+	return p.sessTask.Run(func(ctx context.Context) tea.Msg {
 		items, err := client.Attendees.Sessions(ctx, id)
-		return pickerSessionsMsg{p: self, gen: gen, items: items, err: err}
+		return pickerSessionsMsg{items: items, err: err}
 	})
 }
 

@@ -16,21 +16,10 @@ import (
 // streamed page by page into a table, filtered by what the scan input holds.
 type registrants struct {
 	table   table.Model
-	pager   *api.Pager[api.Registrant]
-	gen     int
+	stream  ui.Stream[api.Registrant]
 	loading bool
 	done    bool
 	err     error
-}
-
-// regPageMsg is one page of registrants for the desk's search.
-type regPageMsg struct {
-	rt    *runtime
-	gen   int
-	items []api.Registrant
-	total int
-	done  bool
-	err   error
 }
 
 // registrantPageSize is the largest page the listing serves.
@@ -63,11 +52,10 @@ func (d *Desk) openSearch() tea.Cmd {
 	if d.reg.loading || d.reg.done {
 		return nil
 	}
-	d.reg.gen++
-	d.reg.err = nil
-	d.reg.pager = d.deps.Client.Attendees.RegistrantsPager(d.eventID, api.ListRegistrantsOptions{PageSize: registrantPageSize})
+	d.reg.err, d.reg.loading = nil, true
 	d.reg.table.SetRows(nil)
-	return d.reg.fetch(d.rt)
+	d.reg.table.SetLoading(true)
+	return d.reg.stream.Start(d.deps.Client.Attendees.RegistrantsPager(d.eventID, api.ListRegistrantsOptions{PageSize: registrantPageSize}))
 }
 
 func (d *Desk) closeSearch() {
@@ -82,35 +70,21 @@ func (d *Desk) refilter() {
 	}
 }
 
-// fetch asks for the next page; the pager keeps one request in flight.
-func (r *registrants) fetch(rt *runtime) tea.Cmd {
-	r.loading = true
-	r.table.SetLoading(true)
-	gen, pager, ctx := r.gen, r.pager, rt.ctx
-	return ui.Async(func() tea.Msg {
-		items, err := pager.Next(ctx)
-		return regPageMsg{rt: rt, gen: gen, items: items, total: pager.Total(), done: pager.Done(), err: err}
-	})
-}
-
-func (r *registrants) onPage(m regPageMsg) tea.Cmd {
-	if m.gen != r.gen {
-		return nil
-	}
-	if m.err != nil {
-		r.loading, r.err = false, m.err
+func (r *registrants) onPage(m ui.Page[api.Registrant]) tea.Cmd {
+	if m.Err != nil {
+		r.loading, r.err = false, m.Err
 		r.table.SetLoading(false)
 		r.table.SetEmptyText("Loading registrants failed; press ctrl+f twice to try again")
-		return ui.Toast(ui.ToastError, "Registrants: "+m.err.Error())
+		return ui.Toast(ui.ToastError, "Registrants: "+m.Err.Error())
 	}
-	rows := make([]table.Row, 0, len(m.items))
-	for _, reg := range m.items {
+	rows := make([]table.Row, 0, len(m.Items))
+	for _, reg := range m.Items {
 		rows = append(rows, registrantRow(reg))
 	}
 	r.table.AppendRows(rows)
-	r.table.SetTotal(m.total)
-	if !m.done {
-		return r.fetch(m.rt)
+	r.table.SetTotal(m.Total)
+	if !m.Done {
+		return r.stream.Next()
 	}
 	r.loading, r.done = false, true
 	r.table.SetLoading(false)

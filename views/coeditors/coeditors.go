@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -17,171 +16,85 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/resource"
 	"github.com/evdesk/evdesk/ui/table"
 )
 
-// owners numbers screens, so a reply reaches only the screen that asked
-// (messages are broadcast to every screen of the stack).
-var owners atomic.Int64
-
-// startMsg marks a change busy before its calls go out.
-type startMsg struct {
-	owner int64
-	op    string
-	list  []api.Coeditor
-}
-
 // changedMsg reports a change: the addresses sent and those refused.
 type changedMsg struct {
-	owner  int64
 	op     string
 	emails []string
 	failed []api.BatchError
 	err    error
 }
 
-type keyMap struct {
-	Add, Edit, Remove, Refresh key.Binding
-}
-
-func newKeys() keyMap {
-	return keyMap{
-		Add:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add co-editors")),
-		Edit:    key.NewBinding(key.WithKeys("e", "enter"), key.WithHelp("e/enter", "change permissions")),
-		Remove:  key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "remove")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-	}
-}
-
 // Screen lists an event's co-editors and changes them.
 type Screen struct {
-	ctx       *ui.Context
+	*resource.Base[api.Coeditor]
 	client    *api.Client
 	eventID   string
 	eventName string
-	owner     int64
-	keys      keyMap
-	table     table.Model
-	list      []api.Coeditor
-	stream    ui.Stream[api.Coeditor]
-	loading   bool
-	loaded    bool
-	err       error
-	busy      string // the change in flight
 	result    []string
-	dialog    ui.Dialog
-	width     int
-	height    int
 }
 
 // New builds the co-editors screen of one event.
 func New(ctx *ui.Context, client *api.Client, eventID, eventName string) ui.Screen {
-	t := table.New(ctx.Theme,
-		table.Column{Title: "Email", Width: 22, Flex: 2},
-		table.Column{Title: "Sections", Width: 8},
-		table.Column{Title: "Can edit", Width: 16, Flex: 3},
-	)
-	t.SetEmptyText("No co-editors yet. Press a to add some.")
-	return &Screen{ctx: ctx, client: client, eventID: eventID, eventName: eventName,
-		owner: owners.Add(1), keys: newKeys(), table: t}
+	s := &Screen{client: client, eventID: eventID, eventName: eventName}
+	s.Base = resource.New(ctx, resource.Config[api.Coeditor]{
+		Heading: "Co-editors of " + eventName,
+		Noun:    "co-editor",
+		Loading: "Loading co-editors",
+		Empty:   "No co-editors yet. Press a to add some.",
+		Columns: []table.Column{
+			{Title: "Email", Width: 22, Flex: 2},
+			{Title: "Sections", Width: 8},
+			{Title: "Can edit", Width: 16, Flex: 3},
+		},
+		Load: func(ctx context.Context) ([]api.Coeditor, error) { return client.Coeditors.List(ctx, eventID) },
+		Row: func(c api.Coeditor) table.Row {
+			return table.Row{ID: c.Email, Cells: []string{
+				c.Email,
+				fmt.Sprintf("%d of %d", len(c.PermissionGroups), len(api.PermissionGroups)),
+				api.PermissionLabels(c.PermissionGroups),
+			}}
+		},
+	})
+	return s
 }
 
 // Title is the breadcrumb.
 func (s *Screen) Title() string { return "Co-editors" }
 
-// Init loads the listing.
-func (s *Screen) Init() tea.Cmd { return s.load() }
-
-func (s *Screen) load() tea.Cmd {
-	s.loading = true
-	s.table.SetLoading(true)
-	client, id := s.client, s.eventID
-	return s.stream.Start(ui.OnePage(func(ctx context.Context) ([]api.Coeditor, error) {
-		return client.Coeditors.List(ctx, id)
-	}))
+// actions are what the screen lets the user do.
+func (s *Screen) actions() ui.Actions {
+	k := s.Ctx.Keys
+	selected := s.NeedsSelection("No co-editor selected: press a to add one")
+	return ui.Actions{
+		{Key: k.Add, Help: "add co-editors", Why: s.NotBusy, Run: s.openAdd},
+		{Key: withEnter(k.Edit), Help: "change permissions", Why: selected, Run: s.openEdit},
+		{Key: k.Delete, Help: "remove", Why: selected, Dangerous: true, Run: s.remove,
+			Confirm: func() string {
+				c, _ := s.Selected()
+				return fmt.Sprintf("Remove %s as co-editor of %q? They keep no edit access to the event.", c.Email, s.eventName)
+			}},
+	}
 }
 
-// Close cancels the listing in flight. A change in flight finishes and is
-// reported: a requested change should not be cut in half.
-func (s *Screen) Close() { s.stream.Stop() }
+// withEnter adds enter to a binding: on this screen, opening a co-editor
+// means changing their permissions.
+func withEnter(b key.Binding) key.Binding {
+	b.SetKeys(append(b.Keys(), "enter")...)
+	b.SetHelp(b.Help().Key+"/enter", b.Help().Desc)
+	return b
+}
 
-// Update handles replies, dialogs and keys.
+// Update handles the change's answer, then what every resource screen
+// handles.
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	switch msg := msg.(type) {
-	case ui.Page[api.Coeditor]:
-		if !s.stream.Owns(msg) {
-			return s, nil
-		}
-		s.loading = false
-		s.table.SetLoading(false)
-		if msg.Err != nil {
-			s.err = msg.Err
-			return s, ui.Toast(ui.ToastError, "Loading co-editors failed: "+msg.Err.Error())
-		}
-		s.err, s.loaded, s.list = nil, true, msg.Items
-		s.table.SetRows(s.rows())
-		return s, nil
-	case startMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
-		return s, s.start(msg)
-	case changedMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
-		return s, s.onChanged(msg)
+	if m, ok := msg.(changedMsg); ok {
+		return s, s.onChanged(m)
 	}
-	if cmd, handled := s.dialog.Update(msg); handled {
-		return s, cmd
-	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		if cmd, handled := s.onKey(k); handled {
-			return s, cmd
-		}
-	}
-	var cmd tea.Cmd
-	s.table, cmd = s.table.Update(msg)
-	return s, cmd
-}
-
-func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(k, s.keys.Refresh):
-		return s.load(), true
-	case key.Matches(k, s.keys.Add), key.Matches(k, s.keys.Edit), key.Matches(k, s.keys.Remove):
-	default:
-		return nil, false
-	}
-	if s.busy != "" {
-		return ui.Toast(ui.ToastInfo, "Wait: "+s.busy+" is still in progress"), true
-	}
-	if key.Matches(k, s.keys.Add) {
-		return s.openAdd(), true
-	}
-	c, ok := s.selected()
-	if !ok {
-		return ui.Toast(ui.ToastInfo, "No co-editor selected: press a to add one"), true
-	}
-	if key.Matches(k, s.keys.Edit) {
-		return s.openEdit(c), true
-	}
-	q := fmt.Sprintf("Remove %s as co-editor of %q? They keep no edit access to the event.", c.Email, s.eventName)
-	s.dialog.Ask(s.ctx.Theme, q, true, s.run(api.CoeditorDelete, []api.Coeditor{{Email: c.Email}}))
-	return nil, true
-}
-
-func (s *Screen) selected() (api.Coeditor, bool) {
-	row, ok := s.table.Selected()
-	if !ok {
-		return api.Coeditor{}, false
-	}
-	for _, c := range s.list {
-		if c.Email == row.ID {
-			return c, true
-		}
-	}
-	return api.Coeditor{}, false
+	return s, s.Base.Update(msg, s.actions())
 }
 
 // groupOptions are the twelve groups for a multi-select, those in selected
@@ -201,7 +114,6 @@ func splitEmails(s string) []string {
 
 func (s *Screen) openAdd() tea.Cmd {
 	emails, groups := new(string), new([]string)
-	owner := s.owner
 	validate := func(list []string, groups []string) error {
 		if len(list) == 0 {
 			return errors.New("enter at least one email address")
@@ -225,14 +137,14 @@ func (s *Screen) openAdd() tea.Cmd {
 		}
 		return err
 	}
-	f := ui.NewForm(s.ctx.Theme, fmt.Sprintf("Add co-editors to %q", s.eventName),
-		func() tea.Msg {
+	f := ui.NewForm(s.Ctx.Theme, fmt.Sprintf("Add co-editors to %q", s.eventName),
+		func() tea.Cmd {
 			list := splitEmails(*emails)
 			cs := make([]api.Coeditor, len(list))
 			for i, e := range list {
 				cs[i] = api.Coeditor{Email: e, PermissionGroups: slices.Clone(*groups)}
 			}
-			return startMsg{owner: owner, op: api.CoeditorAdd, list: cs}
+			return s.change(api.CoeditorAdd, cs)
 		},
 		huh.NewGroup(
 			huh.NewInput().Title("Email addresses").
@@ -244,7 +156,7 @@ func (s *Screen) openAdd() tea.Cmd {
 				Description("space toggles. Every co-editor can change event details and view all sections.").
 				Options(groupOptions(nil)...).Value(groups).Height(8),
 		))
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
 // fieldName turns a validator field ("coeditors[1].email") into words that
@@ -257,26 +169,26 @@ func fieldName(field string, list []string) string {
 	return field
 }
 
-func (s *Screen) openEdit(c api.Coeditor) tea.Cmd {
+func (s *Screen) openEdit() tea.Cmd {
+	c, _ := s.Selected()
 	groups := slices.Clone(c.PermissionGroups)
-	email, owner := c.Email, s.owner
-	f := ui.NewForm(s.ctx.Theme, "Permissions of "+email,
-		func() tea.Msg {
-			return startMsg{owner: owner, op: api.CoeditorUpdate,
-				list: []api.Coeditor{{Email: email, PermissionGroups: slices.Clone(groups)}}}
+	email := c.Email
+	f := ui.NewForm(s.Ctx.Theme, "Permissions of "+email,
+		func() tea.Cmd {
+			return s.change(api.CoeditorUpdate, []api.Coeditor{{Email: email, PermissionGroups: slices.Clone(groups)}})
 		},
 		huh.NewGroup(
 			huh.NewMultiSelect[string]().Title("Sections "+email+" may edit").
 				Description("space toggles, enter saves, esc keeps them as they are.").
 				Options(groupOptions(c.PermissionGroups)...).Value(&groups).Height(12),
 		))
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
-// run returns the command that starts a change once confirmed.
-func (s *Screen) run(op string, list []api.Coeditor) tea.Cmd {
-	owner := s.owner
-	return func() tea.Msg { return startMsg{owner: owner, op: op, list: list} }
+// remove removes the selected co-editor (once confirmed).
+func (s *Screen) remove() tea.Cmd {
+	c, _ := s.Selected()
+	return s.change(api.CoeditorDelete, []api.Coeditor{{Email: c.Email}})
 }
 
 var opWords = map[string][2]string{
@@ -285,16 +197,17 @@ var opWords = map[string][2]string{
 	api.CoeditorDelete: {"removing a co-editor", "Removed"},
 }
 
-func (s *Screen) start(m startMsg) tea.Cmd {
-	s.busy = opWords[m.op][0]
-	owner, client, id := s.owner, s.client, s.eventID
-	emails := make([]string, len(m.list))
-	for i, c := range m.list {
+// change sends op for list in the background; the screen is busy until
+// the answer.
+func (s *Screen) change(op string, list []api.Coeditor) tea.Cmd {
+	client, id := s.client, s.eventID
+	emails := make([]string, len(list))
+	for i, c := range list {
 		emails[i] = api.NormalizeEmail(c.Email)
 	}
-	return ui.Async(func() tea.Msg {
-		failed, err := client.Coeditors.Change(context.Background(), id, m.op, m.list)
-		return changedMsg{owner: owner, op: m.op, emails: emails, failed: failed, err: err}
+	return s.Do(opWords[op][0], func() tea.Msg {
+		failed, err := client.Coeditors.Change(context.Background(), id, op, list)
+		return changedMsg{op: op, emails: emails, failed: failed, err: err}
 	})
 }
 
@@ -302,7 +215,6 @@ func (s *Screen) start(m startMsg) tea.Cmd {
 const maxResultLines = 3
 
 func (s *Screen) onChanged(m changedMsg) tea.Cmd {
-	s.busy = ""
 	refused := map[string]bool{}
 	for _, f := range m.failed {
 		refused[api.NormalizeEmail(f.Email)] = true
@@ -348,25 +260,12 @@ func (s *Screen) onChanged(m changedMsg) tea.Cmd {
 		}
 	}
 	s.layout()
-	return tea.Batch(ui.Toast(level, toast), s.load())
-}
-
-func (s *Screen) rows() []table.Row {
-	rows := make([]table.Row, len(s.list))
-	for i, c := range s.list {
-		rows[i] = table.Row{ID: c.Email, Cells: []string{
-			c.Email,
-			fmt.Sprintf("%d of %d", len(c.PermissionGroups), len(api.PermissionGroups)),
-			api.PermissionLabels(c.PermissionGroups),
-		}}
-	}
-	return rows
+	return tea.Batch(ui.Toast(level, toast), s.Done())
 }
 
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
-	s.width, s.height = w, h
-	s.dialog.SetSize(w, h)
+	s.Base.SetSize(w, h)
 	s.layout()
 }
 
@@ -374,7 +273,7 @@ func (s *Screen) SetSize(w, h int) {
 // with what it grants when there is room, two columns of labels otherwise,
 // nothing on a very small screen.
 func (s *Screen) panelLines() int {
-	free := s.height - 1 - len(s.result) - s.tableHeight() - 1
+	free := s.Height() - 1 - len(s.result) - s.tableHeight() - 1
 	switch {
 	case free >= len(api.PermissionGroups)+1:
 		return len(api.PermissionGroups) + 1
@@ -387,49 +286,43 @@ func (s *Screen) panelLines() int {
 // tableHeight fits the rows (at least three lines of them) and leaves the
 // rest to the panel.
 func (s *Screen) tableHeight() int {
-	avail := max(s.height-1-len(s.result), 3)
-	want := max(len(s.list), 3) + 2
+	avail := max(s.Height()-1-len(s.result), 3)
+	want := max(len(s.Items), 3) + 2
 	if avail-want-1 < len(api.PermissionGroups)/2+1 {
 		return avail // no room for a panel: the table takes it all
 	}
 	return min(want, avail)
 }
 
-func (s *Screen) layout() { s.table.SetSize(s.width, s.tableHeight()) }
+func (s *Screen) layout() { s.SetTableHeight(s.tableHeight()) }
 
-// View renders the header, the last result, the table and the panel.
+// View renders the heading, the last result, the table and the panel.
 func (s *Screen) View() string {
-	th := s.ctx.Theme
-	st := ui.LoadState{Busy: s.busy, Loading: s.loading, Err: s.err}
-	if s.loaded {
-		st.Summary = ui.Count(len(s.list), "co-editor")
-	}
-	head := ui.Heading(th, th.Title.Render("Co-editors of "+s.eventName), st)
-	lines := []string{ui.Fit(head, s.width, 1)}
+	th := s.Ctx.Theme
+	var above, below []string
 	for _, r := range s.result {
 		st := th.Success
 		if strings.HasPrefix(r, "ERROR") || strings.HasPrefix(r, "PARTLY") || strings.HasPrefix(r, "  REFUSED") {
 			st = th.Error
 		}
-		lines = append(lines, ui.Fit(st.Render(r), s.width, 1))
+		above = append(above, ui.Fit(st.Render(r), s.Width(), 1))
 	}
-	lines = append(lines, s.table.View())
 	if n := s.panelLines(); n > 0 {
-		lines = append(lines, "", s.panel(n))
+		below = []string{"", s.panel(n)}
 	}
-	return s.dialog.View(strings.Join(lines, "\n"), s.width, s.height)
+	return s.Base.View(above, below)
 }
 
 // panel shows every group with a mark for the selected co-editor: [x] may
 // edit, [ ] may not, so the answer never rests on colour.
 func (s *Screen) panel(lines int) string {
-	th := s.ctx.Theme
-	c, ok := s.selected()
+	th := s.Ctx.Theme
+	c, ok := s.Selected()
 	if !ok {
 		return th.Muted.Render("Select a co-editor to see the sections they may edit.")
 	}
 	head := th.Header.Render("Sections " + c.Email + " may edit")
-	if note := "  (every co-editor can change event details and view all sections)"; lipgloss.Width(head+note) <= s.width {
+	if note := "  (every co-editor can change event details and view all sections)"; lipgloss.Width(head+note) <= s.Width() {
 		head += th.Muted.Render(note)
 	}
 	mark := func(g api.PermissionGroup) string {
@@ -438,40 +331,25 @@ func (s *Screen) panel(lines int) string {
 		}
 		return th.Muted.Render("[ ] " + g.Label)
 	}
-	out := []string{ui.Fit(head, s.width, 1)}
+	out := []string{ui.Fit(head, s.Width(), 1)}
 	if lines > len(api.PermissionGroups) {
 		for _, g := range api.PermissionGroups {
 			label := lipgloss.NewStyle().Width(24).Render(mark(g))
-			out = append(out, ui.Fit("  "+label+th.Muted.Render(g.Grants), s.width, 1))
+			out = append(out, ui.Fit("  "+label+th.Muted.Render(g.Grants), s.Width(), 1))
 		}
 		return strings.Join(out, "\n")
 	}
 	half := len(api.PermissionGroups) / 2
-	colW := max((s.width-2)/2, 20)
+	colW := max((s.Width()-2)/2, 20)
 	for i := range half {
 		left := lipgloss.NewStyle().Width(colW).Render(mark(api.PermissionGroups[i]))
-		out = append(out, ui.Fit("  "+left+mark(api.PermissionGroups[i+half]), s.width, 1))
+		out = append(out, ui.Fit("  "+left+mark(api.PermissionGroups[i+half]), s.Width(), 1))
 	}
 	return strings.Join(out, "\n")
 }
 
-// CapturingInput is true while a dialog or the filter has the keyboard.
-func (s *Screen) CapturingInput() bool {
-	return s.dialog.Open() || s.table.Filtering()
-}
-
-// CapturingBack is true while esc closes a dialog or clears the filter.
-func (s *Screen) CapturingBack() bool { return s.CapturingInput() || s.table.FilterText() != "" }
-
 // ShortHelp implements help.KeyMap.
-func (s *Screen) ShortHelp() []key.Binding {
-	if s.dialog.Open() {
-		return s.dialog.ShortHelp()
-	}
-	return []key.Binding{s.keys.Add, s.keys.Edit, s.keys.Remove, s.keys.Refresh}
-}
+func (s *Screen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()) }
 
 // FullHelp implements help.KeyMap.
-func (s *Screen) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{s.keys.Add, s.keys.Edit, s.keys.Remove, s.keys.Refresh}}, s.table.Keys.FullHelp()...)
-}
+func (s *Screen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }

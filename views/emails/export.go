@@ -20,13 +20,7 @@ import (
 	"github.com/evdesk/evdesk/ui/table"
 )
 
-type startExportMsg struct {
-	owner int64
-	path  string
-}
-
 type exportDoneMsg struct {
-	owner   int64
 	path    string
 	n       int
 	partial bool // the listing was still loading
@@ -49,7 +43,6 @@ func (s *SendStatusScreen) defaultExportPath() string {
 func (s *SendStatusScreen) openExport() tea.Cmd {
 	path := new(string)
 	*path = s.defaultExportPath()
-	owner := s.owner
 	what := "all " + ui.Thousands(len(s.recs)) + " recipients"
 	if s.filtered() || s.table.FilterText() != "" {
 		what = ui.Thousands(s.table.VisibleLen()) + " recipients shown"
@@ -60,7 +53,7 @@ func (s *SendStatusScreen) openExport() tea.Cmd {
 	// One short description line: huh v2.0.3 hides the input line under a
 	// description that wraps.
 	f := ui.NewForm(s.ctx.Theme, "Export the "+what+" to CSV",
-		func() tea.Msg { return startExportMsg{owner: owner, path: *path} },
+		func() tea.Cmd { return s.startExport(*path) },
 		huh.NewGroup(
 			huh.NewInput().Title("Save as").Description("Relative to the current folder.").
 				Value(path).Validate(checkExportPath),
@@ -111,10 +104,10 @@ func (s *SendStatusScreen) startExport(path string) tea.Cmd {
 	// The slices only grow by appending and their elements never change:
 	// these headers stay valid while more pages arrive.
 	rows, recs, picked := s.rows, s.recs, s.exportRows()
-	owner, partial := s.owner, s.loading
-	return ui.Async(func() tea.Msg {
+	partial := s.loading
+	return s.export.Detached(func() tea.Msg {
 		err := writeFileAtomic(abs, func(w io.Writer) error { return writeCSV(w, rows, recs, picked) })
-		return exportDoneMsg{owner: owner, path: abs, n: len(picked), partial: partial, err: err}
+		return exportDoneMsg{path: abs, n: len(picked), partial: partial, err: err}
 	})
 }
 

@@ -54,7 +54,7 @@ type SendStatusScreen struct {
 	eventID   string
 	eventName string
 	et        api.EmailType
-	owner     int64
+	export    ui.Task // the CSV being written
 	keys      sendKeys
 	table     table.Model
 
@@ -98,7 +98,7 @@ func newSendStatus(ctx *ui.Context, client *api.Client, o options, eventID, even
 	)
 	t.SetEmptyText("Nobody received this email.")
 	return &SendStatusScreen{ctx: ctx, client: client, opts: o, eventID: eventID, eventName: eventName, et: et,
-		owner: owners.Add(1), keys: newSendKeys(), table: t, times: map[int64]string{}}
+		keys: newSendKeys(), table: t, times: map[int64]string{}}
 }
 
 // Title is the breadcrumb.
@@ -128,15 +128,7 @@ func (s *SendStatusScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return s, nil
 		}
 		return s, s.onPage(msg)
-	case startExportMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
-		return s, s.startExport(msg.path)
 	case exportDoneMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
 		return s, s.onExported(msg)
 	}
 	if cmd, handled := s.dialog.Update(msg); handled {

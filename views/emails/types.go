@@ -5,7 +5,6 @@
 package emails
 
 import (
-	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -35,10 +34,6 @@ func WithLocation(loc *time.Location) Option { return func(o *options) { o.local
 // WithExportDir sets the folder the CSV export suggests (default: the
 // current directory).
 func WithExportDir(dir string) Option { return func(o *options) { o.dir = dir } }
-
-// owners numbers screens, so a reply reaches only the screen that asked
-// (messages are broadcast to every screen of the stack).
-var owners atomic.Int64
 
 type typesKeys struct {
 	Open, Refresh key.Binding

@@ -22,13 +22,15 @@ import (
 )
 
 type detailMsg struct {
-	gen   int
 	event *api.Event
 	err   error
 }
 
-// actionDoneMsg reports an event action; it is routed to every screen, and
-// the detail that asked matches it by event id.
+// ChangedMsg is broadcast when an action changed an event on the server, so
+// the lists that show it reload.
+type ChangedMsg struct{ EventID string }
+
+// actionDoneMsg reports an event action to the detail that ran it.
 type actionDoneMsg struct {
 	eventID string
 	op      string
@@ -70,8 +72,8 @@ type DetailScreen struct {
 	bucket Bucket
 	hubs   map[string]string // hub id to name, as the list knew them
 	full   bool              // the single-event answer (host, venue) has arrived
-	gen    int
-	cancel context.CancelFunc
+	loader ui.Task
+	action ui.Task
 	busy   string // the action in flight, if any
 	err    error
 	vp     viewport.Model
@@ -92,32 +94,19 @@ func (s *DetailScreen) Title() string { return s.event.Name }
 func (s *DetailScreen) Init() tea.Cmd { return s.load() }
 
 func (s *DetailScreen) load() tea.Cmd {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.gen++
-	var ctx context.Context
-	ctx, s.cancel = context.WithCancel(context.Background())
-	gen, id, client := s.gen, s.event.EventID, s.deps.Client
-	return ui.Async(func() tea.Msg {
+	id, client := s.event.EventID, s.deps.Client
+	return s.loader.Run(func(ctx context.Context) tea.Msg {
 		e, err := client.Events.Get(ctx, id)
-		return detailMsg{gen: gen, event: e, err: err}
+		return detailMsg{event: e, err: err}
 	})
 }
 
-// Close cancels the fetch in flight.
-func (s *DetailScreen) Close() {
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+// Close cancels the fetch in flight; an action in flight finishes.
+func (s *DetailScreen) Close() { s.loader.Stop() }
 
 func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case detailMsg:
-		if msg.gen != s.gen {
-			return s, nil
-		}
 		if msg.err != nil {
 			s.err = msg.err
 			s.refreshContent()
@@ -129,25 +118,8 @@ func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		s.refreshContent()
 		return s, nil
-	case startActionMsg:
-		if msg.eventID != s.event.EventID {
-			return s, nil
-		}
-		s.busy = msg.op
-		return s, ui.Async(func() tea.Msg {
-			res, err := msg.f(context.Background(), msg.client, msg.eventID)
-			return actionDoneMsg{eventID: msg.eventID, op: msg.op, result: res, err: err}
-		})
 	case actionDoneMsg:
-		if msg.eventID != s.event.EventID {
-			return s, nil
-		}
 		return s, s.onActionDone(msg)
-	case savedMsg: // an edit that never left the form
-		if msg.eventID == s.event.EventID && msg.err != nil {
-			return s, ui.Toast(ui.ToastInfo, "Edit: "+msg.err.Error())
-		}
-		return s, nil
 	}
 	if cmd, handled := s.dialog.Update(msg); handled {
 		return s, cmd
@@ -231,27 +203,26 @@ func (s *DetailScreen) disabledReason(k tea.KeyPressMsg) string {
 	return ""
 }
 
-func (s *DetailScreen) ask(question string, dangerous bool, onYes tea.Cmd) tea.Cmd {
+func (s *DetailScreen) ask(question string, dangerous bool, onYes func() tea.Cmd) tea.Cmd {
 	s.dialog.Ask(s.ctx.Theme, question, dangerous, onYes)
 	return nil
 }
 
 type actionFunc func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error)
 
-// run returns the command that starts an action once confirmed. The call
-// runs in the background and answers with actionDoneMsg; it is not cancelled
-// by leaving the screen, since a requested change should finish and report.
-func (s *DetailScreen) run(op string, f actionFunc) tea.Cmd {
-	id, client := s.event.EventID, s.deps.Client
-	return func() tea.Msg { return startActionMsg{eventID: id, op: op, f: f, client: client} }
-}
-
-// startActionMsg marks the action busy before the call goes out.
-type startActionMsg struct {
-	eventID string
-	op      string
-	f       actionFunc
-	client  *api.Client
+// run returns what starts an action once confirmed: it marks the screen
+// busy and makes the call in the background, answering with actionDoneMsg.
+// Leaving the screen does not cancel it: a requested change should finish
+// and report.
+func (s *DetailScreen) run(op string, f actionFunc) func() tea.Cmd {
+	return func() tea.Cmd {
+		id, client := s.event.EventID, s.deps.Client
+		s.busy = op
+		return s.action.Detached(func() tea.Msg {
+			res, err := f(context.Background(), client, id)
+			return actionDoneMsg{eventID: id, op: op, result: res, err: err}
+		})
+	}
 }
 
 func (s *DetailScreen) onActionDone(m actionDoneMsg) tea.Cmd {
@@ -259,18 +230,18 @@ func (s *DetailScreen) onActionDone(m actionDoneMsg) tea.Cmd {
 	if m.err != nil {
 		return ui.Toast(ui.ToastError, actionError(m.op, m.err))
 	}
-	// The list reloads on the same message; this screen only reports.
+	changed := ui.Broadcast(ChangedMsg{EventID: m.eventID}) // the lists reload
 	switch m.op {
 	case "delete":
-		return tea.Batch(ui.Toast(ui.ToastSuccess, fmt.Sprintf("Deleted the draft %q", s.event.Name)), ui.Pop())
+		return tea.Batch(changed, ui.Toast(ui.ToastSuccess, fmt.Sprintf("Deleted the draft %q", s.event.Name)), ui.Pop())
 	case "duplicate":
-		return ui.Toast(ui.ToastSuccess, "Duplicated: the copy is draft "+m.result.EventID)
+		return tea.Batch(changed, ui.Toast(ui.ToastSuccess, "Duplicated: the copy is draft "+m.result.EventID))
 	case "cancel":
 		s.bucket = BucketCancelled
 	case "save":
-		return tea.Batch(ui.Toast(ui.ToastSuccess, "Saved"), s.load())
+		return tea.Batch(changed, ui.Toast(ui.ToastSuccess, "Saved"), s.load())
 	}
-	return tea.Batch(ui.Toast(ui.ToastSuccess, fmt.Sprintf("%q is now %s", s.event.Name, m.result.Status)), s.load())
+	return tea.Batch(changed, ui.Toast(ui.ToastSuccess, fmt.Sprintf("%q is now %s", s.event.Name, m.result.Status)), s.load())
 }
 
 // actionError puts a failed action in words; the spec's meaning is in err.

@@ -19,12 +19,6 @@ type createdMsg struct {
 	err   error
 }
 
-// savedMsg answers an edit.
-type savedMsg struct {
-	eventID string
-	err     error
-}
-
 // draftForm is the text of the create form, bound to its fields.
 type draftForm struct {
 	name, description, eventType, meetingType, hubID string
@@ -86,13 +80,12 @@ func (s *ListScreen) openCreateForm() tea.Cmd {
 	} else {
 		hubField = huh.NewInput().Title("Hub id").Value(&f.hubID).Validate(required("hub"))
 	}
-	client := s.deps.Client
-	submit := func() tea.Msg {
+	submit := func() tea.Cmd {
 		req, err := f.request()
 		if err != nil {
-			return createdMsg{err: err}
+			return s.onCreated(createdMsg{err: err})
 		}
-		return startCreateMsg{client: client, req: req}
+		return s.create(req)
 	}
 	form := ui.NewForm(s.ctx.Theme, "New event (saved as a draft)", submit,
 		huh.NewGroup(
@@ -117,10 +110,13 @@ func (s *ListScreen) openCreateForm() tea.Cmd {
 	return s.dialog.ShowForm(form)
 }
 
-// startCreateMsg marks the create as under way before the call goes out.
-type startCreateMsg struct {
-	client *api.Client
-	req    *api.EventCreate
+// create saves a new draft in the background; createdMsg answers.
+func (s *ListScreen) create(req *api.EventCreate) tea.Cmd {
+	client := s.deps.Client
+	return s.creating.Detached(func() tea.Msg {
+		e, err := client.Events.Create(context.Background(), req)
+		return createdMsg{event: e, err: err}
+	})
 }
 
 // schedule checks the end against the start and returns both.
@@ -169,8 +165,7 @@ func (s *ListScreen) onCreated(m createdMsg) tea.Cmd {
 func (s *DetailScreen) openEditForm() tea.Cmd {
 	orig := s.event
 	name, tagline, description, contact := orig.Name, orig.Tagline, orig.Description, orig.ContactName
-	id, client := orig.EventID, s.deps.Client
-	submit := func() tea.Msg {
+	submit := func() tea.Cmd {
 		var u api.EventUpdate
 		anyChange := false
 		changed := func(dst **string, was, now string) {
@@ -183,12 +178,11 @@ func (s *DetailScreen) openEditForm() tea.Cmd {
 		changed(&u.Description, orig.Description, description)
 		changed(&u.ContactName, orig.ContactName, contact)
 		if !anyChange {
-			return savedMsg{eventID: id, err: errNothingChanged}
+			return ui.Toast(ui.ToastInfo, "Edit: "+errNothingChanged.Error())
 		}
-		return startActionMsg{eventID: id, op: "save", client: client,
-			f: func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
-				return nil, c.Events.Update(ctx, id, &u)
-			}}
+		return s.run("save", func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
+			return nil, c.Events.Update(ctx, id, &u)
+		})()
 	}
 	form := ui.NewForm(s.ctx.Theme, fmt.Sprintf("Edit %q", orig.Name), submit,
 		huh.NewGroup(

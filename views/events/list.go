@@ -84,12 +84,13 @@ type ListScreen struct {
 	bucket   Bucket
 	// stream loads the listing of loadOrder[stage]; a reload restarts it,
 	// so answers to older loads are dropped.
-	stream  ui.Stream[api.Event]
-	loading bool
-	stage   int
-	err     error
-	width   int
-	height  int
+	stream   ui.Stream[api.Event]
+	creating ui.Task // a new draft being saved
+	loading  bool
+	stage    int
+	err      error
+	width    int
+	height   int
 }
 
 // NewList builds the events list screen.
@@ -168,16 +169,8 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		s.hubCells = withoutSharedLead(s.hubs)
 		s.table.SetRows(s.rowsFor(s.bucket))
 		return s, nil
-	case actionDoneMsg:
-		if msg.err == nil { // published, cancelled, duplicated, deleted or saved
-			return s, s.reload()
-		}
-		return s, nil
-	case startCreateMsg:
-		return s, ui.Async(func() tea.Msg {
-			e, err := msg.client.Events.Create(context.Background(), msg.req)
-			return createdMsg{event: e, err: err}
-		})
+	case ChangedMsg: // published, cancelled, duplicated, deleted or saved
+		return s, s.reload()
 	case createdMsg:
 		return s, s.onCreated(msg)
 	}

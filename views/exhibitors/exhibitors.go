@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -21,20 +20,11 @@ import (
 	"github.com/evdesk/evdesk/ui/table"
 )
 
-// owners numbers screens, so a reply reaches only the screen that asked.
-var owners atomic.Int64
-
-type (
-	createMsg struct {
-		owner int64
-		req   api.ExhibitorCreate
-	}
-	createdMsg struct {
-		owner int64
-		x     *api.Exhibitor
-		err   error
-	}
-)
+// createdMsg answers an exhibitor's creation.
+type createdMsg struct {
+	x   *api.Exhibitor
+	err error
+}
 
 type keyMap struct{ Add, Refresh key.Binding }
 
@@ -51,7 +41,7 @@ type Screen struct {
 	client    *api.Client
 	eventID   string
 	eventName string
-	owner     int64
+	change    ui.Task
 	keys      keyMap
 	table     table.Model
 	list      []api.Exhibitor
@@ -76,7 +66,7 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string) ui.Scre
 	)
 	t.SetEmptyText("No exhibitors yet. Press a to add one.")
 	return &Screen{ctx: ctx, client: client, eventID: eventID, eventName: eventName,
-		owner: owners.Add(1), keys: newKeys(), table: t}
+		keys: newKeys(), table: t}
 }
 
 // Title is the breadcrumb.
@@ -117,20 +107,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		s.table.SetEmptyText("No exhibitors yet. Press a to add one.")
 		s.table.SetRows(s.rows())
 		return s, nil
-	case createMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
-		s.busy = true
-		owner, client, id, req := s.owner, s.client, s.eventID, msg.req
-		return s, ui.Async(func() tea.Msg {
-			x, err := client.Exhibitors.Create(context.Background(), id, req)
-			return createdMsg{owner: owner, x: x, err: err}
-		})
 	case createdMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
 		s.busy = false
 		if msg.err != nil {
 			text := explain(msg.err)
@@ -263,6 +240,17 @@ func problem(req api.ExhibitorCreate, field string) error {
 	return nil
 }
 
+// create adds the exhibitor in the background; the screen is busy until
+// the answer.
+func (s *Screen) create(req api.ExhibitorCreate) tea.Cmd {
+	s.busy = true
+	client, id := s.client, s.eventID
+	return s.change.Detached(func() tea.Msg {
+		x, err := client.Exhibitors.Create(context.Background(), id, req)
+		return createdMsg{x: x, err: err}
+	})
+}
+
 func (s *Screen) openAdd() tea.Cmd {
 	v := &addForm{}
 	check := func(field string, set func(string)) func(string) error {
@@ -275,12 +263,11 @@ func (s *Screen) openAdd() tea.Cmd {
 	if used := s.tiersInUse(); len(used) > 0 {
 		tierDesc = "In use: " + strings.Join(used, ", ")
 	}
-	owner := s.owner
 	input := func(title, field string, dst *string, set func(string)) *huh.Input {
 		return huh.NewInput().Title(title).Value(dst).Validate(check(field, set))
 	}
 	f := ui.NewForm(s.ctx.Theme, fmt.Sprintf("Add an exhibitor to %q", s.eventName),
-		func() tea.Msg { return createMsg{owner: owner, req: v.request()} },
+		func() tea.Cmd { return s.create(v.request()) },
 		huh.NewGroup(
 			input("Name", "name", &v.name, func(x string) { v.name = x }),
 			input("Contact name", "contact_name", &v.contact, func(x string) { v.contact = x }),

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/evdesk/evdesk/ui"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/evdesk/evdesk/ui"
 
 	"github.com/evdesk/evdesk/api"
 )

@@ -1,6 +1,7 @@
 package phone
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -86,7 +87,7 @@ func (s *Screen) openPathForm(op string) tea.Cmd {
 		}
 	}
 	f := ui.NewForm(s.ctx.Theme, title,
-		func() tea.Msg { return pathMsg{op: op, path: expand(*path)} },
+		func() tea.Cmd { return s.onPath(op, expand(*path)) },
 		huh.NewGroup(huh.NewInput().Title("File").Description(desc).Value(path).Validate(validate)))
 	return s.dialog.ShowForm(f)
 }
@@ -102,21 +103,22 @@ func expand(p string) string {
 	return p
 }
 
-func (s *Screen) onPath(m pathMsg) tea.Cmd {
-	if m.op == "save" {
+// onPath saves a snapshot to path (op "save") or reads one to compare
+// with (op "diff").
+func (s *Screen) onPath(op, path string) tea.Cmd {
+	if op == "save" {
 		settings, now, source := s.settings, s.now(), s.ctx.Profile
-		return ui.Async(func() tea.Msg {
+		return s.writing.Detached(func() tea.Msg {
 			snap, err := snapshot.New(settings, nil, source, now)
 			if err == nil {
-				err = snapshot.Save(m.path, snap)
+				err = snapshot.Save(path, snap)
 			}
-			return savedMsg{path: m.path, n: settings.Len(), err: err}
+			return savedMsg{path: path, n: settings.Len(), err: err}
 		})
 	}
-	gen := s.gen
-	return ui.Async(func() tea.Msg {
-		snap, err := snapshot.Load(m.path)
-		return snapshotMsg{gen: gen, path: m.path, snap: snap, err: err}
+	return s.reading.Run(func(context.Context) tea.Msg {
+		snap, err := snapshot.Load(path)
+		return snapshotMsg{path: path, snap: snap, err: err}
 	})
 }
 

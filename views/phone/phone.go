@@ -49,20 +49,13 @@ type item struct {
 func (it item) on() bool     { return it.known && it.common.On() }
 func (it item) locked() bool { return it.known && it.common.IsLocked() }
 
-// Messages; gen ties an answer to the load that asked for it.
+// Messages.
 type (
 	loadedMsg struct {
-		gen      int
 		settings *api.PhoneSettings
 		err      error
 	}
-	// pathMsg comes from a form: the path to compare with or save to.
-	pathMsg struct {
-		op   string // "diff" or "save"
-		path string
-	}
 	snapshotMsg struct {
-		gen  int
 		path string
 		snap *snapshot.Snapshot
 		err  error
@@ -113,8 +106,9 @@ type Screen struct {
 	now    func() time.Time
 	keys   keyMap
 
-	gen      int
-	cancel   context.CancelFunc
+	loader   ui.Task // the settings
+	reading  ui.Task // a snapshot file to compare with
+	writing  ui.Task // a snapshot being saved
 	loading  bool
 	err      error
 	settings *api.PhoneSettings
@@ -157,40 +151,23 @@ func (s *Screen) Title() string { return "Phone settings" }
 func (s *Screen) Init() tea.Cmd { return s.load() }
 
 func (s *Screen) load() tea.Cmd {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.gen++
 	s.loading = true
-	var ctx context.Context
-	ctx, s.cancel = context.WithCancel(context.Background())
-	gen, client := s.gen, s.client
-	return ui.Async(func() tea.Msg {
+	s.reading.Stop() // a snapshot read for the old settings no longer applies
+	client := s.client
+	return s.loader.Run(func(ctx context.Context) tea.Msg {
 		st, err := client.Phone.AccountSettings(ctx, api.PhoneSettingsOptions{})
-		return loadedMsg{gen: gen, settings: st, err: err}
+		return loadedMsg{settings: st, err: err}
 	})
 }
 
 // Close cancels the load in flight.
-func (s *Screen) Close() {
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+func (s *Screen) Close() { s.loader.Stop() }
 
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case loadedMsg:
-		if msg.gen != s.gen {
-			return s, nil // an answer to a load the user has since replaced
-		}
 		return s, s.onLoaded(msg)
-	case pathMsg:
-		return s, s.onPath(msg)
 	case snapshotMsg:
-		if msg.gen != s.gen {
-			return s, nil
-		}
 		return s, s.onSnapshot(msg)
 	case savedMsg:
 		if msg.err != nil {

@@ -195,20 +195,6 @@ func TestNarrowTerminalStacksTheDetail(t *testing.T) {
 	r.Golden("list_80x24")
 }
 
-func TestStaleAnswersAreDropped(t *testing.T) {
-	r := newRig(t, sim.DemoToken, 120, 36)
-	s := r.screen
-	before := s.settings
-	s.Update(loadedMsg{gen: s.gen - 1, err: &api.Error{Status: 500}})
-	if s.settings != before || s.err != nil {
-		t.Fatal("a stale answer replaced the settings")
-	}
-	s.Update(snapshotMsg{gen: s.gen - 1, err: os.ErrNotExist})
-	if s.snap != nil {
-		t.Fatal("stale snapshot applied")
-	}
-}
-
 func TestDescribeEveryDemoSetting(t *testing.T) {
 	r := newRig(t, sim.DemoToken, 120, 36)
 	st := r.screen.settings

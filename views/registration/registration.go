@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -20,12 +19,8 @@ import (
 	"github.com/evdesk/evdesk/ui"
 )
 
-var owners atomic.Int64
-
-// loadMsg carries everything the flow shows; gen ties it to its load.
+// loadMsg carries everything the flow shows.
 type loadMsg struct {
-	owner    int64
-	gen      int
 	event    *api.Event
 	links    []api.AccessLink
 	types    []api.TicketType
@@ -34,15 +29,8 @@ type loadMsg struct {
 	err      error
 }
 
-// submitMsg carries the attendees typed into the form.
-type submitMsg struct {
-	owner int64
-	text  string
-}
-
 // createdMsg reports a create-tickets call.
 type createdMsg struct {
-	owner  int64
 	emails []string
 	res    *api.TicketsResult
 	err    error
@@ -71,10 +59,9 @@ type Screen struct {
 	client    *api.Client
 	eventID   string
 	eventName string
-	owner     int64
 	keys      keyMap
-	gen       int
-	cancel    context.CancelFunc
+	loader    ui.Task
+	creating  ui.Task
 	loading   bool
 	err       error
 
@@ -99,7 +86,7 @@ type Screen struct {
 
 // New builds the registration flow of one event.
 func New(ctx *ui.Context, client *api.Client, eventID, eventName string) ui.Screen {
-	return &Screen{ctx: ctx, client: client, eventID: eventID, eventName: eventName, owner: owners.Add(1),
+	return &Screen{ctx: ctx, client: client, eventID: eventID, eventName: eventName,
 		keys: newKeys(), chosen: map[string]bool{}}
 }
 
@@ -110,16 +97,10 @@ func (s *Screen) Title() string { return "Registration" }
 func (s *Screen) Init() tea.Cmd { return s.load() }
 
 func (s *Screen) load() tea.Cmd {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.gen++
 	s.loading = true
-	var ctx context.Context
-	ctx, s.cancel = context.WithCancel(context.Background())
-	owner, gen, client, id := s.owner, s.gen, s.client, s.eventID
-	return ui.Async(func() tea.Msg {
-		m := loadMsg{owner: owner, gen: gen}
+	client, id := s.client, s.eventID
+	return s.loader.Run(func(ctx context.Context) tea.Msg {
+		var m loadMsg
 		if m.event, m.err = client.Events.Get(ctx, id); m.err != nil {
 			return m
 		}
@@ -145,19 +126,12 @@ func (s *Screen) load() tea.Cmd {
 }
 
 // Close cancels the load in flight; a registration in flight finishes.
-func (s *Screen) Close() {
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+func (s *Screen) Close() { s.loader.Stop() }
 
 // Update handles replies, the form and keys.
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case loadMsg:
-		if msg.owner != s.owner || msg.gen != s.gen {
-			return s, nil
-		}
 		s.loading = false
 		if msg.err != nil {
 			s.err = msg.err
@@ -166,15 +140,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		s.err = nil
 		s.apply(msg)
 		return s, nil
-	case submitMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
-		return s, s.register(msg.text)
 	case createdMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
 		return s, s.onCreated(msg)
 	}
 	if cmd, handled := s.dialog.Update(msg); handled {
@@ -360,10 +326,9 @@ func (s *Screen) request(text string) *api.TicketsRequest {
 
 func (s *Screen) openForm() tea.Cmd {
 	text := new(string)
-	owner := s.owner
 	validate := s.validator()
-	f := ui.NewForm(s.ctx.Theme, "Register attendees for "+s.eventName, func() tea.Msg {
-		return submitMsg{owner: owner, text: *text}
+	f := ui.NewForm(s.ctx.Theme, "Register attendees for "+s.eventName, func() tea.Cmd {
+		return s.register(*text)
 	}, huh.NewGroup(
 		huh.NewText().Title("Attendees").
 			Description("One a line: email, first name, last name (names optional). alt+enter or ctrl+j: new line.").
@@ -408,10 +373,10 @@ func (s *Screen) register(text string) tea.Cmd {
 	}
 	s.busy = true
 	s.summary, s.results, s.failed = "", nil, false
-	owner, client, id := s.owner, s.client, s.eventID
-	return ui.Async(func() tea.Msg {
+	client, id := s.client, s.eventID
+	return s.creating.Detached(func() tea.Msg {
 		res, err := client.Registration.CreateTickets(context.Background(), id, req)
-		return createdMsg{owner: owner, emails: emails, res: res, err: err}
+		return createdMsg{emails: emails, res: res, err: err}
 	})
 }
 

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -22,31 +21,15 @@ import (
 	"github.com/evdesk/evdesk/ui"
 )
 
-// owners numbers screens, so a reply reaches only the screen that asked.
-var owners atomic.Int64
-
 type (
-	startMsg struct {
-		owner    int64
-		file     string
-		language string
-	}
 	doneMsg struct {
-		owner int64
-		gen   int
-		file  string
-		tr    *api.Transcript
-		err   error
-	}
-	saveMsg struct {
-		owner  int64
-		path   string
-		format string
+		file string
+		tr   *api.Transcript
+		err  error
 	}
 	savedMsg struct {
-		owner int64
-		path  string
-		err   error
+		path string
+		err  error
 	}
 )
 
@@ -82,14 +65,13 @@ func WithDir(dir string) Option { return func(s *Screen) { s.dir = dir } }
 type Screen struct {
 	ctx     *ui.Context
 	tr      *api.Transcriber
-	owner   int64
 	keys    keyMap
 	samples []string
 	dir     string
 
-	file, language string // the last request
-	gen            int
-	cancel         context.CancelFunc
+	file, language string  // the last request
+	transcribing   ui.Task // the transcription in flight
+	saving         ui.Task
 	busy           bool
 	err            error
 	result         *api.Transcript
@@ -120,7 +102,7 @@ func New(ctx *ui.Context, tr *api.Transcriber, opts ...Option) ui.Screen {
 	in.Prompt = "/ "
 	in.Placeholder = "search the transcript"
 	in.SetStyles(ctx.Theme.TextInputStyles())
-	s := &Screen{ctx: ctx, tr: tr, owner: owners.Add(1), keys: newKeys(), search: in, language: api.DefaultTranscribeLang}
+	s := &Screen{ctx: ctx, tr: tr, keys: newKeys(), search: in, language: api.DefaultTranscribeLang}
 	for _, o := range opts {
 		o(s)
 	}
@@ -139,11 +121,7 @@ func (s *Screen) Init() tea.Cmd {
 }
 
 // Close cancels the transcription in flight.
-func (s *Screen) Close() {
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+func (s *Screen) Close() { s.transcribing.Stop() }
 
 func (s *Screen) openForm() tea.Cmd {
 	file, lang := new(string), new(string)
@@ -155,11 +133,8 @@ func (s *Screen) openForm() tea.Cmd {
 	if len(s.samples) > 0 {
 		desc = "Samples: " + strings.Join(s.samples, " ")
 	}
-	owner := s.owner
 	f := ui.NewForm(s.ctx.Theme, "Transcribe an audio file",
-		func() tea.Msg {
-			return startMsg{owner: owner, file: strings.TrimSpace(*file), language: strings.TrimSpace(*lang)}
-		},
+		func() tea.Cmd { return s.start(strings.TrimSpace(*file), strings.TrimSpace(*lang)) },
 		huh.NewGroup(
 			huh.NewInput().Title("Audio file URL").Description(desc).Value(file).CharLimit(2048).
 				Validate(func(v string) error { return fieldProblem(api.TranscribeRequest{File: strings.TrimSpace(v)}, "file") }),
@@ -186,34 +161,20 @@ func fieldProblem(r api.TranscribeRequest, field string) error {
 	return nil
 }
 
-func (s *Screen) start(m startMsg) tea.Cmd {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.gen++
-	s.busy, s.err, s.file, s.language = true, nil, m.file, m.language
-	var ctx context.Context
-	ctx, s.cancel = context.WithCancel(context.Background())
-	owner, gen, tr := s.owner, s.gen, s.tr
-	req := api.TranscribeRequest{File: m.file, Config: api.TranscribeConfig{Language: m.language}}
-	return ui.Async(func() tea.Msg {
+func (s *Screen) start(file, language string) tea.Cmd {
+	s.busy, s.err, s.file, s.language = true, nil, file, language
+	tr := s.tr
+	req := api.TranscribeRequest{File: file, Config: api.TranscribeConfig{Language: language}}
+	return s.transcribing.Run(func(ctx context.Context) tea.Msg {
 		t, err := tr.Transcribe(ctx, req)
-		return doneMsg{owner: owner, gen: gen, file: req.File, tr: t, err: err}
+		return doneMsg{file: req.File, tr: t, err: err}
 	})
 }
 
 // Update handles replies, dialogs, the search and keys.
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case startMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
-		return s, s.start(msg)
 	case doneMsg:
-		if msg.owner != s.owner || msg.gen != s.gen {
-			return s, nil // an answer to a request since replaced
-		}
 		s.busy = false
 		if msg.err != nil {
 			s.err = msg.err
@@ -223,18 +184,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		s.rebuild()
 		return s, ui.Toast(ui.ToastSuccess, fmt.Sprintf("Transcribed %s of audio in %d segments",
 			Stamp(msg.tr.DurationSec), len(msg.tr.Result.Segments)))
-	case saveMsg:
-		if msg.owner != s.owner || s.result == nil {
-			return s, nil
-		}
-		owner, t := s.owner, s.result
-		return s, ui.Async(func() tea.Msg {
-			return savedMsg{owner: owner, path: msg.path, err: SaveFile(msg.path, t, msg.format)}
-		})
 	case savedMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
 		if msg.err != nil {
 			return s, ui.Toast(ui.ToastError, "Saving the transcript failed: "+msg.err.Error())
 		}
@@ -371,14 +321,13 @@ func (s *Screen) openSave() tea.Cmd {
 	path, format := new(string), new(string)
 	*format = FormatText
 	*path = filepath.Join(s.dir, "transcript-"+strings.TrimSuffix(filepath.Base(s.file), filepath.Ext(s.file))+".txt")
-	owner := s.owner
 	f := ui.NewForm(s.ctx.Theme, "Save the transcript",
-		func() tea.Msg {
+		func() tea.Cmd {
 			p := strings.TrimSpace(*path)
 			if *format == FormatSRT && filepath.Ext(p) == ".txt" {
 				p = strings.TrimSuffix(p, ".txt") + ".srt"
 			}
-			return saveMsg{owner: owner, path: p, format: *format}
+			return s.save(p, *format)
 		},
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Format").Options(
@@ -388,6 +337,17 @@ func (s *Screen) openSave() tea.Cmd {
 				Value(path).Validate(checkSavePath),
 		))
 	return s.dialog.ShowForm(f)
+}
+
+// save writes the transcript on screen to path in the background.
+func (s *Screen) save(path, format string) tea.Cmd {
+	t := s.result
+	if t == nil {
+		return nil
+	}
+	return s.saving.Detached(func() tea.Msg {
+		return savedMsg{path: path, err: SaveFile(path, t, format)}
+	})
 }
 
 // checkSavePath accepts a file path whose folder exists.

@@ -1,0 +1,87 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Action is one thing a screen lets the user do, declared once: its key,
+// its help, whether it is dangerous, why it cannot be done now, and what it
+// does. Dispatch, the help panels and the README's cheatsheet all read the
+// same declarations.
+type Action struct {
+	// Key is a binding of the console's vocabulary (Context.Keys); Help
+	// names the action in the screen's words ("add co-editors"), or the
+	// vocabulary's help is used.
+	Key  key.Binding
+	Help string
+	// Dangerous actions ask first: Confirm writes the question (default:
+	// the help text and a question mark), and No is the default answer.
+	Dangerous bool
+	Confirm   func() string
+	// Why returns why the action cannot be done now ("" when it can); the
+	// reason is shown instead of running it.
+	Why func() string
+	// Run does the action, inside the screen's Update.
+	Run func() tea.Cmd
+	// Minor actions stay out of the one-line help (the ? panel lists all).
+	Minor bool
+}
+
+// Binding is the action's key with its help text.
+func (a Action) Binding() key.Binding {
+	b := a.Key
+	if a.Help != "" {
+		b.SetHelp(b.Help().Key, a.Help)
+	}
+	return b
+}
+
+// Actions is a screen's list of actions.
+type Actions []Action
+
+// Dispatch runs the action k selects: it says why when the action is not
+// available, asks first when it is dangerous (in d), else runs it. handled
+// is false when no action has the key.
+func (as Actions) Dispatch(k tea.KeyPressMsg, d *Dialog, th *Theme) (cmd tea.Cmd, handled bool) {
+	for _, a := range as {
+		if !key.Matches(k, a.Key) {
+			continue
+		}
+		if a.Why != nil {
+			if why := a.Why(); why != "" {
+				return Toast(ToastInfo, why), true
+			}
+		}
+		if a.Dangerous {
+			q := a.Binding().Help().Desc + "?"
+			if a.Confirm != nil {
+				q = a.Confirm()
+			}
+			d.Ask(th, q, true, a.Run)
+			return nil, true
+		}
+		return a.Run(), true
+	}
+	return nil, false
+}
+
+// ShortHelp lists the actions for the one-line help, minor ones left out.
+func (as Actions) ShortHelp() []key.Binding {
+	out := make([]key.Binding, 0, len(as))
+	for _, a := range as {
+		if !a.Minor {
+			out = append(out, a.Binding())
+		}
+	}
+	return out
+}
+
+// FullHelp lists every action, for the ? panel.
+func (as Actions) FullHelp() []key.Binding {
+	out := make([]key.Binding, len(as))
+	for i, a := range as {
+		out[i] = a.Binding()
+	}
+	return out
+}

@@ -1,0 +1,260 @@
+// Package resource is the base of the console's resource screens: a list
+// of one kind of thing loaded from the server (co-editors, exhibitors,
+// access links, email types), the actions on it, the dialog they open and
+// the change in flight. A screen is its Config plus its own actions; the
+// loading, busy state, heading, dialog routing, key dispatch, input
+// capture and help are the base's.
+package resource
+
+import (
+	"context"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/sanitize"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/table"
+)
+
+// Config describes a resource screen.
+type Config[T any] struct {
+	// Heading is the title line's text ("Co-editors of Go Summit").
+	Heading string
+	// Noun counts the items in the heading ("co-editor": "3 co-editors");
+	// Summary, when set, replaces the count.
+	Noun    string
+	Summary func(items []T) string
+	Columns []table.Column
+	// Empty is shown when the list is empty ("No co-editors yet...").
+	Empty string
+	// Load reads the list (all of it; Pager, when set, reads it page by
+	// page instead).
+	Load  func(ctx context.Context) ([]T, error)
+	Pager func() ui.Pager[T]
+	// Row turns an item into a table row; its ID finds the item again.
+	Row func(T) table.Row
+	// What the load failure is called in the toast ("Loading co-editors").
+	Loading string
+}
+
+// Base is embedded (by pointer) in a resource screen.
+type Base[T any] struct {
+	Ctx    *ui.Context
+	Table  table.Model
+	Dialog ui.Dialog
+	// Items is the list as last loaded; a reload keeps it on screen until
+	// the new answer arrives.
+	Items []T
+
+	cfg    Config[T]
+	stream ui.Stream[T]
+	next   []T // the load in progress
+	change ui.Task
+	busy   string
+	loaded bool
+	err    error
+	width  int
+	height int
+}
+
+// New builds the base for cfg.
+func New[T any](ctx *ui.Context, cfg Config[T]) *Base[T] {
+	t := table.New(ctx.Theme, cfg.Columns...)
+	t.Keys = table.KeysFrom(ctx.Keys)
+	if cfg.Empty != "" {
+		t.SetEmptyText(cfg.Empty)
+	}
+	return &Base[T]{Ctx: ctx, Table: t, cfg: cfg}
+}
+
+// Init starts the first load.
+func (b *Base[T]) Init() tea.Cmd { return b.Reload() }
+
+// Reload loads the list again; the rows on screen stay until it answers.
+func (b *Base[T]) Reload() tea.Cmd {
+	b.Table.SetLoading(true)
+	b.next = b.next[:0]
+	if b.cfg.Pager != nil {
+		return b.stream.Start(b.cfg.Pager())
+	}
+	return b.stream.Start(ui.OnePage(b.cfg.Load))
+}
+
+// Close cancels the load in flight. A change in flight finishes: a
+// requested change should not be cut in half.
+func (b *Base[T]) Close() { b.stream.Stop() }
+
+// Loading reports whether a load is under way.
+func (b *Base[T]) Loading() bool { return b.stream.Loading() }
+
+// Loaded reports whether a load has completed since the screen opened.
+func (b *Base[T]) Loaded() bool { return b.loaded }
+
+// Busy names the change in flight ("" when none).
+func (b *Base[T]) Busy() string { return b.busy }
+
+// Do runs a change on the server in the background: the screen is busy
+// (its heading says op) until fn's message arrives and the screen calls
+// Done. The change is not cancelled by leaving the screen.
+func (b *Base[T]) Do(op string, fn func() tea.Msg) tea.Cmd {
+	b.busy = op
+	return b.change.Detached(fn)
+}
+
+// Done ends the change in flight and reloads the list.
+func (b *Base[T]) Done() tea.Cmd {
+	b.busy = ""
+	return b.Reload()
+}
+
+// NotBusy is an Action.Why: nothing else starts while a change is in flight.
+func (b *Base[T]) NotBusy() string {
+	if b.busy != "" {
+		return "Wait: " + b.busy + " is still in progress"
+	}
+	return ""
+}
+
+// NeedsSelection is an Action.Why for actions on the selected item.
+func (b *Base[T]) NeedsSelection(hint string) func() string {
+	return func() string {
+		if why := b.NotBusy(); why != "" {
+			return why
+		}
+		if _, ok := b.Selected(); !ok {
+			return hint
+		}
+		return ""
+	}
+}
+
+// Selected returns the item under the cursor.
+func (b *Base[T]) Selected() (T, bool) {
+	var zero T
+	row, ok := b.Table.Selected()
+	if !ok {
+		return zero, false
+	}
+	for _, it := range b.Items {
+		if b.cfg.Row(it).ID == row.ID {
+			return it, true
+		}
+	}
+	return zero, false
+}
+
+// Update handles what every resource screen handles: its pages, its open
+// dialog, the actions' keys, refresh, and the table. A screen handles its
+// own messages first and passes the rest here.
+func (b *Base[T]) Update(msg tea.Msg, actions ui.Actions) tea.Cmd {
+	switch msg := msg.(type) {
+	case ui.Page[T]:
+		if !b.stream.Owns(msg) {
+			return nil
+		}
+		return b.onPage(msg)
+	}
+	if cmd, handled := b.Dialog.Update(msg); handled {
+		return cmd
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && !b.Table.Filtering() {
+		if key.Matches(k, b.Ctx.Keys.Refresh) {
+			return b.Reload()
+		}
+		if cmd, handled := actions.Dispatch(k, &b.Dialog, b.Ctx.Theme); handled {
+			return cmd
+		}
+	}
+	var cmd tea.Cmd
+	b.Table, cmd = b.Table.Update(msg)
+	return cmd
+}
+
+func (b *Base[T]) onPage(p ui.Page[T]) tea.Cmd {
+	if p.Err != nil {
+		b.Table.SetLoading(false)
+		b.err = p.Err
+		what := b.cfg.Loading
+		if what == "" {
+			what = "Loading"
+		}
+		return ui.Toast(ui.ToastError, what+" failed: "+p.Err.Error())
+	}
+	b.next = append(b.next, p.Items...)
+	if !p.Done {
+		return b.stream.Next()
+	}
+	b.Table.SetLoading(false)
+	b.err, b.loaded = nil, true
+	b.Items = append(b.Items[:0:0], b.next...)
+	rows := make([]table.Row, len(b.Items))
+	for i, it := range b.Items {
+		rows[i] = b.cfg.Row(it)
+	}
+	b.Table.SetRows(rows)
+	return nil
+}
+
+// SetSize records the screen's size and fits the dialog; the screen lays
+// out the rest and gives the table its height with SetTableHeight.
+func (b *Base[T]) SetSize(w, h int) {
+	b.width, b.height = w, h
+	b.Dialog.SetSize(w, h)
+	b.Table.SetSize(w, max(h-1, 3))
+}
+
+// SetTableHeight gives the table h lines (header and footer included).
+func (b *Base[T]) SetTableHeight(h int) { b.Table.SetSize(b.width, max(h, 3)) }
+
+// Width and Height are the screen's size.
+func (b *Base[T]) Width() int  { return b.width }
+func (b *Base[T]) Height() int { return b.height }
+
+// Heading is the screen's title line: the heading and what the screen is
+// doing, or how many items there are.
+func (b *Base[T]) Heading() string {
+	th := b.Ctx.Theme
+	st := ui.LoadState{Busy: b.busy, Loading: b.stream.Loading() && !b.loaded, Err: b.err}
+	if b.loaded {
+		switch {
+		case b.cfg.Summary != nil:
+			st.Summary = b.cfg.Summary(b.Items)
+		case b.cfg.Noun != "":
+			st.Summary = ui.Count(len(b.Items), b.cfg.Noun)
+		}
+		if b.stream.Loading() {
+			st.Summary += ", refreshing..."
+		}
+	}
+	return ui.Fit(ui.Heading(th, th.Title.Render(sanitize.Line(b.cfg.Heading)), st), b.width, 1)
+}
+
+// View draws the heading, the lines above the table, the table and the
+// lines below it, under the open dialog.
+func (b *Base[T]) View(above, below []string) string {
+	lines := append([]string{b.Heading()}, above...)
+	lines = append(lines, b.Table.View())
+	lines = append(lines, below...)
+	return b.Dialog.View(strings.Join(lines, "\n"), b.width, b.height)
+}
+
+// CapturingInput is true while a dialog or the filter has the keyboard.
+func (b *Base[T]) CapturingInput() bool { return b.Dialog.Open() || b.Table.Filtering() }
+
+// CapturingBack is true while esc closes a dialog or clears the filter.
+func (b *Base[T]) CapturingBack() bool { return b.CapturingInput() || b.Table.FilterText() != "" }
+
+// ShortHelp is the open dialog's keys, or the actions and refresh.
+func (b *Base[T]) ShortHelp(actions ui.Actions) []key.Binding {
+	if b.Dialog.Open() {
+		return b.Dialog.ShortHelp()
+	}
+	return append(actions.ShortHelp(), b.Ctx.Keys.Refresh)
+}
+
+// FullHelp is the actions, refresh, and the table's keys.
+func (b *Base[T]) FullHelp(actions ui.Actions) [][]key.Binding {
+	return [][]key.Binding{append(actions.FullHelp(), b.Ctx.Keys.Refresh), b.Table.Keys.Navigation()}
+}

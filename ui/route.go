@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"reflect"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/ui/timer"
+)
+
+// ScreenID names a screen for as long as it is on a stack. The shell gives
+// one to every screen it opens; screens never need to know theirs.
+type ScreenID int64
+
+// addressed is a message on its way back to the screen whose command
+// produced it. The shell delivers it to that screen wherever it is (another
+// section's stack, under other screens) and drops it once the screen is
+// gone: a reply always reaches its owner and no one else.
+type addressed struct {
+	to  ScreenID
+	msg tea.Msg
+}
+
+// teaPackage is the Bubble Tea package: its messages (clipboard, bell,
+// terminal queries, quit) are for the program itself and are never
+// addressed.
+var teaPackage = reflect.TypeFor[tea.KeyPressMsg]().PkgPath()
+
+// addressTo makes every message that cmd (and the commands it batches or
+// sequences) produces come back addressed to id. The shell's own messages
+// and the program's pass through as they are. Only id and cmd are read, so
+// the wrapper never touches a model from the command's goroutine.
+func addressTo(id ScreenID, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	if timer.Is(cmd) { // stays recognisable as a timer
+		return timer.Map(cmd, func(msg tea.Msg) tea.Msg { return address(id, msg) })
+	}
+	return func() tea.Msg { return address(id, cmd()) }
+}
+
+func address(id ScreenID, msg tea.Msg) tea.Msg {
+	switch m := msg.(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		out := make(tea.BatchMsg, len(m))
+		for i, c := range m {
+			out[i] = addressTo(id, c)
+		}
+		return out
+	case asyncDoneMsg:
+		return asyncDoneMsg{msg: address(id, m.msg)}
+	case addressed, broadcastMsg, asyncStartMsg, PushMsg, PopMsg, ToastMsg, toastExpiredMsg, spinTickMsg:
+		return msg
+	}
+	if cmds, ok := asSequence(msg); ok {
+		wrapped := make([]tea.Cmd, len(cmds))
+		for i, c := range cmds {
+			wrapped[i] = addressTo(id, c)
+		}
+		return tea.Sequence(wrapped...)()
+	}
+	if reflect.TypeOf(msg).PkgPath() == teaPackage {
+		return msg
+	}
+	return addressed{to: id, msg: msg}
+}
+
+var cmdType = reflect.TypeFor[tea.Cmd]()
+
+// asSequence unpacks tea.Sequence's message, an unexported slice of
+// commands.
+func asSequence(msg tea.Msg) ([]tea.Cmd, bool) {
+	v := reflect.ValueOf(msg)
+	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem() != cmdType || v.Type() == reflect.TypeFor[tea.BatchMsg]() {
+		return nil, false
+	}
+	out := make([]tea.Cmd, v.Len())
+	for i := range out {
+		out[i] = v.Index(i).Interface().(tea.Cmd)
+	}
+	return out, true
+}
