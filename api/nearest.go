@@ -1,0 +1,51 @@
+package api
+
+import "strings"
+
+// NearestName returns the name in known closest to name when it is a
+// plausible typo of it (a few edits away, or the one name containing it),
+// else "". It compares without regard to case, so messages can suggest
+// "did you mean".
+func NearestName(name string, known []string) string {
+	t := strings.ToLower(name)
+	best, bestD := "", 1<<30
+	for _, k := range known {
+		if d := editDistance(t, strings.ToLower(k)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if bestD <= max(2, len(t)/4) {
+		return best
+	}
+	var hits []string
+	for _, k := range known {
+		if len(t) >= 4 && strings.Contains(strings.ToLower(k), t) {
+			hits = append(hits, k)
+		}
+	}
+	if len(hits) == 1 {
+		return hits[0]
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance of two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
