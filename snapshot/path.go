@@ -48,6 +48,22 @@ func JoinPath(path, key string) string {
 	return path + "." + key
 }
 
+// FormatPath writes steps as a path: the inverse of ParsePath.
+func FormatPath(steps []Step) string {
+	p := ""
+	for _, s := range steps {
+		switch s.Kind {
+		case KeyStep:
+			p = JoinPath(p, s.Key)
+		case IndexStep:
+			p = indexPath(p, s.Index)
+		case MatchStep:
+			p = itemPath(p, s.Key, s.Value)
+		}
+	}
+	return p
+}
+
 func join(path, key string) string { return JoinPath(path, key) }
 
 func itemPath(path, field, id string) string { return path + "[" + field + "=" + id + "]" }

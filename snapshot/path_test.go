@@ -6,22 +6,6 @@ import (
 	"testing"
 )
 
-// rebuild writes steps back as a path, with the same helpers Diff uses.
-func rebuild(steps []Step) string {
-	p := ""
-	for _, s := range steps {
-		switch s.Kind {
-		case KeyStep:
-			p = JoinPath(p, s.Key)
-		case IndexStep:
-			p = indexPath(p, s.Index)
-		case MatchStep:
-			p = itemPath(p, s.Key, s.Value)
-		}
-	}
-	return p
-}
-
 func TestFlattenNamesEveryPlaceAsDiffDoes(t *testing.T) {
 	doc := `{"call_park":{"enable":true,"expiration_period":10,"forward_to":{"id":"q1"}},
 		"queue":{"reasons":[{"code":"Lunch break","enable":true},{"code":"Training","enable":false}]},
@@ -56,7 +40,7 @@ func TestFlattenNamesEveryPlaceAsDiffDoes(t *testing.T) {
 			t.Errorf("ParsePath(%q): %v", p, err)
 			continue
 		}
-		if got := rebuild(steps); got != p {
+		if got := FormatPath(steps); got != p {
 			t.Errorf("round trip of %q gave %q", p, got)
 		}
 		if !printable(p) {
