@@ -142,13 +142,13 @@ x = 1
 
 func TestParseBrokenFiles(t *testing.T) {
 	for src, want := range map[string]string{
-		"":                                 `0: states no expectations`,
-		"[expect]\n":                       `0: states no expectations`,
-		"expect = 3\n":                     `1: expect must be a table`,
-		"[expect]\n\"x\" = \n":             `2: expected value but found '\n' instead`,
-		"[expect]\n\"x\" = 1\n\"x\" = 2\n": `3: Key 'expect.x' has already been defined.`,
-		"[expect]\n\"x\" = {}\n":           `2: "x" has an empty table: give it a value, one_of, min or max`,
-		"[expect]\n\"x\" = \"\\u001b[2J\"\n":  "", // a string may hold anything: it prints quoted
+		"":                                   `0: states no expectations`,
+		"[expect]\n":                         `0: states no expectations`,
+		"expect = 3\n":                       `1: expect must be a table`,
+		"[expect]\n\"x\" = \n":               `2: expected value but found '\n' instead`,
+		"[expect]\n\"x\" = 1\n\"x\" = 2\n":   `3: Key 'expect.x' has already been defined.`,
+		"[expect]\n\"x\" = {}\n":             `2: "x" has an empty table: give it a value, one_of, min or max`,
+		"[expect]\n\"x\" = \"\\u001b[2J\"\n": "", // a string may hold anything: it prints quoted
 	} {
 		if want == "" {
 			b := mustParse(t, src)
