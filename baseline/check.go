@@ -18,6 +18,19 @@ type Result struct {
 	Pass   bool
 }
 
+// MarshalJSON writes {"path", "line", "expect", "actual", "pass"}, actual
+// left out when the account lacks the path. (Without it, the embedded
+// Expectation's MarshalJSON would stand for the whole result.)
+func (r Result) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Path   string          `json:"path"`
+		Line   int             `json:"line"`
+		Expect Expectation     `json:"expect"`
+		Actual json.RawMessage `json:"actual,omitempty"`
+		Pass   bool            `json:"pass"`
+	}{r.Path, r.Line, r.Expectation, r.Actual, r.Pass})
+}
+
 // Check compares an account's settings with the baseline. It returns a
 // result per expectation, in file order, or an *Error when the baseline
 // does not fit the settings: a path that names no known place (with the

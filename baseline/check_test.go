@@ -2,6 +2,7 @@ package baseline_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http/httptest"
 	"strings"
@@ -120,8 +121,17 @@ func TestCheckFailsWhereTheOtherAccountDrifts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last := results[len(results)-1]; last.Pass || last.Actual != nil || last.Line != 12 {
+	last := results[len(results)-1]
+	if last.Pass || last.Actual != nil || last.Line != 12 {
 		t.Errorf("absent field: %+v", last)
+	}
+	js, _ := json.Marshal(last)
+	if string(js) != `{"path":"call_park.forward_to.extension_type","line":12,"expect":"callQueue","pass":false}` {
+		t.Errorf("result JSON %s", js)
+	}
+	js, _ = json.Marshal(results[2])
+	if string(js) != `{"path":"call_park.expiration_period","line":4,"expect":{"min":5,"max":15},"actual":10,"pass":true}` {
+		t.Errorf("result JSON %s", js)
 	}
 }
 
