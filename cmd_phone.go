@@ -44,6 +44,9 @@ func brokenOnError(cmd *cobra.Command) *cobra.Command {
 		return &exitError{code: exitBroken, err: err}
 	}
 	run, args := cmd.RunE, cmd.Args
+	if args == nil {
+		args = cobra.ArbitraryArgs
+	}
 	cmd.RunE = func(c *cobra.Command, a []string) error { return broken(run(c, a)) }
 	cmd.Args = func(c *cobra.Command, a []string) error { return broken(args(c, a)) }
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return broken(err) })
