@@ -8,13 +8,18 @@ import "strings"
 // "did you mean".
 func NearestName(name string, known []string) string {
 	t := strings.ToLower(name)
-	best, bestD := "", 1<<30
+	limit := max(2, len(t)/4)
+	best, bestD := "", limit+1
 	for _, k := range known {
-		if d := editDistance(t, strings.ToLower(k)); d < bestD {
+		kl := strings.ToLower(k)
+		if abs(len(kl)-len(t)) > limit {
+			continue // at least that many edits apart: skip the costly count
+		}
+		if d := editDistance(t, kl); d < bestD {
 			best, bestD = k, d
 		}
 	}
-	if bestD <= max(2, len(t)/4) {
+	if best != "" {
 		return best
 	}
 	var hits []string
@@ -27,6 +32,13 @@ func NearestName(name string, known []string) string {
 		return hits[0]
 	}
 	return ""
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // editDistance is the Levenshtein distance of two short strings.

@@ -52,6 +52,13 @@ import (
 // is a mistake (or worse), not a policy.
 const MaxFileSize = 1 << 20
 
+// MaxKeys bounds the keys of a baseline (expectations and the tables that
+// hold them), so that reading and checking one stays quick.
+const MaxKeys = 1000
+
+// maxProblemsShown bounds the problems an Error's message lists.
+const maxProblemsShown = 20
+
 // Kind is a value's type.
 type Kind int
 
@@ -285,13 +292,19 @@ type Error struct {
 	Problems []Problem
 }
 
+// Error lists the problems, one a line as file:line: message; past
+// maxProblemsShown it says how many more there are.
 func (e *Error) Error() string {
-	lines := make([]string, len(e.Problems))
+	var lines []string
 	for i, p := range e.Problems {
+		if i == maxProblemsShown {
+			lines = append(lines, fmt.Sprintf("%s: and %d more problems", e.File, len(e.Problems)-i))
+			break
+		}
 		if p.Line > 0 {
-			lines[i] = fmt.Sprintf("%s:%d: %s", e.File, p.Line, p.Msg)
+			lines = append(lines, fmt.Sprintf("%s:%d: %s", e.File, p.Line, p.Msg))
 		} else {
-			lines[i] = fmt.Sprintf("%s: %s", e.File, p.Msg)
+			lines = append(lines, fmt.Sprintf("%s: %s", e.File, p.Msg))
 		}
 	}
 	return strings.Join(lines, "\n")

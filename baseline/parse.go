@@ -40,8 +40,13 @@ func Parse(name string, data []byte) (*Baseline, error) {
 		return nil, p.err()
 	}
 	p.md = &md
-	for _, k := range sortedKeys(p.md, top) {
-		line := lineOf(p.md, top[k])
+	if n := len(md.Keys()); n > MaxKeys {
+		p.problem(0, "has %d keys: a baseline holds at most %d (expectations and their tables)", n, MaxKeys)
+		return nil, p.err()
+	}
+	keys, lines := sortedKeys(p.md, top)
+	for _, k := range keys {
+		line := lines[k]
 		if k != "expect" {
 			p.problem(line, "unknown key %q: a baseline holds one table, [expect]", k)
 			continue
@@ -94,9 +99,10 @@ func (p *parser) table(prefix string, prim toml.Primitive, line int) {
 	if len(entries) == 0 && prefix != "" {
 		p.problem(line, "%q has an empty table: give it a value, one_of, min or max", prefix)
 	}
-	for _, k := range sortedKeys(p.md, entries) {
+	keys, lines := sortedKeys(p.md, entries)
+	for _, k := range keys {
 		path := joinKey(prefix, k)
-		at := lineOf(p.md, entries[k])
+		at := lines[k]
 		if at == 0 {
 			at = line
 		}
@@ -237,8 +243,8 @@ func parseValue(v any) (Value, string) {
 }
 
 // sortedKeys orders a table's keys by line, then name, so problems and
-// expectations come in file order.
-func sortedKeys(md *toml.MetaData, m map[string]toml.Primitive) []string {
+// expectations come in file order; it returns each key's line too.
+func sortedKeys(md *toml.MetaData, m map[string]toml.Primitive) ([]string, map[string]int) {
 	keys := make([]string, 0, len(m))
 	lines := make(map[string]int, len(m))
 	for k, v := range m {
@@ -251,13 +257,14 @@ func sortedKeys(md *toml.MetaData, m map[string]toml.Primitive) []string {
 		}
 		return keys[i] < keys[j]
 	})
-	return keys
+	return keys, lines
 }
 
 // lineOf is the line where a value's key is defined, 0 when unknown (a
 // table only implied by a dotted key). BurntSushi/toml keeps key positions
 // to itself; the one public way to read them is the ParseError into which it
-// wraps an Unmarshaler's error, so linePin fails on purpose.
+// wraps an Unmarshaler's error, so linePin fails on purpose. Each call scans
+// the file (to find the column), hence MaxKeys.
 func lineOf(md *toml.MetaData, prim toml.Primitive) int {
 	err := md.PrimitiveDecode(prim, linePin{})
 	var pe toml.ParseError

@@ -2,10 +2,14 @@ package baseline
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evdesk/evdesk/api"
 )
 
 func mustParse(t *testing.T, src string) *Baseline {
@@ -224,5 +228,54 @@ e = true
 	}
 	if b.Expectations[0].Match(num("1e999999999999"), true) {
 		t.Error("a number that overflows matched")
+	}
+}
+
+// largest is a baseline at the limits: MaxKeys-1 expectations in about
+// 1 MiB, every one naming a field that does not exist.
+func largest() []byte {
+	var b strings.Builder
+	b.WriteString("[expect]\n")
+	for i := 0; i < MaxKeys-1; i++ {
+		fmt.Fprintf(&b, "\"voicemail.zz%d\" = %q\n", i, strings.Repeat("x", 1000))
+	}
+	return []byte(b.String())
+}
+
+func TestParseBoundsTheKeysAndTheMessage(t *testing.T) {
+	src := largest()
+	b, err := Parse("big.toml", src)
+	if err != nil || len(b.Expectations) != MaxKeys-1 {
+		t.Fatalf("at the limit: %v", err)
+	}
+	settings, _ := api.DecodePhoneSettings([]byte(`{"voicemail":{"enable":true}}`))
+	_, err = b.Check(settings)
+	var e *Error
+	if !errors.As(err, &e) || len(e.Problems) != MaxKeys-1 {
+		t.Fatalf("check: %v", err)
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != maxProblemsShown+1 || lines[maxProblemsShown] != fmt.Sprintf("big.toml: and %d more problems", MaxKeys-1-maxProblemsShown) {
+		t.Errorf("message of %d lines ending %q", len(lines), lines[len(lines)-1])
+	}
+	over := append(src, "\"voicemail.enable\" = true\n\"voicemail.locked\" = true\n"...)
+	if got := problems(t, string(over)); len(got) != 1 || got[0] != fmt.Sprintf("0: has %d keys: a baseline holds at most %d (expectations and their tables)", MaxKeys+2, MaxKeys) {
+		t.Errorf("over the limit: %q", got)
+	}
+}
+
+// BenchmarkParseAndCheckLargest measures the worst a baseline within the
+// limits costs: parsing it and checking it, each of its paths unknown.
+func BenchmarkParseAndCheckLargest(b *testing.B) {
+	src := largest()
+	settings, _ := api.DecodePhoneSettings([]byte(`{"voicemail":{"enable":true}}`))
+	for b.Loop() {
+		bl, err := Parse("big.toml", src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := bl.Check(settings); err == nil {
+			b.Fatal("unknown paths passed")
+		}
 	}
 }
