@@ -85,12 +85,20 @@ func showProfile(out io.Writer, f *config.File, p config.Profile) {
 	row(config.FieldClientID, p.ClientID)
 	row(config.FieldRedirectURI, p.RedirectURI)
 	row(config.FieldScopes, strings.Join(p.Scopes, " "))
+	if p.TokenEnv != "" {
+		row(config.FieldTokenEnv, p.TokenEnv)
+	}
 	if p.ClientSecret != "" {
 		fmt.Fprintf(out, "%-13s   (set by %s; not shown)\n", "client secret", config.EnvClientSecret)
 	} else {
 		fmt.Fprintf(out, "%-13s   (kept in the keyring by `evdesk login`; never shown)\n", "client secret")
 	}
-	if p.Token != "" {
+	switch {
+	case p.TokenEnv != "" && p.Token != "":
+		fmt.Fprintf(out, "%-13s   (from %s, which overrides the login; not shown)\n", "token", p.TokenEnv)
+	case p.TokenEnv != "":
+		fmt.Fprintf(out, "%-13s   (%s is not set)\n", "token", p.TokenEnv)
+	case p.Token != "":
 		fmt.Fprintf(out, "%-13s   (%s is set and overrides the login; not shown)\n", "token", config.EnvToken)
 	}
 }
@@ -138,6 +146,7 @@ func newConfigSetProfileCmd() *cobra.Command {
 			set("path-word", &cur.PathWord, e.PathWord)
 			set("client-id", &cur.ClientID, e.ClientID)
 			set("redirect-uri", &cur.RedirectURI, e.RedirectURI)
+			set("token-env", &cur.TokenEnv, e.TokenEnv)
 			if fl.Changed("scopes") {
 				cur.Scopes = config.SplitScopes(scopes)
 			}
@@ -174,6 +183,7 @@ func newConfigSetProfileCmd() *cobra.Command {
 	fl.StringVar(&e.PathWord, "path-word", "", "the word in /v2/<word>_events paths (default "+config.DefaultPathWord+")")
 	fl.StringVar(&e.ClientID, "client-id", "", "OAuth client id of your registered application")
 	fl.StringVar(&e.RedirectURI, "redirect-uri", "", "registered loopback redirect URI with a fixed port (default "+config.DefaultRedirectURI+")")
+	fl.StringVar(&e.TokenEnv, "token-env", "", "`NAME` of the environment variable holding this profile's token (wins over "+config.EnvToken+"; empty to stop)")
 	fl.StringVar(&scopes, "scopes", "", "scopes to request, separated by spaces or commas (empty: the application's)")
 	fl.BoolVar(&makeActive, "default", false, "make this the default profile")
 	return cmd

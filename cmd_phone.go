@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,16 +11,267 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/baseline"
+	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/snapshot"
 	"github.com/evdesk/evdesk/views/phone"
 )
 
 // addPhoneCommands adds `evdesk phone settings`: the account's phone policy
-// as a table or JSON, saved as a snapshot, or compared with one.
+// as a table or JSON, saved as a snapshot, or compared with one; `phone
+// check`, the policy against a baseline; and `phone compare`, two accounts'
+// policies side by side.
 func addPhoneCommands(root *cobra.Command, flags *rootFlags) {
 	cmd := &cobra.Command{Use: "phone", Short: "Read the account's phone policy (for scripts and drift checks)"}
-	cmd.AddCommand(newPhoneSettingsCmd(flags))
+	cmd.AddCommand(newPhoneSettingsCmd(flags), newPhoneCheckCmd(flags), newPhoneCompareCmd(flags))
 	root.AddCommand(cmd)
+}
+
+// Exit statuses of phone check and compare, for schedulers.
+const (
+	exitDrift  = 1 // an expectation failed, or the accounts differ
+	exitBroken = 2 // the baseline, the flags or a call failed: no verdict
+)
+
+// brokenOnError makes any failure of a drift command exit with exitBroken,
+// flag and argument errors included, so 1 always means drift.
+func brokenOnError(cmd *cobra.Command) *cobra.Command {
+	broken := func(err error) error {
+		var ec exitCoder
+		if err == nil || errors.As(err, &ec) {
+			return err
+		}
+		return &exitError{code: exitBroken, err: err}
+	}
+	run, args := cmd.RunE, cmd.Args
+	if args == nil {
+		args = cobra.ArbitraryArgs
+	}
+	cmd.RunE = func(c *cobra.Command, a []string) error { return broken(run(c, a)) }
+	cmd.Args = func(c *cobra.Command, a []string) error { return broken(args(c, a)) }
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return broken(err) })
+	return cmd
+}
+
+func newPhoneCheckCmd(flags *rootFlags) *cobra.Command {
+	out := newOutput("table", "json")
+	var file string
+	cmd := &cobra.Command{
+		Use:   "check --baseline FILE",
+		Short: "Check the phone policy against a baseline file; exit 1 when it drifts",
+		Long: "Check the account's phone settings against the expectations of a baseline file and\n" +
+			"print each with the account's value and PASS or FAIL, then a summary.\n\n" +
+			"A baseline is TOML: under [expect], a quoted settings path (as `phone settings --diff`\n" +
+			"prints it) and the value it must have, one of several, or a numeric range:\n\n" +
+			"  [expect]\n" +
+			"  \"voicemail.enable\" = true\n" +
+			"  \"call_park.call_not_picked_up_action\" = { one_of = [9, 100] }\n" +
+			"  \"call_park.expiration_period\" = { min = 5, max = 30 }\n\n" +
+			"Exit status: 0 when every expectation holds, 1 when any fails, 2 when the baseline\n" +
+			"is broken (the error names its line) or the settings could not be read.",
+		Example: "  evdesk phone check --baseline policy.toml\n" +
+			"  evdesk phone check --profile acme --baseline acme.toml -o json",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if file == "" {
+				return errors.New("--baseline FILE is required: the expectations to check")
+			}
+			b, err := baseline.Load(file) // before connecting: a broken file needs no network
+			if err != nil {
+				return err
+			}
+			return withSession(flags, func(cmd *cobra.Command, _ []string, s *session) error {
+				settings, err := s.client.Phone.AccountSettings(cmd.Context(), api.PhoneSettingsOptions{Types: b.SettingTypes()})
+				if err != nil {
+					return err
+				}
+				results, err := b.Check(settings)
+				if err != nil {
+					return err
+				}
+				failed, err := writePhoneCheck(cmd.OutOrStdout(), out.value, b.File, s, results)
+				if err != nil {
+					return err
+				}
+				if failed > 0 {
+					return &exitError{code: exitDrift}
+				}
+				return nil
+			})(cmd, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&file, "baseline", "", "the baseline `FILE` (TOML) to check against")
+	f.VarP(out, "output", "o", "output format: table or json")
+	return brokenOnError(cmd)
+}
+
+// writePhoneCheck prints the results and returns how many failed.
+func writePhoneCheck(w io.Writer, format, file string, s *session, results []baseline.Result) (int, error) {
+	failed := 0
+	for _, r := range results {
+		if !r.Pass {
+			failed++
+		}
+	}
+	if format == "json" {
+		return failed, writeJSON(w, struct {
+			Baseline string            `json:"baseline"`
+			Profile  string            `json:"profile"`
+			Account  string            `json:"account,omitempty"`
+			Results  []baseline.Result `json:"results"`
+			Passed   int               `json:"passed"`
+			Failed   int               `json:"failed"`
+		}{file, s.profile, s.account, results, len(results) - failed, failed})
+	}
+	rows := make([][]string, len(results))
+	for i, r := range results {
+		verdict := "PASS"
+		if !r.Pass {
+			verdict = "FAIL"
+		}
+		actual := "(absent)"
+		if r.Actual != nil {
+			actual = clipText(string(r.Actual), 60)
+		}
+		rows[i] = []string{verdict, r.Path, clipText(r.Expectation.String(), 40), actual}
+	}
+	table := newOutput("table")
+	if err := table.writeRows(w, []string{"RESULT", "PATH", "EXPECTED", "ACTUAL"}, rows); err != nil {
+		return failed, err
+	}
+	var err error
+	if failed == 0 {
+		_, err = fmt.Fprintf(w, "PASS: %s of %s hold for profile %s.\n", plural(len(results), "expectation"), file, s.profile)
+	} else {
+		_, err = fmt.Fprintf(w, "FAIL: %d of %s of %s fail for profile %s (%d pass).\n",
+			failed, plural(len(results), "expectation"), file, s.profile, len(results)-failed)
+	}
+	return failed, err
+}
+
+func newPhoneCompareCmd(flags *rootFlags) *cobra.Command {
+	out := newOutput("table", "json")
+	var with, types string
+	cmd := &cobra.Command{
+		Use:   "compare --with PROFILE",
+		Short: "List the phone settings that differ between two profiles' accounts; exit 1 when any do",
+		Long: "Compare the phone settings of the current profile's account (--profile) with those of\n" +
+			"another profile's account (--with), and list every difference by settings path with\n" +
+			"the value on each side (\"-\" where a side lacks it).\n\n" +
+			"Each profile needs its own credentials: a login (`evdesk login --profile NAME`) or a\n" +
+			"token variable of its own (`evdesk config set-profile NAME --token-env VAR`), since\n" +
+			"EVDESK_TOKEN would stand for both sides.\n\n" +
+			"Exit status: 0 when the settings are the same, 1 when they differ, 2 when a side\n" +
+			"could not be read.",
+		Example: "  evdesk phone compare --profile acme --with contoso\n" +
+			"  evdesk phone compare --with contoso --types call_park,voicemail -o json",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			left, right, err := compareProfiles(*flags, with)
+			if err != nil {
+				return err
+			}
+			opts := api.PhoneSettingsOptions{Types: api.ParsePhoneSettingTypes(types)}
+			if err := opts.Validate(); err != nil {
+				return fmt.Errorf("--types: %w", err)
+			}
+			var docs [2][]byte
+			for i, name := range []string{left, right} {
+				if docs[i], err = readPhoneSettings(cmd, rootFlags{profile: name}, opts); err != nil {
+					return fmt.Errorf("profile %s: %w", name, err)
+				}
+			}
+			changes, err := snapshot.Diff(docs[0], docs[1])
+			if err != nil {
+				return err
+			}
+			if err := writePhoneCompare(cmd.OutOrStdout(), out.value, left, right, changes); err != nil {
+				return err
+			}
+			if len(changes) > 0 {
+				return &exitError{code: exitDrift}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&with, "with", "", "the `PROFILE` whose account to compare with")
+	f.StringVar(&types, "types", "", "comma-separated setting types (default: all the servers return)")
+	f.VarP(out, "output", "o", "output format: table or json")
+	return brokenOnError(cmd)
+}
+
+// compareProfiles resolves the two sides' profile names and refuses a
+// comparison that could only find them equal: the same profile, or two
+// profiles that would use the same token on the same server.
+func compareProfiles(flags rootFlags, with string) (string, string, error) {
+	if with == "" {
+		return "", "", errors.New("--with PROFILE is required: the profile whose account to compare with")
+	}
+	if flags.demo {
+		return "", "", fmt.Errorf("--demo serves one account: compare two profiles (`evdesk sim` prints a second account's token as %s)", simOtherHostTokenEnv)
+	}
+	left, err := config.LoadProfile(flags.profile)
+	if err != nil {
+		return "", "", err
+	}
+	right, err := config.LoadProfile(with)
+	if err != nil {
+		return "", "", fmt.Errorf("--with: %w", err)
+	}
+	switch {
+	case left.Name == right.Name:
+		return "", "", fmt.Errorf("--with names profile %q, the one being compared: name another", with)
+	case left.Token != "" && left.Token == right.Token && left.BaseURL == right.BaseURL:
+		return "", "", fmt.Errorf("profiles %q and %q would use the same token on the same server, so show one account twice: give %q a token of its own (`evdesk login --profile %s`, or `evdesk config set-profile %s --token-env VAR`; %s stands for every profile without token_env)",
+			left.Name, right.Name, right.Name, right.Name, right.Name, config.EnvToken)
+	}
+	return left.Name, right.Name, nil
+}
+
+// readPhoneSettings reads one profile's settings as JSON.
+func readPhoneSettings(cmd *cobra.Command, flags rootFlags, opts api.PhoneSettingsOptions) ([]byte, error) {
+	var doc []byte
+	err := withSession(&flags, func(cmd *cobra.Command, _ []string, s *session) error {
+		settings, err := s.client.Phone.AccountSettings(cmd.Context(), opts)
+		if err != nil {
+			return err
+		}
+		doc, err = json.Marshal(settings)
+		return err
+	})(cmd, nil)
+	return doc, err
+}
+
+func writePhoneCompare(w io.Writer, format, left, right string, changes []snapshot.Change) error {
+	if format == "json" {
+		type difference struct {
+			Path  string          `json:"path"`
+			Left  json.RawMessage `json:"left,omitempty"`
+			Right json.RawMessage `json:"right,omitempty"`
+		}
+		diffs := make([]difference, len(changes))
+		for i, c := range changes {
+			diffs[i] = difference{c.Path, c.Before, c.After}
+		}
+		return writeJSON(w, struct {
+			Left        string       `json:"left"`
+			Right       string       `json:"right"`
+			Differences []difference `json:"differences"`
+		}{left, right, diffs})
+	}
+	if len(changes) == 0 {
+		_, err := fmt.Fprintf(w, "The phone settings of %s and %s are the same.\n", left, right)
+		return err
+	}
+	fmt.Fprintf(w, "%s between %s and %s:\n", plural(len(changes), "difference"), left, right)
+	rows := make([][]string, len(changes))
+	for i, c := range changes {
+		rows[i] = []string{c.Path, orNone(c.Before), orNone(c.After)}
+	}
+	table := newOutput("table")
+	return table.writeRows(w, []string{"PATH", strings.ToUpper(left), strings.ToUpper(right)}, rows)
 }
 
 func newPhoneSettingsCmd(flags *rootFlags) *cobra.Command {

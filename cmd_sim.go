@@ -44,6 +44,8 @@ func newSimCmd() *cobra.Command {
 			fmt.Fprintf(out, "%s=%s\n", config.EnvClientID, sim.DemoClientID)
 			fmt.Fprintf(out, "%s=%s\n", config.EnvClientSecret, sim.DemoClientSecret)
 			fmt.Fprintf(out, "EVDESK_TOKEN_NO_PHONE=%s\n", sim.NoPhoneToken)
+			fmt.Fprintf(out, "# a second account, its phone policy a little different (evdesk phone compare):\n")
+			fmt.Fprintf(out, "%s=%s\n", simOtherHostTokenEnv, sim.OtherHostToken)
 			fmt.Fprintf(out, "# AI services (evdesk login --ai): key %s secret %s\n", sim.DemoAIKey, sim.DemoAISecret)
 			fmt.Fprintf(out, "# try: curl -H \"Authorization: Bearer $%s\" \"$%s/%s_events/events?role_type=host\"\n",
 				config.EnvToken, config.EnvBaseURL, config.DefaultPathWord)
@@ -66,6 +68,10 @@ func newSimCmd() *cobra.Command {
 	f.Float64Var(&opts.RPS, "rps", 30, "requests per second per token before 429 (the LIGHT rate limit); 0 for no limit")
 	return cmd
 }
+
+// simOtherHostTokenEnv is the variable `evdesk sim` prints the second
+// account's token as; a profile's token_env can name it.
+const simOtherHostTokenEnv = "EVDESK_TOKEN_OTHER_HOST"
 
 func validateShare(flag string, v float64) error {
 	if v < 0 || v > 1 {

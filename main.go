@@ -43,14 +43,48 @@ func main() {
 	err := root.ExecuteContext(ctx)
 	stop()
 	if err != nil {
-		fmt.Fprintln(stderr, "evdesk:", sanitize.Text(err.Error()))
+		code := reportError(stderr, err)
+		_ = stdout.Flush()
+		_ = stderr.Flush()
+		os.Exit(code)
 	}
 	_ = stdout.Flush()
 	_ = stderr.Flush()
-	if err != nil {
-		os.Exit(1)
-	}
 }
+
+// exitCoder is an error that chooses the exit status (phone check and
+// compare: 1 for drift, 2 when they could not tell); others exit 1.
+type exitCoder interface{ ExitCode() int }
+
+// reportError prints a command's error, unless it is a bare exit status
+// (the command's output already said why), and returns the exit status.
+func reportError(w io.Writer, err error) int {
+	code := 1
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		code = ec.ExitCode()
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintln(w, "evdesk:", sanitize.Text(msg))
+	}
+	return code
+}
+
+// exitError gives an error its exit status; with a nil err it is silent.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+func (e *exitError) ExitCode() int { return e.code }
 
 // session is what every command needs: a client and a label for the place
 // it talks to. In demo mode it owns the in-process simulator.

@@ -93,47 +93,5 @@ func IsPhoneNotSetUp(err error) bool {
 }
 
 // nearestPhoneSettingType returns the known key closest to t when it is a
-// plausible typo (a few edits away, or a unique key containing t).
-func nearestPhoneSettingType(t string) string {
-	t = strings.ToLower(t)
-	best, bestD := "", 1<<30
-	for _, k := range PhoneSettingTypes {
-		if d := editDistance(t, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if bestD <= max(2, len(t)/4) {
-		return best
-	}
-	var hits []string
-	for _, k := range PhoneSettingTypes {
-		if len(t) >= 4 && strings.Contains(k, t) {
-			hits = append(hits, k)
-		}
-	}
-	if len(hits) == 1 {
-		return hits[0]
-	}
-	return ""
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// plausible typo.
+func nearestPhoneSettingType(t string) string { return NearestName(t, PhoneSettingTypes) }

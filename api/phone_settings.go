@@ -60,6 +60,24 @@ func KindOfPhoneSetting(key string) PhoneSettingKind {
 	return PhoneSettingUnknown
 }
 
+// NewPhoneSettingValue returns a pointer to a zero value of the type a
+// setting decodes into: the typed struct for a key of known shape (*CallPark
+// for "call_park"), *PhoneSettingCommon for a key whose fields the spec does
+// not show, nil for a key that is not one of the 43. Tools that need a
+// setting's fields (a baseline naming call_park.expiration_period) read them
+// from this type.
+func NewPhoneSettingValue(key string) any {
+	switch KindOfPhoneSetting(key) {
+	case PhoneSettingUnknown:
+		return nil
+	case PhoneSettingUnshown:
+		return &PhoneSettingCommon{}
+	}
+	var p PhoneSettings
+	v, _ := p.decoders()[key](json.RawMessage("{}")) // an empty object always decodes
+	return v
+}
+
 // Lock levels of locked_by (phone spec 2.1).
 const (
 	LockedByInvalid = "invalid"

@@ -6,7 +6,9 @@
 //
 // Secrets never live in the config file: the client secret comes from the
 // keyring (package auth) or EVDESK_CLIENT_SECRET, tokens from the keyring or
-// EVDESK_TOKEN.
+// EVDESK_TOKEN. A profile may name its own token variable (token_env), so
+// one shell can hold the tokens of several accounts, as comparing two
+// accounts or checking several from a scheduler needs.
 package config
 
 import (
@@ -61,6 +63,9 @@ const (
 	FieldClientID    = "client_id"
 	FieldRedirectURI = "redirect_uri"
 	FieldScopes      = "scopes"
+	// FieldTokenEnv names the environment variable that holds the profile's
+	// bearer token; it wins over EVDESK_TOKEN for that profile.
+	FieldTokenEnv = "token_env"
 )
 
 // fieldEnv maps each settable field to its environment variable.
@@ -82,8 +87,11 @@ type Profile struct {
 	// ClientSecret comes from EVDESK_CLIENT_SECRET only (else the keyring);
 	// it is never written to the config file and never shown.
 	ClientSecret string
-	// Token is a bearer token from EVDESK_TOKEN; it is never written to disk.
+	// Token is a bearer token from EVDESK_TOKEN, or from the variable
+	// TokenEnv names; it is never written to disk.
 	Token string
+	// TokenEnv is the profile's own token variable (token_env), if any.
+	TokenEnv string
 	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
 	// (else the keyring).
 	AIKey, AISecret string
@@ -186,6 +194,7 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.Scopes = append([]string(nil), e.Scopes...)
 			p.setOrigin(FieldScopes, f.origin(chosen, FieldScopes))
 		}
+		p.TokenEnv = set(FieldTokenEnv, e.TokenEnv)
 	} else if asked != "" && asked != DefaultProfileName {
 		// An explicitly named profile must exist (the implicit "default"
 		// profile may come from the environment alone).
@@ -231,6 +240,9 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 	}
 	p.ClientSecret = getenv(lookup, EnvClientSecret)
 	p.Token = getenv(lookup, EnvToken)
+	if p.TokenEnv != "" {
+		p.Token = getenv(lookup, p.TokenEnv)
+	}
 	p.AIKey, p.AISecret = getenv(lookup, EnvAIKey), getenv(lookup, EnvAISecret)
 }
 
@@ -263,6 +275,9 @@ func (p Profile) Validate() error {
 	}
 	if err := p.validateFields(); err != nil {
 		return err
+	}
+	if p.TokenEnv != "" && p.Token == "" {
+		return fmt.Errorf("%s: profile %q takes its token from %s, which is not set", p.label(FieldTokenEnv), p.Name, p.TokenEnv)
 	}
 	if p.Token == "" && (p.AuthURL == "" || p.ClientID == "") {
 		return fmt.Errorf("no credentials for profile %q: set %s and %s (or `evdesk config set-profile %s --auth-url URL --client-id ID`) and run `evdesk login`, or set %s to an access token (`evdesk sim` prints one for the simulator)",
@@ -368,6 +383,16 @@ func CheckScope(s string) error {
 }
 
 var profileNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// CheckEnvName reports whether name can name an environment variable.
+func CheckEnvName(name string) error {
+	if !envNamePattern.MatchString(name) {
+		return fmt.Errorf("is not an environment variable name: use letters, digits and '_', not starting with a digit")
+	}
+	return nil
+}
 
 // CheckProfileName reports whether name can name a profile: letters,
 // digits, '.', '_' and '-', starting with a letter or digit (it becomes part

@@ -37,9 +37,12 @@ type ProfileEntry struct {
 	ClientID    string   `toml:"client_id,omitempty"`
 	RedirectURI string   `toml:"redirect_uri,omitempty"`
 	Scopes      []string `toml:"scopes,omitempty"`
+	// TokenEnv names the variable holding the profile's token (the name,
+	// never the token, is stored).
+	TokenEnv string `toml:"token_env,omitempty"`
 }
 
-var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes}
+var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes, FieldTokenEnv}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -165,6 +168,11 @@ func (f *File) Check() error {
 				return bad(FieldScopes, fmt.Sprintf("%q %v", s, err))
 			}
 		}
+		if e.TokenEnv != "" {
+			if err := CheckEnvName(e.TokenEnv); err != nil {
+				return bad(FieldTokenEnv, fmt.Sprintf("%q %v, such as ACME_EVDESK_TOKEN", e.TokenEnv, err))
+			}
+		}
 	}
 	if f.DefaultProfile != "" {
 		if _, ok := f.Profiles[f.DefaultProfile]; !ok {
@@ -235,7 +243,8 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # Every field can be overridden by EVDESK_<FIELD> (EVDESK_BASE_URL,
 # EVDESK_AUTH_URL, EVDESK_PATH_WORD, EVDESK_CLIENT_ID, EVDESK_REDIRECT_URI,
 # EVDESK_SCOPES). Secrets never go here: the client secret and tokens live in
-# the OS keyring (` + "`evdesk login`" + `) or come from EVDESK_CLIENT_SECRET / EVDESK_TOKEN.
+# the OS keyring (` + "`evdesk login`" + `) or come from EVDESK_CLIENT_SECRET / EVDESK_TOKEN;
+# token_env = "NAME" makes a profile read its token from $NAME instead.
 
 `
 

@@ -147,6 +147,34 @@ func TestEnvOverridesWin(t *testing.T) {
 	}
 }
 
+func TestTokenEnvGivesAProfileItsOwnToken(t *testing.T) {
+	path := writeConfig(t, sample+"token_env = \"ACME_TOKEN\"\n")
+	env := map[string]string{EnvToken: "general", "ACME_TOKEN": "acme"}
+	lab, err := Resolve(path, "lab", lookupFrom(env))
+	if err != nil || lab.Token != "acme" || lab.TokenEnv != "ACME_TOKEN" || lab.Origin(FieldTokenEnv) != path+":12" {
+		t.Fatalf("lab: %+v %v", lab, err)
+	}
+	work, err := Resolve(path, "work", lookupFrom(env))
+	if err != nil || work.Token != "general" {
+		t.Fatalf("work: %+v %v", work, err)
+	}
+	// The named variable unset: no silent fall back to EVDESK_TOKEN, which
+	// may belong to another account.
+	delete(env, "ACME_TOKEN")
+	lab, _ = Resolve(path, "lab", lookupFrom(env))
+	if err := lab.Validate(); err == nil || err.Error() != path+`:12: profiles.lab.token_env: profile "lab" takes its token from ACME_TOKEN, which is not set` {
+		t.Fatalf("unset variable: %v", err)
+	}
+	f, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := f.Render()
+	if !strings.Contains(string(out), `token_env = "ACME_TOKEN"`) {
+		t.Errorf("render lost token_env:\n%s", out)
+	}
+}
+
 func TestNoFileIsTheEnvironmentProfile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing.toml")
 	env := map[string]string{EnvBaseURL: "http://127.0.0.1:9/v2", EnvToken: "t"}
@@ -179,6 +207,8 @@ func TestFileErrorsNameFileLineAndField(t *testing.T) {
 		{"dotted", "profiles.a.path_word = \"a/b\"\n", ":1", "profiles.a.path_word"},
 		{"default", "default_profile = \"b\"\n[profiles.a]\n", ":1", "default_profile"},
 		{"top level", "colour = \"red\"\n", ":1", "colour"},
+		{"token variable", "[profiles.a]\nbase_url = \"http://x/v2\"\ntoken_env = \"1-TOKEN\"\n", ":3", "profiles.a.token_env"},
+		{"token in file", "[profiles.a]\ntoken = \"s\"\n", ":2", "profiles.a.token"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeConfig(t, tc.content)

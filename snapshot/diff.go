@@ -129,7 +129,7 @@ func walkArray(out *[]Change, path string, a, b []any) {
 			m := map[string]any{}
 			var order []string
 			for _, it := range items {
-				id := fmt.Sprint(it.(map[string]any)[field])
+				id := itemID(it, field)
 				m[id] = it
 				order = append(order, id)
 			}
@@ -144,7 +144,7 @@ func walkArray(out *[]Change, path string, a, b []any) {
 			}
 		}
 		for _, id := range ids {
-			p := path + "[" + field + "=" + id + "]"
+			p := itemPath(path, field, id)
 			av, inA := am[id]
 			bv, inB := bm[id]
 			switch {
@@ -159,7 +159,7 @@ func walkArray(out *[]Change, path string, a, b []any) {
 		return
 	}
 	for i := 0; i < max(len(a), len(b)); i++ {
-		p := path + "[" + strconv.Itoa(i) + "]"
+		p := indexPath(path, i)
 		switch {
 		case i >= len(a):
 			*out = append(*out, Change{Kind: Added, Path: p, After: compact(b[i])})
@@ -201,7 +201,7 @@ func uniqueBy(items []any, field string) bool {
 		default:
 			return false
 		}
-		if id == "" || seen[id] || strings.ContainsAny(id, "[]") {
+		if id == "" || seen[id] || strings.ContainsAny(id, "[]") || !printable(id) {
 			return false
 		}
 		seen[id] = true
@@ -220,18 +220,6 @@ func sameValue(a, b any) bool {
 		}
 	}
 	return reflect.DeepEqual(a, b)
-}
-
-// join appends a key to a dotted path; keys that would read ambiguously are
-// bracketed and quoted.
-func join(path, key string) string {
-	if key == "" || strings.ContainsAny(key, ".[]\" ") {
-		return path + "[" + strconv.Quote(key) + "]"
-	}
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
 
 func compact(v any) json.RawMessage {

@@ -244,6 +244,8 @@ func demoPhonePolicy() map[string]obj {
 // looser stance in a few places, so comparing the two shows drift.
 func otherPhonePolicy() map[string]obj {
 	p := demoPhonePolicy()
+	p["voicemail"] = setting(false, false, obj{"allow_videomail": false, "allow_download": true, "allow_delete": true,
+		"allow_share": false, "allow_virtual_background": false})
 	p["international_calling"] = setting(true, false, nil)
 	p["call_handling_forwarding_to_other_users"] = setting(true, false, obj{"call_forwarding_type": 4})
 	p["call_park"] = setting(true, true, obj{"expiration_period": 5,

@@ -128,8 +128,10 @@ func TestPhonePoliciesDifferByAccount(t *testing.T) {
 	var demo, other map[string]json.RawMessage
 	e.phoneGet(DemoToken, nil).decode(t, 200, &demo)
 	e.phoneGet(OtherHostToken, nil).decode(t, 200, &other)
-	if string(demo["call_park"]) == string(other["call_park"]) {
-		t.Error("the two accounts share a call park policy")
+	for _, k := range []string{"call_park", "voicemail", "international_calling"} {
+		if string(demo[k]) == string(other[k]) {
+			t.Errorf("the two accounts share a %s policy", k)
+		}
 	}
 	if _, ok := other["call_screening"]; ok {
 		t.Error("the other account should lack call_screening")
