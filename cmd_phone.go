@@ -178,7 +178,7 @@ func newPhoneCompareCmd(flags *rootFlags) *cobra.Command {
 			}
 			var docs [2][]byte
 			for i, name := range []string{left, right} {
-				if docs[i], err = readPhoneSettings(cmd, rootFlags{profile: name}, opts); err != nil {
+				if docs[i], err = readPhoneSettings(cmd, rootFlags{profile: name, timeout: flags.timeout}, opts); err != nil {
 					return fmt.Errorf("profile %s: %w", name, err)
 				}
 			}

@@ -292,9 +292,12 @@ const shutdownTimeout = 5 * time.Second
 // returns.
 func withSession(flags *rootFlags, run func(cmd *cobra.Command, args []string, s *session) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
-		ctx, cancel := withTimeout(cmd.Context(), flags.timeout)
+		parent := cmd.Context()
+		ctx, cancel := withTimeout(parent, flags.timeout)
 		defer cancel()
 		cmd.SetContext(ctx)
+		defer cmd.SetContext(parent) // a command may open a second session
+
 		s, err := openSession(ctx, *flags, forCLI)
 		if err != nil {
 			return explainTimeout(ctx, err)
