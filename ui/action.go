@@ -22,8 +22,11 @@ type Action struct {
 	// Why returns why the action cannot be done now ("" when it can); the
 	// reason is shown instead of running it.
 	Why func() string
-	// Run does the action, inside the screen's Update.
-	Run func() tea.Cmd
+	// Run does the action, inside the screen's Update; RunKey, when set,
+	// does it instead and is told which key it was (for a binding of several
+	// keys such as the number keys).
+	Run    func() tea.Cmd
+	RunKey func(tea.KeyPressMsg) tea.Cmd
 	// Minor actions stay out of the one-line help (the ? panel lists all).
 	Minor bool
 }
@@ -60,6 +63,9 @@ func (as Actions) Dispatch(k tea.KeyPressMsg, d *Dialog, th *Theme) (cmd tea.Cmd
 			}
 			d.Ask(th, q, true, a.Run)
 			return nil, true
+		}
+		if a.RunKey != nil {
+			return a.RunKey(k), true
 		}
 		return a.Run(), true
 	}

@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 )
 
 // GlobalKeys is the console's whole vocabulary of keys: every key a screen
@@ -106,4 +107,13 @@ func (k GlobalKeys) ShortHelp() []key.Binding {
 // FullHelp lists the shell's own keys; screens list the keys they act on.
 func (k GlobalKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.NextTab, k.PrevTab, k.Back, k.Help, k.Quit}}
+}
+
+// NewViewport is a scrolling pane that moves with the vocabulary's keys
+// only: the viewport's own letters (d, u, f, b, h, l) mean other things
+// here.
+func NewViewport(k *GlobalKeys) viewport.Model {
+	vp := viewport.New()
+	vp.KeyMap = viewport.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown}
+	return vp
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,36 +39,10 @@ type actionDoneMsg struct {
 	err     error
 }
 
-type detailKeys struct {
-	Publish, Cancel, Duplicate, Delete, Edit, Refresh, Scroll key.Binding
-	CheckIn, CheckIns                                         key.Binding
-	Coeditors, Emails, Exhibitors, Links, Register            key.Binding
-}
-
-func newDetailKeys() detailKeys {
-	return detailKeys{
-		Publish:    key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "publish")),
-		Cancel:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "cancel event")),
-		Duplicate:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "duplicate")),
-		Delete:     key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "delete draft")),
-		Edit:       key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit")),
-		Coeditors:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "co-editors")),
-		Emails:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "emails")),
-		Exhibitors: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "booths: exhibitors")),
-		Links:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "access links")),
-		Register:   key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "register attendees")),
-		Refresh:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Scroll:     key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
-		CheckIn:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "check-in desk")),
-		CheckIns:   key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "check-ins")),
-	}
-}
-
 // DetailScreen shows every field of one event and its actions.
 type DetailScreen struct {
 	ctx    *ui.Context
 	deps   Deps
-	keys   detailKeys
 	event  api.Event
 	bucket Bucket
 	hubs   map[string]string // hub id to name, as the list knew them
@@ -85,8 +60,8 @@ type DetailScreen struct {
 // NewDetail opens an event; it shows what the listing knew at once and
 // fetches the full record in the background.
 func NewDetail(ctx *ui.Context, deps Deps, e api.Event, b Bucket, hubs map[string]string) *DetailScreen {
-	return &DetailScreen{ctx: ctx, deps: deps.withDefaults(), keys: newDetailKeys(), event: e,
-		bucket: b, hubs: hubs, vp: viewport.New()}
+	return &DetailScreen{ctx: ctx, deps: deps.withDefaults(), event: e,
+		bucket: b, hubs: hubs, vp: ui.NewViewport(ctx.Keys)}
 }
 
 func (s *DetailScreen) Title() string { return s.event.Name }
@@ -125,7 +100,10 @@ func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, cmd
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
-		if cmd, handled := s.onKey(k); handled {
+		if key.Matches(k, s.ctx.Keys.Refresh) {
+			return s, s.load()
+		}
+		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx.Theme); handled {
 			return s, cmd
 		}
 	}
@@ -134,73 +112,76 @@ func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	return s, cmd
 }
 
-func (s *DetailScreen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(k, s.keys.Refresh):
-		return s.load(), true
-	case key.Matches(k, s.keys.CheckIn) && s.deps.CheckInDesk != nil:
-		return ui.Push(s.deps.CheckInDesk(s.ctx, s.event.EventID, s.event.Name)), true
-	case key.Matches(k, s.keys.CheckIns) && s.deps.CheckInHistory != nil:
-		return ui.Push(s.deps.CheckInHistory(s.ctx, s.event.EventID, s.event.Name)), true
-	case key.Matches(k, s.keys.Coeditors):
-		return ui.Push(coeditors.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name)), true
-	case key.Matches(k, s.keys.Exhibitors) && s.event.EventType != "" && s.event.EventType != api.EventTypeConference:
-		return ui.Toast(ui.ToastInfo, "Exhibitors: only conference (multi-session) events have exhibitors"), true
-	case key.Matches(k, s.keys.Exhibitors):
-		return ui.Push(exhibitors.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name)), true
-	case key.Matches(k, s.keys.Links):
-		return ui.Push(accesslinks.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name,
-			s.event.EventType == api.EventTypeRecurring)), true
-	case key.Matches(k, s.keys.Register):
-		return ui.Push(registration.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name)), true
-	case key.Matches(k, s.keys.Emails):
-		return ui.Push(emails.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name,
-			emails.WithClock(s.deps.Now), emails.WithLocation(s.deps.Local))), true
-	case key.Matches(k, s.keys.Publish), key.Matches(k, s.keys.Cancel),
-		key.Matches(k, s.keys.Delete), key.Matches(k, s.keys.Duplicate), key.Matches(k, s.keys.Edit):
-	default:
-		return nil, false
+// actions are what the detail lets the user do with the event.
+func (s *DetailScreen) actions() ui.Actions {
+	k, e, name := s.ctx.Keys, s.event, s.event.Name
+	notBusy := func() string {
+		if s.busy != "" {
+			return "Wait: " + s.busy + " is still in progress"
+		}
+		return ""
 	}
-	if s.busy != "" {
-		return ui.Toast(ui.ToastInfo, "Wait: "+s.busy+" is still in progress"), true
+	// only allows an action in the given states of the event (the actions
+	// are built afresh for every key, so the state is the current one).
+	only := func(why string, b ...Bucket) func() string {
+		return func() string {
+			if busy := notBusy(); busy != "" {
+				return busy
+			}
+			if !slices.Contains(b, s.bucket) {
+				return why
+			}
+			return ""
+		}
 	}
-	if why := s.disabledReason(k); why != "" {
-		return ui.Toast(ui.ToastInfo, why), true
+	status := strings.ToLower(s.bucket.String())
+	push := func(open func() ui.Screen) func() tea.Cmd { return func() tea.Cmd { return ui.Push(open()) } }
+	as := ui.Actions{
+		{Key: k.Publish, Help: "publish", Run: s.publish,
+			Why: only("Publish: only drafts can be published; this event is "+status, BucketDraft)},
+		{Key: k.Cancel, Help: "cancel event", Run: s.openCancelForm,
+			Why: only("Cancel: only upcoming published events can be cancelled; this event is "+status, BucketUpcoming)},
+		{Key: k.Duplicate, Help: "duplicate", Run: s.openDuplicateForm, Why: notBusy},
+		{Key: k.Delete, Help: "delete draft", Dangerous: true, Run: s.run("delete", deleteDraft),
+			Confirm: func() string { return fmt.Sprintf("Delete the draft %q? This cannot be undone.", name) },
+			Why:     only("Delete: only drafts can be deleted; cancel a published event instead", BucketDraft)},
+		{Key: k.Edit, Help: "edit", Run: s.openEditForm,
+			Why: only("Edit: past and cancelled events cannot be edited", BucketDraft, BucketUpcoming)},
+		{Key: k.Coeditors, Run: push(func() ui.Screen { return coeditors.New(s.ctx, s.deps.Client, e.EventID, name) })},
+		{Key: k.Emails, Run: push(func() ui.Screen {
+			return emails.New(s.ctx, s.deps.Client, e.EventID, name, emails.WithClock(s.deps.Now), emails.WithLocation(s.deps.Local))
+		})},
+		{Key: k.Links, Minor: true, Run: push(func() ui.Screen {
+			return accesslinks.New(s.ctx, s.deps.Client, e.EventID, name, e.EventType == api.EventTypeRecurring)
+		})},
+		{Key: k.Exhibitors, Minor: true, Run: push(func() ui.Screen { return exhibitors.New(s.ctx, s.deps.Client, e.EventID, name) }),
+			Why: func() string {
+				if e.EventType != "" && e.EventType != api.EventTypeConference {
+					return "Exhibitors: only conference (multi-session) events have exhibitors"
+				}
+				return ""
+			}},
+		{Key: k.Register, Minor: true, Run: push(func() ui.Screen { return registration.New(s.ctx, s.deps.Client, e.EventID, name) })},
 	}
-	name := s.event.Name
-	switch {
-	case key.Matches(k, s.keys.Publish):
-		return s.ask(fmt.Sprintf("Publish %q? Registration opens once it is published.", name), false,
-			s.run("publish", func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
-				return c.Events.Publish(ctx, id)
-			})), true
-	case key.Matches(k, s.keys.Delete):
-		return s.ask(fmt.Sprintf("Delete the draft %q? This cannot be undone.", name), true,
-			s.run("delete", func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
-				return nil, c.Events.Delete(ctx, id)
-			})), true
-	case key.Matches(k, s.keys.Cancel):
-		return s.openCancelForm(), true
-	case key.Matches(k, s.keys.Edit):
-		return s.openEditForm(), true
-	default:
-		return s.openDuplicateForm(), true
+	if s.deps.CheckInDesk != nil {
+		as = append(as, ui.Action{Key: k.CheckIn, Minor: true, Run: push(func() ui.Screen { return s.deps.CheckInDesk(s.ctx, e.EventID, name) })})
 	}
+	if s.deps.CheckInHistory != nil {
+		as = append(as, ui.Action{Key: k.History, Minor: true, Run: push(func() ui.Screen { return s.deps.CheckInHistory(s.ctx, e.EventID, name) })})
+	}
+	return as
 }
 
-// disabledReason says why an action does not apply to this event, or "".
-func (s *DetailScreen) disabledReason(k tea.KeyPressMsg) string {
-	switch {
-	case key.Matches(k, s.keys.Publish) && s.bucket != BucketDraft:
-		return "Publish: only drafts can be published; this event is " + strings.ToLower(s.bucket.String())
-	case key.Matches(k, s.keys.Delete) && s.bucket != BucketDraft:
-		return "Delete: only drafts can be deleted; cancel a published event instead"
-	case key.Matches(k, s.keys.Edit) && (s.bucket == BucketPast || s.bucket == BucketCancelled):
-		return "Edit: past and cancelled events cannot be edited"
-	case key.Matches(k, s.keys.Cancel) && s.bucket != BucketUpcoming:
-		return "Cancel: only upcoming published events can be cancelled; this event is " + strings.ToLower(s.bucket.String())
-	}
-	return ""
+// publish asks first: registration opens once it is published.
+func (s *DetailScreen) publish() tea.Cmd {
+	return s.ask(fmt.Sprintf("Publish %q? Registration opens once it is published.", s.event.Name), false,
+		s.run("publish", func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
+			return c.Events.Publish(ctx, id)
+		}))
+}
+
+func deleteDraft(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
+	return nil, c.Events.Delete(ctx, id)
 }
 
 func (s *DetailScreen) ask(question string, dangerous bool, onYes func() tea.Cmd) tea.Cmd {
@@ -366,11 +347,10 @@ func (s *DetailScreen) ShortHelp() []key.Binding {
 	if s.dialog.Open() {
 		return s.dialog.ShortHelp()
 	}
-	return []key.Binding{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete, s.keys.Edit,
-		s.keys.Coeditors, s.keys.Emails, s.keys.Refresh}
+	return append(s.actions().ShortHelp(), s.ctx.Keys.Refresh)
 }
 
 func (s *DetailScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.keys.Publish, s.keys.Cancel, s.keys.Duplicate, s.keys.Delete},
-		{s.keys.Edit, s.keys.Coeditors, s.keys.Emails, s.keys.Exhibitors, s.keys.CheckIn, s.keys.CheckIns, s.keys.Links, s.keys.Register}, {s.keys.Refresh, s.keys.Scroll}}
+	k := s.ctx.Keys
+	return [][]key.Binding{append(s.actions().FullHelp(), k.Refresh), {k.Up, k.Down, k.PageUp, k.PageDown}}
 }

@@ -48,29 +48,10 @@ type listedEvent struct {
 	bucket Bucket
 }
 
-type listKeys struct {
-	Open, Refresh, New key.Binding
-	Buckets            [5]key.Binding
-}
-
-func newListKeys() listKeys {
-	k := listKeys{
-		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new event")),
-	}
-	for i, b := range bucketNames {
-		n := fmt.Sprint(i + 1)
-		k.Buckets[i] = key.NewBinding(key.WithKeys(n), key.WithHelp(n, strings.ToLower(b)))
-	}
-	return k
-}
-
 // ListScreen lists the user's events across the four listings.
 type ListScreen struct {
 	ctx    *ui.Context
 	deps   Deps
-	keys   listKeys
 	table  table.Model
 	events map[string]listedEvent
 	hubs   map[string]string // hub id to name; ids show until names arrive
@@ -107,7 +88,8 @@ func NewList(ctx *ui.Context, deps Deps) *ListScreen {
 		table.Column{Title: "Hub", Width: 10, Flex: 2},
 	)
 	t.SetEmptyText("No events here. Press r to refresh, or 1-5 to change the listing.")
-	return &ListScreen{ctx: ctx, deps: deps, keys: newListKeys(), table: t, events: map[string]listedEvent{}}
+	t.Keys = table.KeysFrom(ctx.Keys)
+	return &ListScreen{ctx: ctx, deps: deps, table: t, events: map[string]listedEvent{}}
 }
 
 func (s *ListScreen) Title() string { return "Events" }
@@ -177,34 +159,45 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	if cmd, handled := s.dialog.Update(msg); handled {
 		return s, cmd
 	}
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		if s.table.Filtering() {
-			break
-		}
-		switch {
-		case key.Matches(msg, s.keys.New):
-			return s, s.openCreateForm()
-		case key.Matches(msg, s.keys.Refresh):
-			return s, s.reload()
-		case key.Matches(msg, s.keys.Open):
-			if row, ok := s.table.Selected(); ok {
-				le := s.events[row.ID]
-				return s, ui.Push(NewDetail(s.ctx, s.deps, le.event, le.bucket, s.hubs))
-			}
-			return s, nil
-		}
-		for i, b := range s.keys.Buckets {
-			if key.Matches(msg, b) {
-				s.bucket = Bucket(i)
-				s.table.SetRows(s.rowsFor(s.bucket))
-				return s, nil
-			}
+	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
+		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx.Theme); handled {
+			return s, cmd
 		}
 	}
 	var cmd tea.Cmd
 	s.table, cmd = s.table.Update(msg)
 	return s, cmd
+}
+
+// actions are what the list lets the user do.
+func (s *ListScreen) actions() ui.Actions {
+	k := s.ctx.Keys
+	return ui.Actions{
+		{Key: k.Open, Help: "open", Run: s.open},
+		{Key: k.New, Help: "new event", Run: s.openCreateForm},
+		{Key: k.Refresh, Run: s.reload},
+		{Key: k.Views, Help: "choose listing", RunKey: s.showBucket},
+	}
+}
+
+// open shows the selected event.
+func (s *ListScreen) open() tea.Cmd {
+	row, ok := s.table.Selected()
+	if !ok {
+		return nil
+	}
+	le := s.events[row.ID]
+	return ui.Push(NewDetail(s.ctx, s.deps, le.event, le.bucket, s.hubs))
+}
+
+// showBucket switches to the listing of number key k (1: all ... 5:
+// cancelled).
+func (s *ListScreen) showBucket(k tea.KeyPressMsg) tea.Cmd {
+	if i := int(k.Code - '1'); i >= 0 && i < len(bucketNames) {
+		s.bucket = Bucket(i)
+		s.table.SetRows(s.rowsFor(s.bucket))
+	}
+	return nil
 }
 
 func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
@@ -322,11 +315,11 @@ func (s *ListScreen) ShortHelp() []key.Binding {
 	if s.dialog.Open() {
 		return nil
 	}
-	return append([]key.Binding{s.keys.Open, s.keys.New, s.keys.Refresh, s.keys.Buckets[0]}, s.table.Keys.ShortHelp()...)
+	return append(s.actions().ShortHelp(), s.table.Keys.Filter)
 }
 
 func (s *ListScreen) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{s.keys.Open, s.keys.New, s.keys.Refresh}, s.keys.Buckets[:]}, s.table.Keys.FullHelp()...)
+	return [][]key.Binding{s.actions().FullHelp(), s.table.Keys.Navigation()}
 }
 
 // withoutSharedLead drops the leading words all names share, so a narrow
