@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -77,11 +78,19 @@ func (e *FileError) Unwrap() error { return e.Err }
 // empty File (with Path set) and no error; a malformed one is a *FileError
 // naming the file, line and field.
 func ReadFile(path string) (*File, error) {
-	f := &File{Path: path}
-	src, err := os.ReadFile(path)
+	fh, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return f, nil
+		return &File{Path: path}, nil
 	}
+	if err != nil {
+		return nil, fmt.Errorf("read the config file: %w", err)
+	}
+	defer fh.Close()
+	if fi, err := fh.Stat(); err == nil && fi.Size() > MaxFileSize {
+		return nil, tooLarge(path)
+	}
+	// Bounded even when the size lies (a device, a file still growing).
+	src, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("read the config file: %w", err)
 	}
@@ -95,8 +104,14 @@ var decodeErrPattern = regexp.MustCompile(`^toml: line (\d+) \(last key "(.*?)"\
 // Parse decodes and checks config file content; path names the file in
 // errors.
 func Parse(path string, src []byte) (*File, error) {
+	if len(src) > MaxFileSize {
+		return nil, tooLarge(path)
+	}
+	if err := checkShape(path, src); err != nil {
+		return nil, err
+	}
 	f := &File{Path: path, src: src}
-	md, err := toml.Decode(string(src), f)
+	md, err := decode(src, f)
 	if err != nil {
 		fe := &FileError{File: path, Msg: err.Error(), Err: err}
 		var pe toml.ParseError
@@ -129,6 +144,19 @@ func Parse(path string, src []byte) (*File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// tomlDecode is the decoder (a variable so a test can make it panic).
+var tomlDecode = toml.Decode
+
+// decode runs the TOML decoder; a panic in it becomes an error.
+func decode(src []byte, f *File) (md toml.MetaData, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the TOML decoder failed on this file: %v", r)
+		}
+	}()
+	return tomlDecode(string(src), f)
 }
 
 // Check validates every profile and the default profile name, naming file,
