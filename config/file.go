@@ -170,15 +170,11 @@ func (f *File) Check() error {
 		if err := CheckProfileName(name); err != nil {
 			return &FileError{File: f.Path, Line: locateKey(f.src, toml.Key{"profiles", name}), Key: "profiles." + quoteKey(name), Msg: err.Error()}
 		}
-		if e.BaseURL != "" {
-			if err := CheckHTTPURL(e.BaseURL); err != nil {
-				return bad(FieldBaseURL, fmt.Sprintf("%q %v, such as https://api.example.com/v2", e.BaseURL, err))
-			}
+		if msg := serverURLProblem(e.BaseURL, exampleBaseURL); e.BaseURL != "" && msg != "" {
+			return bad(FieldBaseURL, msg)
 		}
-		if e.AuthURL != "" {
-			if err := CheckHTTPURL(e.AuthURL); err != nil {
-				return bad(FieldAuthURL, fmt.Sprintf("%q %v, such as https://auth.example.com", e.AuthURL, err))
-			}
+		if msg := serverURLProblem(e.AuthURL, exampleAuthURL); e.AuthURL != "" && msg != "" {
+			return bad(FieldAuthURL, msg)
 		}
 		if err := CheckPathWord(e.PathWord); err != nil {
 			return bad(FieldPathWord, fmt.Sprintf("%q %v", e.PathWord, err))

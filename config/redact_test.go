@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -70,3 +71,31 @@ func TestRedactingHandlerMasksURLPasswords(t *testing.T) {
 type lazyURL struct{ u *url.URL }
 
 func (l lazyURL) LogValue() slog.Value { return slog.StringValue(l.u.String()) }
+
+func TestCredentialsInServerURLsAreRefusedWithoutShowingThem(t *testing.T) {
+	for _, field := range []string{FieldBaseURL, FieldAuthURL} {
+		for _, u := range []string{"https://user:hunter2@api.example.com/v2", "https://hunter2@api.example.com/v2"} {
+			path := writeConfig(t, "[profiles.a]\n# credentials do not go here\n"+field+" = \""+u+"\"\n")
+			_, err := Resolve(path, "a", lookupFrom(nil))
+			var fe *FileError
+			if !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), path+":3: profiles.a."+field+": ") ||
+				!strings.Contains(err.Error(), "user name or password") || !strings.Contains(err.Error(), "keyring") {
+				t.Errorf("%s = %s: %v", field, u, err)
+			}
+			if err != nil && strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("credential shown: %v", err)
+			}
+		}
+	}
+	env := map[string]string{EnvBaseURL: "https://user:hunter2@api.example.com/v2", EnvToken: "t"}
+	err := FromEnv(lookupFrom(env)).Validate()
+	if err == nil || !strings.HasPrefix(err.Error(), EnvBaseURL+"=") || !strings.Contains(err.Error(), "user name or password") ||
+		strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("%v", err)
+	}
+	// A malformed URL with a password is refused for its form, still masked.
+	env[EnvBaseURL] = "ftp://user:hunter2@x/v2"
+	if err := FromEnv(lookupFrom(env)).Validate(); err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("%v", err)
+	}
+}
