@@ -81,10 +81,10 @@ func (ts *TokenSource) unanswered(ctx context.Context, err error) error {
 	case errors.As(err, &op) && op.Op == "dial":
 		na.Why, na.MaybeSpent = "could not be reached ("+config.Redact(op.Err.Error())+")", false
 		if op.Timeout() {
-			na.Why = fmt.Sprintf("could not be reached within %s", ts.o.refreshTime)
+			na.Why = fmt.Sprintf("could not be reached within %s", ts.o.refreshTimeout)
 		}
 	case errors.Is(ctx.Err(), context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
-		na.Why = fmt.Sprintf("did not answer within %s", ts.o.refreshTime)
+		na.Why = fmt.Sprintf("did not answer within %s", ts.o.refreshTimeout)
 	case errors.As(err, new(*url.Error)):
 		na.Why = "did not answer (the connection ended before a reply)"
 	default: // a cut or garbled body: the refresh may have been applied

@@ -39,20 +39,20 @@ var ErrLoginRequired = errors.New("login required")
 type Option func(*options)
 
 type options struct {
-	store         *Store
-	now           func() time.Time
-	hc            *http.Client
-	leeway        time.Duration
-	refreshLife   time.Duration
-	warnWithin    time.Duration
-	lockTimeout   time.Duration
-	refreshTime   time.Duration
-	beforeRefresh func() // test hook: runs after the store was read, before the refresh request
+	store          *Store
+	now            func() time.Time
+	hc             *http.Client
+	leeway         time.Duration
+	refreshLife    time.Duration
+	warnWithin     time.Duration
+	lockTimeout    time.Duration
+	refreshTimeout time.Duration
+	beforeRefresh  func() // test hook: runs after the store was read, before the refresh request
 }
 
 func buildOptions(opts []Option) *options {
 	o := &options{now: time.Now, leeway: DefaultRefreshLeeway, refreshLife: DefaultRefreshTokenLifetime,
-		warnWithin: DefaultRefreshWarnWithin, lockTimeout: DefaultLockTimeout, refreshTime: DefaultRefreshTimeout}
+		warnWithin: DefaultRefreshWarnWithin, lockTimeout: DefaultLockTimeout, refreshTimeout: DefaultRefreshTimeout}
 	for _, f := range opts {
 		f(o)
 	}
@@ -86,7 +86,7 @@ func WithLockTimeout(d time.Duration) Option { return func(o *options) { o.lockT
 
 // WithRefreshTimeout bounds one refresh request (default
 // DefaultRefreshTimeout).
-func WithRefreshTimeout(d time.Duration) Option { return func(o *options) { o.refreshTime = d } }
+func WithRefreshTimeout(d time.Duration) Option { return func(o *options) { o.refreshTimeout = d } }
 
 // OAuthConfig is the oauth2 configuration of a profile: the endpoints under
 // its auth URL and HTTP Basic client authentication at the token endpoint
@@ -156,7 +156,7 @@ func NewTokenSource(ctx context.Context, p config.Profile, opts ...Option) (*Tok
 	}
 	hc := o.hc
 	if hc == nil {
-		hc = refreshClient(o.refreshTime)
+		hc = refreshClient(o.refreshTimeout)
 	}
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
 	return &TokenSource{ctx: ctx, profile: p, conf: OAuthConfig(p, secret), o: o, cur: sess}, nil
@@ -255,7 +255,7 @@ func (ts *TokenSource) refresh(sess *Session) (*Session, error) {
 		return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant", ErrorDescription: "no refresh token stored"}
 	}
 	now := ts.o.now()
-	ctx, cancel := context.WithTimeout(ts.ctx, ts.o.refreshTime)
+	ctx, cancel := context.WithTimeout(ts.ctx, ts.o.refreshTimeout)
 	defer cancel()
 	tok, err := ts.conf.TokenSource(ctx, &oauth2.Token{RefreshToken: sess.RefreshToken, Expiry: now.Add(-time.Hour)}).Token()
 	if err != nil {
