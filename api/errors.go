@@ -155,3 +155,11 @@ var statusMeanings = map[int]string{
 	503: "service unavailable",
 	504: "gateway timeout",
 }
+
+// TokenError is a failure of the token source: the request was not sent.
+// It is never retried, because a refresh spends a rotating refresh token
+// and sending the retired one again cannot succeed.
+type TokenError struct{ Err error }
+
+func (e *TokenError) Error() string { return "get access token: " + e.Err.Error() }
+func (e *TokenError) Unwrap() error { return e.Err }

@@ -48,6 +48,10 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		resp, err := c.send(ctx, cl, payload)
 		last := attempt+1 >= attempts
 		if err != nil {
+			var te *TokenError
+			if errors.As(err, &te) { // nothing was sent; a refresh is never repeated
+				return fmt.Errorf("%s: %w", cl.op, err)
+			}
 			if ctx.Err() != nil {
 				return fmt.Errorf("%s: %w", cl.op, ctx.Err())
 			}
@@ -120,7 +124,7 @@ func (c *Client) send(ctx context.Context, cl call, payload []byte) (*http.Respo
 	if c.tokens != nil {
 		tok, err := c.tokens.Token()
 		if err != nil {
-			return nil, fmt.Errorf("get access token: %w", err)
+			return nil, &TokenError{Err: err}
 		}
 		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 	}

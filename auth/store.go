@@ -184,14 +184,35 @@ func (s *Store) Lock(ctx context.Context, profile string) (unlock func(), err er
 		return nil, fmt.Errorf("create the lock directory: %w", err)
 	}
 	fl := flock.New(p, flock.SetPermissions(0o600))
+	start := time.Now()
 	ok, err := fl.TryLockContext(ctx, 20*time.Millisecond)
 	if err != nil || !ok {
 		if err == nil {
 			err = ctx.Err()
 		}
+		if dl, has := ctx.Deadline(); has && errors.Is(err, context.DeadlineExceeded) {
+			return nil, &LockBusyError{Profile: profile, Path: p, Waited: dl.Sub(start)}
+		}
 		return nil, fmt.Errorf("wait for the session lock %s (another evdesk may be refreshing): %w", p, err)
 	}
 	return func() { _ = fl.Unlock() }, nil
+}
+
+// LockBusyError: another evdesk process held the profile's lock (it is
+// refreshing, logging in or logging out) for the whole wait.
+type LockBusyError struct {
+	Profile string
+	Path    string // the lock file
+	Waited  time.Duration
+}
+
+func (e *LockBusyError) Error() string {
+	waited := e.Waited.Round(time.Millisecond)
+	if e.Waited >= time.Second {
+		waited = e.Waited.Round(100 * time.Millisecond)
+	}
+	return fmt.Sprintf("another evdesk process is refreshing or changing the login of profile %q; gave up waiting after %s: try again when it has finished (lock file %s)",
+		e.Profile, waited, e.Path)
 }
 
 // ---- keyring access, bounded and gated ----

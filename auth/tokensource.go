@@ -26,6 +26,9 @@ const (
 	DefaultRefreshWarnWithin = 3 * 24 * time.Hour
 	// DefaultLockTimeout bounds the wait for another process's refresh.
 	DefaultLockTimeout = 30 * time.Second
+	// DefaultRefreshTimeout bounds one refresh request: connecting, sending
+	// and reading the answer.
+	DefaultRefreshTimeout = 15 * time.Second
 )
 
 // ErrLoginRequired: there is no usable session; the message tells the user
@@ -36,19 +39,20 @@ var ErrLoginRequired = errors.New("login required")
 type Option func(*options)
 
 type options struct {
-	store         *Store
-	now           func() time.Time
-	hc            *http.Client
-	leeway        time.Duration
-	refreshLife   time.Duration
-	warnWithin    time.Duration
-	lockTimeout   time.Duration
-	beforeRefresh func() // test hook: runs after the store was read, before the refresh request
+	store          *Store
+	now            func() time.Time
+	hc             *http.Client
+	leeway         time.Duration
+	refreshLife    time.Duration
+	warnWithin     time.Duration
+	lockTimeout    time.Duration
+	refreshTimeout time.Duration
+	beforeRefresh  func() // test hook: runs after the store was read, before the refresh request
 }
 
 func buildOptions(opts []Option) *options {
 	o := &options{now: time.Now, leeway: DefaultRefreshLeeway, refreshLife: DefaultRefreshTokenLifetime,
-		warnWithin: DefaultRefreshWarnWithin, lockTimeout: DefaultLockTimeout}
+		warnWithin: DefaultRefreshWarnWithin, lockTimeout: DefaultLockTimeout, refreshTimeout: DefaultRefreshTimeout}
 	for _, f := range opts {
 		f(o)
 	}
@@ -64,7 +68,8 @@ func WithStore(s *Store) Option { return func(o *options) { o.store = s } }
 // WithClock sets the clock used for expiry decisions.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
-// WithHTTPClient sets the client for token requests.
+// WithHTTPClient sets the client for token requests (each refresh is still
+// bounded by the refresh timeout).
 func WithHTTPClient(hc *http.Client) Option { return func(o *options) { o.hc = hc } }
 
 // WithRefreshLeeway sets how long before expiry an access token is refreshed.
@@ -78,6 +83,10 @@ func WithRefreshTokenLifetime(max, warnWithin time.Duration) Option {
 
 // WithLockTimeout bounds the wait for the profile's lock.
 func WithLockTimeout(d time.Duration) Option { return func(o *options) { o.lockTimeout = d } }
+
+// WithRefreshTimeout bounds one refresh request (default
+// DefaultRefreshTimeout).
+func WithRefreshTimeout(d time.Duration) Option { return func(o *options) { o.refreshTimeout = d } }
 
 // OAuthConfig is the oauth2 configuration of a profile: the endpoints under
 // its auth URL and HTTP Basic client authentication at the token endpoint
@@ -145,18 +154,16 @@ func NewTokenSource(ctx context.Context, p config.Profile, opts ...Option) (*Tok
 			return nil, err
 		}
 	}
-	if o.hc != nil {
-		ctx = context.WithValue(ctx, oauth2.HTTPClient, o.hc)
+	hc := o.hc
+	if hc == nil {
+		hc = refreshClient(o.refreshTimeout)
 	}
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
 	return &TokenSource{ctx: ctx, profile: p, conf: OAuthConfig(p, secret), o: o, cur: sess}, nil
 }
 
 func loginRequired(profile, why string) error {
-	flag := ""
-	if profile != config.DefaultProfileName {
-		flag = " --profile " + profile
-	}
-	return fmt.Errorf("%w: %s for profile %q: run `evdesk login%s` (or try `evdesk --demo`)", ErrLoginRequired, why, profile, flag)
+	return fmt.Errorf("%w: %s for profile %q: run `%s` (or try `evdesk --demo`)", ErrLoginRequired, why, profile, loginCommand(profile))
 }
 
 // fresh reports whether the session's access token can be used now.
@@ -213,6 +220,10 @@ func (ts *TokenSource) Token() (*oauth2.Token, error) {
 	}
 	if err != nil {
 		var re *oauth2.RetrieveError
+		var na *NoAnswerError
+		if errors.As(err, &na) { // its text names only the host
+			return nil, fmt.Errorf("refresh the access token of profile %q: %w", ts.profile.Name, err)
+		}
 		if errors.As(err, &re) || !isStoreError(err) {
 			// Transport and server answers may quote the request: redact.
 			return nil, fmt.Errorf("refresh the access token of profile %q: %s", ts.profile.Name, config.Redact(err.Error()))
@@ -244,9 +255,11 @@ func (ts *TokenSource) refresh(sess *Session) (*Session, error) {
 		return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant", ErrorDescription: "no refresh token stored"}
 	}
 	now := ts.o.now()
-	tok, err := ts.conf.TokenSource(ts.ctx, &oauth2.Token{RefreshToken: sess.RefreshToken, Expiry: now.Add(-time.Hour)}).Token()
+	ctx, cancel := context.WithTimeout(ts.ctx, ts.o.refreshTimeout)
+	defer cancel()
+	tok, err := ts.conf.TokenSource(ctx, &oauth2.Token{RefreshToken: sess.RefreshToken, Expiry: now.Add(-time.Hour)}).Token()
 	if err != nil {
-		return nil, err
+		return nil, ts.unanswered(ctx, err)
 	}
 	next := sessionFromToken(ts.profile.Name, tok, now)
 	next.RefreshIssuedAt = sess.RefreshIssuedAt

@@ -305,11 +305,11 @@ func (p Profile) ValidateLogin() error {
 
 // validateFields checks the values that are set.
 func (p Profile) validateFields() error {
-	if err := CheckHTTPURL(p.BaseURL); p.BaseURL != "" && err != nil {
-		return fmt.Errorf("%s=%q %v, such as https://api.example.com/v2", p.label(FieldBaseURL), p.BaseURL, err)
+	if msg := serverURLProblem(p.BaseURL, exampleBaseURL); p.BaseURL != "" && msg != "" {
+		return fmt.Errorf("%s=%s", p.label(FieldBaseURL), msg)
 	}
-	if err := CheckHTTPURL(p.AuthURL); p.AuthURL != "" && err != nil {
-		return fmt.Errorf("%s=%q %v, such as https://auth.example.com", p.label(FieldAuthURL), p.AuthURL, err)
+	if msg := serverURLProblem(p.AuthURL, exampleAuthURL); p.AuthURL != "" && msg != "" {
+		return fmt.Errorf("%s=%s", p.label(FieldAuthURL), msg)
 	}
 	if err := CheckPathWord(p.PathWord); err != nil {
 		return fmt.Errorf("%s=%q %v", p.label(FieldPathWord), p.PathWord, err)
@@ -342,6 +342,28 @@ func CheckHTTPURL(s string) error {
 	}
 	return nil
 }
+
+// serverURLProblem says what is wrong with a server address setting, or ""
+// when nothing is. The value is shown with any password masked, and
+// credentials in it are refused: they would travel in every request and
+// reach logs and screens.
+func serverURLProblem(s, example string) string {
+	if err := CheckHTTPURL(s); err != nil {
+		return fmt.Sprintf("%q %v, such as %s", Redact(s), err, example)
+	}
+	if u, _ := url.Parse(s); u.User != nil {
+		u.User = nil // a user name alone may be a token: show neither
+		shown := strings.Replace(u.String(), "://", "://[redacted]@", 1)
+		return fmt.Sprintf("%q holds a user name or password (before the @): remove it; credentials belong in the keyring (`evdesk login`) or %s, never in a URL", shown, EnvToken)
+	}
+	return ""
+}
+
+// Examples shown when a server address is malformed.
+const (
+	exampleBaseURL = "https://api.example.com/v2"
+	exampleAuthURL = "https://auth.example.com"
+)
 
 // CheckPathWord reports whether w is a single path word.
 func CheckPathWord(w string) error {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -80,11 +81,19 @@ func (e *FileError) Unwrap() error { return e.Err }
 // empty File (with Path set) and no error; a malformed one is a *FileError
 // naming the file, line and field.
 func ReadFile(path string) (*File, error) {
-	f := &File{Path: path}
-	src, err := os.ReadFile(path)
+	fh, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return f, nil
+		return &File{Path: path}, nil
 	}
+	if err != nil {
+		return nil, fmt.Errorf("read the config file: %w", err)
+	}
+	defer fh.Close()
+	if fi, err := fh.Stat(); err == nil && fi.Size() > MaxFileSize {
+		return nil, tooLarge(path)
+	}
+	// Bounded even when the size lies (a device, a file still growing).
+	src, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("read the config file: %w", err)
 	}
@@ -98,8 +107,14 @@ var decodeErrPattern = regexp.MustCompile(`^toml: line (\d+) \(last key "(.*?)"\
 // Parse decodes and checks config file content; path names the file in
 // errors.
 func Parse(path string, src []byte) (*File, error) {
+	if len(src) > MaxFileSize {
+		return nil, tooLarge(path)
+	}
+	if err := checkShape(path, src); err != nil {
+		return nil, err
+	}
 	f := &File{Path: path, src: src}
-	md, err := toml.Decode(string(src), f)
+	md, err := decode(src, f)
 	if err != nil {
 		fe := &FileError{File: path, Msg: err.Error(), Err: err}
 		var pe toml.ParseError
@@ -134,6 +149,19 @@ func Parse(path string, src []byte) (*File, error) {
 	return f, nil
 }
 
+// tomlDecode is the decoder (a variable so a test can make it panic).
+var tomlDecode = toml.Decode
+
+// decode runs the TOML decoder; a panic in it becomes an error.
+func decode(src []byte, f *File) (md toml.MetaData, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the TOML decoder failed on this file: %v", r)
+		}
+	}()
+	return tomlDecode(string(src), f)
+}
+
 // Check validates every profile and the default profile name, naming file,
 // line and field.
 func (f *File) Check() error {
@@ -145,15 +173,11 @@ func (f *File) Check() error {
 		if err := CheckProfileName(name); err != nil {
 			return &FileError{File: f.Path, Line: locateKey(f.src, toml.Key{"profiles", name}), Key: "profiles." + quoteKey(name), Msg: err.Error()}
 		}
-		if e.BaseURL != "" {
-			if err := CheckHTTPURL(e.BaseURL); err != nil {
-				return bad(FieldBaseURL, fmt.Sprintf("%q %v, such as https://api.example.com/v2", e.BaseURL, err))
-			}
+		if msg := serverURLProblem(e.BaseURL, exampleBaseURL); e.BaseURL != "" && msg != "" {
+			return bad(FieldBaseURL, msg)
 		}
-		if e.AuthURL != "" {
-			if err := CheckHTTPURL(e.AuthURL); err != nil {
-				return bad(FieldAuthURL, fmt.Sprintf("%q %v, such as https://auth.example.com", e.AuthURL, err))
-			}
+		if msg := serverURLProblem(e.AuthURL, exampleAuthURL); e.AuthURL != "" && msg != "" {
+			return bad(FieldAuthURL, msg)
 		}
 		if err := CheckPathWord(e.PathWord); err != nil {
 			return bad(FieldPathWord, fmt.Sprintf("%q %v", e.PathWord, err))

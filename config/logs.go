@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/adrg/xdg"
 )
@@ -29,21 +30,91 @@ func OpenLog(level slog.Level) (*slog.Logger, io.Closer) {
 	return slog.New(NewRedactingHandler(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level}))), f
 }
 
-// secretPattern finds bearer tokens, JWTs and secret-looking key=value pairs.
-var secretPattern = regexp.MustCompile(`(?i)(bearer\s+)[^\s"']+|eyJ[\w-]+\.[\w-]+\.[\w-]*|((?:access_token|refresh_token|client_secret|token|secret|password|authorization)["']?\s*[:=]\s*["']?)(?:bearer\s+)?[^\s"'&,]+`)
+// Redaction rules. Each matches real key/value syntax only, so ordinary
+// words stay readable: `Post "https://x/oauth/token": dial tcp` is left
+// alone (a path segment, not a key), while `?access_token=...`,
+// `"refresh_token":"..."`, `Authorization: Bearer ...`, JWTs and the
+// password in `https://user:pass@host` are masked.
+const (
+	// secretKey is a key naming a secret: access_token, client_secret,
+	// x-api-key, password, code_verifier...
+	secretKey = `[\w-]*?(?:token|secret|password|passwd|api[_-]?key|apikey|verifier)`
+	// keyStart: a key starts the text or follows a character that cannot be
+	// part of a key or a path (so /oauth/token never counts as a key).
+	keyStart = `(^|[^\w/])`
+	// quotedValue is a JSON or TOML string, escapes included.
+	quotedValue = `"(?:[^"\\]|\\.)*"|'[^']*'`
+	bareValue   = `[^\s"'&,;]+`
+)
+
+var redactions = []struct {
+	re   *regexp.Regexp
+	repl func(sub []string) string
+}{
+	// https://user:pass@host: keep the user, mask the password.
+	{regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://[^\s/?#@:"'<>]*:)[^\s/?#@"'<>]+@`),
+		func(sub []string) string { return sub[1] + "[redacted]@" }},
+	// Authorization: Bearer x, authorization=Basic x (the scheme stays).
+	{regexp.MustCompile(`(?i)` + keyStart + `((?:proxy-)?authorization["']?\s*[:=]\s*["']?)((?:bearer|basic|digest|token)\s+)?` + bareValue),
+		func(sub []string) string { return sub[1] + sub[2] + sub[3] + "[redacted]" }},
+	// "refresh_token": "x" (JSON) and 'secret': 'x'.
+	{regexp.MustCompile(`(?i)(["'])(` + secretKey + `)(["'])(\s*:\s*)(?:` + quotedValue + `)`),
+		func(sub []string) string { return sub[1] + sub[2] + sub[3] + sub[4] + `"[redacted]"` }},
+	// access_token=x (query, form, TOML, key=value logs).
+	{regexp.MustCompile(`(?i)` + keyStart + `(` + secretKey + `)(\s*=\s*)(?:` + quotedValue + `|` + bareValue + `)`),
+		func(sub []string) string { return sub[1] + sub[2] + sub[3] + "[redacted]" }},
+	// X-Auth-Token: x, refresh_token: x (headers and dumps). Only compound
+	// names: "cannot fetch token: 400" is prose.
+	{regexp.MustCompile(`(?i)` + keyStart + `([\w-]*[_-](?:token|secret|password)|[\w-]*api[_-]?key)(\s*:\s+)` + bareValue),
+		func(sub []string) string { return sub[1] + sub[2] + sub[3] + "[redacted]" }},
+	// Bearer x outside a header, when x looks like a token, not a word.
+	{regexp.MustCompile(`(?i)\b(bearer\s+)([\w.~+/-]+=*)`),
+		func(sub []string) string {
+			if !looksLikeToken(sub[2]) {
+				return sub[0]
+			}
+			return sub[1] + "[redacted]"
+		}},
+	// A JWT anywhere.
+	{regexp.MustCompile(`eyJ[\w-]+\.[\w-]+\.[\w-]*`), func([]string) string { return "[redacted]" }},
+}
+
+// looksLikeToken tells a credential from a word such as "token": it has a
+// digit or punctuation, or is long.
+func looksLikeToken(s string) bool {
+	return len(s) >= 20 || strings.ContainsAny(s, "0123456789-._~+/=")
+}
 
 // Redact masks secrets in s.
 func Redact(s string) string {
-	return secretPattern.ReplaceAllStringFunc(s, func(m string) string {
-		sub := secretPattern.FindStringSubmatch(m)
-		switch {
-		case sub[1] != "":
-			return sub[1] + "[redacted]"
-		case sub[2] != "":
-			return sub[2] + "[redacted]"
+	for _, r := range redactions {
+		s = replaceSubmatches(r.re, s, r.repl)
+	}
+	return s
+}
+
+// replaceSubmatches replaces every match of re in s by repl of its
+// submatches (regexp has no ReplaceAllStringSubmatchFunc).
+func replaceSubmatches(re *regexp.Regexp, s string, repl func([]string) string) string {
+	all := re.FindAllStringSubmatchIndex(s, -1)
+	if all == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, loc := range all {
+		sub := make([]string, len(loc)/2)
+		for i := range sub {
+			if loc[2*i] >= 0 {
+				sub[i] = s[loc[2*i]:loc[2*i+1]]
+			}
 		}
-		return "[redacted]"
-	})
+		b.WriteString(s[last:loc[0]])
+		b.WriteString(repl(sub))
+		last = loc[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // sensitiveKeys are attribute names whose values are never logged.
@@ -80,7 +151,8 @@ func (h *RedactingHandler) WithGroup(name string) slog.Handler {
 }
 
 func redactAttr(a slog.Attr) slog.Attr {
-	if sensitiveKeys[a.Key] {
+	a.Value = a.Value.Resolve() // a LogValuer's value is checked too
+	if sensitiveKeys[strings.ToLower(a.Key)] {
 		return slog.String(a.Key, "[redacted]")
 	}
 	switch a.Value.Kind() {
