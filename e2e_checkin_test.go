@@ -343,7 +343,7 @@ func TestEventDetailOpensTheDeskEndToEnd(t *testing.T) {
 	tm.waitText("Whole event")
 	tm.keys("Escape")
 	tm.waitText("Overview")
-	tm.keys("H")
+	tm.keys("h")
 	tm.waitText("Check-in history", "Observability Summit APAC")
 	tm.keys("q")
 	if st := tm.exitStatus(); st != "0" {

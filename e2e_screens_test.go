@@ -135,7 +135,7 @@ func TestRegisterThenCheckInEndToEnd(t *testing.T) {
 	tm := startTerm(t, 100, 30, "--demo")
 	tm.waitText("63 loaded")
 	tm.openEvent("kubernetes day", "Kubernetes Day Lisbon")
-	tm.keys("g")
+	tm.keys("t")
 	tm.waitText("Register attendees", "5 Attendees")
 	tm.keys("a")
 	tm.waitText("Attendees")
