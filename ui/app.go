@@ -36,6 +36,7 @@ type App struct {
 
 	help      help.Model
 	showHelp  bool
+	helpPanel panel
 	spinFrame int
 	spinning  bool // a tick of our spinner is pending
 	inFlight  int
@@ -250,12 +251,21 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	keys := a.ctx.Keys
-	if a.showHelp { // the help panel is modal: close it or quit
+	if a.showHelp { // the help panel is modal: scroll, close it or quit
+		_, ch := a.contentSize()
 		switch {
 		case key.Matches(k, keys.Help, keys.Back):
 			a.showHelp = false
 		case key.Matches(k, keys.Quit):
 			return a.requestQuit()
+		case key.Matches(k, keys.Up):
+			a.helpPanel.scroll(-1, len(a.helpLines()), ch)
+		case key.Matches(k, keys.Down):
+			a.helpPanel.scroll(1, len(a.helpLines()), ch)
+		case key.Matches(k, keys.PageUp):
+			a.helpPanel.scroll(-ch/2, len(a.helpLines()), ch)
+		case key.Matches(k, keys.PageDown):
+			a.helpPanel.scroll(ch/2, len(a.helpLines()), ch)
 		}
 		return nil
 	}
@@ -267,7 +277,7 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Quit):
 		return a.requestQuit()
 	case key.Matches(k, keys.Help):
-		a.showHelp = true
+		a.showHelp, a.helpPanel = true, panel{}
 		return nil
 	case len(a.sections) > 1 && key.Matches(k, keys.NextTab):
 		return a.switchTo(a.active + 1)

@@ -2,11 +2,14 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/evdesk/evdesk/ui/uitest"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -427,4 +430,45 @@ func TestNarrowTabsScrollAndBreadcrumbShortens(t *testing.T) {
 			t.Fatalf("line %d is %d cells wide", i, w)
 		}
 	}
+}
+
+// manyKeysScreen has more keys than an 80x24 help panel can show at once.
+type manyKeysScreen struct{ fakeScreen }
+
+func (m *manyKeysScreen) FullHelp() [][]key.Binding {
+	var groups [][]key.Binding
+	for g := range 3 {
+		var group []key.Binding
+		for i := range 12 {
+			k := fmt.Sprintf("alt+%d", g*12+i)
+			group = append(group, key.NewBinding(key.WithKeys(k), key.WithHelp(k, fmt.Sprintf("a long description of action %d in group %d", i, g))))
+		}
+		groups = append(groups, group)
+	}
+	return groups
+}
+
+func TestHelpFitsAndScrollsAt80x24(t *testing.T) {
+	screen := &manyKeysScreen{fakeScreen{title: "Busy"}}
+	app := NewApp(&Context{Theme: NewTheme(true, true)}, []Section{{Name: "Events", New: func(*Context) Screen { return screen }}})
+	app.Init()
+	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	app.Update(uitest.Key("?"))
+	first := golden.Plain(app.View().Content)
+	for i, l := range strings.Split(first, "\n") {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Fatalf("line %d is %d cells wide:\n%s", i, w, first)
+		}
+	}
+	if !strings.Contains(first, "↑/↓ scroll") || !strings.Contains(first, "action 0 in group 0") {
+		t.Fatalf("the help should start at the top and say it scrolls:\n%s", first)
+	}
+	for range 60 {
+		app.Update(uitest.Key("down"))
+	}
+	last := golden.Plain(app.View().Content)
+	if last == first || !strings.Contains(last, "quit") {
+		t.Fatalf("scrolling down should reach the shell's keys:\n%s", last)
+	}
+	golden.Assert(t, "app_help_80x24_scrolled", app.View().Content)
 }

@@ -185,22 +185,21 @@ func (a *App) statusView() string {
 	return Fit(l+bar(strings.Repeat(" ", gap))+right, w, 1)
 }
 
-// helpView is the full-help panel: the focused screen's keys, then the shell's.
-func (a *App) helpView() string {
+// helpLines are the full help: the focused screen's keys, then the
+// shell's, in columns that fit the screen.
+func (a *App) helpLines() []string {
 	var groups [][]key.Binding
 	if top := a.Top(); top != nil {
 		groups = append(groups, top.FullHelp()...)
 	}
 	groups = append(groups, a.ctx.Keys.FullHelp()...)
-	t := a.ctx.Theme
-	body := lipgloss.JoinVertical(lipgloss.Left,
-		t.Title.Render("Keys"),
-		"",
-		a.help.FullHelpView(groups),
-		"",
-		t.Muted.Render("? or esc closes this help"),
-	)
-	return t.Border.Padding(0, 1).Render(body)
+	cw, _ := a.contentSize()
+	return keyColumns(a.ctx.Theme, groups, cw-6)
+}
+
+func (a *App) helpView() string {
+	cw, ch := a.contentSize()
+	return a.helpPanel.view(a.ctx.Theme, "Keys", a.helpLines(), "? or esc closes this help", cw, ch)
 }
 
 // onBar gives a text style the status bar's background, so the bar has no holes.
