@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 )
@@ -14,8 +15,11 @@ type Error struct {
 	Code    int          `json:"code,omitempty"`
 	Message string       `json:"message,omitempty"`
 	Fields  []FieldError `json:"errors,omitempty"`
-	// Op names the call ("publish event"), for context in messages.
-	Op string `json:"-"`
+	// Op names the call ("publish event"), for context in messages;
+	// Method and Path are the request's (no query: page tokens stay out).
+	Op     string `json:"-"`
+	Method string `json:"-"`
+	Path   string `json:"-"`
 	// RetryAfter is the server's requested wait on 429 or 503, if any.
 	RetryAfter time.Duration `json:"-"`
 }
@@ -70,6 +74,34 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, " (server: %s)", e.Message)
 	}
 	return b.String()
+}
+
+// Details lists what is known of the error, label and value, for a full
+// view of it (the console's recent errors) and for logs.
+func (e *Error) Details() [][2]string {
+	d := [][2]string{{"Operation", e.Op}}
+	if e.Path != "" {
+		d = append(d, [2]string{"Endpoint", strings.TrimSpace(e.Method + " " + e.Path)})
+	}
+	status := fmt.Sprint(e.Status)
+	if t := http.StatusText(e.Status); t != "" {
+		status += " " + t
+	}
+	d = append(d, [2]string{"Status", status})
+	if e.Code != 0 {
+		d = append(d, [2]string{"Code", fmt.Sprint(e.Code)})
+	}
+	d = append(d, [2]string{"Meaning", e.Meaning()})
+	if e.Message != "" {
+		d = append(d, [2]string{"Message", e.Message})
+	}
+	for _, f := range e.Fields {
+		d = append(d, [2]string{"Field " + f.Field, f.Message})
+	}
+	if e.RetryAfter > 0 {
+		d = append(d, [2]string{"Retry after", e.RetryAfter.String()})
+	}
+	return d
 }
 
 // Temporary reports whether repeating the same request later may succeed.

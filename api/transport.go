@@ -161,6 +161,9 @@ func decodeBody(resp *http.Response, out any, op string) error {
 func readError(resp *http.Response, op string) *Error {
 	defer resp.Body.Close()
 	e := &Error{Status: resp.StatusCode, Op: op}
+	if resp.Request != nil && resp.Request.URL != nil {
+		e.Method, e.Path = resp.Request.Method, resp.Request.URL.Path
+	}
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	if len(bytes.TrimSpace(raw)) > 0 && json.Unmarshal(raw, e) != nil {
 		e.Message = strings.TrimSpace(string(raw))

@@ -178,3 +178,25 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		t.Error("path word with slash accepted")
 	}
 }
+
+func TestErrorDetailsNameTheEndpoint(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(404)
+		_, _ = w.Write([]byte(`{"code":2002,"message":"Event not found"}`))
+	}))
+	defer srv.Close()
+	var waits []time.Duration
+	_, err := testClient(t, srv.URL, &waits).Events.Get(context.Background(), "nope")
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, d := range e.Details() {
+		got[d[0]] = d[1]
+	}
+	if got["Endpoint"] != "GET /v2/vendor_events/events/nope" || got["Status"] != "404 Not Found" ||
+		got["Code"] != "2002" || got["Meaning"] != "event not found" || got["Operation"] != e.Op {
+		t.Fatalf("details %v", got)
+	}
+}

@@ -40,7 +40,11 @@ type App struct {
 	spinFrame int
 	spinning  bool // a tick of our spinner is pending
 	inFlight  int
-	lastErr   string
+	lastErr   string    // the latest failure, until a success or ErrorTTL
+	errSeq    int       // numbers failures, so an old timer clears none
+	failures  []failure // the recent errors, newest first
+	showErrs  bool
+	errPanel  panel
 	toast     toast
 	toastSeq  int
 	quitAsk   *Confirm // non-nil while a QuitGuard question is open
@@ -155,6 +159,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case ToastMsg:
 		return a, a.showToast(msg)
+	case errorClearedMsg:
+		if msg.seq == a.errSeq {
+			a.lastErr = ""
+		}
+		return a, nil
 	case toastExpiredMsg:
 		if msg.id == a.toast.id {
 			a.toast = toast{}
@@ -251,21 +260,25 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	keys := a.ctx.Keys
-	if a.showHelp { // the help panel is modal: scroll, close it or quit
-		_, ch := a.contentSize()
+	if a.showHelp || a.showErrs { // a panel is modal: scroll, close it or quit
+		cw, ch := a.contentSize()
+		p, lines, toggle := &a.helpPanel, a.helpLines(), keys.Help
+		if a.showErrs {
+			p, lines, toggle = &a.errPanel, a.errorLines(cw-6), keys.Errors
+		}
 		switch {
-		case key.Matches(k, keys.Help, keys.Back):
-			a.showHelp = false
+		case key.Matches(k, toggle, keys.Back):
+			a.showHelp, a.showErrs = false, false
 		case key.Matches(k, keys.Quit):
 			return a.requestQuit()
 		case key.Matches(k, keys.Up):
-			a.helpPanel.scroll(-1, len(a.helpLines()), ch)
+			p.scroll(-1, len(lines), ch)
 		case key.Matches(k, keys.Down):
-			a.helpPanel.scroll(1, len(a.helpLines()), ch)
+			p.scroll(1, len(lines), ch)
 		case key.Matches(k, keys.PageUp):
-			a.helpPanel.scroll(-ch/2, len(a.helpLines()), ch)
+			p.scroll(-ch/2, len(lines), ch)
 		case key.Matches(k, keys.PageDown):
-			a.helpPanel.scroll(ch/2, len(a.helpLines()), ch)
+			p.scroll(ch/2, len(lines), ch)
 		}
 		return nil
 	}
@@ -278,6 +291,9 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return a.requestQuit()
 	case key.Matches(k, keys.Help):
 		a.showHelp, a.helpPanel = true, panel{}
+		return nil
+	case key.Matches(k, keys.Errors):
+		a.showErrs, a.errPanel = true, panel{}
 		return nil
 	case len(a.sections) > 1 && key.Matches(k, keys.NextTab):
 		return a.switchTo(a.active + 1)
@@ -382,10 +398,14 @@ func (a *App) showToast(m ToastMsg) tea.Cmd {
 	a.toastSeq++
 	id := a.toastSeq
 	a.toast = toast{level: m.Level, text: m.Text, id: id}
-	if m.Level == ToastError {
-		a.lastErr = m.Text
+	expire := timer.After(ToastTTL, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
+	switch m.Level {
+	case ToastError:
+		return tea.Batch(expire, a.record(m))
+	case ToastSuccess:
+		a.lastErr = "" // it worked now: the old failure is news no more
 	}
-	return timer.After(ToastTTL, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
+	return expire
 }
 
 func (a *App) startSpinner() tea.Cmd {

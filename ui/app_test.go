@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/evdesk/evdesk/ui/uitest"
@@ -471,4 +474,61 @@ func TestHelpFitsAndScrollsAt80x24(t *testing.T) {
 		t.Fatalf("scrolling down should reach the shell's keys:\n%s", last)
 	}
 	golden.Assert(t, "app_help_80x24_scrolled", app.View().Content)
+}
+
+// detailedErr is an error that lists its details, as api errors do.
+type detailedErr struct{}
+
+func (detailedErr) Error() string { return "error 2002: event not found" }
+func (detailedErr) Details() [][2]string {
+	return [][2]string{{"Operation", "get event"}, {"Endpoint", "GET /v2/vendor_events/events/x"},
+		{"Status", "404 Not Found"}, {"Code", "2002"}, {"Meaning", "event not found"}}
+}
+
+func TestFailuresAreKeptWholeLoggedAndCleared(t *testing.T) {
+	var logged bytes.Buffer
+	h := newHarness(t)
+	h.ctx.Log = slog.New(slog.NewTextHandler(&logged, nil))
+	h.ctx.Now = func() time.Time { return time.Date(2026, 11, 23, 9, 14, 5, 0, time.UTC) }
+	for _, m := range expand(Fail("get event", detailedErr{})) {
+		h.send(m)
+	}
+	if !strings.Contains(lastLine(h.plain()), "error: get event: error 2002") || !strings.Contains(lastLine(h.plain()), "E details") {
+		t.Fatalf("status bar: %q", lastLine(h.plain()))
+	}
+	h.press("E")
+	panel := h.plain()
+	for _, want := range []string{"Recent errors", "09:14:05  get event", "Endpoint", "GET /v2/vendor_events/events/x", "404 Not Found", "Meaning", "event not found"} {
+		if !strings.Contains(panel, want) {
+			t.Fatalf("the errors panel lacks %q:\n%s", want, panel)
+		}
+	}
+	golden.Assert(t, "app_errors", h.view())
+	h.press("esc")
+	if strings.Contains(h.plain(), "Recent errors") {
+		t.Fatal("esc closes the errors panel")
+	}
+	if !strings.Contains(logged.String(), "op=\"get event\"") || !strings.Contains(logged.String(), "code=2002") {
+		t.Fatalf("log: %s", logged.String())
+	}
+	// A later success clears the status bar; the panel keeps the error.
+	h.send(ToastMsg{Level: ToastSuccess, Text: "saved"})
+	if strings.Contains(lastLine(h.plain()), "error:") {
+		t.Fatalf("a success should clear the status bar's error: %q", lastLine(h.plain()))
+	}
+	// A failure also clears itself after ErrorTTL, unless a newer one came.
+	h.send(ToastMsg{Level: ToastError, Text: "first"})
+	h.send(ToastMsg{Level: ToastError, Text: "second"})
+	h.send(errorClearedMsg{seq: h.app.errSeq - 1})
+	if !strings.Contains(lastLine(h.plain()), "second") {
+		t.Fatal("an older failure's timer must not clear a newer one")
+	}
+	h.send(errorClearedMsg{seq: h.app.errSeq})
+	if strings.Contains(lastLine(h.plain()), "error:") {
+		t.Fatal("the failure's own timer clears it")
+	}
+	h.press("E")
+	if !strings.Contains(h.plain(), "second") || !strings.Contains(h.plain(), "first") {
+		t.Fatal("the panel keeps every recent failure")
+	}
 }

@@ -41,6 +41,9 @@ func (a *App) render() string {
 		content = Modal(content, a.quitAsk.View(), cw, ch)
 	case a.showHelp:
 		content = Modal(content, a.helpView(), cw, ch)
+	case a.showErrs:
+		content = Modal(content, a.errPanel.view(a.ctx.Theme, "Recent errors (newest first)", a.errorLines(cw-6),
+			"E or esc closes this list", cw, ch), cw, ch)
 	}
 	return strings.Join([]string{
 		a.tabsView(), a.breadcrumbView(), content, a.toastView(), a.statusView(),
@@ -174,6 +177,9 @@ func (a *App) statusView() string {
 		left = append(left, bar(" ")+spin+bar(fmt.Sprintf(" %d in flight ", a.inFlight)))
 	}
 	right := onBar(t, t.Key).Render(" ?") + bar(" help ")
+	if a.lastErr != "" {
+		right = onBar(t, t.Key).Render(" E") + bar(" details ") + right
+	}
 	used := ansi.StringWidth(strings.Join(left, "") + right)
 	if a.lastErr != "" && w-used > 12 {
 		room := w - used - 1

@@ -2,11 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"github.com/evdesk/evdesk/ui/uitest"
 	"image/color"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/evdesk/evdesk/ui/uitest"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"log/slog"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
@@ -41,6 +42,8 @@ type Context struct {
 	Theme         *Theme
 	Keys          *GlobalKeys
 	Log           *slog.Logger
+	// Now is the clock for times the console shows (default time.Now).
+	Now func() time.Time
 	// Profile names the active profile; Demo marks the embedded simulator.
 	Profile string
 	Account string
@@ -54,6 +57,10 @@ type (
 	ToastMsg struct {
 		Level ToastLevel
 		Text  string
+		// Op and Err, for a failure (see Fail), name the operation and keep
+		// the error for the recent-errors panel.
+		Op  string
+		Err error
 	}
 )
 
@@ -65,6 +72,14 @@ const (
 	ToastSuccess
 	ToastError
 )
+
+// now reads the context's clock.
+func (c *Context) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
 
 // broadcastMsg carries news every open screen may care about.
 type broadcastMsg struct{ msg tea.Msg }

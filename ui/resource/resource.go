@@ -180,7 +180,7 @@ func (b *Base[T]) onPage(p ui.Page[T]) tea.Cmd {
 		if what == "" {
 			what = "Loading"
 		}
-		return ui.Toast(ui.ToastError, what+" failed: "+p.Err.Error())
+		return ui.Fail(what, p.Err)
 	}
 	b.next = append(b.next, p.Items...)
 	if !p.Done {
