@@ -45,6 +45,8 @@ type App struct {
 	failures  []failure // the recent errors, newest first
 	showErrs  bool
 	errPanel  panel
+	pal       *commandPalette // the command palette, while open
+	recent    []PaletteItem   // palette choices, newest first
 	toast     toast
 	toastSeq  int
 	quitAsk   *Confirm // non-nil while a QuitGuard question is open
@@ -151,6 +153,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.tooSmall() || a.quitAsk != nil {
 			return a, nil
 		}
+		if p, ok := msg.(tea.PasteMsg); ok && a.pal != nil {
+			var cmd tea.Cmd
+			a.pal.input, cmd = a.pal.input.Update(p)
+			a.pal.filter()
+			return a, cmd
+		}
 		return a, a.updateTop(msg)
 	case PushMsg:
 		return a, a.push(msg.Screen)
@@ -237,7 +245,7 @@ func (a *App) resize(w, h int) {
 }
 
 func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	ctrlC := k.String() == "ctrl+c"
+	ctrlC := key.Matches(k, a.ctx.Keys.Interrupt)
 	if a.quitAsk != nil {
 		if ctrlC { // a second ctrl+c always gets out
 			return a.quit()
@@ -260,6 +268,9 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	keys := a.ctx.Keys
+	if a.pal != nil {
+		return a.updatePalette(k)
+	}
 	if a.showHelp || a.showErrs { // a panel is modal: scroll, close it or quit
 		cw, ch := a.contentSize()
 		p, lines, toggle := &a.helpPanel, a.helpLines(), keys.Help
@@ -295,6 +306,8 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Errors):
 		a.showErrs, a.errPanel = true, panel{}
 		return nil
+	case key.Matches(k, keys.Palette):
+		return a.openPalette()
 	case len(a.sections) > 1 && key.Matches(k, keys.NextTab):
 		return a.switchTo(a.active + 1)
 	case len(a.sections) > 1 && key.Matches(k, keys.PrevTab):

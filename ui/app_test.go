@@ -532,3 +532,72 @@ func TestFailuresAreKeptWholeLoggedAndCleared(t *testing.T) {
 		t.Fatal("the panel keeps every recent failure")
 	}
 }
+
+// sourceScreen offers palette items, as the events list does.
+type sourceScreen struct {
+	fakeScreen
+	opened *string
+}
+
+func (s *sourceScreen) PaletteItems() []PaletteItem {
+	return []PaletteItem{{Title: "Event: Go Summit", Hint: "upcoming", Section: "Events",
+		Run: func() tea.Cmd { *s.opened = "Go Summit"; return nil }}}
+}
+
+func TestPaletteGoesToSectionsActionsAndItems(t *testing.T) {
+	opened := ""
+	h := &harness{t: t, roots: map[string]*fakeScreen{}}
+	h.ctx = &Context{Theme: NewTheme(true, true)}
+	events := &sourceScreen{fakeScreen: fakeScreen{title: "Events"}, opened: &opened}
+	h.roots["Events"] = &events.fakeScreen
+	h.app = NewApp(h.ctx, []Section{
+		{Name: "Events", New: func(*Context) Screen { return events }},
+		{Name: "Check-in", New: func(*Context) Screen { f := &fakeScreen{title: "Check-in"}; h.roots["Check-in"] = f; return f }},
+	})
+	h.app.Init()
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+
+	h.press(":")
+	h.app.Update(uitest.Key("c"))
+	for _, r := range "heck" {
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if !strings.Contains(h.plain(), "> Go to Check-in") {
+		t.Fatalf("typing narrows to the section:\n%s", h.plain())
+	}
+	h.press("enter")
+	if h.roots["Check-in"] == nil || h.app.Top() != Screen(h.roots["Check-in"]) {
+		t.Fatal("choosing a section goes there")
+	}
+	// An item offered by a screen of another section switches back to it.
+	h.press(":")
+	for _, r := range "summit" {
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	golden.Assert(t, "app_palette", h.view())
+	h.press("enter")
+	if opened != "Go Summit" || h.app.Top() != Screen(events) {
+		t.Fatalf("the event item should run in its section: opened %q", opened)
+	}
+	// The focused screen's actions: choosing one presses its key.
+	h.press(":")
+	for _, r := range "new ev" {
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	cmd := h.press("enter")
+	for _, m := range expand(cmd) {
+		h.send(m)
+	}
+	if last(events.keys) != "n" {
+		t.Fatalf("running an action should press its key; keys %v", events.keys)
+	}
+	// Recent choices come first next time.
+	h.press(":")
+	if !strings.Contains(h.plain(), "> new event") || !strings.Contains(h.plain(), "recent") {
+		t.Fatalf("the last choice should lead, marked recent:\n%s", h.plain())
+	}
+	h.press("esc")
+	if strings.Contains(h.plain(), "esc close") {
+		t.Fatal("esc closes the palette")
+	}
+}

@@ -41,6 +41,8 @@ func (a *App) render() string {
 		content = Modal(content, a.quitAsk.View(), cw, ch)
 	case a.showHelp:
 		content = Modal(content, a.helpView(), cw, ch)
+	case a.pal != nil:
+		content = Modal(content, a.paletteView(cw, ch), cw, ch)
 	case a.showErrs:
 		content = Modal(content, a.errPanel.view(a.ctx.Theme, "Recent errors (newest first)", a.errorLines(cw-6),
 			"E or esc closes this list", cw, ch), cw, ch)

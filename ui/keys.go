@@ -14,7 +14,7 @@ import (
 // program builds its own copy: no key map is shared or global.
 type GlobalKeys struct {
 	// The shell's own.
-	Quit, Back, Help, NextTab, PrevTab, Errors, Palette key.Binding
+	Quit, Interrupt, Back, Help, NextTab, PrevTab, Errors, Palette key.Binding
 
 	// Moving in lists.
 	Up, Down, PageUp, PageDown, Home, End, Filter, Sort, Reverse key.Binding
@@ -35,13 +35,14 @@ func DefaultGlobalKeys() *GlobalKeys {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return &GlobalKeys{
-		Quit:    b("q", "quit", "q", "ctrl+c"),
-		Back:    b("esc", "back", "esc"),
-		Help:    b("?", "help", "?"),
-		NextTab: b("tab", "next section", "tab"),
-		PrevTab: b("shift+tab", "prev section", "shift+tab"),
-		Errors:  b("E", "recent errors", "E"),
-		Palette: b(":", "command palette", ":"),
+		Quit:      b("q", "quit", "q", "ctrl+c"),
+		Interrupt: b("ctrl+c", "quit, from anywhere", "ctrl+c"),
+		Back:      b("esc", "back", "esc"),
+		Help:      b("?", "help", "?"),
+		NextTab:   b("tab", "next section", "tab"),
+		PrevTab:   b("shift+tab", "prev section", "shift+tab"),
+		Errors:    b("E", "recent errors", "E"),
+		Palette:   b(":", "command palette", ":"),
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),
@@ -108,7 +109,7 @@ func (k GlobalKeys) ShortHelp() []key.Binding {
 
 // FullHelp lists the shell's own keys; screens list the keys they act on.
 func (k GlobalKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.NextTab, k.PrevTab, k.Back, k.Errors, k.Help, k.Quit}}
+	return [][]key.Binding{{k.NextTab, k.PrevTab, k.Back, k.Palette, k.Errors, k.Help, k.Quit}}
 }
 
 // NewViewport is a scrolling pane that moves with the vocabulary's keys

@@ -219,3 +219,13 @@ func shownEventID(t *testing.T, view string) string {
 	t.Fatalf("no event id shown:\n%s", view)
 	return ""
 }
+
+func TestPaletteJumpsToAnEventByName(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("tab") // a section with no events list on top
+	r.Press(":")
+	r.Type("kubernetes day")
+	r.Contains("> Event: Kubernetes Day Lisbon")
+	r.Press("enter")
+	r.Contains("Events > Kubernetes Day Lisbon", "Overview")
+}

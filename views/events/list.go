@@ -180,6 +180,21 @@ func (s *ListScreen) actions() ui.Actions {
 	}
 }
 
+// PaletteItems offers every loaded event to the command palette.
+func (s *ListScreen) PaletteItems() []ui.PaletteItem {
+	items := make([]ui.PaletteItem, 0, len(s.events))
+	for _, le := range s.events {
+		items = append(items, ui.PaletteItem{
+			Title:   "Event: " + le.event.Name,
+			Hint:    strings.ToLower(le.bucket.String()) + ", " + listTime(le.event.StartTime, s.deps.Local),
+			Section: "Events",
+			Run:     func() tea.Cmd { return ui.Push(NewDetail(s.ctx, s.deps, le.event, le.bucket, s.hubs)) },
+		})
+	}
+	slices.SortFunc(items, func(a, b ui.PaletteItem) int { return strings.Compare(a.Title, b.Title) })
+	return items
+}
+
 // open shows the selected event.
 func (s *ListScreen) open() tea.Cmd {
 	row, ok := s.table.Selected()

@@ -1,0 +1,197 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/evdesk/evdesk/sanitize"
+)
+
+// PaletteItem is one thing the command palette can do: go somewhere or
+// run something.
+type PaletteItem struct {
+	Title string // what is shown and matched ("Event: Go Summit")
+	Hint  string // shown dimmed after the title ("upcoming, 12 Dec")
+	// Section, when set, is switched to before Run runs.
+	Section string
+	Run     func() tea.Cmd
+}
+
+// PaletteSource is a screen that offers palette items wherever it sits (the
+// events list offers every loaded event).
+type PaletteSource interface {
+	PaletteItems() []PaletteItem
+}
+
+// maxRecent is how many chosen items the palette remembers.
+const maxRecent = 8
+
+// commandPalette is the command palette's state while it is open.
+type commandPalette struct {
+	input  textinput.Model
+	items  []PaletteItem // everything on offer, recent first
+	shown  []int         // items matching the input
+	cursor int
+}
+
+// openPalette gathers what can be done from here: the recent choices, the
+// sections, the focused screen's actions and every open screen's items.
+func (a *App) openPalette() tea.Cmd {
+	in := textinput.New()
+	in.Prompt = ": "
+	in.Placeholder = "jump to an event, a section or an action"
+	in.SetStyles(a.ctx.Theme.TextInputStyles())
+	in.SetWidth(max(10, min(a.ctx.Width-12, 60)))
+	p := &commandPalette{input: in}
+	p.items = append(p.items, a.recent...)
+	for _, s := range a.sections {
+		name := s.Name
+		p.items = append(p.items, PaletteItem{Title: "Go to " + name, Hint: "section", Section: name, Run: func() tea.Cmd { return nil }})
+	}
+	if top := a.Top(); top != nil {
+		for _, group := range top.FullHelp() {
+			for _, b := range group {
+				if len(b.Keys()) == 0 || !b.Enabled() {
+					continue
+				}
+				k := keyPress(b.Keys()[0])
+				p.items = append(p.items, PaletteItem{Title: b.Help().Desc, Hint: b.Help().Key,
+					Run: func() tea.Cmd { return func() tea.Msg { return k } }})
+			}
+		}
+	}
+	for _, st := range a.stacks {
+		for _, e := range st {
+			if src, ok := e.screen.(PaletteSource); ok {
+				p.items = append(p.items, src.PaletteItems()...)
+			}
+		}
+	}
+	p.filter()
+	a.pal = p
+	return p.input.Focus()
+}
+
+// keyPress builds the key press a binding's key name stands for, so running
+// an action from the palette is exactly pressing its key.
+func keyPress(name string) tea.KeyPressMsg {
+	special := map[string]rune{"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp,
+		"down": tea.KeyDown, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
+		"delete": tea.KeyDelete, "space": tea.KeySpace, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4}
+	if r, ok := special[name]; ok {
+		return tea.KeyPressMsg{Code: r}
+	}
+	if rest, ok := strings.CutPrefix(name, "ctrl+"); ok && len(rest) == 1 {
+		return tea.KeyPressMsg{Code: rune(rest[0]), Mod: tea.ModCtrl}
+	}
+	r := []rune(name)
+	return tea.KeyPressMsg{Code: r[0], Text: name}
+}
+
+// filter keeps the items whose title holds every word typed, in order of
+// where the first word matches (recent and earlier items first on ties).
+func (p *commandPalette) filter() {
+	words := strings.Fields(strings.ToLower(p.input.Value()))
+	p.shown = p.shown[:0]
+	type hit struct{ i, at int }
+	var hits []hit
+	for i, it := range p.items {
+		title := strings.ToLower(it.Title + " " + it.Hint)
+		at, ok := 0, true
+		for j, w := range words {
+			k := strings.Index(title, w)
+			if k < 0 {
+				ok = false
+				break
+			}
+			if j == 0 {
+				at = k
+			}
+		}
+		if ok {
+			hits = append(hits, hit{i, at})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return a.at - b.at })
+	for _, h := range hits {
+		p.shown = append(p.shown, h.i)
+	}
+	p.cursor = max(0, min(p.cursor, len(p.shown)-1))
+}
+
+// updatePalette handles a key while the palette is open.
+func (a *App) updatePalette(k tea.KeyPressMsg) tea.Cmd {
+	p, keys := a.pal, a.ctx.Keys
+	switch {
+	case key.Matches(k, keys.Back):
+		a.pal = nil
+		return nil
+	case k.Code == tea.KeyUp:
+		p.cursor = max(0, p.cursor-1)
+		return nil
+	case k.Code == tea.KeyDown:
+		p.cursor = min(len(p.shown)-1, p.cursor+1)
+		return nil
+	case k.Code == tea.KeyEnter:
+		a.pal = nil
+		if len(p.shown) == 0 {
+			return nil
+		}
+		it := p.items[p.shown[p.cursor]]
+		a.remember(it)
+		var cmds []tea.Cmd
+		if it.Section != "" {
+			for i, s := range a.sections {
+				if s.Name == it.Section {
+					cmds = append(cmds, a.switchTo(i))
+				}
+			}
+		}
+		return tea.Batch(append(cmds, it.Run())...)
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(k)
+	p.filter()
+	return cmd
+}
+
+// remember puts it first among the recent choices.
+func (a *App) remember(it PaletteItem) {
+	a.recent = slices.DeleteFunc(a.recent, func(r PaletteItem) bool { return r.Title == it.Title })
+	if !strings.HasPrefix(it.Hint, "recent") {
+		it.Hint = strings.TrimSpace("recent · " + it.Hint)
+	}
+	a.recent = append([]PaletteItem{it}, a.recent[:min(len(a.recent), maxRecent-1)]...)
+}
+
+// paletteView draws the input and the matches that fit.
+func (a *App) paletteView(w, h int) string {
+	p, th := a.pal, a.ctx.Theme
+	width := max(20, min(w-4, 72))
+	rows := max(3, min(12, h-6))
+	lines := []string{p.input.View(), ""}
+	from := max(0, min(p.cursor-rows+1, len(p.shown)-rows))
+	for i := from; i < min(len(p.shown), from+rows); i++ {
+		it := p.items[p.shown[i]]
+		text := sanitize.Line(it.Title)
+		if it.Hint != "" {
+			text += th.Muted.Render("  " + sanitize.Line(it.Hint))
+		}
+		text = ansi.Truncate(text, width-4, "…")
+		if i == p.cursor {
+			lines = append(lines, th.Selected.Render("> "+text))
+		} else {
+			lines = append(lines, "  "+text)
+		}
+	}
+	if len(p.shown) == 0 {
+		lines = append(lines, th.Muted.Render("  nothing matches"))
+	}
+	lines = append(lines, "", th.Muted.Render("enter go · ↑/↓ choose · esc close"))
+	return th.Border.Padding(0, 1).Width(width).Render(strings.Join(lines, "\n"))
+}
