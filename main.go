@@ -231,7 +231,7 @@ func openSession(ctx context.Context, flags rootFlags, console bool) (*session, 
 }
 
 func runConsole(ctx context.Context, s *session, opts ...ui.Option) error {
-	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo}
+	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: auth.OpenBrowser}
 	var samples []string
 	if s.demo {
 		samples = sim.SampleAudioURLs

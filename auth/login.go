@@ -97,7 +97,7 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 		o.Now = time.Now
 	}
 	if o.OpenBrowser == nil {
-		o.OpenBrowser = openBrowser
+		o.OpenBrowser = OpenBrowser
 	}
 	redirect, err := url.Parse(p.RedirectURI)
 	if err != nil {
@@ -313,14 +313,20 @@ func readPasted(ctx context.Context, in *LineReader, state string, results chan<
 
 var browserOnce sync.Once
 
-// openBrowser opens url with github.com/cli/browser, whose launcher output
-// must never reach the terminal evdesk owns.
-func openBrowser(u string) error {
+// OpenBrowser opens an http(s) address in the user's browser, with
+// github.com/cli/browser, whose launcher output must never reach the
+// terminal evdesk owns. Other schemes are refused: an address from a
+// server must not start a program or open a local file.
+func OpenBrowser(u string) error {
+	parsed, err := url.Parse(u)
+	if err != nil || (parsed.Scheme != "https" && parsed.Scheme != "http") || parsed.Host == "" {
+		return fmt.Errorf("%q is not a web address (http or https)", u)
+	}
 	browserOnce.Do(func() {
 		browser.Stdout = io.Discard
 		browser.Stderr = io.Discard
 	})
-	return browser.OpenURL(u)
+	return browser.OpenURL(parsed.String())
 }
 
 func randomString(n int) string {

@@ -325,3 +325,11 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	return s.w.Write(p)
 }
+
+func TestOpenBrowserRefusesAnythingButWebAddresses(t *testing.T) {
+	for _, u := range []string{"file:///etc/passwd", "javascript:alert(1)", "ssh://host", "https://", "not a url", "xdg-open; rm -rf"} {
+		if err := OpenBrowser(u); err == nil || !strings.Contains(err.Error(), "not a web address") {
+			t.Errorf("OpenBrowser(%q) = %v, want a refusal", u, err)
+		}
+	}
+}

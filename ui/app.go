@@ -46,6 +46,7 @@ type App struct {
 	showErrs  bool
 	errPanel  panel
 	pal       *commandPalette // the command palette, while open
+	notice    *noticeMsg      // a text shown whole, while open
 	recent    []PaletteItem   // palette choices, newest first
 	toast     toast
 	toastSeq  int
@@ -167,6 +168,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case ToastMsg:
 		return a, a.showToast(msg)
+	case noticeMsg:
+		a.notice = &msg
+		return a, nil
 	case errorClearedMsg:
 		if msg.seq == a.errSeq {
 			a.lastErr = ""
@@ -270,6 +274,10 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := a.ctx.Keys
 	if a.pal != nil {
 		return a.updatePalette(k)
+	}
+	if a.notice != nil { // the notice is modal: any key but ctrl+c closes it
+		a.notice = nil
+		return nil
 	}
 	if a.showHelp || a.showErrs { // a panel is modal: scroll, close it or quit
 		cw, ch := a.contentSize()

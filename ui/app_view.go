@@ -41,6 +41,9 @@ func (a *App) render() string {
 		content = Modal(content, a.quitAsk.View(), cw, ch)
 	case a.showHelp:
 		content = Modal(content, a.helpView(), cw, ch)
+	case a.notice != nil:
+		lines := wrapWords(a.notice.text, max(10, cw-8))
+		content = Modal(content, panel{}.view(a.ctx.Theme, a.notice.title, lines, "any key closes this", cw, ch), cw, ch)
 	case a.pal != nil:
 		content = Modal(content, a.paletteView(cw, ch), cw, ch)
 	case a.showErrs:

@@ -20,7 +20,7 @@ type GlobalKeys struct {
 	Up, Down, PageUp, PageDown, Home, End, Filter, Sort, Reverse key.Binding
 
 	// Acting on what a screen shows.
-	Open, Refresh, New, Add, Edit, Delete, Save, Copy, History key.Binding
+	Open, Refresh, New, Add, Edit, Delete, Save, Copy, Browse, History key.Binding
 	// Event actions.
 	Publish, Cancel, Duplicate key.Binding
 	// From an event to its parts.
@@ -62,6 +62,7 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Delete:  b("x", "delete", "x", "delete"),
 		Save:    b("w", "write to a file", "w"),
 		Copy:    b("y", "copy", "y"),
+		Browse:  b("O", "open in the browser", "O"),
 		History: b("h/F3", "check-in history", "h", "f3"),
 
 		Publish:   b("p", "publish", "p"),

@@ -44,6 +44,9 @@ type Context struct {
 	Log           *slog.Logger
 	// Now is the clock for times the console shows (default time.Now).
 	Now func() time.Time
+	// OpenURL opens a web address in the user's browser (the login's
+	// opener); nil where there is none, and then the address is shown.
+	OpenURL func(string) error
 	// Profile names the active profile; Demo marks the embedded simulator.
 	Profile string
 	Account string

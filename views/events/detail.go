@@ -147,6 +147,7 @@ func (s *DetailScreen) actions() ui.Actions {
 			Why:     only("Delete: only drafts can be deleted; cancel a published event instead", BucketDraft)},
 		{Key: k.Edit, Help: "edit", Run: s.openEditForm,
 			Why: only("Edit: past and cancelled events cannot be edited", BucketDraft, BucketUpcoming)},
+		{Key: k.Browse, Help: "open the event page", Minor: true, Run: func() tea.Cmd { return ui.Browse(s.ctx, e.EventURL) }},
 		{Key: k.Coeditors, Run: push(func() ui.Screen { return coeditors.New(s.ctx, s.deps.Client, e.EventID, name) })},
 		{Key: k.Emails, Run: push(func() ui.Screen {
 			return emails.New(s.ctx, s.deps.Client, e.EventID, name, emails.WithClock(s.deps.Now), emails.WithLocation(s.deps.Local))

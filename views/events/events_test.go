@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -228,4 +229,29 @@ func TestPaletteJumpsToAnEventByName(t *testing.T) {
 	r.Contains("> Event: Kubernetes Day Lisbon")
 	r.Press("enter")
 	r.Contains("Events > Kubernetes Day Lisbon", "Overview")
+}
+
+func TestOpenTheEventPageInTheBrowser(t *testing.T) {
+	srv := viewtest.NewServer(t)
+	deps := Deps{Client: srv.Client(t, sim.DemoToken), Now: func() time.Time { return testNow }, Local: time.UTC}
+	ctx := viewtest.Context()
+	var opened []string
+	ctx.OpenURL = func(u string) error { opened = append(opened, u); return nil }
+	r := viewtest.OpenContext(t, ctx, "Events", 100, 30, func(c *ui.Context) ui.Screen { return NewList(c, deps) })
+	r.Press("/")
+	r.Type("kubernetes day")
+	r.Press("enter", "enter")
+	r.Contains("Overview")
+	r.Press("O")
+	if len(opened) != 1 || !strings.HasPrefix(opened[0], "https://") {
+		t.Fatalf("opened %v", opened)
+	}
+	r.Contains("Opened in the browser: " + opened[0])
+
+	// Where no browser can be opened, the address is shown to copy.
+	ctx.OpenURL = func(string) error { return errors.New("no display") }
+	r.Press("O")
+	r.Contains("Could not open a browser (no display)", opened[0])
+	r.Press("x") // any key closes the notice
+	r.Lacks("Could not open a browser")
 }

@@ -59,7 +59,19 @@ func Open(t testing.TB, w, h int, open func(*ui.Context) ui.Screen) *uitest.Driv
 // OpenSection is Open with the section's name.
 func OpenSection(t testing.TB, section string, w, h int, open func(*ui.Context) ui.Screen) *uitest.Driver {
 	t.Helper()
-	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
+	return OpenContext(t, Context(), section, w, h, open)
+}
+
+// Context is the program context the views' tests run in: colours off,
+// the demo's labels.
+func Context() *ui.Context {
+	return &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
+}
+
+// OpenContext is OpenSection with a context the test prepared (a browser
+// opener that records, say).
+func OpenContext(t testing.TB, ctx *ui.Context, section string, w, h int, open func(*ui.Context) ui.Screen) *uitest.Driver {
+	t.Helper()
 	app := ui.NewApp(ctx, []ui.Section{{Name: section, New: open}})
 	return uitest.New(t, app, w, h)
 }
