@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"reflect"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/evdesk/evdesk/ui/timer"
 )
 
 // Form is a huh form shown as a dialog inside a screen. Enter on the last
@@ -24,13 +28,54 @@ func NewForm(theme *Theme, title string, onSubmit func() tea.Cmd, groups ...*huh
 	keys := huh.NewDefaultKeyMap()
 	keys.Quit = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
 	f := huh.NewForm(groups...).WithKeyMap(keys).WithShowHelp(true).
-		WithTheme(huh.ThemeFunc(func(dark bool) *huh.Styles {
-			if theme.NoColor {
-				return huh.ThemeBase(dark)
-			}
-			return huh.ThemeCharm(theme.Dark)
-		}))
+		WithTheme(huh.ThemeFunc(func(bool) *huh.Styles { return theme.FormStyles() }))
 	return &Form{form: f, title: title, theme: theme, onSubmit: onSubmit, width: 60}
+}
+
+// Required marks a field's title as required, before anything is
+// submitted; forms with required fields say what the mark means.
+func Required(title string) string { return title + " *" }
+
+// RequiredNote explains the mark, for a form's first field description.
+const RequiredNote = "* required"
+
+// FormStyles are the forms' styles, built from the console's theme: every
+// choice readable on dark and light backgrounds (huh's own theme draws
+// unselected options in a grey a dark terminal hides), and marks in
+// words and brackets, not colour alone.
+func (t *Theme) FormStyles() *huh.Styles {
+	s := huh.ThemeBase(t.Dark)
+	plain := lipgloss.NewStyle()
+	f := &s.Focused
+	f.Base = f.Base.BorderForeground(t.Title.GetForeground())
+	f.Card = f.Base
+	f.Title, f.NoteTitle = t.Title, t.Title
+	f.Description = t.Muted
+	f.ErrorIndicator = t.Error.SetString(" *")
+	f.ErrorMessage = t.Error
+	f.SelectSelector = t.Key.SetString("> ")
+	f.MultiSelectSelector = t.Key.SetString("> ")
+	f.NextIndicator = t.Key.MarginLeft(1).SetString("→")
+	f.PrevIndicator = t.Key.MarginRight(1).SetString("←")
+	f.Option, f.UnselectedOption = plain, plain
+	f.SelectedOption = t.Success.Bold(true)
+	f.SelectedPrefix = t.Success.SetString("[x] ")
+	f.UnselectedPrefix = plain.SetString("[ ] ")
+	f.FocusedButton = t.Selected.Padding(0, 2).MarginRight(1)
+	f.BlurredButton = plain.Padding(0, 2).MarginRight(1)
+	f.Next = f.FocusedButton
+	f.TextInput.Cursor = t.Key
+	f.TextInput.Placeholder = t.Muted
+	f.TextInput.Prompt = t.Key
+	f.TextInput.Text = plain
+	s.Blurred = s.Focused
+	s.Blurred.Base = s.Focused.Base.BorderStyle(lipgloss.HiddenBorder())
+	s.Blurred.Card = s.Blurred.Base
+	s.Blurred.MultiSelectSelector = plain.SetString("  ")
+	s.Blurred.NextIndicator, s.Blurred.PrevIndicator = plain, plain
+	s.Group.Title, s.Group.Description = f.Title, f.Description
+	s.Help = t.HelpStyles()
+	return s
 }
 
 // formChrome is the dialog's own lines around the form: border, title and
@@ -58,10 +103,7 @@ func (f *Form) Init() tea.Cmd { return f.form.Init() }
 
 // Update feeds the form; done reports that it was submitted or abandoned.
 func (f *Form) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
-	m, cmd := f.form.Update(msg)
-	if hf, ok := m.(*huh.Form); ok {
-		f.form = hf
-	}
+	cmd = f.settle(f.feed(msg))
 	switch f.form.State {
 	case huh.StateCompleted:
 		if f.onSubmit == nil {
@@ -72,6 +114,57 @@ func (f *Form) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
 		return nil, true
 	}
 	return cmd, false
+}
+
+func (f *Form) feed(msg tea.Msg) tea.Cmd {
+	m, cmd := f.form.Update(msg)
+	if hf, ok := m.(*huh.Form); ok {
+		f.form = hf
+	}
+	return cmd
+}
+
+// maxSettle bounds the form's own chain of moves (next field, next group).
+const maxSettle = 16
+
+// settle feeds the form's own instant messages (moving to the next field,
+// the next group) back to it at once, inside this Update, instead of
+// through the program: a key typed right after Enter, by a fast typist or
+// a paste, then lands in the next field, not the one just left. Timers
+// (the cursor's blink) and the program's own messages go out as usual.
+func (f *Form) settle(cmd tea.Cmd) tea.Cmd {
+	var out []tea.Cmd
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0 && steps < maxSettle; steps++ {
+		var next []tea.Cmd
+		for _, c := range queue {
+			if c == nil {
+				continue
+			}
+			if timer.Is(c) {
+				out = append(out, c)
+				continue
+			}
+			msg := c()
+			switch m := msg.(type) {
+			case nil:
+			case tea.BatchMsg:
+				next = append(next, m...)
+			default:
+				if cmds, ok := asSequence(msg); ok {
+					next = append(next, cmds...)
+					continue
+				}
+				if reflect.TypeOf(msg).PkgPath() == teaPackage {
+					out = append(out, func() tea.Msg { return msg })
+					continue
+				}
+				next = append(next, f.feed(msg))
+			}
+		}
+		queue = next
+	}
+	return tea.Batch(append(out, queue...)...)
 }
 
 // View renders the dialog box.
