@@ -77,3 +77,33 @@ func BenchmarkAppend100k(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pages)), "ns/page")
 }
+
+// BenchmarkSetRows100k loads 100k rows in one call, as a screen does with a
+// whole answer: "fresh" into a new table, "refresh" over 100k loaded rows,
+// "sorted" into a table sorted by a column.
+func BenchmarkSetRows100k(b *testing.B) {
+	rows := genRows(0, 100_000, 99)
+	run := func(b *testing.B, prepare func() Model) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			m := prepare()
+			b.StartTimer()
+			m.SetRows(rows)
+		}
+	}
+	b.Run("fresh", func(b *testing.B) {
+		run(b, func() Model { return newTable(120, 40, nil) })
+	})
+	b.Run("refresh", func(b *testing.B) {
+		loaded := newTable(120, 40, rows)
+		run(b, func() Model { return loaded })
+	})
+	b.Run("sorted", func(b *testing.B) {
+		run(b, func() Model {
+			m := newTable(120, 40, nil)
+			m.SetSort(0, false)
+			return m
+		})
+	})
+}
