@@ -1,7 +1,8 @@
 // Package table is a virtualised, filterable, sortable table for large,
 // page-by-page loaded lists. View renders only the visible window; filtering
-// scans a lower-case haystack built once per row; sorting happens once per
-// sort change and new pages are merged into the sorted order.
+// scans a lower-case haystack, one arena built once a filter is first needed
+// (hay.go); sorting happens once per sort change and new pages are merged into
+// the sorted order. A one-shot load copies the rows and little else.
 package table
 
 import (
@@ -36,10 +37,12 @@ type Model struct {
 	Keys KeyMap
 
 	rows []Row          // arrival order; a removed row keeps its slot
-	hay  []string       // per row: lower-case cells joined by \x00
+	hay  hay            // per row: the lower-case text the filter scans (hay.go)
 	dead []bool         // per row: removed
-	byID map[string]int // ID -> index in rows
-	live int
+	byID map[string]int // ID -> index in rows, once indexed (see ids.go)
+	// indexed: byID is up to date
+	indexed bool
+	live    int
 
 	sortCol int       // -1: arrival order
 	desc    bool      // reversed
@@ -50,6 +53,7 @@ type Model struct {
 	input     textinput.Model
 	filtering bool           // input has focus
 	query     string         // applied filter, lower-case
+	needle    []byte         // query, for scanning the hay
 	where     func(Row) bool // a screen's own row filter; nil keeps all
 
 	cursor, offset int // positions in view
@@ -71,7 +75,6 @@ func New(theme *ui.Theme, cols ...Column) Model {
 		theme:   theme,
 		cols:    cols,
 		Keys:    DefaultKeyMap(),
-		byID:    map[string]int{},
 		sortCol: -1,
 		input:   in,
 		empty:   "nothing here yet",
