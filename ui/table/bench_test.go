@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/evdesk/evdesk/ui/uitest"
@@ -16,6 +17,29 @@ func bench100k(b *testing.B) Model {
 // BenchmarkView100k renders a 100k-row table, moving the cursor each time.
 func BenchmarkView100k(b *testing.B) {
 	m := bench100k(b)
+	down := uitest.Key("down")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if m.cursor == m.VisibleLen()-1 {
+			m.cursor, m.offset = 0, 0
+		}
+		m, _ = m.Update(down)
+		_ = m.View()
+	}
+}
+
+// BenchmarkView100kGrouped is BenchmarkView100k with a group title every
+// seven rows, so a frame draws about five titles.
+func BenchmarkView100kGrouped(b *testing.B) {
+	rows := genRows(0, 100_000, 99)
+	for i := range rows {
+		rows[i].Group = fmt.Sprintf("Group %d", i/7)
+	}
+	m := New(testTheme, testColumns()...)
+	m.SetSize(120, 40)
+	m.SetGrouped(true)
+	m.SetRows(rows)
 	down := uitest.Key("down")
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -37,9 +37,15 @@ func compareKeys(a, b sortKey) int {
 	return strings.Compare(a.str, b.str)
 }
 
-// compare orders two row indices for display; ties keep arrival order, so the
-// result is a total order and the sort is stable.
+// compare orders two row indices for display: by group when grouped, then
+// by the sort; ties keep arrival order, so the result is a total order and
+// the sort is stable.
 func (m *Model) compare(i, j int) int {
+	if m.grouped {
+		if c := cmp.Compare(m.groupOf[i], m.groupOf[j]); c != 0 {
+			return c
+		}
+	}
 	if m.sortCol < 0 {
 		if m.desc {
 			return cmp.Compare(j, i)
@@ -72,7 +78,9 @@ func (m *Model) SetRows(rows []Row) {
 	m.order, m.view = m.order[:0], m.view[:0]
 	m.unindex()
 	m.live = 0
-	m.cursor, m.offset = 0, 0
+	m.groupOf = m.groupOf[:0]
+	m.groups.reset()
+	m.cursor, m.offset, m.topHead = 0, 0, false
 	m.appendRows(rows)
 	m.restore(keep)
 }
@@ -92,6 +100,9 @@ func (m *Model) appendRows(rows []Row) {
 	m.dead = slices.Grow(m.dead, len(rows))
 	if m.sortCol >= 0 {
 		m.keys = slices.Grow(m.keys, len(rows))
+	}
+	if m.grouped {
+		m.groupOf = slices.Grow(m.groupOf, len(rows))
 	}
 	if first == 0 && distinctIDs(rows) { // a one-shot load: nothing to replace
 		m.rows = append(m.rows, rows...)
@@ -125,12 +136,15 @@ func (m *Model) appendRows(rows []Row) {
 }
 
 // derive computes what the table keeps about row i besides the row: its
-// filter text (once the hay covers it) and its sort key. i may be the newest
-// row.
+// filter text (once the hay covers it), its sort key and its group. i may be
+// the newest row.
 func (m *Model) derive(i int) {
 	m.hay.set(i, m.rows[i].Cells)
 	if m.sortCol >= 0 {
 		m.keys = setAt(m.keys, i, makeKey(m.cell(i, m.sortCol)))
+	}
+	if m.grouped {
+		m.groupOf = setAt(m.groupOf, i, m.groups.rankOf(m.rows[i].Group))
 	}
 }
 
@@ -167,10 +181,10 @@ func appendRange(s []int, from, to int) []int {
 
 // sortRows puts row indices, given in ascending order, into display order.
 // Arrival order needs no sort, and rows that come already in order (a
-// listing sorted by the server) are only checked.
+// listing sorted by the server, or by group) are only checked.
 func (m *Model) sortRows(s []int) []int {
 	switch {
-	case m.sortCol < 0:
+	case m.sortCol < 0 && !m.grouped:
 		if m.desc {
 			slices.Reverse(s)
 		}
@@ -294,7 +308,7 @@ type mark struct {
 }
 
 func (m *Model) mark() mark {
-	k := mark{cursor: m.cursor, line: m.cursor - m.offset}
+	k := mark{cursor: m.cursor, line: m.lineOf(m.cursor, m.bodyHeight())}
 	if r, ok := m.Selected(); ok {
 		k.id, k.row = r.ID, m.view[m.cursor]
 	}
@@ -305,12 +319,14 @@ func (m *Model) mark() mark {
 // when that row is gone) on the same screen line.
 func (m *Model) restore(k mark) {
 	m.cursor = k.cursor
-	if i, ok := m.find(k); ok && k.id != "" {
-		if p := slices.Index(m.view, i); p >= 0 {
-			m.cursor = p
+	if k.id != "" {
+		if i, ok := m.find(k); ok {
+			if p := slices.Index(m.view, i); p >= 0 {
+				m.cursor = p
+			}
 		}
 	}
 	m.cursor = max(0, min(m.cursor, len(m.view)-1))
-	m.offset = m.cursor - k.line
+	m.offset, m.topHead = m.topFor(m.cursor, k.line)
 	m.clampOffset()
 }

@@ -22,10 +22,12 @@ type Column struct {
 	Style func(cell string) lipgloss.Style
 }
 
-// Row is one record; ID is stable across pages and updates.
+// Row is one record; ID is stable across pages and updates. Group is the
+// title of the row's group, used once the table is grouped (SetGrouped).
 type Row struct {
 	ID    string
 	Cells []string
+	Group string
 }
 
 // Model is the table. Keep it as a value field in a screen and call the
@@ -50,13 +52,18 @@ type Model struct {
 	order   []int     // live rows in display order
 	view    []int     // order after the filter (never shares order's array)
 
+	grouped bool    // rows ordered by group, a title line before each
+	groupOf []int32 // per row, while grouped: its group's rank
+	groups  groups
+
 	input     textinput.Model
 	filtering bool           // input has focus
 	query     string         // applied filter, lower-case
 	needle    []byte         // query, for scanning the hay
 	where     func(Row) bool // a screen's own row filter; nil keeps all
 
-	cursor, offset int // positions in view
+	cursor, offset int  // positions in view: the window starts at row offset,
+	topHead        bool // or at the title line before it (window.go)
 	width, height  int
 	widths         []int
 

@@ -97,20 +97,3 @@ func (m Model) updateFilter(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	m.applyFilter(m.input.Value())
 	return m, cmd
 }
-
-func (m *Model) move(d int) {
-	m.cursor = max(0, min(m.cursor+d, len(m.view)-1))
-	m.clampOffset()
-}
-
-// clampOffset scrolls just enough to keep the cursor in the window.
-func (m *Model) clampOffset() {
-	h := max(1, m.bodyHeight())
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+h {
-		m.offset = m.cursor - h + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.view)-h))
-}
