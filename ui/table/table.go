@@ -6,6 +6,8 @@
 package table
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
@@ -70,6 +72,10 @@ type Model struct {
 	total   int
 	loading bool
 	empty   string
+
+	originX, originY int              // top-left corner on the terminal (mouse.go)
+	now              func() time.Time // times double clicks; nil: time.Now
+	lastClick        clickRecord
 }
 
 // New builds an empty table.

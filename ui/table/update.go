@@ -5,7 +5,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Update handles navigation, filter and sort keys, and the mouse wheel.
+// Update handles navigation, filter and sort keys, the mouse wheel and
+// clicks (mouse.go).
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -43,12 +44,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.BackgroundColorMsg: // the App rebuilt the theme in place
 		m.input.SetStyles(m.theme.TextInputStyles())
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.move(-3)
-		case tea.MouseWheelDown:
-			m.move(3)
-		}
+		return m.wheel(msg), nil
+	case tea.MouseClickMsg:
+		return m.click(msg)
 	default:
 		if m.filtering { // paste, cursor messages
 			before := m.input.Value()

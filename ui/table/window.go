@@ -39,6 +39,21 @@ func (m *Model) lineOf(p, limit int) int {
 	return n
 }
 
+// lineAt is what body line n shows: a visible row position and whether the
+// line is that row's group title; ok is false past the last line.
+func (m *Model) lineAt(n int) (p int, title, ok bool) {
+	if n < 0 {
+		return 0, false, false
+	}
+	for q, t := range m.lines() {
+		if n == 0 {
+			return q, t, true
+		}
+		n--
+	}
+	return 0, false, false
+}
+
 // topFor is the window top that puts visible row p on body line n, or as
 // low as the start of the list allows.
 func (m *Model) topFor(p, n int) (offset int, head bool) {
