@@ -82,6 +82,20 @@ func BenchmarkFilter100k(b *testing.B) {
 	})
 }
 
+// BenchmarkFilterOpen100k opens the filter on a freshly loaded 100k-row
+// table: the filter text is built then, once per load, not during SetRows.
+func BenchmarkFilterOpen100k(b *testing.B) {
+	rows := genRows(0, 100_000, 99)
+	slash := uitest.Key("/")
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		m := newTable(120, 40, rows)
+		b.StartTimer()
+		m, _ = m.Update(slash)
+	}
+}
+
 // BenchmarkAppend100k loads 100k rows as 100 pages of 1,000 into a table
 // that is sorted and filtered, as a listing streams in.
 func BenchmarkAppend100k(b *testing.B) {
@@ -104,7 +118,8 @@ func BenchmarkAppend100k(b *testing.B) {
 
 // BenchmarkSetRows100k loads 100k rows in one call, as a screen does with a
 // whole answer: "fresh" into a new table, "refresh" over 100k loaded rows,
-// "sorted" into a table sorted by a column.
+// "sorted" into a table sorted by a column, "filtered" into a table with a
+// filter kept (so the filter text is built during the load).
 func BenchmarkSetRows100k(b *testing.B) {
 	rows := genRows(0, 100_000, 99)
 	run := func(b *testing.B, prepare func() Model) {
@@ -127,6 +142,13 @@ func BenchmarkSetRows100k(b *testing.B) {
 		run(b, func() Model {
 			m := newTable(120, 40, nil)
 			m.SetSort(0, false)
+			return m
+		})
+	})
+	b.Run("filtered", func(b *testing.B) {
+		run(b, func() Model {
+			m := newTable(120, 40, nil)
+			m.SetFilter("summit")
 			return m
 		})
 	})
