@@ -157,7 +157,7 @@ func TestDoubleClickActivatesOnce(t *testing.T) {
 func TestClicksOffRowsDoNothing(t *testing.T) {
 	rows := settingsRows()
 	m, _ := mouseTable(16, rows, true) // with the filter open: 13 body lines, 11 used
-	m = press(m, "j") // vm-pin; line 0 is the Voicemail title
+	m = press(m, "j")                  // vm-pin; line 0 is the Voicemail title
 	m = press(m, "/")
 	for _, tc := range []struct {
 		name string
