@@ -92,7 +92,9 @@ func BenchmarkFilterOpen100k(b *testing.B) {
 		b.StopTimer()
 		m := newTable(120, 40, rows)
 		b.StartTimer()
-		m, _ = m.Update(slash)
+		if m, _ = m.Update(slash); !m.Filtering() {
+			b.Fatal("/ did not open the filter")
+		}
 	}
 }
 
