@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/evdesk/evdesk/ui/uitest"
@@ -16,6 +17,29 @@ func bench100k(b *testing.B) Model {
 // BenchmarkView100k renders a 100k-row table, moving the cursor each time.
 func BenchmarkView100k(b *testing.B) {
 	m := bench100k(b)
+	down := uitest.Key("down")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if m.cursor == m.VisibleLen()-1 {
+			m.cursor, m.offset = 0, 0
+		}
+		m, _ = m.Update(down)
+		_ = m.View()
+	}
+}
+
+// BenchmarkView100kGrouped is BenchmarkView100k with a group title every
+// seven rows, so a frame draws about five titles.
+func BenchmarkView100kGrouped(b *testing.B) {
+	rows := genRows(0, 100_000, 99)
+	for i := range rows {
+		rows[i].Group = fmt.Sprintf("Group %d", i/7)
+	}
+	m := New(testTheme, testColumns()...)
+	m.SetSize(120, 40)
+	m.SetGrouped(true)
+	m.SetRows(rows)
 	down := uitest.Key("down")
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -58,6 +82,22 @@ func BenchmarkFilter100k(b *testing.B) {
 	})
 }
 
+// BenchmarkFilterOpen100k opens the filter on a freshly loaded 100k-row
+// table: the filter text is built then, once per load, not during SetRows.
+func BenchmarkFilterOpen100k(b *testing.B) {
+	rows := genRows(0, 100_000, 99)
+	slash := uitest.Key("/")
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		m := newTable(120, 40, rows)
+		b.StartTimer()
+		if m, _ = m.Update(slash); !m.Filtering() {
+			b.Fatal("/ did not open the filter")
+		}
+	}
+}
+
 // BenchmarkAppend100k loads 100k rows as 100 pages of 1,000 into a table
 // that is sorted and filtered, as a listing streams in.
 func BenchmarkAppend100k(b *testing.B) {
@@ -76,4 +116,42 @@ func BenchmarkAppend100k(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pages)), "ns/page")
+}
+
+// BenchmarkSetRows100k loads 100k rows in one call, as a screen does with a
+// whole answer: "fresh" into a new table, "refresh" over 100k loaded rows,
+// "sorted" into a table sorted by a column, "filtered" into a table with a
+// filter kept (so the filter text is built during the load).
+func BenchmarkSetRows100k(b *testing.B) {
+	rows := genRows(0, 100_000, 99)
+	run := func(b *testing.B, prepare func() Model) {
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			m := prepare()
+			b.StartTimer()
+			m.SetRows(rows)
+		}
+	}
+	b.Run("fresh", func(b *testing.B) {
+		run(b, func() Model { return newTable(120, 40, nil) })
+	})
+	b.Run("refresh", func(b *testing.B) {
+		loaded := newTable(120, 40, rows)
+		run(b, func() Model { return loaded })
+	})
+	b.Run("sorted", func(b *testing.B) {
+		run(b, func() Model {
+			m := newTable(120, 40, nil)
+			m.SetSort(0, false)
+			return m
+		})
+	})
+	b.Run("filtered", func(b *testing.B) {
+		run(b, func() Model {
+			m := newTable(120, 40, nil)
+			m.SetFilter("summit")
+			return m
+		})
+	})
 }

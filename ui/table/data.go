@@ -37,9 +37,15 @@ func compareKeys(a, b sortKey) int {
 	return strings.Compare(a.str, b.str)
 }
 
-// compare orders two row indices for display; ties keep arrival order, so the
-// result is a total order and the sort is stable.
+// compare orders two row indices for display: by group when grouped, then
+// by the sort; ties keep arrival order, so the result is a total order and
+// the sort is stable.
 func (m *Model) compare(i, j int) int {
+	if m.grouped {
+		if c := cmp.Compare(m.groupOf[i], m.groupOf[j]); c != 0 {
+			return c
+		}
+	}
 	if m.sortCol < 0 {
 		if m.desc {
 			return cmp.Compare(j, i)
@@ -56,10 +62,6 @@ func (m *Model) compare(i, j int) int {
 	return c
 }
 
-func makeHay(cells []string) string {
-	return strings.ToLower(strings.Join(cells, "\x00"))
-}
-
 func (m *Model) cell(i, col int) string {
 	if c := m.rows[i].Cells; col < len(c) {
 		return c[col]
@@ -71,11 +73,14 @@ func (m *Model) cell(i, col int) string {
 // is still there) the cursor's row.
 func (m *Model) SetRows(rows []Row) {
 	keep := m.mark()
-	m.rows, m.hay, m.dead, m.keys = m.rows[:0], m.hay[:0], m.dead[:0], m.keys[:0]
+	m.rows, m.dead, m.keys = m.rows[:0], m.dead[:0], m.keys[:0]
+	m.hay.reset()
 	m.order, m.view = m.order[:0], m.view[:0]
-	clear(m.byID)
+	m.unindex()
 	m.live = 0
-	m.cursor, m.offset = 0, 0
+	m.groupOf = m.groupOf[:0]
+	m.groups.reset()
+	m.cursor, m.offset, m.topHead = 0, 0, false
 	m.appendRows(rows)
 	m.restore(keep)
 }
@@ -91,40 +96,102 @@ func (m *Model) AppendRows(rows []Row) {
 
 func (m *Model) appendRows(rows []Row) {
 	first := len(m.rows)
+	m.rows = slices.Grow(m.rows, len(rows))
+	m.dead = slices.Grow(m.dead, len(rows))
+	if m.sortCol >= 0 {
+		m.keys = slices.Grow(m.keys, len(rows))
+	}
+	if m.grouped {
+		m.groupOf = slices.Grow(m.groupOf, len(rows))
+	}
+	if first == 0 && distinctIDs(rows) { // a one-shot load: nothing to replace
+		m.rows = append(m.rows, rows...)
+		m.dead = m.dead[:len(rows)]
+		clear(m.dead)
+		for i := range m.rows {
+			m.derive(i)
+		}
+		m.live = len(rows)
+		m.unindex()
+		m.place(first)
+		return
+	}
 	for _, r := range rows {
-		if i, ok := m.byID[r.ID]; ok {
+		if i, ok := m.lookup(r.ID); ok {
 			if i < first {
 				m.replace(i, r)
 			} else { // twice in this batch: not placed yet, overwrite
-				m.rows[i], m.hay[i] = r, makeHay(r.Cells)
-				if m.sortCol >= 0 {
-					m.keys[i] = makeKey(m.cell(i, m.sortCol))
-				}
+				m.rows[i] = r
+				m.derive(i)
 			}
 			continue
 		}
 		m.byID[r.ID] = len(m.rows)
 		m.rows = append(m.rows, r)
-		m.hay = append(m.hay, makeHay(r.Cells))
 		m.dead = append(m.dead, false)
-		if m.sortCol >= 0 {
-			m.keys = append(m.keys, makeKey(m.cell(len(m.rows)-1, m.sortCol)))
-		}
+		m.derive(len(m.rows) - 1)
 		m.live++
 	}
-	added := make([]int, 0, len(m.rows)-first)
-	for i := first; i < len(m.rows); i++ {
-		added = append(added, i)
+	m.place(first)
+}
+
+// derive computes what the table keeps about row i besides the row: its
+// filter text (once the hay covers it), its sort key and its group. i may be
+// the newest row.
+func (m *Model) derive(i int) {
+	m.hay.set(i, m.rows[i].Cells)
+	if m.sortCol >= 0 {
+		m.keys = setAt(m.keys, i, makeKey(m.cell(i, m.sortCol)))
 	}
-	slices.SortFunc(added, m.compare)
+	if m.grouped {
+		m.groupOf = setAt(m.groupOf, i, m.groups.rankOf(m.rows[i].Group))
+	}
+}
+
+// setAt sets s[i], appending when i is just past the end.
+func setAt[T any](s []T, i int, v T) []T {
+	if i == len(s) {
+		return append(s, v)
+	}
+	s[i] = v
+	return s
+}
+
+// place puts the rows from first on into the order and, when they pass the
+// filter, into the view.
+func (m *Model) place(first int) {
+	n := len(m.rows) - first
+	if len(m.order) == 0 { // a one-shot load: the new rows are the whole order
+		m.order = m.sortRows(appendRange(slices.Grow(m.order, n), first, len(m.rows)))
+		m.refilter()
+		return
+	}
+	added := m.sortRows(appendRange(make([]int, 0, n), first, len(m.rows)))
 	m.order = m.merge(m.order, added)
-	matching := added[:0] // filters in place: added is no longer needed
-	for _, i := range added {
-		if m.matches(i) {
-			matching = append(matching, i)
-		}
+	m.view = m.merge(m.view, m.appendMatching(added[:0], added))
+}
+
+// appendRange appends from, from+1, ..., to-1.
+func appendRange(s []int, from, to int) []int {
+	for i := from; i < to; i++ {
+		s = append(s, i)
 	}
-	m.view = m.merge(m.view, matching)
+	return s
+}
+
+// sortRows puts row indices, given in ascending order, into display order.
+// Arrival order needs no sort, and rows that come already in order (a
+// listing sorted by the server, or by group) are only checked.
+func (m *Model) sortRows(s []int) []int {
+	switch {
+	case m.sortCol < 0 && !m.grouped:
+		if m.desc {
+			slices.Reverse(s)
+		}
+	case !slices.IsSortedFunc(s, m.compare):
+		slices.SortFunc(s, m.compare)
+	}
+	return s
 }
 
 // merge merges sorted b into sorted a in place, from the back, so the common
@@ -148,7 +215,7 @@ func (m *Model) merge(a, b []int) []int {
 // UpdateRow replaces the row with r.ID, moving it if the sort or filter
 // says so. It reports false (and changes nothing) for an unknown ID.
 func (m *Model) UpdateRow(r Row) bool {
-	i, ok := m.byID[r.ID]
+	i, ok := m.lookup(r.ID)
 	if !ok {
 		return false
 	}
@@ -162,10 +229,7 @@ func (m *Model) replace(i int, r Row) {
 	m.order = removeInt(m.order, i)
 	m.view = removeInt(m.view, i)
 	m.rows[i] = r
-	m.hay[i] = makeHay(r.Cells)
-	if m.sortCol >= 0 {
-		m.keys[i] = makeKey(m.cell(i, m.sortCol))
-	}
+	m.derive(i)
 	m.order = m.insertSorted(m.order, i)
 	if m.matches(i) {
 		m.view = m.insertSorted(m.view, i)
@@ -174,7 +238,7 @@ func (m *Model) replace(i int, r Row) {
 
 // RemoveRow drops the row with this ID; its slot stays so indices hold.
 func (m *Model) RemoveRow(id string) bool {
-	i, ok := m.byID[id]
+	i, ok := m.lookup(id)
 	if !ok {
 		return false
 	}
@@ -185,7 +249,8 @@ func (m *Model) RemoveRow(id string) bool {
 	delete(m.byID, id)
 	m.order = removeInt(m.order, i)
 	m.view = removeInt(m.view, i)
-	m.rows[i], m.hay[i], m.dead[i] = Row{}, "", true
+	m.rows[i], m.dead[i] = Row{}, true
+	m.hay.drop(i)
 	m.live--
 	m.restore(keep)
 	return true
@@ -213,13 +278,13 @@ func (m *Model) resort() {
 			m.keys = append(m.keys, makeKey(m.cell(i, m.sortCol)))
 		}
 	}
-	m.order = m.order[:0]
+	m.order = slices.Grow(m.order[:0], m.live)
 	for i := range m.rows {
 		if !m.dead[i] {
 			m.order = append(m.order, i)
 		}
 	}
-	slices.SortFunc(m.order, m.compare)
+	m.sortRows(m.order)
 	m.refilter()
 	m.restore(keep)
 }
@@ -237,14 +302,15 @@ func (m *Model) cycleSort() {
 // mark remembers the cursor's row and its line on screen.
 type mark struct {
 	id     string
+	row    int // index in rows, a hint for finding id
 	cursor int
 	line   int
 }
 
 func (m *Model) mark() mark {
-	k := mark{cursor: m.cursor, line: m.cursor - m.offset}
+	k := mark{cursor: m.cursor, line: m.lineOf(m.cursor, m.bodyHeight())}
 	if r, ok := m.Selected(); ok {
-		k.id = r.ID
+		k.id, k.row = r.ID, m.view[m.cursor]
 	}
 	return k
 }
@@ -253,12 +319,14 @@ func (m *Model) mark() mark {
 // when that row is gone) on the same screen line.
 func (m *Model) restore(k mark) {
 	m.cursor = k.cursor
-	if i, ok := m.byID[k.id]; ok && k.id != "" {
-		if p := slices.Index(m.view, i); p >= 0 {
-			m.cursor = p
+	if k.id != "" {
+		if i, ok := m.find(k); ok {
+			if p := slices.Index(m.view, i); p >= 0 {
+				m.cursor = p
+			}
 		}
 	}
 	m.cursor = max(0, min(m.cursor, len(m.view)-1))
-	m.offset = m.cursor - k.line
+	m.offset, m.topHead = m.topFor(m.cursor, k.line)
 	m.clampOffset()
 }

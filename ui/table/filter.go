@@ -1,10 +1,23 @@
 package table
 
-import "strings"
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
 
 // matches reports whether row i passes the applied filter.
 func (m *Model) matches(i int) bool {
-	return (m.where == nil || m.where(m.rows[i])) && (m.query == "" || strings.Contains(m.hay[i], m.query))
+	if m.where != nil && !m.where(m.rows[i]) {
+		return false
+	}
+	if m.query == "" {
+		return true
+	}
+	if !m.hay.covers(i) {
+		m.hay.cover(m.rows)
+	}
+	return bytes.Contains(m.hay.of(i), m.needle)
 }
 
 // SetWhere keeps only the rows where keep holds, on top of the typed
@@ -28,11 +41,12 @@ func (m *Model) applyFilter(raw string) {
 	keep := m.mark()
 	keep.cursor = 0 // when the selected row no longer matches: the first match
 	narrowing := m.query != "" && strings.Contains(q, m.query)
-	m.query = q
+	m.query, m.needle = q, []byte(q)
 	if narrowing {
-		kept := m.view[:0] // in place: writes never pass reads
+		m.hay.cover(m.rows) // done already, as the previous query needed it
+		kept := m.view[:0]  // in place: writes never pass reads
 		for _, i := range m.view {
-			if strings.Contains(m.hay[i], q) {
+			if bytes.Contains(m.hay.of(i), m.needle) {
 				kept = append(kept, i)
 			}
 		}
@@ -45,14 +59,19 @@ func (m *Model) applyFilter(raw string) {
 
 // refilter rebuilds the visible rows from the full order, reusing the slice.
 func (m *Model) refilter() {
-	m.view = m.view[:0]
+	m.view = m.appendMatching(slices.Grow(m.view[:0], len(m.order)), m.order)
+}
+
+// appendMatching appends the rows of src that pass the filter; dst may be
+// src[:0], as writes never pass reads.
+func (m *Model) appendMatching(dst, src []int) []int {
 	if m.query == "" && m.where == nil {
-		m.view = append(m.view, m.order...)
-		return
+		return append(dst, src...)
 	}
-	for _, i := range m.order {
+	for _, i := range src {
 		if m.matches(i) {
-			m.view = append(m.view, i)
+			dst = append(dst, i)
 		}
 	}
+	return dst
 }

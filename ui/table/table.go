@@ -1,10 +1,13 @@
 // Package table is a virtualised, filterable, sortable table for large,
 // page-by-page loaded lists. View renders only the visible window; filtering
-// scans a lower-case haystack built once per row; sorting happens once per
-// sort change and new pages are merged into the sorted order.
+// scans a lower-case haystack, one arena built once a filter is first needed
+// (hay.go); sorting happens once per sort change and new pages are merged into
+// the sorted order. A one-shot load copies the rows and little else.
 package table
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
@@ -21,10 +24,12 @@ type Column struct {
 	Style func(cell string) lipgloss.Style
 }
 
-// Row is one record; ID is stable across pages and updates.
+// Row is one record; ID is stable across pages and updates. Group is the
+// title of the row's group, used once the table is grouped (SetGrouped).
 type Row struct {
 	ID    string
 	Cells []string
+	Group string
 }
 
 // Model is the table. Keep it as a value field in a screen and call the
@@ -36,10 +41,12 @@ type Model struct {
 	Keys KeyMap
 
 	rows []Row          // arrival order; a removed row keeps its slot
-	hay  []string       // per row: lower-case cells joined by \x00
+	hay  hay            // per row: the lower-case text the filter scans (hay.go)
 	dead []bool         // per row: removed
-	byID map[string]int // ID -> index in rows
-	live int
+	byID map[string]int // ID -> index in rows, once indexed (see ids.go)
+	// indexed: byID is up to date
+	indexed bool
+	live    int
 
 	sortCol int       // -1: arrival order
 	desc    bool      // reversed
@@ -47,18 +54,28 @@ type Model struct {
 	order   []int     // live rows in display order
 	view    []int     // order after the filter (never shares order's array)
 
+	grouped bool    // rows ordered by group, a title line before each
+	groupOf []int32 // per row, while grouped: its group's rank
+	groups  groups
+
 	input     textinput.Model
 	filtering bool           // input has focus
 	query     string         // applied filter, lower-case
+	needle    []byte         // query, for scanning the hay
 	where     func(Row) bool // a screen's own row filter; nil keeps all
 
-	cursor, offset int // positions in view
+	cursor, offset int  // positions in view: the window starts at row offset,
+	topHead        bool // or at the title line before it (window.go)
 	width, height  int
 	widths         []int
 
 	total   int
 	loading bool
 	empty   string
+
+	originX, originY int              // top-left corner on the terminal (mouse.go)
+	now              func() time.Time // times double clicks; nil: time.Now
+	lastClick        clickRecord
 }
 
 // New builds an empty table.
@@ -71,7 +88,6 @@ func New(theme *ui.Theme, cols ...Column) Model {
 		theme:   theme,
 		cols:    cols,
 		Keys:    DefaultKeyMap(),
-		byID:    map[string]int{},
 		sortCol: -1,
 		input:   in,
 		empty:   "nothing here yet",

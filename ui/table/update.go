@@ -5,7 +5,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Update handles navigation, filter and sort keys, and the mouse wheel.
+// Update handles navigation, filter and sort keys, the mouse wheel and
+// clicks (mouse.go).
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -28,6 +29,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.move(len(m.view))
 		case key.Matches(msg, k.Filter):
 			m.filtering = true
+			m.hay.cover(m.rows) // now, not on the first keystroke
 			m.input.CursorEnd()
 			m.clampOffset() // the input line takes a body row
 			return m, m.input.Focus()
@@ -42,12 +44,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.BackgroundColorMsg: // the App rebuilt the theme in place
 		m.input.SetStyles(m.theme.TextInputStyles())
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.move(-3)
-		case tea.MouseWheelDown:
-			m.move(3)
-		}
+		return m.wheel(msg), nil
+	case tea.MouseClickMsg:
+		return m.click(msg)
 	default:
 		if m.filtering { // paste, cursor messages
 			before := m.input.Value()
@@ -95,21 +94,4 @@ func (m Model) updateFilter(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	m.input, cmd = m.input.Update(msg)
 	m.applyFilter(m.input.Value())
 	return m, cmd
-}
-
-func (m *Model) move(d int) {
-	m.cursor = max(0, min(m.cursor+d, len(m.view)-1))
-	m.clampOffset()
-}
-
-// clampOffset scrolls just enough to keep the cursor in the window.
-func (m *Model) clampOffset() {
-	h := max(1, m.bodyHeight())
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+h {
-		m.offset = m.cursor - h + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.view)-h))
 }

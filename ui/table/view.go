@@ -84,10 +84,17 @@ func (m Model) View() string {
 		b.WriteString(t.Muted.Render(pad(strings.Repeat(" ", gutter)+m.emptyText(), m.width)))
 		lines++
 	}
-	end := min(len(m.view), m.offset+body)
-	for p := m.offset; p < end; p++ {
+	styled := make(map[styledCell]string, 8)
+	for p, title := range m.lines() {
+		if lines == body {
+			break
+		}
 		b.WriteString("\n")
-		m.writeRow(&b, m.view[p], p == m.cursor)
+		if title {
+			m.writeTitle(&b, p)
+		} else {
+			m.writeRow(&b, m.view[p], p == m.cursor, styled)
+		}
 		lines++
 	}
 	for ; lines < body; lines++ {
@@ -127,7 +134,14 @@ func (m Model) headerLine() string {
 	return b.String()
 }
 
-func (m Model) writeRow(b *strings.Builder, i int, selected bool) {
+// styledCell keys a frame's memo of styled cells: a column's few status
+// words are styled once a frame, not once a row.
+type styledCell struct {
+	col  int
+	cell string
+}
+
+func (m Model) writeRow(b *strings.Builder, i int, selected bool, styled map[styledCell]string) {
 	t := m.theme
 	if selected {
 		var line strings.Builder
@@ -147,12 +161,27 @@ func (m Model) writeRow(b *strings.Builder, i int, selected bool) {
 			b.WriteByte(' ')
 		}
 		cell := m.cell(i, c)
-		s := fitCell(cell, m.widths[c])
-		if col.Style != nil {
-			s = col.Style(cell).Render(s)
+		if col.Style == nil {
+			b.WriteString(fitCell(cell, m.widths[c]))
+			continue
+		}
+		k := styledCell{c, cell}
+		s, ok := styled[k]
+		if !ok {
+			s = col.Style(cell).Render(fitCell(cell, m.widths[c]))
+			styled[k] = s
 		}
 		b.WriteString(s)
 	}
+}
+
+// writeTitle draws the group title before visible row p; the rule marks
+// read without colour. It is not padded: measuring a full-width line of
+// box-drawing characters costs more than the rest of the frame.
+func (m Model) writeTitle(b *strings.Builder, p int) {
+	title, _ := m.groupTitle(p)
+	text := "── " + sanitize.Line(title) + " ──"
+	b.WriteString(m.theme.Header.Render(fitCell(text, min(m.width, ansi.StringWidth(text)))))
 }
 
 func (m Model) emptyText() string {

@@ -1,0 +1,176 @@
+package table
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestSetRowsWithRepeatedIDsKeepsOneRowInTheFirstPlace(t *testing.T) {
+	rows := genRows(0, 2000, 11)
+	again := Row{ID: rows[10].ID, Cells: []string{"Second Version", "DRAFT", "Lima", "7"}}
+	in := append(append([]Row{}, rows...), again)
+	m := newTable(80, 12, in)
+	if m.Len() != 2000 {
+		t.Fatalf("Len = %d, want 2000: a repeated ID is one row", m.Len())
+	}
+	assertIDs(t, visibleIDs(m), reference(in, -1, false, ""))
+	if got := m.rows[m.view[10]].Cells[0]; got != "Second Version" {
+		t.Fatalf("row 10 shows %q, want the later version", got)
+	}
+	m.SetFilter("second version")
+	assertIDs(t, visibleIDs(m), []string{rows[10].ID})
+}
+
+func TestDistinctIDs(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 1000, 50_000} {
+		rows := genRows(0, n, 1)
+		if !distinctIDs(rows) {
+			t.Fatalf("%d distinct IDs reported as repeated", n)
+		}
+		if n < 2 {
+			continue
+		}
+		for _, at := range [][2]int{{0, n - 1}, {n/2 - 1, n / 2}, {n - 2, n - 1}} {
+			dup := append([]Row{}, rows...)
+			dup[at[1]].ID = dup[at[0]].ID
+			if distinctIDs(dup) {
+				t.Fatalf("n=%d: rows %d and %d share an ID, reported distinct", n, at[0], at[1])
+			}
+		}
+	}
+}
+
+func TestLowerASCIIMatchesToLower(t *testing.T) {
+	var all strings.Builder
+	for c := 0; c < 128; c++ {
+		all.WriteByte(byte(c))
+	}
+	s := all.String()
+	for start := 0; start < len(s); start++ {
+		for _, n := range []int{1, 7, 8, 9, 17, 40} {
+			in := s[start:min(len(s), start+n)]
+			b := []byte(in)
+			if !lowerASCII(b) || string(b) != strings.ToLower(in) {
+				t.Fatalf("lowerASCII(%q) = %q, want %q", in, b, strings.ToLower(in))
+			}
+		}
+	}
+	for _, in := range []string{"ÉCOLE", "abcdefgÉ", "abcdefghijklmnoÉ"} {
+		if lowerASCII([]byte(in)) {
+			t.Fatalf("lowerASCII(%q) claimed ASCII", in)
+		}
+	}
+}
+
+func TestFilterLowersNonASCIICells(t *testing.T) {
+	rows := []Row{
+		{ID: "a", Cells: []string{"ÉCOLE NATIONALE", "PUBLISHED", "Zürich", "1"}},
+		{ID: "b", Cells: []string{"Plain ASCII Name", "DRAFT", "ÅLESUND", "2"}},
+		{ID: "c", Cells: []string{"Ecole", "DRAFT", "Oslo", "3"}},
+	}
+	m := newTable(80, 10, rows)
+	for q, want := range map[string][]string{
+		"école":   {"a"},
+		"ÉCOLE":   {"a"},
+		"zürich":  {"a"},
+		"ascii":   {"b"},
+		"ålesund": {"b"},
+		"draft":   {"b", "c"},
+	} {
+		m.SetFilter(q)
+		assertIDs(t, visibleIDs(m), want)
+	}
+}
+
+// The filter text is built only once a filter needs it; rows changed or
+// removed before that, and rows added after, must all be found.
+func TestFilterTextBuiltLateSeesEveryChange(t *testing.T) {
+	rows := genRows(0, 300, 12)
+	m := newTable(80, 12, rows)
+	if len(m.hay.spans) != 0 {
+		t.Fatalf("a load without a filter built the filter text for %d rows", len(m.hay.spans))
+	}
+	changed := Row{ID: rows[5].ID, Cells: []string{"Quokka Gathering", "DRAFT", "Perth", "1"}}
+	m.UpdateRow(changed)
+	m.RemoveRow(rows[6].ID)
+	all := append(append([]Row{}, rows...), changed)
+	all = append(all[:6], all[7:]...)
+	m = press(m, "/")
+	if len(m.hay.spans) != len(m.rows) {
+		t.Fatalf("opening the filter covered %d of %d rows", len(m.hay.spans), len(m.rows))
+	}
+	m = typeText(m, "quokka")
+	assertIDs(t, visibleIDs(m), []string{rows[5].ID})
+	more := genRows(300, 200, 13)
+	more = append(more, Row{ID: "late", Cells: []string{"Late Quokka", "DRAFT", "Perth", "2"}})
+	m.AppendRows(more)
+	all = append(all, more...)
+	assertIDs(t, visibleIDs(m), reference(all, -1, false, "quokka"))
+	m.SetFilter("summit")
+	assertIDs(t, visibleIDs(m), reference(all, -1, false, "summit"))
+}
+
+// Rewriting rows leaves their old text behind; the arena is compacted once
+// the junk outweighs the live text, and stays correct.
+func TestFilterTextCompactsAfterManyUpdates(t *testing.T) {
+	rows := genRows(0, 200, 14)
+	m := newTable(80, 12, rows)
+	m.SetFilter("e")
+	live := len(m.hay.buf)
+	long := strings.Repeat("x", 500)
+	for round := range 50 {
+		for _, r := range rows[:100] {
+			m.UpdateRow(Row{ID: r.ID, Cells: []string{fmt.Sprintf("Round %d %s", round, long), "DRAFT", "Oslo", "1"}})
+		}
+	}
+	if m.hay.junk > max(compactAt, len(m.hay.buf)/2) {
+		t.Fatalf("junk %d of %d bytes: not compacted", m.hay.junk, len(m.hay.buf))
+	}
+	if len(m.hay.buf) > 4*(live+100*520) {
+		t.Fatalf("arena grew to %d bytes for %d live", len(m.hay.buf), live+100*520)
+	}
+	m.SetFilter("round 49")
+	if m.VisibleLen() != 100 {
+		t.Fatalf("%d rows match the last round, want 100", m.VisibleLen())
+	}
+	m.SetFilter("round 48")
+	if m.VisibleLen() != 0 {
+		t.Fatalf("%d rows still match an old version", m.VisibleLen())
+	}
+}
+
+// The ID index is built on the first lookup and must not outlive a reload.
+func TestIDLookupAfterReload(t *testing.T) {
+	first, second := genRows(0, 100, 15), genRows(1000, 100, 16)
+	m := newTable(80, 12, first)
+	if !m.UpdateRow(Row{ID: first[3].ID, Cells: []string{"x"}}) {
+		t.Fatal("UpdateRow: loaded ID unknown")
+	}
+	m.SetRows(second)
+	if m.UpdateRow(Row{ID: first[3].ID}) || m.RemoveRow(first[4].ID) {
+		t.Fatal("an ID from before the reload was found")
+	}
+	if !m.RemoveRow(second[7].ID) || m.Len() != 99 {
+		t.Fatalf("RemoveRow after reload: Len %d", m.Len())
+	}
+	m.AppendRows([]Row{second[0]}) // known: replaces, does not add
+	if m.Len() != 99 {
+		t.Fatalf("re-delivered row added a row: Len %d", m.Len())
+	}
+}
+
+func TestSetRowsKeepsCursorOnItsRowWhenItMoves(t *testing.T) {
+	rows := genRows(0, 500, 17)
+	m := newTable(80, 12, rows)
+	m = press(m, "pgdown", "j", "j")
+	want, _ := m.Selected()
+	line := m.Cursor() - m.offset
+	m.SetRows(append(genRows(5000, 50, 18), rows...)) // 50 new rows come first
+	if got, _ := m.Selected(); got.ID != want.ID {
+		t.Fatalf("cursor on %s after reload, want %s", got.ID, want.ID)
+	}
+	if m.Cursor()-m.offset != line {
+		t.Fatalf("selected row moved on screen from line %d to %d", line, m.Cursor()-m.offset)
+	}
+}

@@ -1,0 +1,79 @@
+package table
+
+import "slices"
+
+// groups numbers group titles in the order they first appear.
+type groups struct {
+	titles []string
+	rank   map[string]int32
+	last   int32 // the previous row's group: rows mostly come grouped
+}
+
+func (g *groups) reset() {
+	g.titles, g.last = g.titles[:0], 0
+	clear(g.rank)
+}
+
+func (g *groups) rankOf(title string) int32 {
+	if int(g.last) < len(g.titles) && g.titles[g.last] == title {
+		return g.last
+	}
+	r, ok := g.rank[title]
+	if !ok {
+		if g.rank == nil {
+			g.rank = map[string]int32{}
+		}
+		r = int32(len(g.titles))
+		g.titles = append(g.titles, title)
+		g.rank[title] = r
+	}
+	g.last = r
+	return r
+}
+
+// SetGrouped turns grouping on or off. Grouped, the visible rows are ordered
+// by Row.Group, groups in the order the table first met their titles (in the
+// rows as loaded since the last SetRows, or as loaded when grouping was
+// turned on), then by the sort within each group; a title line is drawn before
+// each group's first visible row (none for an empty Group), so a filter that
+// hides a whole group hides its title too. The cursor moves over rows only,
+// and "row X of Y" counts rows only.
+func (m *Model) SetGrouped(on bool) {
+	if on == m.grouped {
+		return
+	}
+	m.grouped = on
+	m.groups.reset()
+	m.groupOf = m.groupOf[:0]
+	if on {
+		m.groupOf = slices.Grow(m.groupOf, len(m.rows))
+		for i, r := range m.rows {
+			if m.dead[i] { // never shown; must not claim a place for ""
+				m.groupOf = append(m.groupOf, 0)
+				continue
+			}
+			m.groupOf = append(m.groupOf, m.groups.rankOf(r.Group))
+		}
+	}
+	m.resort()
+}
+
+// groupTitle is the title drawn before visible row p, and whether one is:
+// p opens a group with a title.
+func (m *Model) groupTitle(p int) (string, bool) {
+	if !m.grouped || p < 0 || p >= len(m.view) {
+		return "", false
+	}
+	g := m.groupOf[m.view[p]]
+	if p > 0 && m.groupOf[m.view[p-1]] == g {
+		return "", false
+	}
+	t := m.groups.titles[g]
+	return t, t != ""
+}
+
+// opensGroup reports whether a title line comes before visible row p.
+func (m *Model) opensGroup(p int) bool {
+	_, ok := m.groupTitle(p)
+	return ok
+}
