@@ -150,7 +150,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.broadcast(msg)
 	case tea.KeyPressMsg:
 		return a, a.handleKey(msg)
-	case tea.KeyReleaseMsg, tea.MouseMsg, tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
+	case tea.MouseMsg:
+		return a, a.onMouse(msg)
+	case tea.KeyReleaseMsg, tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
 		if a.tooSmall() || a.quitAsk != nil {
 			return a, nil
 		}

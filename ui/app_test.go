@@ -601,3 +601,22 @@ func TestPaletteGoesToSectionsActionsAndItems(t *testing.T) {
 		t.Fatal("esc closes the palette")
 	}
 }
+
+func TestMouseClickOnATabAndOverTheContent(t *testing.T) {
+	h := newHarness(t)
+	h.send(tea.MouseClickMsg{X: 12, Y: 0, Button: tea.MouseLeft}) // " [Events]  Check-in "
+	if h.app.Top() != Screen(h.roots["Check-in"]) {
+		t.Fatal("a click on a tab switches to its section")
+	}
+	h.send(tea.MouseClickMsg{X: 5, Y: 7, Button: tea.MouseLeft})
+	if got := last(h.roots["Check-in"].msgs); got != "tea.MouseClickMsg" {
+		t.Fatalf("a click over the content reaches the screen: %v", h.roots["Check-in"].msgs)
+	}
+	if h.app.View().MouseMode != tea.MouseModeCellMotion {
+		t.Fatal("the console reports the mouse unless told not to")
+	}
+	h.ctx.NoMouse = true
+	if h.app.View().MouseMode == tea.MouseModeCellMotion {
+		t.Fatal("--no-mouse leaves the mouse to the terminal")
+	}
+}

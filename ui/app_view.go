@@ -19,6 +19,9 @@ func (a *App) View() tea.View {
 	v := tea.NewView(sanitize.Frame(a.render()))
 	v.AltScreen = true
 	v.WindowTitle = "evdesk"
+	if !a.ctx.NoMouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	return v
 }
 

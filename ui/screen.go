@@ -47,6 +47,8 @@ type Context struct {
 	// OpenURL opens a web address in the user's browser (the login's
 	// opener); nil where there is none, and then the address is shown.
 	OpenURL func(string) error
+	// NoMouse leaves the mouse to the terminal (text selection as usual).
+	NoMouse bool
 	// Profile names the active profile; Demo marks the embedded simulator.
 	Profile string
 	Account string

@@ -57,12 +57,14 @@ type Base[T any] struct {
 	err    error
 	width  int
 	height int
+	top    int // lines between the heading and the table
 }
 
 // New builds the base for cfg.
 func New[T any](ctx *ui.Context, cfg Config[T]) *Base[T] {
 	t := table.New(ctx.Theme, cfg.Columns...)
 	t.Keys = table.KeysFrom(ctx.Keys)
+	t.SetOrigin(0, 1) // under the heading
 	if cfg.Empty != "" {
 		t.SetEmptyText(cfg.Empty)
 	}
@@ -155,6 +157,9 @@ func (b *Base[T]) Update(msg tea.Msg, actions ui.Actions) tea.Cmd {
 			return nil
 		}
 		return b.onPage(msg)
+	case table.ActivatedMsg: // a double click is Enter on the row
+		cmd, _ := actions.Dispatch(tea.KeyPressMsg{Code: tea.KeyEnter}, &b.Dialog, b.Ctx.Theme)
+		return cmd
 	}
 	if cmd, handled := b.Dialog.Update(msg); handled {
 		return cmd
@@ -207,6 +212,13 @@ func (b *Base[T]) SetSize(w, h int) {
 
 // SetTableHeight gives the table h lines (header and footer included).
 func (b *Base[T]) SetTableHeight(h int) { b.Table.SetSize(b.width, max(h, 3)) }
+
+// SetTableTop says how many lines the screen draws between the heading and
+// the table (View's above), so the mouse finds the rows.
+func (b *Base[T]) SetTableTop(lines int) {
+	b.top = lines
+	b.Table.SetOrigin(0, 1+lines)
+}
 
 // Width and Height are the screen's size.
 func (b *Base[T]) Width() int  { return b.width }

@@ -294,7 +294,10 @@ func (s *Screen) tableHeight() int {
 	return min(want, avail)
 }
 
-func (s *Screen) layout() { s.SetTableHeight(s.tableHeight()) }
+func (s *Screen) layout() {
+	s.SetTableHeight(s.tableHeight())
+	s.SetTableTop(len(s.result))
+}
 
 // View renders the heading, the last result, the table and the panel.
 func (s *Screen) View() string {

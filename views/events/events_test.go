@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/ui"
@@ -254,4 +256,28 @@ func TestOpenTheEventPageInTheBrowser(t *testing.T) {
 	r.Contains("Could not open a browser (no display)", opened[0])
 	r.Press("x") // any key closes the notice
 	r.Lacks("Could not open a browser")
+}
+
+func TestMouseSelectsAndOpensAnEvent(t *testing.T) {
+	r := newRig(t, 100, 30)
+	// Content starts under the tabs and the breadcrumb (2 lines); the
+	// table's first row is under the listings line, a blank line and the
+	// column header.
+	click := func(x, y int) { r.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}) }
+	click(10, 2+2+1+2) // the third row
+	if first := firstSelected(r.View()); !strings.Contains(first, "Daily Stand-up") {
+		t.Fatalf("a click selects its row; selected %q", first)
+	}
+	click(10, 2+2+1+2) // again on the selected row: open it
+	r.Contains("Events > Daily Stand-up", "Overview")
+}
+
+// firstSelected is the row the cursor is on ("> ...").
+func firstSelected(view string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "> ") {
+			return l
+		}
+	}
+	return ""
 }

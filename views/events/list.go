@@ -89,6 +89,7 @@ func NewList(ctx *ui.Context, deps Deps) *ListScreen {
 	)
 	t.SetEmptyText("No events here. Press r to refresh, or 1-5 to change the listing.")
 	t.Keys = table.KeysFrom(ctx.Keys)
+	t.SetOrigin(0, 2) // under the listings line and a blank line
 	return &ListScreen{ctx: ctx, deps: deps, table: t, events: map[string]listedEvent{}}
 }
 
@@ -153,6 +154,8 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, nil
 	case ChangedMsg: // published, cancelled, duplicated, deleted or saved
 		return s, s.reload()
+	case table.ActivatedMsg: // a double click
+		return s, s.open()
 	case createdMsg:
 		return s, s.onCreated(msg)
 	}
