@@ -31,7 +31,11 @@ type Detailer interface {
 // the error knows of itself, and a line in the log.
 func Fail(op string, err error) tea.Cmd {
 	return func() tea.Msg {
-		return ToastMsg{Level: ToastError, Text: op + ": " + err.Error(), Op: op, Err: err}
+		text := err.Error()
+		if !strings.HasPrefix(text, op) { // api errors name their operation already
+			text = op + ": " + text
+		}
+		return ToastMsg{Level: ToastError, Text: text, Op: op, Err: err}
 	}
 }
 

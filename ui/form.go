@@ -2,6 +2,7 @@ package ui
 
 import (
 	"reflect"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -39,6 +40,11 @@ func Required(title string) string { return title + " *" }
 // RequiredNote explains the mark, for a form's first field description.
 const RequiredNote = "* required"
 
+// NoteText escapes text for a huh note, which reads _ and * as emphasis.
+func NoteText(s string) string {
+	return strings.NewReplacer("_", "\\_", "*", "\\*").Replace(s)
+}
+
 // FormStyles are the forms' styles, built from the console's theme: every
 // choice readable on dark and light backgrounds (huh's own theme draws
 // unselected options in a grey a dark terminal hides), and marks in
@@ -51,7 +57,7 @@ func (t *Theme) FormStyles() *huh.Styles {
 	f.Card = f.Base
 	f.Title, f.NoteTitle = t.Title, t.Title
 	f.Description = t.Muted
-	f.ErrorIndicator = t.Error.SetString(" *")
+	f.ErrorIndicator = t.Error.SetString(" !")
 	f.ErrorMessage = t.Error
 	f.SelectSelector = t.Key.SetString("> ")
 	f.MultiSelectSelector = t.Key.SetString("> ")

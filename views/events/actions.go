@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -15,19 +16,80 @@ import (
 
 const startLayout = "2006-01-02 15:04"
 
-// openCancelForm asks for the message registrants receive; the provider
-// requires one when the event has registrants, so it is asked every time.
+// registrantsMsg answers how many people registered for the event, which
+// decides whether cancelling needs a message.
+type registrantsMsg struct {
+	n   int
+	err error
+}
+
+// openCancelForm first counts the registrants: the provider requires a
+// message when anyone registered, and the form checks it before sending.
 func (s *DetailScreen) openCancelForm() tea.Cmd {
-	msg := new(string)
-	f := ui.NewForm(s.ctx.Theme, fmt.Sprintf("Cancel %q", s.event.Name),
-		s.run("cancel", func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
-			return c.Events.Cancel(ctx, id, *msg)
-		}),
-		huh.NewGroup(
-			huh.NewText().Title("Message to registrants").
-				Description("Required when anyone has registered. Enter cancels the event; esc keeps it.").
-				Lines(3).CharLimit(1000).Value(msg),
-		))
+	s.busy = "counting registrants"
+	id, client := s.event.EventID, s.deps.Client
+	return s.counting.Run(func(ctx context.Context) tea.Msg {
+		page, err := client.Attendees.RegistrantsPage(ctx, id, api.ListRegistrantsOptions{PageSize: 1}, "")
+		if err != nil {
+			return registrantsMsg{err: err}
+		}
+		return registrantsMsg{n: page.TotalRecords}
+	})
+}
+
+// cancelDraft is what the cancel form knows and keeps across a refusal.
+type cancelDraft struct {
+	registrants int // -1: unknown
+	message     string
+	refused     error // the server's last refusal, shown in the form
+}
+
+// showCancelForm asks for the message and for a yes, which is not the
+// default: Enter alone never cancels an event.
+func (s *DetailScreen) showCancelForm(d cancelDraft) tea.Cmd {
+	message, yes := d.message, false
+	needMessage := d.registrants != 0
+	about, missing := "Nobody has registered: a message is optional.", ""
+	switch {
+	case d.registrants < 0:
+		about = "The registrants could not be counted: write a message in case anyone registered."
+		missing = "a message is required in case anyone registered"
+	case d.registrants == 1:
+		about, missing = "1 person registered and receives this message.", "a message is required: 1 person registered"
+	case d.registrants > 1:
+		n := ui.Thousands(d.registrants)
+		about = n + " people registered and receive this message."
+		missing = "a message is required: " + n + " people registered"
+	}
+	title := "Message to registrants"
+	if needMessage {
+		title = ui.Required(title)
+	}
+	var fields []huh.Field
+	if d.refused != nil {
+		fields = append(fields, huh.NewNote().Title("The server refused the cancellation").Description(ui.NoteText(d.refused.Error())))
+	}
+	fields = append(fields,
+		huh.NewText().Title(title).Description(about).Lines(3).CharLimit(1000).Value(&message).
+			Validate(func(v string) error {
+				if needMessage && strings.TrimSpace(v) == "" {
+					return errors.New(missing)
+				}
+				return nil
+			}),
+		huh.NewConfirm().Title(fmt.Sprintf("Cancel %q? This cannot be undone.", s.event.Name)).
+			Affirmative("Cancel the event").Negative("Keep it").Value(&yes),
+	)
+	f := ui.NewForm(s.ctx.Theme, fmt.Sprintf("Cancel %q", s.event.Name), func() tea.Cmd {
+		if !yes {
+			return ui.Toast(ui.ToastInfo, "Kept: the event was not cancelled")
+		}
+		d.message, d.refused = strings.TrimSpace(message), nil
+		s.cancelling = &d
+		return s.run("cancel", func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
+			return c.Events.Cancel(ctx, id, d.message)
+		})()
+	}, huh.NewGroup(fields...))
 	return s.dialog.ShowForm(f)
 }
 

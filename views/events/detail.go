@@ -41,20 +41,22 @@ type actionDoneMsg struct {
 
 // DetailScreen shows every field of one event and its actions.
 type DetailScreen struct {
-	ctx    *ui.Context
-	deps   Deps
-	event  api.Event
-	bucket Bucket
-	hubs   map[string]string // hub id to name, as the list knew them
-	full   bool              // the single-event answer (host, venue) has arrived
-	loader ui.Task
-	action ui.Task
-	busy   string // the action in flight, if any
-	err    error
-	vp     viewport.Model
-	dialog ui.Dialog
-	width  int
-	height int
+	ctx        *ui.Context
+	deps       Deps
+	event      api.Event
+	bucket     Bucket
+	hubs       map[string]string // hub id to name, as the list knew them
+	full       bool              // the single-event answer (host, venue) has arrived
+	loader     ui.Task
+	action     ui.Task
+	counting   ui.Task      // the registrants, before cancelling
+	cancelling *cancelDraft // the cancellation in flight, reopened if refused
+	busy       string       // the action in flight, if any
+	err        error
+	vp         viewport.Model
+	dialog     ui.Dialog
+	width      int
+	height     int
 }
 
 // NewDetail opens an event; it shows what the listing knew at once and
@@ -95,6 +97,13 @@ func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, nil
 	case actionDoneMsg:
 		return s, s.onActionDone(msg)
+	case registrantsMsg:
+		s.busy = ""
+		d := cancelDraft{registrants: msg.n}
+		if msg.err != nil {
+			d.registrants = -1
+		}
+		return s, s.showCancelForm(d)
 	}
 	if cmd, handled := s.dialog.Update(msg); handled {
 		return s, cmd
@@ -209,8 +218,15 @@ func (s *DetailScreen) run(op string, f actionFunc) func() tea.Cmd {
 
 func (s *DetailScreen) onActionDone(m actionDoneMsg) tea.Cmd {
 	s.busy = ""
+	if m.op == "cancel" && m.err != nil && s.cancelling != nil && !errors.Is(m.err, api.ErrOutcomeUnknown) {
+		// Refused: the form comes back with the message and the reason.
+		d := *s.cancelling
+		d.refused = m.err
+		return tea.Batch(ui.Fail("cancel event", m.err), s.showCancelForm(d))
+	}
+	s.cancelling = nil
 	if m.err != nil {
-		return ui.Toast(ui.ToastError, actionError(m.op, m.err))
+		return ui.Fail(m.op+" event", actionError(m.err))
 	}
 	changed := ui.Broadcast(ChangedMsg{EventID: m.eventID}) // the lists reload
 	switch m.op {
@@ -226,12 +242,13 @@ func (s *DetailScreen) onActionDone(m actionDoneMsg) tea.Cmd {
 	return tea.Batch(changed, ui.Toast(ui.ToastSuccess, fmt.Sprintf("%q is now %s", s.event.Name, m.result.Status)), s.load())
 }
 
-// actionError puts a failed action in words; the spec's meaning is in err.
-func actionError(op string, err error) string {
+// actionError adds what to do when no answer arrived; the spec's meaning
+// of a refusal is in err itself.
+func actionError(err error) error {
 	if errors.Is(err, api.ErrOutcomeUnknown) {
-		return fmt.Sprintf("%s may or may not have happened (no answer arrived): press r to check. %v", op, err)
+		return fmt.Errorf("it may or may not have happened (no answer arrived): press r to check: %w", err)
 	}
-	return err.Error()
+	return err
 }
 
 func (s *DetailScreen) SetSize(w, h int) {
@@ -258,10 +275,10 @@ func (s *DetailScreen) View() string {
 // refreshContent rebuilds the viewport text; called on data or size change,
 // never from View.
 func (s *DetailScreen) refreshContent() {
-	s.vp.SetContent(renderEvent(s.ctx.Theme, &s.event, s.bucket, s.hubs, s.err, s.width, s.deps.Local))
+	s.vp.SetContent(renderEvent(s.ctx.Theme, &s.event, s.bucket, s.hubs, s.err, s.width, s.deps.Local, s.deps.Now()))
 }
 
-func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, loadErr error, width int, local *time.Location) string {
+func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, loadErr error, width int, local *time.Location, now time.Time) string {
 	loc := eventLocation(e)
 	var out []string
 	section := func(title string, rows ...[2]string) {
@@ -303,6 +320,7 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 		[2]string{"Lobby opens", dualTime(e.LobbyStartTime, loc, local)},
 		[2]string{"Lobby closes", dualTime(e.LobbyEndTime, loc, local)},
 		[2]string{"Schedule", scheduleText(e, loc)},
+		[2]string{"Next", nextText(e, b, loc, local, now)},
 		[2]string{"Calendar", strings.Join(cal, "\n")},
 	)
 	section("Where",
@@ -322,6 +340,18 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 		[2]string{"Contact", contact},
 	)
 	return strings.Join(out, "\n")
+}
+
+// nextText is an upcoming series' next occurrence, "" otherwise.
+func nextText(e *api.Event, b Bucket, loc, local *time.Location, now time.Time) string {
+	if b != BucketUpcoming || e.Recurrence == nil || e.StartTime == nil {
+		return ""
+	}
+	next, ok := api.NextOccurrence(*e.StartTime, e.Recurrence, loc, now)
+	if !ok {
+		return "the series has ended"
+	}
+	return dualTime(&next, loc, local)
 }
 
 func scheduleText(e *api.Event, loc *time.Location) string {

@@ -1,8 +1,11 @@
 package events
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -101,17 +104,57 @@ func TestPublishIsRefusedWithAReasonForAPublishedEvent(t *testing.T) {
 	r.Lacks("[ Yes ]")
 }
 
-func TestCancelShowsTheServersFieldErrorAndStaysUsable(t *testing.T) {
+func TestCancelAsksAndNeedsAMessageWhenPeopleRegistered(t *testing.T) {
 	r := newRig(t, 100, 30)
 	r.Press("2", "enter", "c")
-	r.Contains("Message to registrants")
-	r.Press("enter") // no message, but the event has registrants
-	r.Contains("ERROR", "cancel_message")
-	r.Golden("cancel_error")
+	r.Contains("Message to registrants *", "people registered and receive this message")
+	r.Press("enter") // no message: the form says so and stays open
+	r.Contains("a message is required: 276 people registered")
+	r.Golden("cancel_needs_message")
+	r.Type("Rescheduled to spring")
+	r.Press("enter") // on to the question, whose default is No
+	r.Press("enter")
+	r.Contains("Kept: the event was not cancelled")
+	r.Lacks("CANCELLED")
 	r.Press("c")
 	r.Type("Rescheduled to spring")
-	r.Press("enter")
+	r.Press("enter", "left", "enter") // Yes
 	r.Contains("is now cancelled", "CANCELLED")
+}
+
+func TestCancelWithoutRegistrantsStillAsks(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("/")
+	r.Type("Accessibility Design")
+	r.Press("enter", "enter", "c")
+	r.Contains("Nobody has registered: a message is optional")
+	r.Press("enter", "enter") // an empty message, then Enter on the question: No
+	r.Contains("Kept: the event was not cancelled")
+}
+
+func TestARefusedCancellationReopensTheFormWithTheReason(t *testing.T) {
+	// A server that refuses every cancellation with a field error.
+	srv := viewtest.NewServerWith(t, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			body, _ := io.ReadAll(req.Body)
+			req.Body = io.NopCloser(bytes.NewReader(body))
+			if strings.HasSuffix(req.URL.Path, "/event_actions") && bytes.Contains(body, []byte(`"cancel"`)) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(400)
+				_, _ = w.Write([]byte(`{"code":300,"message":"Invalid request","errors":[{"field":"cancel_message","message":"is too short"}]}`))
+				return
+			}
+			next.ServeHTTP(w, req)
+		})
+	})
+	deps := Deps{Client: srv.Client(t, sim.DemoToken), Now: func() time.Time { return testNow }, Local: time.UTC}
+	r := viewtest.Open(t, 100, 30, func(c *ui.Context) ui.Screen { return NewList(c, deps) })
+	r.Press("2", "enter", "c")
+	r.Type("x")
+	r.Press("enter", "left", "enter")
+	r.Contains("The server refused the cancellation", "cancel_message is too short")
+	r.Golden("cancel_refused")
+	r.Contains("Message to registrants") // the form is back, the message kept
 }
 
 func TestDuplicateValidatesTheFormThenCopies(t *testing.T) {
@@ -265,11 +308,11 @@ func TestMouseSelectsAndOpensAnEvent(t *testing.T) {
 	// column header.
 	click := func(x, y int) { r.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}) }
 	click(10, 2+2+1+2) // the third row
-	if first := firstSelected(r.View()); !strings.Contains(first, "Daily Stand-up") {
+	if first := firstSelected(r.View()); !strings.Contains(first, "Half-Marathon") {
 		t.Fatalf("a click selects its row; selected %q", first)
 	}
 	click(10, 2+2+1+2) // again on the selected row: open it
-	r.Contains("Events > Daily Stand-up", "Overview")
+	r.Contains("Events > Half-Marathon", "Overview")
 }
 
 // firstSelected is the row the cursor is on ("> ...").

@@ -84,7 +84,7 @@ func NewList(ctx *ui.Context, deps Deps) *ListScreen {
 		table.Column{Title: "Type", Width: 10, Flex: 1},
 		table.Column{Title: "Status", Width: 9, Style: status},
 		table.Column{Title: "Attendance", Width: 10},
-		table.Column{Title: "Starts (local)", Width: 16},
+		table.Column{Title: "When (local)", Width: 16},
 		table.Column{Title: "Hub", Width: 10, Flex: 2},
 	)
 	t.SetEmptyText("No events here. Press r to refresh, or 1-5 to change the listing.")
@@ -226,7 +226,6 @@ func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
 		s.table.SetLoading(false)
 		return ui.Toast(ui.ToastError, "Loading "+strings.ToLower(bucket.String())+" events failed: "+m.Err.Error())
 	}
-	var fresh []table.Row
 	for _, e := range m.Items {
 		if _, dup := s.events[e.EventID]; dup {
 			continue // an event can move between listings while we load
@@ -234,11 +233,10 @@ func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
 		s.events[e.EventID] = listedEvent{event: e, bucket: bucket}
 		s.counts[bucket]++
 		s.counts[BucketAll]++
-		if s.bucket == BucketAll || s.bucket == bucket {
-			fresh = append(fresh, s.row(e, bucket))
-		}
 	}
-	s.table.AppendRows(fresh)
+	// The rows are rebuilt in their order (by listing, then by when): a
+	// series' next occurrence can put it before events that start earlier.
+	s.table.SetRows(s.rowsFor(s.bucket))
 	if !m.Done {
 		return s.stream.Next()
 	}
@@ -262,8 +260,11 @@ func (s *ListScreen) rowsFor(b Bucket) []table.Row {
 	}
 	rank := func(b Bucket) int { return slices.Index(loadOrder, b) }
 	slices.SortFunc(picked, func(x, y listedEvent) int {
-		return cmp.Or(cmp.Compare(rank(x.bucket), rank(y.bucket)),
-			compareTimes(x.event.StartTime, y.event.StartTime),
+		when := compareTimes(s.when(x.event, x.bucket), s.when(y.event, y.bucket))
+		if x.bucket == BucketPast && y.bucket == BucketPast {
+			when = -when // past events: the latest first
+		}
+		return cmp.Or(cmp.Compare(rank(x.bucket), rank(y.bucket)), when,
 			strings.Compare(x.event.EventID, y.event.EventID))
 	})
 	rows := make([]table.Row, len(picked))
@@ -291,9 +292,20 @@ func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 		ui.EnumLabel(api.EventTypeLabels, e.EventType),
 		b.String(),
 		ui.EnumLabel(api.AttendanceLabels, e.AttendanceType),
-		listTime(e.StartTime, s.deps.Local),
+		listTime(s.when(e, b), s.deps.Local),
 		hubLabel(e.HubID, s.hubCells),
 	}}
+}
+
+// when is the time the list shows: an upcoming series' next occurrence,
+// else the start.
+func (s *ListScreen) when(e api.Event, b Bucket) *time.Time {
+	if b == BucketUpcoming && e.Recurrence != nil && e.StartTime != nil {
+		if next, ok := api.NextOccurrence(*e.StartTime, e.Recurrence, eventLocation(&e), s.deps.Now()); ok {
+			return &next
+		}
+	}
+	return e.StartTime
 }
 
 func (s *ListScreen) SetSize(w, h int) {

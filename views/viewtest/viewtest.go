@@ -4,6 +4,7 @@
 package viewtest
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -30,8 +31,19 @@ type Server struct {
 // NewServer starts a simulator with no rate limit, stopped with the test.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
+	return NewServerWith(t, nil)
+}
+
+// NewServerWith is NewServer with the simulator behind wrap, a handler the
+// test writes to answer some requests its own way (a refusal, a fault).
+func NewServerWith(t testing.TB, wrap func(http.Handler) http.Handler) *Server {
+	t.Helper()
 	s := sim.New(sim.Options{Now: Clock, NoRateLimit: true})
-	srv := httptest.NewServer(s)
+	var h http.Handler = s
+	if wrap != nil {
+		h = wrap(s)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	t.Cleanup(s.Close)
 	return &Server{Sim: s, URL: srv.URL + "/v2"}
