@@ -53,6 +53,16 @@ func (d *Dialog) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	return nil, false
 }
 
+// QuitReason is why quitting now would lose work ("" when it would not): a
+// form with changes is open. Screens with a dialog return it from
+// ConfirmQuit, so ctrl+c asks first.
+func (d *Dialog) QuitReason() string {
+	if d.form != nil && d.form.Changed() {
+		return "a form with changes is open"
+	}
+	return ""
+}
+
 // SetSize fits dialogs, open or to come, into w x h.
 func (d *Dialog) SetSize(w, h int) {
 	d.width, d.height = w, h

@@ -20,6 +20,7 @@ type Form struct {
 	theme    *Theme
 	onSubmit func() tea.Cmd
 	width    int
+	changed  bool // something was typed or chosen
 }
 
 // NewForm builds a dialog; onSubmit runs inside the screen's Update once
@@ -104,11 +105,22 @@ func (f *Form) SetSize(w, h int) {
 	}
 }
 
+// Changed reports whether the user typed or chose anything in the form.
+func (f *Form) Changed() bool { return f.changed }
+
 // Init focuses the first field.
 func (f *Form) Init() tea.Cmd { return f.form.Init() }
 
 // Update feeds the form; done reports that it was submitted or abandoned.
 func (f *Form) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
+	switch m := msg.(type) {
+	case tea.PasteMsg:
+		f.changed = true
+	case tea.KeyPressMsg:
+		if m.Text != "" || m.Code == tea.KeyBackspace || m.Code == tea.KeyDelete || m.Code == tea.KeySpace {
+			f.changed = true
+		}
+	}
 	cmd = f.settle(f.feed(msg))
 	switch f.form.State {
 	case huh.StateCompleted:

@@ -35,7 +35,7 @@ func DefaultGlobalKeys() *GlobalKeys {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return &GlobalKeys{
-		Quit:      b("q", "quit", "q", "ctrl+c"),
+		Quit:      b("q", "quit", "q"),
 		Interrupt: b("ctrl+c", "quit, from anywhere", "ctrl+c"),
 		Back:      b("esc", "back", "esc"),
 		Help:      b("?", "help", "?"),

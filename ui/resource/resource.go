@@ -252,6 +252,9 @@ func (b *Base[T]) View(above, below []string) string {
 	return b.Dialog.View(strings.Join(lines, "\n"), b.width, b.height)
 }
 
+// ConfirmQuit holds up quitting while a form with changes is open.
+func (b *Base[T]) ConfirmQuit() string { return b.Dialog.QuitReason() }
+
 // CapturingInput is true while a dialog or the filter has the keyboard.
 func (b *Base[T]) CapturingInput() bool { return b.Dialog.Open() || b.Table.Filtering() }
 

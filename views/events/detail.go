@@ -371,6 +371,9 @@ func timeOnly(t *time.Time, loc *time.Location) string {
 // CapturingInput is true while a dialog owns the keyboard.
 func (s *DetailScreen) CapturingInput() bool { return s.dialog.Open() }
 
+// ConfirmQuit holds up quitting while a form with changes is open.
+func (s *DetailScreen) ConfirmQuit() string { return s.dialog.QuitReason() }
+
 // CapturingBack is true while esc closes a dialog rather than the screen.
 func (s *DetailScreen) CapturingBack() bool { return s.CapturingInput() }
 

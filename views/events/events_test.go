@@ -324,3 +324,23 @@ func firstSelected(view string) string {
 	}
 	return ""
 }
+
+func TestCtrlCInAFormWithChangesAsks(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("n")
+	r.Contains("New event")
+	r.Press("ctrl+c") // nothing typed yet: quits at once
+	if !r.Quit() {
+		t.Fatal("ctrl+c with an untouched form should quit")
+	}
+	r = newRig(t, 100, 30)
+	r.Press("n")
+	r.Type("Launch")
+	r.Press("ctrl+c")
+	if r.Quit() {
+		t.Fatal("ctrl+c with typed changes must ask first")
+	}
+	r.Contains("a form with changes is open — quit anyway?")
+	r.Press("n") // no: back to the form, the typing kept
+	r.Contains("Launch")
+}

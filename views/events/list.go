@@ -334,6 +334,9 @@ func (s *ListScreen) View() string {
 	return s.dialog.View(ui.Fit(head, s.width, 1)+"\n\n"+s.table.View(), s.width, s.height)
 }
 
+// ConfirmQuit holds up quitting while a form with changes is open.
+func (s *ListScreen) ConfirmQuit() string { return s.dialog.QuitReason() }
+
 // CapturingInput is true while the filter input or a form has the keyboard.
 func (s *ListScreen) CapturingInput() bool { return s.table.Filtering() || s.dialog.Open() }
 
