@@ -357,6 +357,14 @@ func humanSpan(d time.Duration) string {
 	return fmt.Sprintf("%.1f days", days)
 }
 
+// Validate checks a recurring schedule on its own (forms that build one
+// field by field report each problem where it belongs).
+func (r *Recurrence) Validate() error {
+	var v validator
+	r.validate(&v)
+	return v.err()
+}
+
 func (r *Recurrence) validate(v *validator) {
 	limits := map[int]int{RecurrenceDaily: maxRepeatIntervalDaily, RecurrenceWeekly: maxRepeatIntervalWeekly,
 		RecurrenceMonthly: maxRepeatIntervalMonthly}

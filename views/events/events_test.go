@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -210,9 +211,9 @@ func TestCreateAnEventThroughTheForm(t *testing.T) {
 	r.Press("n")
 	r.Contains("New event", "Name")
 	r.Type("Robotics Night")
-	r.Press("enter")
+	r.Press("enter", "enter") // name, tagline
 	r.Type("Build a line follower in two hours.")
-	r.Press("enter", "enter", "enter", "enter") // description, type, meeting type, hub
+	r.Press("enter", "enter", "enter", "enter") // description, type, hub, meeting type
 	r.Contains("Timezone")
 	r.Press("ctrl+u")
 	r.Type("Europe/Lisbon")
@@ -223,7 +224,7 @@ func TestCreateAnEventThroughTheForm(t *testing.T) {
 	r.Contains("ends: must be after the start")
 	r.Press("ctrl+u")
 	r.Type("2026-12-07 12:00")
-	r.Press("enter", "enter", "enter", "enter") // ends, access, attendance, location
+	submitForm(t, r.Driver, "New event")
 	r.Contains("Created the draft", "DRAFT Robotics Night", "Europe/Lisbon")
 	r.Press("esc")
 	r.Contains("3 Draft 9")
@@ -241,7 +242,7 @@ func TestEditShowsTheServersReasonForARefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Type(" (updated)")
-	r.Press("enter", "enter", "enter", "enter")
+	submitForm(t, r.Driver, "Edit \"")
 	r.Contains("260210", "past and cancelled events cannot be edited")
 }
 
@@ -250,8 +251,21 @@ func TestEditSavesOnlyWhatChanged(t *testing.T) {
 	r.Press("3", "enter", "e")
 	r.Press("enter")
 	r.Type("Fresh tagline")
-	r.Press("enter", "enter", "enter")
+	submitForm(t, r.Driver, "Edit \"")
 	r.Contains("Saved", "Fresh tagline")
+}
+
+// submitForm presses Enter through a form's remaining fields until the
+// form, whose title holds title, has closed.
+func submitForm(t *testing.T, r *uitest.Driver, title string) {
+	t.Helper()
+	for range 60 {
+		if !strings.Contains(r.View(), title) {
+			return
+		}
+		r.Press("enter")
+	}
+	t.Fatalf("the form did not close:\n%s", r.View())
 }
 
 // shownEventID reads the id from the detail's "Event ID" line.
@@ -343,4 +357,61 @@ func TestCtrlCInAFormWithChangesAsks(t *testing.T) {
 	r.Contains("a form with changes is open — quit anyway?")
 	r.Press("n") // no: back to the form, the typing kept
 	r.Contains("Launch")
+}
+
+func TestCreateARecurringEventAsksForItsSchedule(t *testing.T) {
+	r := newRig(t, 110, 44)
+	r.Press("n")
+	r.Type("Thursday Robotics")
+	r.Press("enter", "enter")
+	r.Type("Weekly club night.")
+	r.Press("enter", "down", "down", "enter") // description; type: Recurring
+	r.Press("enter")                          // hub
+	r.Contains("Timezone")                    // no meeting type for a series
+	r.Press("enter", "enter")                 // timezone, starts
+	r.Press("ctrl+u")
+	r.Type("2026-12-08 12:00")
+	r.Press("enter", "enter", "enter") // ends, lobby opens, lobby closes
+	r.Contains("Schedule of the recurring event", "Repeats")
+	r.Press("enter") // Weekly, the default
+	r.Press("ctrl+u")
+	r.Type("13")
+	r.Press("enter")
+	r.Contains("repeat_interval 13 is out of range; weekly allows 1 to 12")
+	r.Press("ctrl+u")
+	r.Type("2")
+	r.Press("enter", "enter") // every, ends after a number
+	r.Press("ctrl+u")
+	r.Type("6")
+	r.Press("enter", "enter") // occurrences, end date (unused)
+	r.Contains("Weekly schedule")
+	submitForm(t, r.Driver, "New event")
+	r.Contains("Created the draft", "Every 2 weeks on", "6 occurrences")
+}
+
+func TestEditSendsTheFieldsThatChanged(t *testing.T) {
+	orig := editForm(&api.Event{Name: "Go Summit", Description: "Talks", Timezone: "Europe/Lisbon", EventType: api.EventTypeSimple,
+		HubID: "h1", AccessLevel: api.AccessPrivateUnrestricted, AttendanceType: api.AttendanceVirtual,
+		Tags: []string{"go"}, Categories: []string{"Other"}}, testNow)
+	f := *orig
+	f.attendance, f.place, f.tags, f.blocked = api.AttendanceHybrid, "Lisbon Congress Centre", "go, cloud", "fr, de"
+	u, changed, err := f.update(orig)
+	if err != nil || !changed {
+		t.Fatalf("update: %v %v", changed, err)
+	}
+	if u.Name != nil || u.Description != nil || u.Timezone != nil || u.Calendar != nil || u.Categories != nil {
+		t.Fatalf("unchanged fields were sent: %+v", u)
+	}
+	if *u.AttendanceType != api.AttendanceHybrid || *u.PhysicalLocation != "Lisbon Congress Centre" ||
+		!slices.Equal(u.Tags, []string{"go", "cloud"}) || !slices.Equal(u.BlockedCountries, []string{"FR", "DE"}) {
+		t.Fatalf("changed fields: %+v", u)
+	}
+	if _, changed, _ := orig.update(orig); changed {
+		t.Fatal("an untouched form changes nothing")
+	}
+	f = *orig
+	f.blocked = "France"
+	if err := countryCodes(splitList(f.blocked)); err == nil || !strings.Contains(err.Error(), "two-letter country code") {
+		t.Fatalf("country codes: %v", err)
+	}
 }
