@@ -2,6 +2,7 @@ package ui
 
 import (
 	"reflect"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -84,6 +85,14 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Diff:         b("D", "compare with snapshot", "D"),
 		Views:        b("1-9", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 	}
+}
+
+// OrOpen is b that enter (Open) triggers too, for a screen where opening
+// an item means acting on it ("e/enter edit").
+func (k *GlobalKeys) OrOpen(b key.Binding) key.Binding {
+	b.SetKeys(slices.Concat(b.Keys(), k.Open.Keys())...) // never append into the vocabulary's slice
+	b.SetHelp(b.Help().Key+"/"+k.Open.Help().Key, b.Help().Desc)
+	return b
 }
 
 // NamedBinding is one binding of the vocabulary with its field name.

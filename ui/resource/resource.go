@@ -37,6 +37,14 @@ type Config[T any] struct {
 	Row func(T) table.Row
 	// What the load failure is called in the toast ("Loading co-editors").
 	Loading string
+	// Explain, when set, puts a load failure in the screen's words (what an
+	// error code means here); the toast shows it, and the table does in
+	// place of Empty until a load succeeds.
+	Explain func(error) string
+	// LoadAlso, when set, starts loading what the screen shows beside the
+	// list (names for the items' ids) with every load of the list; its
+	// reply is the screen's own message.
+	LoadAlso func() tea.Cmd
 }
 
 // Base is embedded (by pointer) in a resource screen.
@@ -78,10 +86,14 @@ func (b *Base[T]) Init() tea.Cmd { return b.Reload() }
 func (b *Base[T]) Reload() tea.Cmd {
 	b.Table.SetLoading(true)
 	b.next = b.next[:0]
-	if b.cfg.Pager != nil {
-		return b.stream.Start(b.cfg.Pager())
+	var also tea.Cmd
+	if b.cfg.LoadAlso != nil {
+		also = b.cfg.LoadAlso()
 	}
-	return b.stream.Start(ui.OnePage(b.cfg.Load))
+	if b.cfg.Pager != nil {
+		return tea.Batch(b.stream.Start(b.cfg.Pager()), also)
+	}
+	return tea.Batch(b.stream.Start(ui.OnePage(b.cfg.Load)), also)
 }
 
 // Close cancels the load in flight. A change in flight finishes: a
@@ -93,6 +105,9 @@ func (b *Base[T]) Loading() bool { return b.stream.Loading() }
 
 // Loaded reports whether a load has completed since the screen opened.
 func (b *Base[T]) Loaded() bool { return b.loaded }
+
+// Err is the last load's failure (nil once a load succeeds).
+func (b *Base[T]) Err() error { return b.err }
 
 // Busy names the change in flight ("" when none).
 func (b *Base[T]) Busy() string { return b.busy }
@@ -185,13 +200,22 @@ func (b *Base[T]) onPage(p ui.Page[T]) tea.Cmd {
 		if what == "" {
 			what = "Loading"
 		}
-		return ui.Fail(what, p.Err)
+		err := p.Err
+		if b.cfg.Explain != nil {
+			why := b.cfg.Explain(p.Err)
+			b.Table.SetEmptyText(why)
+			err = explained{text: why, err: p.Err}
+		}
+		return ui.Fail(what, err)
 	}
 	b.next = append(b.next, p.Items...)
 	if !p.Done {
 		return b.stream.Next()
 	}
 	b.Table.SetLoading(false)
+	if b.err != nil && b.cfg.Explain != nil {
+		b.Table.SetEmptyText(b.cfg.Empty)
+	}
 	b.err, b.loaded = nil, true
 	b.Items = append(b.Items[:0:0], b.next...)
 	rows := make([]table.Row, len(b.Items))
@@ -273,3 +297,13 @@ func (b *Base[T]) ShortHelp(actions ui.Actions) []key.Binding {
 func (b *Base[T]) FullHelp(actions ui.Actions) [][]key.Binding {
 	return [][]key.Binding{append(actions.FullHelp(), b.Ctx.Keys.Refresh), b.Table.Keys.Navigation()}
 }
+
+// explained is an error told in the screen's words, keeping the original
+// (and its details) underneath.
+type explained struct {
+	text string
+	err  error
+}
+
+func (e explained) Error() string { return e.text }
+func (e explained) Unwrap() error { return e.err }

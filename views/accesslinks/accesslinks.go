@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -17,159 +16,132 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/resource"
 	"github.com/evdesk/evdesk/ui/table"
 )
 
-// owners numbers screens, so a reply reaches only the screen that asked.
-var owners atomic.Int64
-
-// loadMsg carries the links and the ticket types; gen ties it to its load.
-type loadMsg struct {
-	owner int64
-	gen   int
-	links []api.AccessLink
-	types []api.TicketType
-	err   error
-}
+// typesMsg carries the event's ticket types, which name the group-join
+// links' types; without them the ids show.
+type typesMsg struct{ types []api.TicketType }
 
 // doneMsg reports a create, update or delete.
 type doneMsg struct {
-	owner int64
-	what  string
-	err   error
-}
-
-type keyMap struct {
-	Add, Edit, Delete, Copy, Default, Refresh key.Binding
-}
-
-func newKeys() keyMap {
-	return keyMap{
-		Add:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "new link")),
-		Edit:    key.NewBinding(key.WithKeys("e", "enter"), key.WithHelp("e/enter", "edit")),
-		Delete:  key.NewBinding(key.WithKeys("x", "delete"), key.WithHelp("x", "delete")),
-		Copy:    key.NewBinding(key.WithKeys("c", "y"), key.WithHelp("c", "copy URL")),
-		Default: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "make default")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-	}
+	what string
+	err  error
 }
 
 // Screen lists an event's access links and changes them.
 type Screen struct {
-	ctx       *ui.Context
+	*resource.Base[api.AccessLink]
 	client    *api.Client
 	eventID   string
 	eventName string
 	recurring bool
-	owner     int64
-	keys      keyMap
-	table     table.Model
-	links     []api.AccessLink
 	types     []api.TicketType
-	gen       int
-	cancel    context.CancelFunc
-	loading   bool
-	loaded    bool
-	err       error
-	busy      string
+	typesLoad ui.Task
 	result    string
 	resultErr bool
-	dialog    ui.Dialog
-	width     int
-	height    int
 }
 
 // New builds the access-links screen of one event; recurring offers the
 // recurring registration option in the forms.
 func New(ctx *ui.Context, client *api.Client, eventID, eventName string, recurring bool) ui.Screen {
-	t := table.New(ctx.Theme,
-		table.Column{Title: "Name", Width: 14, Flex: 2},
-		table.Column{Title: "Type", Width: 12},
-		table.Column{Title: "Sign-in", Width: 14, Flex: 2},
-		table.Column{Title: "Default", Width: 7},
-		table.Column{Title: "URL", Width: 16, Flex: 3},
-	)
-	t.SetEmptyText("No access links yet. Press a to create one.")
-	return &Screen{ctx: ctx, client: client, eventID: eventID, eventName: eventName, recurring: recurring,
-		owner: owners.Add(1), keys: newKeys(), table: t}
+	s := &Screen{client: client, eventID: eventID, eventName: eventName, recurring: recurring}
+	s.Base = resource.New(ctx, resource.Config[api.AccessLink]{
+		Heading: "Access links of " + eventName,
+		Noun:    "link",
+		Loading: "Loading access links",
+		Empty:   "No access links yet. Press a to create one.",
+		Columns: []table.Column{
+			{Title: "Name", Width: 14, Flex: 2},
+			{Title: "Type", Width: 12},
+			{Title: "Sign-in", Width: 14, Flex: 2},
+			{Title: "Default", Width: 7},
+			{Title: "URL", Width: 16, Flex: 3},
+		},
+		Load:     func(ctx context.Context) ([]api.AccessLink, error) { return client.AccessLinks.List(ctx, eventID) },
+		LoadAlso: s.loadTypes,
+		Row: func(l api.AccessLink) table.Row {
+			def := ""
+			if l.IsDefault {
+				def = "* yes"
+			}
+			return table.Row{ID: l.AccessLinkID, Cells: []string{l.Name, l.Type, api.AuthMethodLabel(l.AuthenticationMethod), def, l.URL}}
+		},
+	})
+	return s
 }
 
 // Title is the breadcrumb.
 func (s *Screen) Title() string { return "Access links" }
 
-// Init loads the links.
-func (s *Screen) Init() tea.Cmd { return s.load() }
-
-func (s *Screen) load() tea.Cmd {
-	if s.cancel != nil {
-		s.cancel()
-	}
-	s.gen++
-	s.loading = true
-	s.table.SetLoading(true)
-	var ctx context.Context
-	ctx, s.cancel = context.WithCancel(context.Background())
-	owner, gen, client, id := s.owner, s.gen, s.client, s.eventID
-	return ui.Async(func() tea.Msg {
-		links, err := client.AccessLinks.List(ctx, id)
-		if err != nil {
-			return loadMsg{owner: owner, gen: gen, err: err}
-		}
-		// Ticket types only name the group-join links' types: a failure
-		// there leaves the ids showing.
-		types, _ := client.Registration.TicketTypes(ctx, id)
-		return loadMsg{owner: owner, gen: gen, links: links, types: types}
+// loadTypes reads the ticket types with every load of the links.
+func (s *Screen) loadTypes() tea.Cmd {
+	client, id := s.client, s.eventID
+	return s.typesLoad.Run(func(ctx context.Context) tea.Msg {
+		types, _ := client.Registration.TicketTypes(ctx, id) // a failure leaves the ids showing
+		return typesMsg{types: types}
 	})
 }
 
-// Close cancels the load in flight.
+// Close cancels the loads in flight.
 func (s *Screen) Close() {
-	if s.cancel != nil {
-		s.cancel()
+	s.Base.Close()
+	s.typesLoad.Stop()
+}
+
+// actions are what the screen lets the user do.
+func (s *Screen) actions() ui.Actions {
+	k := s.Ctx.Keys
+	selected := s.NeedsSelection("No access link selected: press a to create one")
+	return ui.Actions{
+		{Key: k.Add, Help: "new link", Why: s.NotBusy, Run: s.openCreate},
+		{Key: k.OrOpen(k.Edit), Help: "edit", Why: selected, Run: s.openEdit},
+		{Key: k.Delete, Help: "delete", Why: selected, Dangerous: true, Confirm: s.deleteQuestion, Run: s.remove},
+		{Key: k.Copy, Help: "copy URL", Run: s.copyURL, Why: func() string {
+			if why := selected(); why != "" {
+				return why
+			}
+			if l, _ := s.Selected(); l.URL == "" {
+				return "This link has no URL yet"
+			}
+			return ""
+		}},
+		{Key: k.MakeDefault, Help: "make default", Minor: true, Run: s.makeDefault, Why: func() string {
+			if why := selected(); why != "" {
+				return why
+			}
+			if l, _ := s.Selected(); l.IsDefault {
+				return l.Name + " is already the default link"
+			}
+			return ""
+		}},
 	}
 }
 
-// Update handles replies, dialogs and keys.
+// Update handles the screen's own replies, then what every resource
+// screen handles; the table's height follows the rows loaded.
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	switch msg := msg.(type) {
-	case loadMsg:
-		if msg.owner != s.owner || msg.gen != s.gen {
-			return s, nil
-		}
-		s.loading = false
-		s.table.SetLoading(false)
-		if msg.err != nil {
-			s.err = msg.err
-			return s, ui.Toast(ui.ToastError, "Loading access links failed: "+msg.err.Error())
-		}
-		s.err, s.loaded, s.links, s.types = nil, true, msg.links, msg.types
-		s.table.SetRows(s.rows())
-		return s, nil
-	case doneMsg:
-		if msg.owner != s.owner {
-			return s, nil
-		}
-		s.busy = ""
-		if msg.err != nil {
-			s.result, s.resultErr = "ERROR "+msg.what+": "+errText(msg.err), true
-			s.layout()
-			return s, tea.Batch(ui.Toast(ui.ToastError, msg.what+" failed"), s.load())
-		}
-		s.result, s.resultErr = "OK "+msg.what, false
-		s.layout()
-		return s, tea.Batch(ui.Toast(ui.ToastSuccess, msg.what), s.load())
-	}
-	if cmd, handled := s.dialog.Update(msg); handled {
-		return s, cmd
-	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		if cmd, handled := s.onKey(k); handled {
-			return s, cmd
-		}
-	}
 	var cmd tea.Cmd
-	s.table, cmd = s.table.Update(msg)
+	switch msg := msg.(type) {
+	case typesMsg:
+		s.types = msg.types
+	case doneMsg:
+		cmd = s.onDone(msg)
+	default:
+		cmd = s.Base.Update(msg, s.actions())
+	}
+	s.layout()
 	return s, cmd
+}
+
+func (s *Screen) onDone(m doneMsg) tea.Cmd {
+	if m.err != nil {
+		s.result, s.resultErr = "ERROR "+m.what+": "+errText(m.err), true
+		return tea.Batch(ui.Toast(ui.ToastError, m.what+" failed"), s.Done())
+	}
+	s.result, s.resultErr = "OK "+m.what, false
+	return tea.Batch(ui.Toast(ui.ToastSuccess, m.what), s.Done())
 }
 
 // errText says what failed and, for an API error, what the code means.
@@ -184,75 +156,49 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func (s *Screen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(k, s.keys.Refresh):
-		return s.load(), true
-	case key.Matches(k, s.keys.Add), key.Matches(k, s.keys.Edit), key.Matches(k, s.keys.Delete),
-		key.Matches(k, s.keys.Copy), key.Matches(k, s.keys.Default):
-	default:
-		return nil, false
-	}
-	if s.busy != "" {
-		return ui.Toast(ui.ToastInfo, "Wait: "+s.busy+" is still in progress"), true
-	}
-	if key.Matches(k, s.keys.Add) {
-		return s.openCreate(), true
-	}
-	l, ok := s.selected()
-	if !ok {
-		return ui.Toast(ui.ToastInfo, "No access link selected: press a to create one"), true
-	}
-	switch {
-	case key.Matches(k, s.keys.Copy):
-		if l.URL == "" {
-			return ui.Toast(ui.ToastInfo, "This link has no URL yet"), true
-		}
-		// OSC 52 may not reach every terminal: the URL stays on screen.
-		s.result, s.resultErr = "URL "+l.URL, false
-		s.layout()
-		return tea.Batch(tea.SetClipboard(l.URL), ui.Toast(ui.ToastSuccess, "Copied the URL of "+l.Name)), true
-	case key.Matches(k, s.keys.Edit):
-		return s.openEdit(l), true
-	case key.Matches(k, s.keys.Default):
-		if l.IsDefault {
-			return ui.Toast(ui.ToastInfo, l.Name+" is already the default link"), true
-		}
-		yes := true
-		return s.run("Made "+l.Name+" the default link", func(ctx context.Context, c *api.Client, ev string) error {
-			return c.AccessLinks.Update(ctx, ev, l.AccessLinkID, &api.AccessLinkUpdate{IsDefault: &yes})
-		}), true
-	}
+// copyURL puts the selected link's URL on the clipboard. OSC 52 may not
+// reach every terminal, so the URL stays on screen too.
+func (s *Screen) copyURL() tea.Cmd {
+	l, _ := s.Selected()
+	s.result, s.resultErr = "URL "+l.URL, false
+	return tea.Batch(tea.SetClipboard(l.URL), ui.Toast(ui.ToastSuccess, "Copied the URL of "+l.Name))
+}
+
+func (s *Screen) makeDefault() tea.Cmd {
+	l, _ := s.Selected()
+	yes := true
+	return s.run("Made "+l.Name+" the default link", func(ctx context.Context, c *api.Client, ev string) error {
+		return c.AccessLinks.Update(ctx, ev, l.AccessLinkID, &api.AccessLinkUpdate{IsDefault: &yes})
+	})
+}
+
+// deleteQuestion asks before deleting the selected link, and warns when
+// it is the default: the event is then left without one.
+func (s *Screen) deleteQuestion() string {
+	l, _ := s.Selected()
 	q := fmt.Sprintf("Delete the access link %q of %q? People using its URL can no longer register or join through it.", l.Name, s.eventName)
-	id, name := l.AccessLinkID, l.Name
-	s.dialog.Ask(s.ctx.Theme, q, true, func() tea.Cmd {
-		return s.run("Deleted "+name, func(ctx context.Context, c *api.Client, ev string) error {
-			return c.AccessLinks.Delete(ctx, ev, id)
-		})
-	})
-	return nil, true
+	if l.IsDefault {
+		q += " It is the default link: the event will then have no default link until you make another one the default."
+	}
+	return q
 }
 
-// run marks the screen busy and performs a change in the background.
+// remove deletes the selected link (once confirmed).
+func (s *Screen) remove() tea.Cmd {
+	l, _ := s.Selected()
+	id := l.AccessLinkID
+	return s.run("Deleted "+l.Name, func(ctx context.Context, c *api.Client, ev string) error {
+		return c.AccessLinks.Delete(ctx, ev, id)
+	})
+}
+
+// run performs a change in the background; the screen is busy until its
+// answer.
 func (s *Screen) run(what string, fn func(context.Context, *api.Client, string) error) tea.Cmd {
-	owner, client, id := s.owner, s.client, s.eventID
-	s.busy = strings.ToLower(what[:1]) + what[1:]
-	return ui.Async(func() tea.Msg {
-		return doneMsg{owner: owner, what: what, err: fn(context.Background(), client, id)}
+	client, id := s.client, s.eventID
+	return s.Do(strings.ToLower(what[:1])+what[1:], func() tea.Msg {
+		return doneMsg{what: what, err: fn(context.Background(), client, id)}
 	})
-}
-
-func (s *Screen) selected() (api.AccessLink, bool) {
-	row, ok := s.table.Selected()
-	if !ok {
-		return api.AccessLink{}, false
-	}
-	for _, l := range s.links {
-		if l.AccessLinkID == row.ID {
-			return l, true
-		}
-	}
-	return api.AccessLink{}, false
 }
 
 // splitList reads values separated by commas, semicolons, spaces or lines.
@@ -381,7 +327,7 @@ func (s *Screen) openCreate() tea.Cmd {
 		v.option = api.RecurringAllSessions
 	}
 	eventType := s.eventType()
-	f := ui.NewForm(s.ctx.Theme, fmt.Sprintf("New access link for %q", s.eventName), func() tea.Cmd {
+	f := ui.NewForm(s.Ctx.Theme, fmt.Sprintf("New access link for %q", s.eventName), func() tea.Cmd {
 		v.readFlags()
 		in := &api.AccessLinkCreate{Name: strings.TrimSpace(v.name), Type: v.typ, AuthenticationMethod: v.auth,
 			IdPName: strings.TrimSpace(v.idp), IsDefault: v.isDefault, AllowDomainList: splitList(v.domains),
@@ -395,10 +341,11 @@ func (s *Screen) openCreate() tea.Cmd {
 			return err
 		})
 	}, s.groups(v, true)...)
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
-func (s *Screen) openEdit(l api.AccessLink) tea.Cmd {
+func (s *Screen) openEdit() tea.Cmd {
+	l, _ := s.Selected()
 	v := &linkForm{name: l.Name, auth: l.AuthenticationMethod, idp: l.IdPName, option: l.RecurringRegistrationOption,
 		ticketType: l.TicketTypeID, domains: strings.Join(l.AllowDomainList, ", "), emails: strings.Join(l.EmailRestrictList, ", "),
 		isDefault: l.IsDefault}
@@ -415,7 +362,7 @@ func (s *Screen) openEdit(l api.AccessLink) tea.Cmd {
 	}
 	orig := *v
 	id, typ, eventType := l.AccessLinkID, l.Type, s.eventType()
-	f := ui.NewForm(s.ctx.Theme, "Edit "+l.Name+" ("+l.Type+")", func() tea.Cmd {
+	f := ui.NewForm(s.Ctx.Theme, "Edit "+l.Name+" ("+l.Type+")", func() tea.Cmd {
 		v.readFlags()
 		u := &api.AccessLinkUpdate{LinkType: typ, EventType: eventType}
 		if v.name != orig.name {
@@ -453,19 +400,7 @@ func (s *Screen) openEdit(l api.AccessLink) tea.Cmd {
 			return c.AccessLinks.Update(ctx, ev, id, u)
 		})
 	}, s.groups(v, false)...)
-	return s.dialog.ShowForm(f)
-}
-
-func (s *Screen) rows() []table.Row {
-	rows := make([]table.Row, len(s.links))
-	for i, l := range s.links {
-		def := ""
-		if l.IsDefault {
-			def = "* yes"
-		}
-		rows[i] = table.Row{ID: l.AccessLinkID, Cells: []string{l.Name, l.Type, api.AuthMethodLabel(l.AuthenticationMethod), def, l.URL}}
-	}
-	return rows
+	return s.Dialog.ShowForm(f)
 }
 
 func (s *Screen) typeName(id string) string {
@@ -479,8 +414,7 @@ func (s *Screen) typeName(id string) string {
 
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
-	s.width, s.height = w, h
-	s.dialog.SetSize(w, h)
+	s.Base.SetSize(w, h)
 	s.layout()
 }
 
@@ -495,36 +429,30 @@ func (s *Screen) resultLines() int {
 }
 
 func (s *Screen) tableHeight() int {
-	avail := max(s.height-1-s.resultLines(), 3)
+	avail := max(s.Height()-1-s.resultLines(), 3)
 	if avail-detailLines-1 < 4 {
 		return avail
 	}
-	return min(max(len(s.links), 3)+2, avail-detailLines-1)
+	return min(max(len(s.Items), 3)+2, avail-detailLines-1)
 }
 
-func (s *Screen) layout() { s.table.SetSize(s.width, s.tableHeight()) }
+func (s *Screen) layout() { s.SetTableHeight(s.tableHeight()) }
 
-// View renders the header, the last result, the table and the detail pane.
+// View renders the heading, the last result, the table and the detail pane.
 func (s *Screen) View() string {
-	th := s.ctx.Theme
-	st := ui.LoadState{Busy: s.busy, Loading: s.loading, Err: s.err}
-	if s.loaded {
-		st.Summary = ui.Count(len(s.links), "link")
-	}
-	head := ui.Heading(th, th.Title.Render("Access links of "+s.eventName), st)
-	lines := []string{ui.Fit(head, s.width, 1)}
+	th := s.Ctx.Theme
+	var above, below []string
 	if s.result != "" {
 		st := th.Success
 		if s.resultErr {
 			st = th.Error
 		}
-		lines = append(lines, ui.Fit(st.Render(s.result), s.width, 1))
+		above = []string{ui.Fit(st.Render(s.result), s.Width(), 1)}
 	}
-	lines = append(lines, s.table.View())
-	if s.height-1-s.resultLines()-s.tableHeight() > detailLines {
-		lines = append(lines, "", s.detail())
+	if s.Height()-1-s.resultLines()-s.tableHeight() > detailLines {
+		below = []string{"", s.detail()}
 	}
-	return s.dialog.View(strings.Join(lines, "\n"), s.width, s.height)
+	return s.Base.View(above, below)
 }
 
 func recurringText(o string) string {
@@ -543,8 +471,8 @@ func onOff(b bool) string {
 
 // detail shows every field of the selected link.
 func (s *Screen) detail() string {
-	th := s.ctx.Theme
-	l, ok := s.selected()
+	th := s.Ctx.Theme
+	l, ok := s.Selected()
 	if !ok {
 		return th.Muted.Render("Select a link to see its settings.")
 	}
@@ -586,29 +514,13 @@ func (s *Screen) detail() string {
 	out := make([]string, 0, len(rows))
 	for _, r := range rows {
 		label := th.Muted.Render(fmt.Sprintf("%-12s", r[0]))
-		out = append(out, ui.Fit(label+r[1], s.width, 1))
+		out = append(out, ui.Fit(label+r[1], s.Width(), 1))
 	}
 	return strings.Join(out, "\n")
 }
 
-// CapturingInput is true while a dialog or the filter has the keyboard.
-func (s *Screen) CapturingInput() bool {
-	return s.dialog.Open() || s.table.Filtering()
-}
-
-// CapturingBack is true while esc closes a dialog or clears the filter.
-func (s *Screen) CapturingBack() bool { return s.CapturingInput() || s.table.FilterText() != "" }
-
 // ShortHelp implements help.KeyMap.
-func (s *Screen) ShortHelp() []key.Binding {
-	if s.dialog.Open() {
-		return s.dialog.ShortHelp()
-	}
-	return []key.Binding{s.keys.Add, s.keys.Edit, s.keys.Delete, s.keys.Copy, s.keys.Refresh}
-}
+func (s *Screen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()) }
 
 // FullHelp implements help.KeyMap.
-func (s *Screen) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{s.keys.Add, s.keys.Edit, s.keys.Delete, s.keys.Copy, s.keys.Default, s.keys.Refresh}},
-		s.table.Keys.FullHelp()...)
-}
+func (s *Screen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }

@@ -1,7 +1,10 @@
 package accesslinks
 
 import (
+	"io"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/evdesk/evdesk/api"
@@ -42,7 +45,7 @@ func TestListDetailAndCopy(t *testing.T) {
 	r.Golden("list")
 	r.Press("down")
 	r.Contains("Speaker", "northwind.example")
-	r.Press("c")
+	r.Press("y")
 	r.Contains("URL https://events.vendor.example/ev/")
 }
 
@@ -73,7 +76,7 @@ func TestCreateEditDefaultDelete(t *testing.T) {
 		t.Fatalf("links %+v", links)
 	}
 	// Select Partners, make it the default, then rename it.
-	r.Press("down", "down", "D")
+	r.Press("down", "down", "*")
 	r.Contains("OK Made Partners the default link")
 	if l := r.links(t); !l[2].IsDefault || l[0].IsDefault {
 		t.Fatalf("default not moved: %+v", l)
@@ -93,4 +96,65 @@ func TestCreateEditDefaultDelete(t *testing.T) {
 	if l := r.links(t); len(l) != 2 || strings.Contains(l[0].Name+l[1].Name, "Partners") {
 		t.Fatalf("after delete %+v", l)
 	}
+}
+
+// Deleting the default link says the event is left without one; another
+// link's question does not, and No (the default answer) deletes nothing.
+func TestDeleteDefaultWarns(t *testing.T) {
+	r := newRig(t, 110, 30)
+	const warning = "the event will then have no default link"
+	r.Press("x")
+	r.Contains("DANGER", `Delete the access link "Registration"`, warning)
+	r.Press("enter") // the default answer: no
+	r.Press("down", "x")
+	r.Contains(`Delete the access link "Staff and speakers"`)
+	r.Lacks(warning)
+	r.Press("n")
+	if l := r.links(t); len(l) != 2 {
+		t.Fatalf("deleted without a yes: %+v", l)
+	}
+}
+
+// y copies (c, which cancels an event elsewhere, does not); * on the
+// default link says so instead of sending anything.
+func TestCopyAndDefaultKeys(t *testing.T) {
+	r := newRig(t, 110, 30)
+	r.Press("c")
+	r.Lacks("URL https")
+	r.Press("*")
+	r.Contains("Registration is already the default link")
+	r.Press("y")
+	r.Contains("URL https://events.vendor.example/ev/", "Copied the URL of Registration")
+}
+
+// failTypes answers the ticket types with an error while on is set.
+type failTypes struct {
+	on   atomic.Bool
+	next http.RoundTripper
+}
+
+func (f *failTypes) RoundTrip(req *http.Request) (*http.Response, error) {
+	if f.on.Load() && strings.HasSuffix(req.URL.Path, "/ticket_types") {
+		return &http.Response{StatusCode: http.StatusNotFound, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(`{"code":0,"message":"gone"}`)), Request: req}, nil
+	}
+	return f.next.RoundTrip(req)
+}
+
+// The ticket types that name group-join links' types load again with
+// every load of the links: r brings the names back after a failure.
+func TestTicketTypesReloadWithLinks(t *testing.T) {
+	srv := viewtest.NewServer(t)
+	ft := &failTypes{next: http.DefaultTransport}
+	ft.on.Store(true)
+	client := srv.Client(t, sim.DemoToken, api.WithHTTPClient(&http.Client{Transport: ft}))
+	id := srv.Sim.Fixtures().RecurringEventID
+	d := viewtest.Open(t, 110, 30, func(c *ui.Context) ui.Screen { return New(c, client, id, "Pottery for Beginners", true) })
+	d.Press("down")
+	speaker := sim.TicketTypeID(id, "Speaker")
+	d.Contains("Ticket type " + speaker)
+	ft.on.Store(false)
+	d.Press("r")
+	d.Contains("Ticket type Speaker")
+	d.Lacks(speaker)
 }

@@ -71,21 +71,13 @@ func (s *Screen) actions() ui.Actions {
 	selected := s.NeedsSelection("No co-editor selected: press a to add one")
 	return ui.Actions{
 		{Key: k.Add, Help: "add co-editors", Why: s.NotBusy, Run: s.openAdd},
-		{Key: withEnter(k.Edit), Help: "change permissions", Why: selected, Run: s.openEdit},
+		{Key: k.OrOpen(k.Edit), Help: "change permissions", Why: selected, Run: s.openEdit},
 		{Key: k.Delete, Help: "remove", Why: selected, Dangerous: true, Run: s.remove,
 			Confirm: func() string {
 				c, _ := s.Selected()
 				return fmt.Sprintf("Remove %s as co-editor of %q? They keep no edit access to the event.", c.Email, s.eventName)
 			}},
 	}
-}
-
-// withEnter adds enter to a binding: on this screen, opening a co-editor
-// means changing their permissions.
-func withEnter(b key.Binding) key.Binding {
-	b.SetKeys(append(b.Keys(), "enter")...)
-	b.SetHelp(b.Help().Key+"/enter", b.Help().Desc)
-	return b
 }
 
 // Update handles the change's answer, then what every resource screen

@@ -17,6 +17,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/resource"
 	"github.com/evdesk/evdesk/ui/table"
 )
 
@@ -26,118 +27,97 @@ type createdMsg struct {
 	err error
 }
 
-type keyMap struct{ Add, Refresh key.Binding }
-
-func newKeys() keyMap {
-	return keyMap{
-		Add:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add exhibitor")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-	}
-}
-
 // Screen lists an event's exhibitors and sponsors.
 type Screen struct {
-	ctx       *ui.Context
+	*resource.Base[api.Exhibitor]
 	client    *api.Client
 	eventID   string
 	eventName string
-	change    ui.Task
-	keys      keyMap
-	table     table.Model
-	list      []api.Exhibitor
-	stream    ui.Stream[api.Exhibitor]
-	loading   bool
-	loaded    bool
-	err       error
-	busy      bool
-	dialog    ui.Dialog
-	width     int
-	height    int
 }
 
 // New builds the exhibitors screen of one event.
 func New(ctx *ui.Context, client *api.Client, eventID, eventName string) ui.Screen {
-	t := table.New(ctx.Theme,
-		table.Column{Title: "Name", Width: 18, Flex: 2},
-		table.Column{Title: "Kind", Width: 9},
-		table.Column{Title: "Tier", Width: 10},
-		table.Column{Title: "Contact", Width: 18, Flex: 2},
-		table.Column{Title: "Sessions", Width: 8},
-	)
-	t.SetEmptyText("No exhibitors yet. Press a to add one.")
-	return &Screen{ctx: ctx, client: client, eventID: eventID, eventName: eventName,
-		keys: newKeys(), table: t}
+	s := &Screen{client: client, eventID: eventID, eventName: eventName}
+	s.Base = resource.New(ctx, resource.Config[api.Exhibitor]{
+		Heading: "Exhibitors of " + eventName,
+		Summary: summary,
+		Loading: "Loading exhibitors",
+		Explain: explain,
+		Empty:   "No exhibitors yet. Press a to add one.",
+		Columns: []table.Column{
+			{Title: "Name", Width: 18, Flex: 2},
+			{Title: "Kind", Width: 9},
+			{Title: "Tier", Width: 10},
+			{Title: "Contact", Width: 18, Flex: 2},
+			{Title: "Sessions", Width: 8},
+		},
+		Load: func(ctx context.Context) ([]api.Exhibitor, error) { return client.Exhibitors.List(ctx, eventID) },
+		Row: func(x api.Exhibitor) table.Row {
+			return table.Row{ID: x.ExhibitorID, Cells: []string{x.Name, kind(x), tierLabel(x.TierID),
+				x.ContactName, fmt.Sprint(len(x.AssociatedSessions))}}
+		},
+	})
+	return s
 }
 
 // Title is the breadcrumb.
 func (s *Screen) Title() string { return "Exhibitors" }
 
-// Init loads the listing.
-func (s *Screen) Init() tea.Cmd { return s.load() }
-
-func (s *Screen) load() tea.Cmd {
-	s.loading = true
-	s.table.SetLoading(true)
-	client, id := s.client, s.eventID
-	return s.stream.Start(ui.OnePage(func(ctx context.Context) ([]api.Exhibitor, error) {
-		return client.Exhibitors.List(ctx, id)
-	}))
+// actions are what the screen lets the user do.
+func (s *Screen) actions() ui.Actions {
+	return ui.Actions{{Key: s.Ctx.Keys.Add, Help: "add exhibitor", Run: s.openAdd, Why: func() string {
+		if why := s.NotBusy(); why != "" {
+			return why
+		}
+		if api.IsCode(s.Err(), api.CodeUnsupportedEventType) {
+			return "Add: only conference (multi-session) events have exhibitors"
+		}
+		return ""
+	}}}
 }
 
-// Close cancels the listing in flight; a create in flight finishes and is
-// reported.
-func (s *Screen) Close() { s.stream.Stop() }
-
-// Update handles replies, the form and keys.
+// Update handles the creation's answer, then what every resource screen
+// handles; the table's height follows the rows loaded.
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	switch msg := msg.(type) {
-	case ui.Page[api.Exhibitor]:
-		if !s.stream.Owns(msg) {
-			return s, nil
-		}
-		s.loading = false
-		s.table.SetLoading(false)
-		if msg.Err != nil {
-			s.err = msg.Err
-			s.table.SetEmptyText(explain(msg.Err))
-			s.table.SetRows(nil)
-			return s, ui.Toast(ui.ToastError, "Loading exhibitors failed: "+explain(msg.Err))
-		}
-		s.err, s.loaded, s.list = nil, true, msg.Items
-		s.table.SetEmptyText("No exhibitors yet. Press a to add one.")
-		s.table.SetRows(s.rows())
-		return s, nil
-	case createdMsg:
-		s.busy = false
-		if msg.err != nil {
-			text := explain(msg.err)
-			if errors.Is(msg.err, api.ErrOutcomeUnknown) {
-				text = "The exhibitor may or may not have been added (no answer arrived): press r to check before adding again. " + text
-			}
-			return s, ui.Toast(ui.ToastError, text)
-		}
-		return s, tea.Batch(ui.Toast(ui.ToastSuccess, "Added "+msg.x.Name), s.load())
-	}
-	if cmd, handled := s.dialog.Update(msg); handled {
-		return s, cmd
-	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		switch {
-		case key.Matches(k, s.keys.Refresh):
-			return s, s.load()
-		case key.Matches(k, s.keys.Add):
-			switch {
-			case s.busy:
-				return s, ui.Toast(ui.ToastInfo, "Wait: an exhibitor is still being added")
-			case api.IsCode(s.err, api.CodeUnsupportedEventType):
-				return s, ui.Toast(ui.ToastInfo, "Add: only conference (multi-session) events have exhibitors")
-			}
-			return s, s.openAdd()
-		}
-	}
 	var cmd tea.Cmd
-	s.table, cmd = s.table.Update(msg)
+	if m, ok := msg.(createdMsg); ok {
+		cmd = s.onCreated(m)
+	} else {
+		cmd = s.Base.Update(msg, s.actions())
+	}
+	s.layout()
 	return s, cmd
+}
+
+func (s *Screen) onCreated(m createdMsg) tea.Cmd {
+	if m.err != nil {
+		text := explain(m.err)
+		if errors.Is(m.err, api.ErrOutcomeUnknown) {
+			text = "The exhibitor may or may not have been added (no answer arrived): press r to check before adding again. " + text
+		}
+		return tea.Batch(ui.Toast(ui.ToastError, text), s.Done())
+	}
+	return tea.Batch(ui.Toast(ui.ToastSuccess, "Added "+m.x.Name), s.Done())
+}
+
+// kind is what the table's Kind column calls x.
+func kind(x api.Exhibitor) string {
+	if x.IsSponsor {
+		return "Sponsor"
+	}
+	return "Exhibitor"
+}
+
+// summary counts the rows by their kind, so the two counts add up to the
+// rows shown ("3 exhibitors, 5 sponsors" for eight rows).
+func summary(list []api.Exhibitor) string {
+	sponsors := 0
+	for _, x := range list {
+		if x.IsSponsor {
+			sponsors++
+		}
+	}
+	return ui.Count(len(list)-sponsors, "exhibitor") + ", " + ui.Count(sponsors, "sponsor")
 }
 
 // explain puts an error in words for this screen: what the spec's codes
@@ -152,9 +132,10 @@ func explain(err error) string {
 	return err.Error()
 }
 
-// tierLabel shows the start of a tier id (the API names tiers by id only;
-// the detail pane shows it whole).
-func (s *Screen) tierLabel(id string) string {
+// tierLabel shows the start of a tier id: the API names tiers by id only
+// (no list of an event's tiers and their names), so the detail pane shows
+// the id whole.
+func tierLabel(id string) string {
 	if id == "" {
 		return "-"
 	}
@@ -169,35 +150,10 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-func (s *Screen) rows() []table.Row {
-	rows := make([]table.Row, len(s.list))
-	for i, x := range s.list {
-		kind := "Exhibitor"
-		if x.IsSponsor {
-			kind = "Sponsor"
-		}
-		rows[i] = table.Row{ID: x.ExhibitorID, Cells: []string{x.Name, kind, s.tierLabel(x.TierID),
-			x.ContactName, fmt.Sprint(len(x.AssociatedSessions))}}
-	}
-	return rows
-}
-
-func (s *Screen) selected() (api.Exhibitor, bool) {
-	row, ok := s.table.Selected()
-	if !ok {
-		return api.Exhibitor{}, false
-	}
-	i := slices.IndexFunc(s.list, func(x api.Exhibitor) bool { return x.ExhibitorID == row.ID })
-	if i < 0 {
-		return api.Exhibitor{}, false
-	}
-	return s.list[i], true
-}
-
 // tiersInUse lists the tier ids the event's sponsors carry, for the form.
 func (s *Screen) tiersInUse() []string {
 	var out []string
-	for _, x := range s.list {
+	for _, x := range s.Items {
 		if x.TierID != "" && !slices.Contains(out, x.TierID) {
 			out = append(out, x.TierID)
 		}
@@ -243,9 +199,8 @@ func problem(req api.ExhibitorCreate, field string) error {
 // create adds the exhibitor in the background; the screen is busy until
 // the answer.
 func (s *Screen) create(req api.ExhibitorCreate) tea.Cmd {
-	s.busy = true
 	client, id := s.client, s.eventID
-	return s.change.Detached(func() tea.Msg {
+	return s.Do("adding an exhibitor", func() tea.Msg {
 		x, err := client.Exhibitors.Create(context.Background(), id, req)
 		return createdMsg{x: x, err: err}
 	})
@@ -266,7 +221,7 @@ func (s *Screen) openAdd() tea.Cmd {
 	input := func(title, field string, dst *string, set func(string)) *huh.Input {
 		return huh.NewInput().Title(title).Value(dst).Validate(check(field, set))
 	}
-	f := ui.NewForm(s.ctx.Theme, fmt.Sprintf("Add an exhibitor to %q", s.eventName),
+	f := ui.NewForm(s.Ctx.Theme, fmt.Sprintf("Add an exhibitor to %q", s.eventName),
 		func() tea.Cmd { return s.create(v.request()) },
 		huh.NewGroup(
 			input("Name", "name", &v.name, func(x string) { v.name = x }),
@@ -290,66 +245,52 @@ func (s *Screen) openAdd() tea.Cmd {
 			input("Facebook", "facebook_url", &v.facebook, func(x string) { v.facebook = x }),
 		),
 	)
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
-	s.width, s.height = w, h
-	s.dialog.SetSize(w, h)
-	s.table.SetSize(w, s.tableHeight())
+	s.Base.SetSize(w, h)
+	s.layout()
 }
 
 // detailLines is the height of the detail pane.
 const detailLines = 11
 
 func (s *Screen) tableHeight() int {
-	avail := max(s.height-1, 3)
+	avail := max(s.Height()-1, 3)
 	if avail-detailLines-1 < 5 {
 		return avail
 	}
-	return min(max(len(s.list), 3)+4, avail-detailLines-1)
+	return min(max(len(s.Items), 3)+4, avail-detailLines-1)
 }
 
-// View renders the header, the table and the detail pane.
+func (s *Screen) layout() { s.SetTableHeight(s.tableHeight()) }
+
+// View renders the heading, the table and the detail pane.
 func (s *Screen) View() string {
-	th := s.ctx.Theme
-	st := ui.LoadState{Loading: s.loading, Err: s.err}
-	if s.busy {
-		st.Busy = "adding"
+	var below []string
+	if s.Height()-1-s.tableHeight() > detailLines {
+		below = []string{"", s.detail()}
 	}
-	if s.loaded {
-		sponsors := 0
-		for _, x := range s.list {
-			if x.IsSponsor {
-				sponsors++
-			}
-		}
-		st.Summary = ui.Count(len(s.list), "exhibitor") + ", " + ui.Count(sponsors, "sponsor")
-	}
-	head := ui.Heading(th, th.Title.Render("Exhibitors of "+s.eventName), st)
-	lines := []string{ui.Fit(head, s.width, 1), s.table.View()}
-	if s.height-1-s.tableHeight() > detailLines {
-		lines = append(lines, "", s.detail())
-	}
-	return s.dialog.View(strings.Join(lines, "\n"), s.width, s.height)
+	return s.Base.View(nil, below)
 }
 
 // detail shows the selected exhibitor's contact, description and links.
 func (s *Screen) detail() string {
-	th := s.ctx.Theme
-	x, ok := s.selected()
+	th := s.Ctx.Theme
+	x, ok := s.Selected()
 	if !ok {
 		return ""
 	}
-	kind := "Exhibitor"
+	what := kind(x)
 	if x.IsSponsor {
-		kind = "Sponsor, tier " + x.TierID
+		what += ", tier " + x.TierID
 	}
-	out := []string{ui.Fit(th.Header.Render(x.Name)+th.Muted.Render("  "+kind), s.width, 1)}
+	out := []string{ui.Fit(th.Header.Render(x.Name)+th.Muted.Render("  "+what), s.Width(), 1)}
 	row := func(label, value string) {
 		if strings.TrimSpace(value) != "" {
-			out = append(out, ui.Fit("  "+th.Muted.Render(fmt.Sprintf("%-15s", label))+value, s.width, 1))
+			out = append(out, ui.Fit("  "+th.Muted.Render(fmt.Sprintf("%-15s", label))+value, s.Width(), 1))
 		}
 	}
 	row("Contact", fmt.Sprintf("%s <%s>", x.ContactName, x.ContactEmail))
@@ -366,21 +307,8 @@ func (s *Screen) detail() string {
 	return lipgloss.JoinVertical(lipgloss.Left, out...)
 }
 
-// CapturingInput is true while the form or the filter has the keyboard.
-func (s *Screen) CapturingInput() bool { return s.dialog.Open() || s.table.Filtering() }
-
-// CapturingBack is true while esc closes the form or clears the filter.
-func (s *Screen) CapturingBack() bool { return s.CapturingInput() || s.table.FilterText() != "" }
-
 // ShortHelp implements help.KeyMap.
-func (s *Screen) ShortHelp() []key.Binding {
-	if s.dialog.Open() {
-		return nil
-	}
-	return []key.Binding{s.keys.Add, s.keys.Refresh}
-}
+func (s *Screen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()) }
 
 // FullHelp implements help.KeyMap.
-func (s *Screen) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{s.keys.Add, s.keys.Refresh}}, s.table.Keys.FullHelp()...)
-}
+func (s *Screen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }

@@ -2,6 +2,7 @@ package exhibitors
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -32,6 +33,55 @@ func TestListAndDetail(t *testing.T) {
 	r := newRig(t, 100, 30, func(f sim.Fixtures) string { return f.ConferenceEventID })
 	r.Contains("Exhibitors of Northwind Partner Summit", "Sponsor", "Contact", "Website")
 	r.Golden("list")
+	// The heading's two counts add up to the rows, as the Kind column has them.
+	list, err := r.client.Exhibitors.List(t.Context(), r.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sponsors := 0
+	for _, x := range list {
+		if x.IsSponsor {
+			sponsors++
+		}
+	}
+	r.Contains(fmt.Sprintf("%d exhibitors, %d sponsors", len(list)-sponsors, sponsors))
+}
+
+// Eight rows of which five are sponsors are three exhibitors and five
+// sponsors, not "8 exhibitors, 5 sponsors".
+func TestSummaryCountsByKind(t *testing.T) {
+	var list []api.Exhibitor
+	for i := range 8 {
+		list = append(list, api.Exhibitor{IsSponsor: i < 5})
+	}
+	if got := summary(list); got != "3 exhibitors, 5 sponsors" {
+		t.Fatalf("summary %q", got)
+	}
+	if got := summary(nil); got != "0 exhibitors, 0 sponsors" {
+		t.Fatalf("summary of none %q", got)
+	}
+}
+
+// The table grows with the rows a reload brings (it was sized once, for
+// the rows there were when the screen opened).
+func TestTableFollowsReload(t *testing.T) {
+	r := newRig(t, 100, 40, func(f sim.Fixtures) string { return f.ConferenceEventID })
+	names := []string{"Alpine Ski House", "Blue Yonder Airlines", "City Power & Light"}
+	for i, n := range names {
+		_, err := r.client.Exhibitors.Create(t.Context(), r.id, api.ExhibitorCreate{Name: n,
+			ContactName: "Contact", ContactEmail: fmt.Sprintf("c%d@example.com", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.Press("r")
+	list, err := r.client.Exhibitors.List(t.Context(), r.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range list {
+		r.Contains(x.Name)
+	}
 }
 
 func TestAddSponsor(t *testing.T) {

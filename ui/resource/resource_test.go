@@ -1,0 +1,98 @@
+package resource
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/table"
+	"github.com/evdesk/evdesk/ui/uitest"
+)
+
+// namesMsg is the fake screen's LoadAlso reply.
+type namesMsg struct{}
+
+// fake is the smallest resource screen: a list of strings.
+type fake struct {
+	*Base[string]
+	answers [][]string // one per load; nil answers an error
+	loads   int
+	also    int // LoadAlso replies received
+}
+
+func newFake(ctx *ui.Context, answers ...[]string) *fake {
+	f := &fake{answers: answers}
+	f.Base = New(ctx, Config[string]{
+		Heading: "Things", Noun: "thing", Empty: "No things yet.", Loading: "Loading things",
+		Columns:  []table.Column{{Title: "Name", Width: 10}},
+		Load:     func(context.Context) ([]string, error) { return f.next() },
+		Explain:  func(err error) string { return "in our words: " + err.Error() },
+		LoadAlso: func() tea.Cmd { return func() tea.Msg { return namesMsg{} } },
+		Row:      func(s string) table.Row { return table.Row{ID: s, Cells: []string{s}} },
+	})
+	return f
+}
+
+func (f *fake) next() ([]string, error) {
+	a := f.answers[min(f.loads, len(f.answers)-1)]
+	f.loads++
+	if a == nil {
+		return nil, errors.New("server down")
+	}
+	return a, nil
+}
+
+func (f *fake) Title() string { return "Things" }
+func (f *fake) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if _, ok := msg.(namesMsg); ok {
+		f.also++
+		return f, nil
+	}
+	return f, f.Base.Update(msg, nil)
+}
+func (f *fake) View() string              { return f.Base.View(nil, nil) }
+func (f *fake) ShortHelp() []key.Binding  { return f.Base.ShortHelp(nil) }
+func (f *fake) FullHelp() [][]key.Binding { return f.Base.FullHelp(nil) }
+
+func open(t *testing.T, answers ...[]string) (*uitest.Driver, *fake) {
+	t.Helper()
+	var f *fake
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: ui.DefaultGlobalKeys()}
+	app := ui.NewApp(ctx, []ui.Section{{Name: "Things", New: func(c *ui.Context) ui.Screen {
+		f = newFake(c, answers...)
+		return f
+	}}})
+	return uitest.New(t, app, 80, 24), f
+}
+
+// A load failure is told in the screen's words, in the table while it has
+// no rows, until a load succeeds.
+func TestExplainUntilALoadSucceeds(t *testing.T) {
+	d, f := open(t, nil, []string{})
+	d.Contains("in our words: server down", "ERROR: load failed")
+	if f.Err() == nil {
+		t.Fatal("Err is nil after a failed load")
+	}
+	d.Press("r")
+	d.Contains("No things yet.", "0 things") // the toast of the failure stays a while
+	if f.Err() != nil {
+		t.Fatalf("Err after a good load: %v", f.Err())
+	}
+}
+
+// LoadAlso runs with every load, the first and each reload.
+func TestLoadAlsoWithEveryLoad(t *testing.T) {
+	d, f := open(t, []string{"a", "b"})
+	if f.also != 1 {
+		t.Fatalf("after opening: %d LoadAlso replies, want 1", f.also)
+	}
+	d.Press("r")
+	d.Contains("2 things")
+	if f.also != 2 || f.loads != 2 {
+		t.Fatalf("after r: %d LoadAlso replies and %d loads, want 2 and 2", f.also, f.loads)
+	}
+}
