@@ -33,7 +33,7 @@ func Fail(op string, err error) tea.Cmd {
 	return func() tea.Msg {
 		text := err.Error()
 		if !strings.HasPrefix(text, op) { // api errors name their operation already
-			text = op + ": " + text
+			text = op + " failed: " + text
 		}
 		return ToastMsg{Level: ToastError, Text: text, Op: op, Err: err}
 	}
