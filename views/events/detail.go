@@ -226,7 +226,7 @@ func (s *DetailScreen) onActionDone(m actionDoneMsg) tea.Cmd {
 	}
 	s.cancelling = nil
 	if m.err != nil {
-		return ui.Fail(m.op+" event", actionError(m.err))
+		return ui.Fail(actionName(m.op), actionError(m.err))
 	}
 	changed := ui.Broadcast(ChangedMsg{EventID: m.eventID}) // the lists reload
 	switch m.op {
@@ -387,4 +387,13 @@ func (s *DetailScreen) ShortHelp() []key.Binding {
 func (s *DetailScreen) FullHelp() [][]key.Binding {
 	k := s.ctx.Keys
 	return [][]key.Binding{append(s.actions().FullHelp(), k.Refresh), {k.Up, k.Down, k.PageUp, k.PageDown}}
+}
+
+// actionName names an action as the api names its call ("update event"),
+// so a failure reads once: "update event: error 260210: ...".
+func actionName(op string) string {
+	if op == "save" {
+		return "update event"
+	}
+	return op + " event"
 }
