@@ -110,9 +110,9 @@ func TestSendStatusChartFiltersSearchAndExport(t *testing.T) {
 	r.Contains("f status: Failed", fmt.Sprintf("showing %s of %s", ui.Thousands(counts[api.SendFailed]), ui.Thousands(total)), "> Failed")
 	r.Lacks("Delivered  2026")
 	r.Golden("filter_failed")
-	// b cycles the reason: bounced.
-	r.Press("b")
-	r.Contains("b reason: Bounced", fmt.Sprintf("showing %s of", ui.Thousands(counts[api.SendFailed+"/"+api.FailureBounced])))
+	// F cycles the reason: bounced.
+	r.Press("F")
+	r.Contains("F reason: Bounced", fmt.Sprintf("showing %s of", ui.Thousands(counts[api.SendFailed+"/"+api.FailureBounced])))
 
 	// Export what is shown.
 	r.Press("w")
@@ -139,7 +139,7 @@ func TestSendStatusChartFiltersSearchAndExport(t *testing.T) {
 
 	// esc clears the status and reason filters first, then / searches.
 	r.Press("esc")
-	r.Contains("f status: all", "b reason: all")
+	r.Contains("f status: all", "F reason: all")
 	r.Lacks("showing")
 	first := lines[1][1] // a bounced recipient's name
 	r.Press("/")
@@ -209,7 +209,7 @@ func TestStreamingShowsProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := &ui.Context{Theme: ui.NewTheme(true, true)}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: ui.DefaultGlobalKeys()}
 	sent := testNow.Add(-time.Hour)
 	et := api.EmailType{EmailTypeID: "t1", Name: "Launch invitation", Status: api.EmailTypeSent, TriggerDate: &sent}
 	s := newSendStatus(ctx, client, options{now: func() time.Time { return testNow }, local: time.UTC}, "e1", "Launch", et)
