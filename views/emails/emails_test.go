@@ -7,10 +7,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"charm.land/bubbles/v2/key"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
@@ -299,4 +302,50 @@ func TestExportNeutralisesFormulasInEveryColumn(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("csv:\n%s\nwant:\n%s", out.String(), want)
 	}
+}
+
+// Every key of the send status means one thing, and the failure-reason
+// filter is F (b opens exhibitors elsewhere).
+func TestSendStatusKeysMeanOneThing(t *testing.T) {
+	client, err := api.New(api.WithBaseURL("http://127.0.0.1:1/v2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := ui.DefaultGlobalKeys()
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: keys}
+	s := newSendStatus(ctx, client, options{now: func() time.Time { return testNow }, local: time.UTC}, "e1", "Launch",
+		api.EmailType{EmailTypeID: "t1", Name: "Invitation"})
+	s.statusFilter = 1 // esc clears the filters now: Back is an action too
+	as := s.actions()
+	viewtest.OneMeaning(t, keys, append(as.FullHelp(), s.table.Keys.Navigation()...)...)
+	for _, want := range []key.Binding{keys.StatusFilter, keys.ReasonFilter, keys.Chart, keys.Save, keys.Refresh, keys.Back} {
+		if !slices.ContainsFunc(as, func(a ui.Action) bool { return slices.Equal(a.Key.Keys(), want.Keys()) }) {
+			t.Errorf("no action on %v", want.Keys())
+		}
+	}
+	if k := keys.ReasonFilter.Keys(); !slices.Equal(k, []string{"F"}) {
+		t.Errorf("reason filter on %v, want F", k)
+	}
+	s.Update(uitest.Key("b"))
+	if s.reasonFilter != 0 {
+		t.Error("b changed the reason filter")
+	}
+	s.Update(uitest.Key("F"))
+	if s.reasonFilter != 1 {
+		t.Error("F did not cycle the reason filter")
+	}
+}
+
+func TestTypesKeysMeanOneThing(t *testing.T) {
+	client, err := api.New(api.WithBaseURL("http://127.0.0.1:1/v2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := ui.DefaultGlobalKeys()
+	s := New(&ui.Context{Theme: ui.NewTheme(true, true), Keys: keys}, client, "e1", "Launch")
+	var bindings []key.Binding
+	for _, group := range s.FullHelp() {
+		bindings = append(bindings, group...)
+	}
+	viewtest.OneMeaning(t, keys, bindings...)
 }
