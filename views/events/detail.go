@@ -152,7 +152,8 @@ func (s *DetailScreen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return ui.Push(accesslinks.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name,
 			s.event.EventType == api.EventTypeRecurring)), true
 	case key.Matches(k, s.keys.Register):
-		return ui.Push(registration.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name)), true
+		return ui.Push(registration.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name,
+			registration.WithClock(s.deps.Now))), true
 	case key.Matches(k, s.keys.Emails):
 		return ui.Push(emails.New(s.ctx, s.deps.Client, s.event.EventID, s.event.Name,
 			emails.WithClock(s.deps.Now), emails.WithLocation(s.deps.Local))), true
