@@ -349,3 +349,31 @@ func TestTypesKeysMeanOneThing(t *testing.T) {
 	}
 	viewtest.OneMeaning(t, keys, bindings...)
 }
+
+// While a CSV is being written, quitting asks first and w says to wait.
+func TestExportInFlight(t *testing.T) {
+	client, err := api.New(api.WithBaseURL("http://127.0.0.1:1/v2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: ui.DefaultGlobalKeys()}
+	s := newSendStatus(ctx, client, options{now: func() time.Time { return testNow }, local: time.UTC}, "e1", "Launch",
+		api.EmailType{EmailTypeID: "t1", Name: "Invitation"})
+	s.SetSize(100, 30)
+	if s.ConfirmQuit() != "" || s.notExporting() != "" {
+		t.Fatal("busy before any export")
+	}
+	if cmd := s.startExport(filepath.Join(t.TempDir(), "out.csv")); cmd == nil {
+		t.Fatal("no export started")
+	}
+	if s.ConfirmQuit() == "" {
+		t.Error("quitting does not ask while the export is written")
+	}
+	_, cmd := s.Update(uitest.Key("w"))
+	if msg, ok := cmd().(ui.ToastMsg); !ok || !strings.Contains(msg.Text, "still being written") {
+		t.Errorf("w during an export: %#v", msg)
+	}
+	if s.dialog.Open() {
+		t.Error("a second export form opened")
+	}
+}
