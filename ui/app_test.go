@@ -493,7 +493,7 @@ func TestFailuresAreKeptWholeLoggedAndCleared(t *testing.T) {
 	for _, m := range expand(Fail("get event", detailedErr{})) {
 		h.send(m)
 	}
-	if !strings.Contains(lastLine(h.plain()), "error: get event: error 2002") || !strings.Contains(lastLine(h.plain()), "E details") {
+	if !strings.Contains(lastLine(h.plain()), "error: get event failed: error 20") || !strings.Contains(lastLine(h.plain()), "E details") {
 		t.Fatalf("status bar: %q", lastLine(h.plain()))
 	}
 	h.press("E")

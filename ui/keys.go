@@ -28,6 +28,9 @@ type GlobalKeys struct {
 	CheckIn, Coeditors, Emails, Links, Exhibitors, Register key.Binding
 	// Screen-specific, each with one meaning.
 	MakeDefault, StatusFilter, ReasonFilter, Chart, Raw, Diff, Views key.Binding
+	// Choosing items of a list (sessions to register for): one, or all and
+	// none. (Not named All: that is the method listing the vocabulary.)
+	Toggle, ToggleAll key.Binding
 }
 
 // DefaultGlobalKeys returns the console's bindings with their help texts.
@@ -84,6 +87,8 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Raw:          b("J", "raw JSON", "J"),
 		Diff:         b("D", "compare with snapshot", "D"),
 		Views:        b("1-9", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Toggle:       b("space", "choose", "space"),
+		ToggleAll:    b("A", "all or none", "A"),
 	}
 }
 

@@ -49,7 +49,7 @@ func newBigList(b *testing.B) *bigList {
 // load fills a new send-status screen with every record.
 func (l *bigList) load(b *testing.B) *SendStatusScreen {
 	b.Helper()
-	ctx := &ui.Context{Theme: ui.NewTheme(true, true)}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: ui.DefaultGlobalKeys()}
 	s := newSendStatus(ctx, l.client, options{now: func() time.Time { return testNow }, local: time.UTC},
 		l.ids.BigEmailEventID, "Product Launch Live", l.et)
 	s.SetSize(120, 40)

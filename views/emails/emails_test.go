@@ -7,10 +7,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"charm.land/bubbles/v2/key"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
@@ -110,9 +113,9 @@ func TestSendStatusChartFiltersSearchAndExport(t *testing.T) {
 	r.Contains("f status: Failed", fmt.Sprintf("showing %s of %s", ui.Thousands(counts[api.SendFailed]), ui.Thousands(total)), "> Failed")
 	r.Lacks("Delivered  2026")
 	r.Golden("filter_failed")
-	// b cycles the reason: bounced.
-	r.Press("b")
-	r.Contains("b reason: Bounced", fmt.Sprintf("showing %s of", ui.Thousands(counts[api.SendFailed+"/"+api.FailureBounced])))
+	// F cycles the reason: bounced.
+	r.Press("F")
+	r.Contains("F reason: Bounced", fmt.Sprintf("showing %s of", ui.Thousands(counts[api.SendFailed+"/"+api.FailureBounced])))
 
 	// Export what is shown.
 	r.Press("w")
@@ -139,7 +142,7 @@ func TestSendStatusChartFiltersSearchAndExport(t *testing.T) {
 
 	// esc clears the status and reason filters first, then / searches.
 	r.Press("esc")
-	r.Contains("f status: all", "b reason: all")
+	r.Contains("f status: all", "F reason: all")
 	r.Lacks("showing")
 	first := lines[1][1] // a bounced recipient's name
 	r.Press("/")
@@ -209,7 +212,7 @@ func TestStreamingShowsProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := &ui.Context{Theme: ui.NewTheme(true, true)}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: ui.DefaultGlobalKeys()}
 	sent := testNow.Add(-time.Hour)
 	et := api.EmailType{EmailTypeID: "t1", Name: "Launch invitation", Status: api.EmailTypeSent, TriggerDate: &sent}
 	s := newSendStatus(ctx, client, options{now: func() time.Time { return testNow }, local: time.UTC}, "e1", "Launch", et)
@@ -298,5 +301,79 @@ func TestExportNeutralisesFormulasInEveryColumn(t *testing.T) {
 	want := "email,name,status,failure_reason,sent_date\n'+ana@example.org,'=HYPERLINK(1),'@SUM(A1),'-1+cmd,\n"
 	if out.String() != want {
 		t.Errorf("csv:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+// Every key of the send status means one thing, and the failure-reason
+// filter is F (b opens exhibitors elsewhere).
+func TestSendStatusKeysMeanOneThing(t *testing.T) {
+	client, err := api.New(api.WithBaseURL("http://127.0.0.1:1/v2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := ui.DefaultGlobalKeys()
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: keys}
+	s := newSendStatus(ctx, client, options{now: func() time.Time { return testNow }, local: time.UTC}, "e1", "Launch",
+		api.EmailType{EmailTypeID: "t1", Name: "Invitation"})
+	s.statusFilter = 1 // esc clears the filters now: Back is an action too
+	as := s.actions()
+	viewtest.OneMeaning(t, keys, append(as.FullHelp(), s.table.Keys.Navigation()...)...)
+	for _, want := range []key.Binding{keys.StatusFilter, keys.ReasonFilter, keys.Chart, keys.Save, keys.Refresh, keys.Back} {
+		if !slices.ContainsFunc(as, func(a ui.Action) bool { return slices.Equal(a.Key.Keys(), want.Keys()) }) {
+			t.Errorf("no action on %v", want.Keys())
+		}
+	}
+	if k := keys.ReasonFilter.Keys(); !slices.Equal(k, []string{"F"}) {
+		t.Errorf("reason filter on %v, want F", k)
+	}
+	s.Update(uitest.Key("b"))
+	if s.reasonFilter != 0 {
+		t.Error("b changed the reason filter")
+	}
+	s.Update(uitest.Key("F"))
+	if s.reasonFilter != 1 {
+		t.Error("F did not cycle the reason filter")
+	}
+}
+
+func TestTypesKeysMeanOneThing(t *testing.T) {
+	client, err := api.New(api.WithBaseURL("http://127.0.0.1:1/v2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := ui.DefaultGlobalKeys()
+	s := New(&ui.Context{Theme: ui.NewTheme(true, true), Keys: keys}, client, "e1", "Launch")
+	var bindings []key.Binding
+	for _, group := range s.FullHelp() {
+		bindings = append(bindings, group...)
+	}
+	viewtest.OneMeaning(t, keys, bindings...)
+}
+
+// While a CSV is being written, quitting asks first and w says to wait.
+func TestExportInFlight(t *testing.T) {
+	client, err := api.New(api.WithBaseURL("http://127.0.0.1:1/v2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: ui.DefaultGlobalKeys()}
+	s := newSendStatus(ctx, client, options{now: func() time.Time { return testNow }, local: time.UTC}, "e1", "Launch",
+		api.EmailType{EmailTypeID: "t1", Name: "Invitation"})
+	s.SetSize(100, 30)
+	if s.ConfirmQuit() != "" || s.notExporting() != "" {
+		t.Fatal("busy before any export")
+	}
+	if cmd := s.startExport(filepath.Join(t.TempDir(), "out.csv")); cmd == nil {
+		t.Fatal("no export started")
+	}
+	if s.ConfirmQuit() == "" {
+		t.Error("quitting does not ask while the export is written")
+	}
+	_, cmd := s.Update(uitest.Key("w"))
+	if msg, ok := cmd().(ui.ToastMsg); !ok || !strings.Contains(msg.Text, "still being written") {
+		t.Errorf("w during an export: %#v", msg)
+	}
+	if s.dialog.Open() {
+		t.Error("a second export form opened")
 	}
 }

@@ -100,7 +100,6 @@ func (s *SendStatusScreen) startExport(path string) tea.Cmd {
 	if err != nil {
 		return ui.Toast(ui.ToastError, "Export failed: "+err.Error())
 	}
-	s.exporting = true
 	// The slices only grow by appending and their elements never change:
 	// these headers stay valid while more pages arrive.
 	rows, recs, picked := s.rows, s.recs, s.exportRows()
@@ -112,7 +111,6 @@ func (s *SendStatusScreen) startExport(path string) tea.Cmd {
 }
 
 func (s *SendStatusScreen) onExported(m exportDoneMsg) tea.Cmd {
-	s.exporting = false
 	if m.err != nil {
 		return ui.Toast(ui.ToastError, "Export failed: "+m.err.Error())
 	}

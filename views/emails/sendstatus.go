@@ -32,20 +32,6 @@ type sendRec struct {
 	sent   int64 // Unix seconds; 0 when not sent
 }
 
-type sendKeys struct {
-	Status, Reason, Chart, Export, Refresh key.Binding
-}
-
-func newSendKeys() sendKeys {
-	return sendKeys{
-		Status:  key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "cycle status filter")),
-		Reason:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "cycle failure reason filter")),
-		Chart:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "show/hide chart")),
-		Export:  key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write CSV")),
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload")),
-	}
-}
-
 // SendStatusScreen shows who an email went to and how it went.
 type SendStatusScreen struct {
 	ctx       *ui.Context
@@ -55,7 +41,6 @@ type SendStatusScreen struct {
 	eventName string
 	et        api.EmailType
 	export    ui.Task // the CSV being written
-	keys      sendKeys
 	table     table.Model
 
 	// rows and recs grow by appending only and their elements never change,
@@ -76,7 +61,6 @@ type SendStatusScreen struct {
 
 	hideChart bool
 	dialog    ui.Dialog
-	exporting bool
 	width     int
 	height    int
 }
@@ -96,9 +80,10 @@ func newSendStatus(ctx *ui.Context, client *api.Client, o options, eventID, even
 		table.Column{Title: "Reason", Width: 12, Style: func(string) lipgloss.Style { return th.Error }},
 		table.Column{Title: "Sent (local)", Width: 16},
 	)
+	t.Keys = table.KeysFrom(ctx.Keys)
 	t.SetEmptyText("Nobody received this email.")
 	return &SendStatusScreen{ctx: ctx, client: client, opts: o, eventID: eventID, eventName: eventName, et: et,
-		keys: newSendKeys(), table: t, times: map[int64]string{}}
+		table: t, times: map[int64]string{}}
 }
 
 // Title is the breadcrumb.
@@ -135,7 +120,7 @@ func (s *SendStatusScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, cmd
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		if cmd, handled := s.onKey(k); handled {
+		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx.Theme); handled {
 			return s, cmd
 		}
 	}
@@ -144,31 +129,51 @@ func (s *SendStatusScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	return s, cmd
 }
 
-func (s *SendStatusScreen) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(k, s.keys.Status):
-		s.statusFilter = (s.statusFilter + 1) % uint8(len(api.SendStatuses)+1)
-		s.refilter()
-	case key.Matches(k, s.keys.Reason):
-		s.reasonFilter = (s.reasonFilter + 1) % uint8(len(api.FailureReasons)+1)
-		s.refilter()
-	case key.Matches(k, s.keys.Chart):
-		s.hideChart = !s.hideChart
-		s.layout()
-	case key.Matches(k, s.keys.Refresh):
-		return s.reload(), true
-	case key.Matches(k, s.keys.Export):
-		if s.exporting {
-			return ui.Toast(ui.ToastInfo, "Wait: the export is still being written"), true
-		}
-		return s.openExport(), true
-	case k.String() == "esc" && s.table.FilterText() == "" && s.filtered():
-		s.statusFilter, s.reasonFilter = 0, 0
-		s.refilter()
-	default:
-		return nil, false
+// actions are what the screen lets the user do. Back clears the status and
+// reason filters, but only while they are on and the table's own search is
+// not (esc clears that first).
+func (s *SendStatusScreen) actions() ui.Actions {
+	k := s.ctx.Keys
+	as := ui.Actions{
+		{Key: k.StatusFilter, Run: s.cycle(&s.statusFilter, len(api.SendStatuses))},
+		{Key: k.ReasonFilter, Run: s.cycle(&s.reasonFilter, len(api.FailureReasons))},
+		{Key: k.Save, Help: "write CSV", Why: s.notExporting, Run: s.openExport},
+		{Key: k.Chart, Run: s.toggleChart},
+		{Key: k.Refresh, Help: "reload", Minor: true, Run: s.reload},
 	}
-	return nil, true
+	if s.filtered() && s.table.FilterText() == "" {
+		as = append(as, ui.Action{Key: k.Back, Help: "clear filters", Minor: true, Run: s.clearFilters})
+	}
+	return as
+}
+
+// cycle moves a filter to its next value (0 is all, then 1..n).
+func (s *SendStatusScreen) cycle(f *uint8, n int) func() tea.Cmd {
+	return func() tea.Cmd {
+		*f = (*f + 1) % uint8(n+1)
+		s.refilter()
+		return nil
+	}
+}
+
+func (s *SendStatusScreen) clearFilters() tea.Cmd {
+	s.statusFilter, s.reasonFilter = 0, 0
+	s.refilter()
+	return nil
+}
+
+func (s *SendStatusScreen) toggleChart() tea.Cmd {
+	s.hideChart = !s.hideChart
+	s.layout()
+	return nil
+}
+
+// notExporting is an Action.Why: one export at a time.
+func (s *SendStatusScreen) notExporting() string {
+	if s.export.Running() {
+		return "Wait: the export is still being written"
+	}
+	return ""
 }
 
 func (s *SendStatusScreen) filtered() bool { return s.statusFilter != 0 || s.reasonFilter != 0 }
@@ -360,21 +365,23 @@ func (s *SendStatusScreen) filterLine() string {
 		}
 		return text
 	}
-	line := th.Key.Render("f") + " status: " + on(label(api.SendStatuses, s.statusFilter), s.statusFilter != 0) +
-		"  " + th.Key.Render("b") + " reason: " + on(label(api.FailureReasons, s.reasonFilter), s.reasonFilter != 0)
+	k := s.ctx.Keys
+	keyOf := func(b key.Binding) string { return th.Key.Render(b.Help().Key) }
+	line := keyOf(k.StatusFilter) + " status: " + on(label(api.SendStatuses, s.statusFilter), s.statusFilter != 0) +
+		"  " + keyOf(k.ReasonFilter) + " reason: " + on(label(api.FailureReasons, s.reasonFilter), s.reasonFilter != 0)
 	if s.filtered() || s.table.FilterText() != "" {
 		line += th.Muted.Render(fmt.Sprintf("  showing %s of %s", ui.Thousands(s.table.VisibleLen()), ui.Thousands(len(s.recs))))
 	}
-	line += "  " + th.Key.Render("w") + th.Muted.Render(" export")
+	line += "  " + keyOf(k.Save) + th.Muted.Render(" export")
 	if s.hideChart {
-		line += "  " + th.Key.Render("v") + th.Muted.Render(" chart")
+		line += "  " + keyOf(k.Chart) + th.Muted.Render(" chart")
 	}
 	return line
 }
 
 // ConfirmQuit holds up quitting while an export is being written.
 func (s *SendStatusScreen) ConfirmQuit() string {
-	if s.exporting {
+	if s.export.Running() {
 		return "a CSV export is still being written"
 	}
 	return ""
@@ -389,16 +396,15 @@ func (s *SendStatusScreen) CapturingBack() bool {
 	return s.CapturingInput() || s.table.FilterText() != "" || s.filtered()
 }
 
-// ShortHelp implements help.KeyMap.
+// ShortHelp implements help.KeyMap: the actions and the search.
 func (s *SendStatusScreen) ShortHelp() []key.Binding {
 	if s.dialog.Open() {
-		return nil
+		return s.dialog.ShortHelp()
 	}
-	return []key.Binding{s.keys.Status, s.keys.Reason, s.table.Keys.Filter, s.keys.Export, s.keys.Chart}
+	return append(s.actions().ShortHelp(), s.table.Keys.Filter)
 }
 
 // FullHelp implements help.KeyMap.
 func (s *SendStatusScreen) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{s.keys.Status, s.keys.Reason, s.keys.Chart, s.keys.Export, s.keys.Refresh}},
-		s.table.Keys.FullHelp()...)
+	return [][]key.Binding{s.actions().FullHelp(), s.table.Keys.Navigation()}
 }

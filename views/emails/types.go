@@ -13,6 +13,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/resource"
 	"github.com/evdesk/evdesk/ui/table"
 )
 
@@ -35,25 +36,13 @@ func WithLocation(loc *time.Location) Option { return func(o *options) { o.local
 // current directory).
 func WithExportDir(dir string) Option { return func(o *options) { o.dir = dir } }
 
-type typesKeys struct {
-	Open, Refresh key.Binding
-}
-
 // TypesScreen lists an event's email types.
 type TypesScreen struct {
-	ctx       *ui.Context
+	*resource.Base[api.EmailType]
 	client    *api.Client
 	opts      options
 	eventID   string
 	eventName string
-	keys      typesKeys
-	table     table.Model
-	types     map[string]api.EmailType
-	stream    ui.Stream[api.EmailType]
-	loading   bool
-	err       error
-	width     int
-	height    int
 }
 
 // New builds the emails screen of one event.
@@ -63,82 +52,46 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ..
 		f(&o)
 	}
 	th := ctx.Theme
-	t := table.New(th,
-		table.Column{Title: "Email", Width: 18, Flex: 3},
-		table.Column{Title: "Status", Width: 11, Style: func(c string) lipgloss.Style { return th.Status(c) }},
-		table.Column{Title: "Trigger (local)", Width: 16},
-		table.Column{Title: "When", Width: 12},
-		table.Column{Title: "Sent when", Width: 14, Flex: 3},
-	)
-	t.SetEmptyText("This event has no emails.")
-	return &TypesScreen{ctx: ctx, client: client, opts: o, eventID: eventID, eventName: eventName,
-		table: t, types: map[string]api.EmailType{},
-		keys: typesKeys{
-			Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send status")),
-			Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		}}
+	s := &TypesScreen{client: client, opts: o, eventID: eventID, eventName: eventName}
+	s.Base = resource.New(ctx, resource.Config[api.EmailType]{
+		Heading: "Emails of " + eventName,
+		Noun:    "email type",
+		Loading: "Loading emails",
+		Empty:   "This event has no emails.",
+		Columns: []table.Column{
+			{Title: "Email", Width: 18, Flex: 3},
+			{Title: "Status", Width: 11, Style: func(c string) lipgloss.Style { return th.Status(c) }},
+			{Title: "Trigger (local)", Width: 16},
+			{Title: "When", Width: 12},
+			{Title: "Sent when", Width: 14, Flex: 3},
+		},
+		Pager: func() ui.Pager[api.EmailType] {
+			return client.Emails.TypesPager(eventID, api.ListEmailTypesOptions{PageSize: 300})
+		},
+		Row: s.row,
+	})
+	return s
 }
 
 // Title is the breadcrumb.
 func (s *TypesScreen) Title() string { return "Emails" }
 
-// Init starts loading.
-func (s *TypesScreen) Init() tea.Cmd { return s.reload() }
-
-func (s *TypesScreen) reload() tea.Cmd {
-	s.loading, s.err = true, nil
-	s.types = map[string]api.EmailType{}
-	s.table.SetRows(nil)
-	s.table.SetLoading(true)
-	return s.stream.Start(s.client.Emails.TypesPager(s.eventID, api.ListEmailTypesOptions{PageSize: 300}))
+// actions are what the screen lets the user do.
+func (s *TypesScreen) actions() ui.Actions {
+	return ui.Actions{
+		{Key: s.Ctx.Keys.Open, Help: "send status", Why: s.NeedsSelection("No email selected"), Run: s.open},
+	}
 }
 
-// Close cancels the load in flight.
-func (s *TypesScreen) Close() { s.stream.Stop() }
+// open shows the selected email's send status.
+func (s *TypesScreen) open() tea.Cmd {
+	et, _ := s.Selected()
+	return ui.Push(newSendStatus(s.Ctx, s.client, s.opts, s.eventID, s.eventName, et))
+}
 
-// Update handles pages and keys.
+// Update hands everything to the base: the screen has no messages of its own.
 func (s *TypesScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	switch msg := msg.(type) {
-	case ui.Page[api.EmailType]:
-		if !s.stream.Owns(msg) {
-			return s, nil
-		}
-		if msg.Err != nil {
-			s.loading, s.err = false, msg.Err
-			s.table.SetLoading(false)
-			return s, ui.Toast(ui.ToastError, "Loading emails failed: "+msg.Err.Error())
-		}
-		rows := make([]table.Row, 0, len(msg.Items))
-		for _, et := range msg.Items {
-			s.types[et.EmailTypeID] = et
-			rows = append(rows, s.row(et))
-		}
-		s.table.AppendRows(rows)
-		s.table.SetTotal(msg.Total)
-		if !msg.Done {
-			return s, s.stream.Next()
-		}
-		s.loading = false
-		s.table.SetLoading(false)
-		return s, nil
-	case tea.KeyPressMsg:
-		if s.table.Filtering() {
-			break
-		}
-		switch {
-		case key.Matches(msg, s.keys.Refresh):
-			return s, s.reload()
-		case key.Matches(msg, s.keys.Open):
-			if row, ok := s.table.Selected(); ok {
-				et := s.types[row.ID]
-				return s, ui.Push(newSendStatus(s.ctx, s.client, s.opts, s.eventID, s.eventName, et))
-			}
-			return s, nil
-		}
-	}
-	var cmd tea.Cmd
-	s.table, cmd = s.table.Update(msg)
-	return s, cmd
+	return s, s.Base.Update(msg, s.actions())
 }
 
 func (s *TypesScreen) row(et api.EmailType) table.Row {
@@ -151,29 +104,25 @@ func (s *TypesScreen) row(et api.EmailType) table.Row {
 	}}
 }
 
-// SetSize lays the screen out: a header, the table and a line about the
-// selected email.
+// SetSize lays the screen out: a heading, a blank line, the table and a line
+// about the selected email.
 func (s *TypesScreen) SetSize(w, h int) {
-	s.width, s.height = w, h
-	s.table.SetSize(w, max(h-3, 1))
+	s.Base.SetSize(w, h)
+	s.SetTableHeight(h - 3)
 }
 
 // View renders the screen.
 func (s *TypesScreen) View() string {
-	th := s.ctx.Theme
-	head := ui.Heading(th, th.Title.Render("Emails of "+s.eventName),
-		ui.LoadState{Loading: s.loading, Err: s.err, Summary: ui.Count(len(s.types), "email type")})
-	return ui.Fit(head, s.width, 1) + "\n\n" + s.table.View() + "\n" + ui.Fit(s.about(), s.width, 1)
+	return s.Base.View([]string{""}, []string{ui.Fit(s.about(), s.Width(), 1)})
 }
 
 // about puts the selected email's status and trigger in words.
 func (s *TypesScreen) about() string {
-	th := s.ctx.Theme
-	row, ok := s.table.Selected()
+	th := s.Ctx.Theme
+	et, ok := s.Selected()
 	if !ok {
 		return ""
 	}
-	et := s.types[row.ID]
 	st := api.LookupEnum(api.EmailTypeStatuses, et.Status)
 	text := th.Status(et.Status).Render(st.Label) + th.Muted.Render(": "+ui.OrDash(st.Meaning))
 	if et.TriggerDate != nil {
@@ -182,18 +131,8 @@ func (s *TypesScreen) about() string {
 	return text
 }
 
-// CapturingInput is true while the filter input has the keyboard.
-func (s *TypesScreen) CapturingInput() bool { return s.table.Filtering() }
-
-// CapturingBack is true while a filter is applied: esc clears it first.
-func (s *TypesScreen) CapturingBack() bool { return s.table.Filtering() || s.table.FilterText() != "" }
-
 // ShortHelp implements help.KeyMap.
-func (s *TypesScreen) ShortHelp() []key.Binding {
-	return append([]key.Binding{s.keys.Open, s.keys.Refresh}, s.table.Keys.ShortHelp()...)
-}
+func (s *TypesScreen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()) }
 
 // FullHelp implements help.KeyMap.
-func (s *TypesScreen) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{s.keys.Open, s.keys.Refresh}}, s.table.Keys.FullHelp()...)
-}
+func (s *TypesScreen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }

@@ -171,7 +171,9 @@ func (s *DetailScreen) actions() ui.Actions {
 				}
 				return ""
 			}},
-		{Key: k.Register, Minor: true, Run: push(func() ui.Screen { return registration.New(s.ctx, s.deps.Client, e.EventID, name) })},
+		{Key: k.Register, Minor: true, Run: push(func() ui.Screen {
+			return registration.New(s.ctx, s.deps.Client, e.EventID, name, registration.WithClock(s.deps.Now))
+		})},
 	}
 	if s.deps.CheckInDesk != nil {
 		as = append(as, ui.Action{Key: k.CheckIn, Minor: true, Run: push(func() ui.Screen { return s.deps.CheckInDesk(s.ctx, e.EventID, name) })})

@@ -1,6 +1,8 @@
 // Package registration is the guided registration flow of an event (spec
 // 4.6): hub, published event, an access link with its recurring option, a
 // ticket type, sessions, then attendees registered through create tickets.
+// The sessions still to come are the screen's list; an event that takes no
+// registrations (a draft, a cancelled event) is refused at once, in words.
 package registration
 
 import (
@@ -14,19 +16,23 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/resource"
+	"github.com/evdesk/evdesk/ui/table"
 )
 
-// loadMsg carries everything the flow shows.
-type loadMsg struct {
-	event    *api.Event
-	links    []api.AccessLink
-	types    []api.TicketType
-	sessions []api.Session
-	hubName  string // "" when the hub list is unavailable
-	err      error
+// flowMsg carries the event and what registering needs besides its
+// sessions (the base loads those once the event is known to be open).
+type flowMsg struct {
+	event     *api.Event
+	cancelled bool
+	links     []api.AccessLink
+	types     []api.TicketType
+	hubName   string // "" when the hub list is unavailable
+	err       error
 }
 
 // createdMsg reports a create-tickets call.
@@ -36,81 +42,103 @@ type createdMsg struct {
 	err    error
 }
 
-type keyMap struct {
-	Link, Type, Up, Down, Toggle, All, Register, Refresh key.Binding
-}
+// Option adjusts the screen (tests fix the clock).
+type Option func(*Screen)
 
-func newKeys() keyMap {
-	return keyMap{
-		Link:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "next link")),
-		Type:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "next ticket type")),
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "session")),
-		Down:     key.NewBinding(key.WithKeys("down", "j")),
-		Toggle:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "choose session")),
-		All:      key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "all/none sessions")),
-		Register: key.NewBinding(key.WithKeys("a", "enter"), key.WithHelp("a", "register attendees")),
-		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-	}
-}
+// WithClock sets the clock that decides which sessions are over.
+func WithClock(now func() time.Time) Option { return func(s *Screen) { s.now = now } }
 
 // Screen is the guided registration flow of one event.
 type Screen struct {
-	ctx       *ui.Context
+	*resource.Base[api.Session]
 	client    *api.Client
 	eventID   string
 	eventName string
-	keys      keyMap
-	loader    ui.Task
-	creating  ui.Task
-	loading   bool
-	err       error
+	now       func() time.Time
+	flow      ui.Task
+	flowErr   error
 
-	event    *api.Event
-	links    []api.AccessLink // registration links first
-	types    []api.TicketType
-	sessions []api.Session
-	hubName  string
-	link     int
-	ttype    int
-	cursor   int
-	chosen   map[string]bool
+	event   *api.Event
+	closed  string           // why the event takes no registrations; "" when it does
+	links   []api.AccessLink // registration links first
+	types   []api.TicketType
+	hubName string
+	link    int
+	ttype   int
+	chosen  map[string]bool
 
-	busy    bool
 	results []string // per email
 	summary string
 	failed  bool
-	dialog  ui.Dialog
-	width   int
-	height  int
 }
 
 // New builds the registration flow of one event.
-func New(ctx *ui.Context, client *api.Client, eventID, eventName string) ui.Screen {
-	return &Screen{ctx: ctx, client: client, eventID: eventID, eventName: eventName,
-		keys: newKeys(), chosen: map[string]bool{}}
+func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ...Option) ui.Screen {
+	s := &Screen{client: client, eventID: eventID, eventName: eventName, now: time.Now, chosen: map[string]bool{}}
+	for _, o := range opts {
+		o(s)
+	}
+	now := s.now
+	s.Base = resource.New(ctx, resource.Config[api.Session]{
+		Heading: "Register attendees: " + eventName,
+		Noun:    "session",
+		Loading: "Loading sessions",
+		Empty:   "No sessions still to come: past sessions are not offered.",
+		Columns: []table.Column{
+			{Title: "", Width: 3},
+			{Title: "When", Width: 16},
+			{Title: "Session", Width: 20, Flex: 1},
+		},
+		Load: func(ctx context.Context) ([]api.Session, error) {
+			all, err := client.Attendees.Sessions(ctx, eventID)
+			return notOver(all, now()), err
+		},
+		Row: s.row,
+	})
+	return s
+}
+
+// notOver keeps the sessions that have not ended (that have not started,
+// when the end is unknown): a past session is never offered.
+func notOver(all []api.Session, now time.Time) []api.Session {
+	out := make([]api.Session, 0, len(all))
+	for _, ss := range all {
+		end := ss.EndTime
+		if end == nil {
+			end = ss.StartTime
+		}
+		if end == nil || end.After(now) {
+			out = append(out, ss)
+		}
+	}
+	return out
 }
 
 // Title is the breadcrumb.
 func (s *Screen) Title() string { return "Registration" }
 
-// Init loads the event, its links, ticket types and sessions.
+// Init loads the event, then (if it takes registrations) its sessions.
 func (s *Screen) Init() tea.Cmd { return s.load() }
 
+// maxCancelledScan bounds the cancelled events read to find this one.
+const maxCancelledScan = 3000
+
 func (s *Screen) load() tea.Cmd {
-	s.loading = true
 	client, id := s.client, s.eventID
-	return s.loader.Run(func(ctx context.Context) tea.Msg {
-		var m loadMsg
-		if m.event, m.err = client.Events.Get(ctx, id); m.err != nil {
+	return s.flow.Run(func(ctx context.Context) tea.Msg {
+		var m flowMsg
+		if m.event, m.err = client.Events.Get(ctx, id); m.err != nil || !published(m.event) {
+			return m
+		}
+		// A cancelled event keeps its PUBLISHED status: only the cancelled
+		// listing tells.
+		if m.cancelled, m.err = cancelled(ctx, client, id); m.err != nil || m.cancelled {
 			return m
 		}
 		if m.links, m.err = client.AccessLinks.List(ctx, id); m.err != nil {
 			return m
 		}
 		if m.types, m.err = client.Registration.TicketTypes(ctx, id); m.err != nil {
-			return m
-		}
-		if m.sessions, m.err = client.Attendees.Sessions(ctx, id); m.err != nil {
 			return m
 		}
 		// The hub's name is a courtesy: without it the id shows.
@@ -125,37 +153,91 @@ func (s *Screen) load() tea.Cmd {
 	})
 }
 
-// Close cancels the load in flight; a registration in flight finishes.
-func (s *Screen) Close() { s.loader.Stop() }
-
-// Update handles replies, the form and keys.
-func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	switch msg := msg.(type) {
-	case loadMsg:
-		s.loading = false
-		if msg.err != nil {
-			s.err = msg.err
-			return s, ui.Toast(ui.ToastError, "Loading the registration flow failed: "+msg.err.Error())
+// cancelled reports whether the event is among the cancelled ones.
+func cancelled(ctx context.Context, client *api.Client, id string) (bool, error) {
+	n := 0
+	for e, err := range client.Events.List(ctx, api.ListEventsOptions{StatusType: api.ListCancelled, PageSize: 300}) {
+		if err != nil {
+			return false, fmt.Errorf("checking whether the event was cancelled: %w", err)
 		}
-		s.err = nil
-		s.apply(msg)
-		return s, nil
+		if e.EventID == id {
+			return true, nil
+		}
+		if n++; n >= maxCancelledScan {
+			break // past the bound the server's own refusal will say it
+		}
+	}
+	return false, nil
+}
+
+func published(e *api.Event) bool {
+	return e != nil && strings.EqualFold(e.Status, api.StatusPublished)
+}
+
+// Close cancels the loads in flight; a registration in flight finishes.
+func (s *Screen) Close() {
+	s.flow.Stop()
+	s.Base.Close()
+}
+
+// Update handles the flow and the registration's answers; the rest (the
+// sessions' pages, the dialog, the actions' keys, the table) is the base's.
+// r reloads the whole flow, not only the sessions.
+func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case flowMsg:
+		cmd = s.onFlow(msg)
 	case createdMsg:
-		return s, s.onCreated(msg)
+		cmd = s.onCreated(msg)
+	case tea.KeyPressMsg:
+		if key.Matches(msg, s.Ctx.Keys.Refresh) && !s.CapturingInput() {
+			cmd = s.load()
+			break
+		}
+		cmd = s.Base.Update(msg, s.actions())
+	default:
+		cmd = s.Base.Update(msg, s.actions())
 	}
-	if cmd, handled := s.dialog.Update(msg); handled {
-		return s, cmd
+	s.layout()
+	return s, cmd
+}
+
+func (s *Screen) onFlow(m flowMsg) tea.Cmd {
+	if m.err != nil {
+		s.flowErr = m.err
+		return ui.Toast(ui.ToastError, "Loading the registration flow failed: "+m.err.Error())
 	}
-	if k, ok := msg.(tea.KeyPressMsg); ok {
-		return s, s.onKey(k)
+	s.flowErr = nil
+	s.event = m.event
+	s.closed = s.closedReason(m.event, m.cancelled)
+	if s.closed != "" {
+		return nil
 	}
-	return s, nil
+	s.apply(m)
+	return s.Reload()
+}
+
+// closedReason says, in words, why the event takes no registrations, or "".
+func (s *Screen) closedReason(e *api.Event, cancelled bool) string {
+	name := fmt.Sprintf("%q", s.eventName)
+	switch {
+	case cancelled:
+		return name + " was cancelled: a cancelled event takes no registrations."
+	case strings.EqualFold(e.Status, api.StatusDraft):
+		return name + " is a draft: publish it first (" + s.Ctx.Keys.Publish.Help().Key +
+			" on the event detail), then register attendees."
+	case !published(e):
+		return fmt.Sprintf("%s is %s, not published: only a published event takes registrations.",
+			name, strings.ToLower(ui.OrDash(e.Status)))
+	}
+	return ""
 }
 
 // apply keeps the user's choices across a refresh where they still exist.
-func (s *Screen) apply(m loadMsg) {
+func (s *Screen) apply(m flowMsg) {
 	prevLink, prevType := s.currentLinkID(), s.currentTypeID()
-	s.event, s.types, s.sessions, s.hubName = m.event, m.types, m.sessions, m.hubName
+	s.types, s.hubName = m.types, m.hubName
 	s.links = slices.Clone(m.links)
 	// Registration links first, the default first among them.
 	slices.SortStableFunc(s.links, func(a, b api.AccessLink) int {
@@ -175,12 +257,6 @@ func (s *Screen) apply(m loadMsg) {
 	if prevLink == "" {
 		s.pickLinkType()
 	}
-	for id := range s.chosen {
-		if !slices.ContainsFunc(s.sessions, func(x api.Session) bool { return x.SessionID == id }) {
-			delete(s.chosen, id)
-		}
-	}
-	s.cursor = min(s.cursor, max(len(s.sessions)-1, 0))
 }
 
 // pickLinkType selects a group-join link's own ticket type.
@@ -224,11 +300,10 @@ func (s *Screen) option() string {
 	return ""
 }
 
-func (s *Screen) published() bool { return s.event != nil && s.event.Status == api.StatusPublished }
-
+// chosenIDs are the chosen sessions still offered, in the list's order.
 func (s *Screen) chosenIDs() []string {
 	var out []string
-	for _, ss := range s.sessions {
+	for _, ss := range s.Items {
 		if s.chosen[ss.SessionID] {
 			out = append(out, ss.SessionID)
 		}
@@ -236,61 +311,179 @@ func (s *Screen) chosenIDs() []string {
 	return out
 }
 
+// row is a session's line: a mark, when it starts (in its own zone) and
+// its name.
+func (s *Screen) row(ss api.Session) table.Row {
+	mark := "[ ]"
+	if s.chosen[ss.SessionID] || s.option() == api.RecurringAllSessions {
+		mark = "[x]"
+	}
+	when := "-"
+	if ss.StartTime != nil {
+		t := ss.StartTime.UTC()
+		if loc, err := time.LoadLocation(ss.Timezone); err == nil && ss.Timezone != "" {
+			t = t.In(loc)
+		}
+		when = t.Format("Mon 02 Jan 15:04")
+	}
+	return table.Row{ID: ss.SessionID, Cells: []string{mark, when, ss.Name}}
+}
+
+// remark redraws every session's mark (the link's option decides them).
+func (s *Screen) remark() {
+	rows := make([]table.Row, len(s.Items))
+	for i, ss := range s.Items {
+		rows[i] = s.row(ss)
+	}
+	s.Table.SetRows(rows)
+}
+
+// actions are what the screen lets the user do.
+func (s *Screen) actions() ui.Actions {
+	k := s.Ctx.Keys
+	register := ui.Action{Key: k.Add, Help: "register attendees", Why: s.cannotRegister, Run: s.openForm}
+	enter := register
+	enter.Key, enter.Minor = k.Open, true
+	if s.closed != "" { // nothing to choose; a and enter say why
+		return ui.Actions{register, enter}
+	}
+	return ui.Actions{
+		{Key: k.Edit, Help: "choose link and ticket type", Why: s.cannotChoose, Run: s.openChoice},
+		{Key: k.Toggle, Help: "choose session", Why: s.cannotChooseSessions, Run: s.toggle},
+		{Key: k.ToggleAll, Help: "all/none sessions", Minor: true, Why: s.cannotChooseSessions, Run: s.toggleAll},
+		register, enter,
+	}
+}
+
+// notOpen says why nothing can be chosen or sent yet, or "".
+func (s *Screen) notOpen() string {
+	switch {
+	case s.event == nil:
+		return "Wait: the event has not loaded yet"
+	case s.closed != "":
+		return "Registration is closed: " + s.closed
+	}
+	return ""
+}
+
+func (s *Screen) cannotChoose() string {
+	if why := s.notOpen(); why != "" {
+		return why
+	}
+	if len(s.links) == 0 && len(s.types) == 0 {
+		return "Nothing to choose: the event has no access links and no ticket types"
+	}
+	return ""
+}
+
+func (s *Screen) cannotChooseSessions() string {
+	switch {
+	case s.notOpen() != "":
+		return s.notOpen()
+	case s.option() == api.RecurringAllSessions:
+		return "This link registers for all sessions: no sessions to choose"
+	case len(s.Items) == 0:
+		return "No sessions to choose: none is still to come"
+	}
+	return ""
+}
+
+func (s *Screen) cannotRegister() string {
+	if why := s.NotBusy(); why != "" {
+		return why
+	}
+	if why := s.notOpen(); why != "" {
+		return why
+	}
+	if why := s.blocked(); why != "" {
+		return "Cannot register yet: " + why
+	}
+	return ""
+}
+
 // blocked says why attendees cannot be registered yet, or "".
 func (s *Screen) blocked() string {
 	switch {
 	case s.event == nil:
 		return "the event has not loaded yet"
-	case !s.published():
-		return "publish the event first (p on the event detail)"
+	case s.closed != "":
+		return s.closed
 	case len(s.types) == 0:
 		return "the event has no ticket types"
 	}
 	switch n := len(s.chosenIDs()); s.option() {
 	case api.RecurringSingleSession, api.RecurringMultipleSessions:
 		if n == 0 {
-			return "choose one or more sessions (space)"
+			return "choose one or more sessions (" + s.Ctx.Keys.Toggle.Help().Key + ")"
 		}
 	}
 	return ""
 }
 
-func (s *Screen) onKey(k tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(k, s.keys.Refresh):
-		return s.load()
-	case key.Matches(k, s.keys.Link) && len(s.links) > 0:
-		s.link = (s.link + 1) % len(s.links)
-		s.pickLinkType()
-	case key.Matches(k, s.keys.Type) && len(s.types) > 0:
-		s.ttype = (s.ttype + 1) % len(s.types)
-	case key.Matches(k, s.keys.Up):
-		s.cursor = max(s.cursor-1, 0)
-	case key.Matches(k, s.keys.Down):
-		s.cursor = min(s.cursor+1, max(len(s.sessions)-1, 0))
-	case key.Matches(k, s.keys.Toggle), key.Matches(k, s.keys.All):
-		if s.option() == api.RecurringAllSessions {
-			return ui.Toast(ui.ToastInfo, "This link registers for all sessions: no sessions to choose")
-		}
-		if key.Matches(k, s.keys.All) {
-			all := len(s.chosenIDs()) < len(s.sessions)
-			for _, ss := range s.sessions {
-				s.chosen[ss.SessionID] = all
-			}
-		} else if s.cursor < len(s.sessions) {
-			id := s.sessions[s.cursor].SessionID
-			s.chosen[id] = !s.chosen[id]
-		}
-	case key.Matches(k, s.keys.Register):
-		if s.busy {
-			return ui.Toast(ui.ToastInfo, "Wait: a registration is still in progress")
-		}
-		if why := s.blocked(); why != "" {
-			return ui.Toast(ui.ToastInfo, "Cannot register yet: "+why)
-		}
-		return s.openForm()
+func (s *Screen) toggle() tea.Cmd {
+	if ss, ok := s.Selected(); ok {
+		s.chosen[ss.SessionID] = !s.chosen[ss.SessionID]
+		s.Table.UpdateRow(s.row(ss))
 	}
 	return nil
+}
+
+func (s *Screen) toggleAll() tea.Cmd {
+	all := len(s.chosenIDs()) < len(s.Items)
+	for _, ss := range s.Items {
+		s.chosen[ss.SessionID] = all
+	}
+	s.remark()
+	return nil
+}
+
+// openChoice asks for the access link and the ticket type. A link that
+// brings its own ticket type (group-join) sets it, unless the type is
+// changed in the same form.
+func (s *Screen) openChoice() tea.Cmd {
+	prevLink, prevType := s.currentLinkID(), s.currentTypeID()
+	link, typ := new(string), new(string)
+	*link, *typ = prevLink, prevType
+	var fields []huh.Field
+	if len(s.links) > 0 {
+		opts := make([]huh.Option[string], len(s.links))
+		for i, l := range s.links {
+			label := fmt.Sprintf("%s [%s]", l.Name, l.Type)
+			if l.IsDefault {
+				label += " (default)"
+			}
+			opts[i] = huh.NewOption(label, l.AccessLinkID)
+		}
+		fields = append(fields, huh.NewSelect[string]().Title("Access link").
+			Description("Its registration option decides which sessions to choose.").Options(opts...).Value(link))
+	}
+	if len(s.types) > 0 {
+		opts := make([]huh.Option[string], len(s.types))
+		for i, t := range s.types {
+			opts[i] = huh.NewOption(t.Label(), t.TicketTypeID)
+		}
+		fields = append(fields, huh.NewSelect[string]().Title("Ticket type").
+			Description("A group-join link brings its own unless you pick one here.").Options(opts...).Value(typ))
+	}
+	f := ui.NewForm(s.Ctx.Theme, "Link and ticket type for "+s.eventName, func() tea.Cmd {
+		s.choose(*link, *typ, prevLink, prevType)
+		return nil
+	}, huh.NewGroup(fields...))
+	return s.Dialog.ShowForm(f)
+}
+
+// choose applies the form's answers.
+func (s *Screen) choose(link, typ, prevLink, prevType string) {
+	if i := slices.IndexFunc(s.links, func(l api.AccessLink) bool { return l.AccessLinkID == link }); i >= 0 {
+		s.link = i
+	}
+	if i := slices.IndexFunc(s.types, func(t api.TicketType) bool { return t.TicketTypeID == typ }); i >= 0 {
+		s.ttype = i
+	}
+	if link != prevLink && typ == prevType {
+		s.pickLinkType()
+	}
+	s.remark()
 }
 
 // parseAttendees reads one attendee a line: "email[, first[, last]]".
@@ -327,14 +520,14 @@ func (s *Screen) request(text string) *api.TicketsRequest {
 func (s *Screen) openForm() tea.Cmd {
 	text := new(string)
 	validate := s.validator()
-	f := ui.NewForm(s.ctx.Theme, "Register attendees for "+s.eventName, func() tea.Cmd {
+	f := ui.NewForm(s.Ctx.Theme, "Register attendees for "+s.eventName, func() tea.Cmd {
 		return s.register(*text)
 	}, huh.NewGroup(
 		huh.NewText().Title("Attendees").
 			Description("One a line: email, first name, last name (names optional). alt+enter or ctrl+j: new line.").
 			Value(text).CharLimit(20000).Lines(6).Validate(validate),
 	))
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
 // validator checks the typed attendees with the client's rules, naming the
@@ -371,17 +564,15 @@ func (s *Screen) register(text string) tea.Cmd {
 			emails = append(emails, t.Email)
 		}
 	}
-	s.busy = true
 	s.summary, s.results, s.failed = "", nil, false
 	client, id := s.client, s.eventID
-	return s.creating.Detached(func() tea.Msg {
+	return s.Do("creating tickets", func() tea.Msg {
 		res, err := client.Registration.CreateTickets(context.Background(), id, req)
 		return createdMsg{emails: emails, res: res, err: err}
 	})
 }
 
 func (s *Screen) onCreated(m createdMsg) tea.Cmd {
-	s.busy = false
 	s.results = nil
 	if m.res != nil {
 		counts := map[string]int{}
@@ -415,7 +606,7 @@ func (s *Screen) onCreated(m createdMsg) tea.Cmd {
 		s.summary, level = fmt.Sprintf("OK registered %d %s (%s)", len(m.emails), people(len(m.emails)),
 			ui.Count(len(m.res.Tickets), "ticket")), ui.ToastSuccess
 	}
-	return ui.Toast(level, strings.TrimPrefix(strings.TrimPrefix(s.summary, "OK "), "ERROR "))
+	return tea.Batch(ui.Toast(level, strings.TrimPrefix(strings.TrimPrefix(s.summary, "OK "), "ERROR ")), s.Done())
 }
 
 func people(n int) string {
@@ -427,147 +618,136 @@ func people(n int) string {
 
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
-	s.width, s.height = w, h
-	s.dialog.SetSize(w, h)
+	s.Base.SetSize(w, h)
+	s.layout()
 }
 
-// View renders the steps, the sessions and the last results.
+// layout gives the sessions table the lines the steps and results leave,
+// no more than its rows need, so step 5 follows the sessions.
+func (s *Screen) layout() {
+	avail := s.Height() - 1 - len(s.steps()) - len(s.after())
+	s.SetTableHeight(min(max(len(s.Items), 1)+2, avail))
+}
+
+// View renders the steps, the sessions and the last results; an event that
+// takes no registrations gets only the reason.
 func (s *Screen) View() string {
-	th := s.ctx.Theme
-	st := ui.LoadState{Loading: s.loading, Err: s.err}
-	if s.busy {
-		st.Busy = "creating tickets"
+	if s.event == nil || s.closed != "" {
+		return s.refusal()
 	}
-	head := ui.Heading(th, th.Title.Render("Register attendees: "+s.eventName), st)
-	lines := []string{ui.Fit(head, s.width, 1)}
-	if s.err != nil && s.event == nil {
-		lines = append(lines, ui.Fit(th.Error.Render(s.err.Error()), s.width, 1))
-		return strings.Join(lines, "\n")
+	return s.Base.View(s.steps(), s.after())
+}
+
+// refusal is the screen before the event has loaded, when it failed to
+// load, or when the event takes no registrations.
+func (s *Screen) refusal() string {
+	th := s.Ctx.Theme
+	st := ui.LoadState{Loading: s.flow.Running(), Err: s.flowErr}
+	if s.closed != "" {
+		st.Summary = "registration closed"
 	}
+	lines := []string{ui.Fit(ui.Heading(th, th.Title.Render("Register attendees: "+s.eventName), st), s.Width(), 1)}
+	switch {
+	case s.closed != "":
+		text := th.Warning.Render("CLOSED") + " " + s.closed
+		lines = append(lines, lipgloss.NewStyle().Width(s.Width()).Render(text))
+	case s.flowErr != nil:
+		lines = append(lines, ui.Fit(th.Error.Render(s.flowErr.Error()), s.Width(), 1))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// steps are the lines above the sessions: one per step, done or not.
+func (s *Screen) steps() []string {
 	if s.event == nil {
-		return strings.Join(lines, "\n")
+		return nil
 	}
+	th, k, w := s.Ctx.Theme, s.Ctx.Keys, s.Width()
 	done := func(ok bool, text string) string {
 		if ok {
-			return th.Success.Render("[x] ") + text
+			return ui.Fit(th.Success.Render("[x] ")+text, w, 1)
 		}
-		return th.Warning.Render("[ ] ") + text
+		return ui.Fit(th.Warning.Render("[ ] ")+text, w, 1)
+	}
+	var lines []string
+	if s.flowErr != nil {
+		lines = append(lines, ui.Fit(th.Error.Render("ERROR reloading: "+s.flowErr.Error()+" ("+k.Refresh.Help().Key+" retries)"), w, 1))
 	}
 	hub := s.event.HubID
 	label := ui.OrDash(hub)
 	if s.hubName != "" {
 		label = s.hubName
 	}
-	lines = append(lines, ui.Fit(done(hub != "", "1 Hub         "+label), s.width, 1))
-	status := strings.ToLower(s.event.Status)
-	if !s.published() {
-		status += ": publish it before registering attendees"
-	}
-	lines = append(lines, ui.Fit(done(s.published(), "2 Published   "+status), s.width, 1))
+	lines = append(lines, done(hub != "", "1 Hub         "+label))
+	lines = append(lines, done(true, "2 Published   "+strings.ToLower(s.event.Status)))
+	choose := k.Edit.Help().Key + " to choose"
 	l, hasLink := s.currentLink()
-	linkText := "none: create one with l on the event detail"
+	linkText := "none: create one with " + k.Links.Help().Key + " on the event detail"
 	if hasLink {
-		linkText = fmt.Sprintf("%s [%s]  (%d of %d, l next)", l.Name, l.Type, s.link+1, len(s.links))
+		linkText = fmt.Sprintf("%s [%s]  (%d of %d, %s)", l.Name, l.Type, s.link+1, len(s.links), choose)
 	}
-	lines = append(lines, ui.Fit(done(hasLink, "3 Access link "+linkText), s.width, 1))
+	lines = append(lines, done(hasLink, "3 Access link "+linkText))
 	typeText := "none"
 	if s.ttype < len(s.types) {
-		typeText = fmt.Sprintf("%s  (%d of %d, t next)", s.types[s.ttype].Label(), s.ttype+1, len(s.types))
+		typeText = fmt.Sprintf("%s  (%d of %d, %s)", s.types[s.ttype].Label(), s.ttype+1, len(s.types), choose)
 	}
-	lines = append(lines, ui.Fit("    Ticket type "+typeText, s.width, 1))
+	lines = append(lines, ui.Fit("    Ticket type "+typeText, w, 1))
 	opt := s.option()
 	optText := "not a recurring event: sessions optional"
 	if opt != "" {
 		optText = opt + ": " + api.RecurringOptionLabel(opt)
 	}
-	lines = append(lines, ui.Fit("    Registers   "+optText, s.width, 1))
+	lines = append(lines, ui.Fit("    Registers   "+optText, w, 1))
 	n := len(s.chosenIDs())
-	sessText := fmt.Sprintf("%d of %d chosen", n, len(s.sessions))
+	sessText := fmt.Sprintf("%d of %d chosen (%s, %s all or none)", n, len(s.Items), k.Toggle.Help().Key, k.ToggleAll.Help().Key)
 	if opt == api.RecurringAllSessions {
-		sessText = fmt.Sprintf("all %d", len(s.sessions))
+		sessText = fmt.Sprintf("all %d still to come", len(s.Items))
 	}
-	lines = append(lines, ui.Fit(done(opt == "" || opt == api.RecurringAllSessions || n > 0, "4 Sessions    "+sessText), s.width, 1))
-
-	// Results take their lines; the sessions list gets what is left.
-	res := s.resultLines()
-	avail := s.height - len(lines) - len(res) - 2
-	if avail > 0 && len(s.sessions) > 0 {
-		first := 0
-		if s.cursor >= avail {
-			first = s.cursor - avail + 1
-		}
-		for i := first; i < min(len(s.sessions), first+avail); i++ {
-			ss := s.sessions[i]
-			mark := "[ ]"
-			if s.chosen[ss.SessionID] || opt == api.RecurringAllSessions {
-				mark = "[x]"
-			}
-			when := ""
-			if ss.StartTime != nil {
-				t := ss.StartTime.UTC()
-				if loc, err := time.LoadLocation(ss.Timezone); err == nil && ss.Timezone != "" {
-					t = t.In(loc)
-				}
-				when = t.Format("Mon 02 Jan 15:04") + "  "
-			}
-			row := "  " + mark + " " + when + ss.Name
-			if i == s.cursor {
-				row = th.Selected.Render(row)
-			}
-			lines = append(lines, ui.Fit(row, s.width, 1))
-		}
-	}
-	step5 := "5 Attendees   press a to enter emails and create tickets"
-	if why := s.blocked(); why != "" {
-		step5 = "5 Attendees   not yet: " + why
-	}
-	lines = append(lines, ui.Fit(done(s.blocked() == "" && s.summary != "" && !s.failed, step5), s.width, 1))
-	lines = append(lines, res...)
-	return s.dialog.View(strings.Join(lines, "\n"), s.width, s.height)
+	return append(lines, done(opt == "" || opt == api.RecurringAllSessions || n > 0, "4 Sessions    "+sessText))
 }
 
-// maxResults bounds the per-email lines.
-const maxResults = 6
-
-func (s *Screen) resultLines() []string {
-	if s.summary == "" {
+// after is step 5 and the last registration's results.
+func (s *Screen) after() []string {
+	if s.event == nil {
 		return nil
 	}
-	th := s.ctx.Theme
+	th, w := s.Ctx.Theme, s.Width()
+	step5 := "5 Attendees   press " + s.Ctx.Keys.Add.Help().Key + " to enter emails and create tickets"
+	mark := th.Warning.Render("[ ] ")
+	switch why := s.blocked(); {
+	case why != "":
+		step5 = "5 Attendees   not yet: " + why
+	case s.summary != "" && !s.failed:
+		mark = th.Success.Render("[x] ")
+	}
+	lines := []string{ui.Fit(mark+step5, w, 1)}
+	if s.summary == "" {
+		return lines
+	}
 	st := th.Success
 	if s.failed {
 		st = th.Error
 	}
-	out := []string{ui.Fit(st.Render(s.summary), s.width, 1)}
+	lines = append(lines, ui.Fit(st.Render(s.summary), w, 1))
 	for i, r := range s.results {
 		if i == maxResults {
-			out = append(out, ui.Fit(fmt.Sprintf("  ...and %d more", len(s.results)-i), s.width, 1))
+			lines = append(lines, ui.Fit(fmt.Sprintf("  ...and %d more", len(s.results)-i), w, 1))
 			break
 		}
 		st := th.Success
 		if !strings.HasPrefix(r, "OK") {
 			st = th.Error
 		}
-		out = append(out, ui.Fit("  "+st.Render(r), s.width, 1))
+		lines = append(lines, ui.Fit("  "+st.Render(r), w, 1))
 	}
-	return out
+	return lines
 }
 
-// CapturingInput is true while the form has the keyboard.
-func (s *Screen) CapturingInput() bool { return s.dialog.Open() }
-
-// CapturingBack is true while esc closes the form.
-func (s *Screen) CapturingBack() bool { return s.dialog.Open() }
+// maxResults bounds the per-email lines.
+const maxResults = 6
 
 // ShortHelp implements help.KeyMap.
-func (s *Screen) ShortHelp() []key.Binding {
-	if s.dialog.Open() {
-		return nil
-	}
-	return []key.Binding{s.keys.Link, s.keys.Type, s.keys.Toggle, s.keys.Register, s.keys.Refresh}
-}
+func (s *Screen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()) }
 
 // FullHelp implements help.KeyMap.
-func (s *Screen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.keys.Link, s.keys.Type, s.keys.Up, s.keys.Toggle, s.keys.All}, {s.keys.Register, s.keys.Refresh}}
-}
+func (s *Screen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }

@@ -1,9 +1,15 @@
 package registration
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"testing"
+	"time"
 
+	"charm.land/bubbles/v2/key"
+
+	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
@@ -12,17 +18,22 @@ import (
 
 type rig struct {
 	*uitest.Driver
-	sim *sim.Sim
-	id  string
+	sim    *sim.Sim
+	client *api.Client
+	id     string
+	screen *Screen
 }
 
 func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) string) *rig {
 	t.Helper()
 	srv := viewtest.NewServer(t)
 	s, client := srv.Sim, srv.Client(t, sim.DemoToken)
-	id := pick(s.Fixtures())
-	d := viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen { return New(c, client, id, "Pottery for Beginners") })
-	return &rig{Driver: d, sim: s, id: id}
+	r := &rig{sim: s, client: client, id: pick(s.Fixtures())}
+	r.Driver = viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen {
+		r.screen = New(c, client, r.id, "Pottery for Beginners", WithClock(viewtest.Clock)).(*Screen)
+		return r.screen
+	})
+	return r
 }
 
 func TestRecurringFlowRegistersAttendees(t *testing.T) {
@@ -31,7 +42,10 @@ func TestRecurringFlowRegistersAttendees(t *testing.T) {
 		"multiple_sessions", "[ ] 4 Sessions    0 of", "not yet: choose one or more sessions")
 	r.Press("a")
 	r.Contains("Cannot register yet: choose one or more sessions")
-	r.Press("t") // VIP
+	// e chooses the link and the ticket type: keep the link, take VIP.
+	r.Press("e")
+	r.Contains("Link and ticket type for", "Access link", "Ticket type", "Staff and speakers [group-join]")
+	r.Press("enter", "down", "enter")
 	r.Press("space", "down", "down", "space")
 	r.Contains("Ticket type VIP", "2 of")
 	r.Golden("steps")
@@ -51,15 +65,168 @@ func TestRecurringFlowRegistersAttendees(t *testing.T) {
 	if !slices.Contains(regs, "ines.lopez@example.org") || !slices.Contains(regs, "kofi.mensah@example.org") {
 		t.Fatalf("registrants lack the new people: %d", len(regs))
 	}
-	// The group-join link brings its own ticket type.
-	r.Press("l")
+	// The group-join link brings its own ticket type when the type is left
+	// as it was.
+	r.Press("e", "down", "enter", "enter")
 	r.Contains("Staff and speakers [group-join]", "Ticket type Speaker")
+	// ...but not over a type picked in the same form.
+	r.Press("e", "up", "enter", "enter")
+	r.Contains("Registration [registration]")
+	r.Press("e", "down", "enter", "up", "enter")
+	r.Contains("Staff and speakers [group-join]", "Ticket type VIP")
 }
 
-func TestDraftEventIsBlocked(t *testing.T) {
+func TestAllOrNoneSessions(t *testing.T) {
+	r := newRig(t, 100, 30, func(f sim.Fixtures) string { return f.RecurringEventID })
+	n := len(r.offered(t))
+	r.Press("A")
+	r.Contains(fmt.Sprintf("%d of %d chosen", n, n))
+	r.Press("space") // one off
+	r.Contains(fmt.Sprintf("%d of %d chosen", n-1, n))
+	r.Press("A") // not all chosen: all again
+	r.Contains(fmt.Sprintf("%d of %d chosen", n, n))
+	r.Press("A")
+	r.Contains(fmt.Sprintf("0 of %d chosen", n))
+}
+
+// offered are the recurring event's sessions that have not ended by the
+// tests' clock, straight from the server.
+func (r *rig) offered(t *testing.T) []api.Session {
+	t.Helper()
+	all, err := r.client.Attendees.Sessions(context.Background(), r.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []api.Session
+	for _, ss := range all {
+		if ss.EndTime.After(viewtest.Now) {
+			out = append(out, ss)
+		}
+	}
+	if len(out) == 0 || len(out) == len(all) {
+		t.Fatalf("the fixture should have past and future sessions: %d of %d", len(out), len(all))
+	}
+	return out
+}
+
+// Sessions that are over are never offered, so they can neither be chosen
+// nor sent.
+func TestPastSessionsAreNeverOffered(t *testing.T) {
+	r := newRig(t, 100, 40, func(f sim.Fixtures) string { return f.RecurringEventID })
+	all, err := r.client.Attendees.Sessions(context.Background(), r.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offered := r.offered(t)
+	r.Contains(fmt.Sprintf("0 of %d chosen", len(offered)), fmt.Sprintf("%d sessions", len(offered)))
+	for _, ss := range all {
+		when := ss.StartTime.In(mustZone(t, ss.Timezone)).Format("Mon 02 Jan 15:04")
+		if slices.ContainsFunc(offered, func(o api.Session) bool { return o.SessionID == ss.SessionID }) {
+			r.Contains(when)
+		} else {
+			r.Lacks(when)
+		}
+	}
+	// A chooses every session offered; the request names only those.
+	r.Press("A")
+	req := r.screen.request("ana@example.org")
+	if len(req.Tickets) != 1 || len(req.Tickets[0].SessionIDs) != len(offered) {
+		t.Fatalf("request: %+v", req.Tickets)
+	}
+	for _, id := range req.Tickets[0].SessionIDs {
+		if !slices.ContainsFunc(offered, func(o api.Session) bool { return o.SessionID == id }) {
+			t.Errorf("past session %s sent", id)
+		}
+	}
+}
+
+func mustZone(t *testing.T, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+func TestNotOver(t *testing.T) {
+	now := viewtest.Now
+	at := func(d time.Duration) *time.Time { v := now.Add(d); return &v }
+	all := []api.Session{
+		{SessionID: "ended", StartTime: at(-2 * time.Hour), EndTime: at(-time.Hour)},
+		{SessionID: "running", StartTime: at(-time.Hour), EndTime: at(time.Hour)},
+		{SessionID: "later", StartTime: at(time.Hour), EndTime: at(2 * time.Hour)},
+		{SessionID: "started, no end", StartTime: at(-time.Minute)},
+		{SessionID: "no times"},
+	}
+	var got []string
+	for _, ss := range notOver(all, now) {
+		got = append(got, ss.SessionID)
+	}
+	if want := []string{"running", "later", "no times"}; !slices.Equal(got, want) {
+		t.Errorf("offered %v, want %v", got, want)
+	}
+}
+
+// A draft says at once, in words, that it takes no registrations; nothing
+// else is offered.
+func TestDraftEventIsRefusedAtOnce(t *testing.T) {
 	r := newRig(t, 80, 24, func(f sim.Fixtures) string { return f.DraftEventID })
-	r.Contains("[ ] 2 Published", "publish it before registering", "not yet: publish the event first")
+	r.Contains("registration closed", `CLOSED "Pottery for Beginners" is a draft: publish it first (p on the event`)
+	r.Lacks("Access link", "5 Attendees")
 	r.Press("a")
-	r.Contains("Cannot register yet: publish the event first")
+	r.Contains("Registration is closed")
+	r.Lacks("One a line")
 	r.Golden("draft_80x24")
+	// Published meanwhile: r reloads the whole flow, which opens.
+	if _, err := r.client.Events.Publish(context.Background(), r.id); err != nil {
+		t.Fatal(err)
+	}
+	r.Press("r")
+	r.Contains("[x] 2 Published", "3 Access link", "5 Attendees")
+	r.Lacks("registration closed")
+}
+
+// A cancelled event keeps its PUBLISHED status; the screen still refuses it
+// at once instead of failing at the create-tickets call.
+func TestCancelledEventIsRefusedAtOnce(t *testing.T) {
+	r := newRig(t, 80, 24, func(f sim.Fixtures) string { return f.CancelledEventID })
+	e, err := r.client.Events.Get(context.Background(), r.id)
+	if err != nil || e.Status != api.StatusPublished {
+		t.Fatalf("fixture: %v %v", e, err)
+	}
+	before := len(r.sim.RegistrantEmails(r.id))
+	r.Contains("registration closed", `CLOSED "Pottery for Beginners" was cancelled: a cancelled event takes no`)
+	r.Lacks("[x] 2 Published", "Access link")
+	r.Press("enter")
+	r.Press("e")
+	r.Lacks("One a line", "Link and ticket type")
+	if n := len(r.sim.RegistrantEmails(r.id)); n != before {
+		t.Errorf("registrants went from %d to %d", before, n)
+	}
+	r.Golden("cancelled_80x24")
+}
+
+// Every key of the flow means one thing, and none is the event detail's
+// l (access links) or t (registration).
+func TestKeysMeanOneThing(t *testing.T) {
+	keys := ui.DefaultGlobalKeys()
+	s := New(&ui.Context{Theme: ui.NewTheme(true, true), Keys: keys}, nil, "e1", "Pottery")
+	var bindings []key.Binding
+	for _, group := range s.FullHelp() {
+		bindings = append(bindings, group...)
+	}
+	viewtest.OneMeaning(t, keys, bindings...)
+	for _, b := range bindings {
+		for _, k := range b.Keys() {
+			if k == "l" || k == "t" {
+				t.Errorf("%q is bound to %q here", k, b.Help().Desc)
+			}
+		}
+	}
+	for _, want := range []key.Binding{keys.Edit, keys.Toggle, keys.ToggleAll, keys.Add} {
+		if !slices.ContainsFunc(bindings, func(b key.Binding) bool { return slices.Equal(b.Keys(), want.Keys()) }) {
+			t.Errorf("no action on %v", want.Keys())
+		}
+	}
 }
