@@ -270,6 +270,11 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if ctrlC {
 		return a.requestQuit()
 	}
+	if key.Matches(k, a.ctx.Keys.HelpAnywhere) && a.pal == nil && !a.showErrs && a.notice == nil && !a.tooSmall() {
+		a.showHelp = !a.showHelp // even over a screen that takes every key
+		a.helpPanel = panel{}
+		return nil
+	}
 	if a.tooSmall() {
 		return nil
 	}

@@ -184,7 +184,11 @@ func (a *App) statusView() string {
 		spin := onBar(t, t.Info).Render(spinFrames[a.spinFrame%len(spinFrames)])
 		left = append(left, bar(" ")+spin+bar(fmt.Sprintf(" %d in flight ", a.inFlight)))
 	}
-	right := onBar(t, t.Key).Render(" ?") + bar(" help ")
+	helpKey := a.ctx.Keys.Help.Help().Key
+	if c, ok := a.Top().(InputCapturer); ok && c.CapturingInput() {
+		helpKey = a.ctx.Keys.HelpAnywhere.Help().Key // ? would be typed
+	}
+	right := onBar(t, t.Key).Render(" "+helpKey) + bar(" help ")
 	if a.lastErr != "" {
 		right = onBar(t, t.Key).Render(" E") + bar(" details ") + right
 	}
@@ -213,7 +217,11 @@ func (a *App) helpLines() []string {
 
 func (a *App) helpView() string {
 	cw, ch := a.contentSize()
-	return a.helpPanel.view(a.ctx.Theme, "Keys", a.helpLines(), "? or esc closes this help", cw, ch)
+	closer := a.ctx.Keys.Help.Help().Key
+	if c, ok := a.Top().(InputCapturer); ok && c.CapturingInput() {
+		closer = a.ctx.Keys.HelpAnywhere.Help().Key
+	}
+	return a.helpPanel.view(a.ctx.Theme, "Keys", a.helpLines(), closer+" or esc closes this help", cw, ch)
 }
 
 // onBar gives a text style the status bar's background, so the bar has no holes.

@@ -15,7 +15,7 @@ import (
 // program builds its own copy: no key map is shared or global.
 type GlobalKeys struct {
 	// The shell's own.
-	Quit, Interrupt, Back, Help, NextTab, PrevTab, Errors, Palette key.Binding
+	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette key.Binding
 
 	// Moving in lists.
 	Up, Down, PageUp, PageDown, Home, End, Filter, Sort, Reverse key.Binding
@@ -31,6 +31,8 @@ type GlobalKeys struct {
 	// Choosing items of a list (sessions to register for): one, or all and
 	// none. (Not named All: that is the method listing the vocabulary.)
 	Toggle, ToggleAll key.Binding
+	// At the check-in desk, where letters are scans.
+	Find, Bell, Retry key.Binding
 }
 
 // DefaultGlobalKeys returns the console's bindings with their help texts.
@@ -43,10 +45,12 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Interrupt: b("ctrl+c", "quit, from anywhere", "ctrl+c"),
 		Back:      b("esc", "back", "esc"),
 		Help:      b("?", "help", "?"),
-		NextTab:   b("tab", "next section", "tab"),
-		PrevTab:   b("shift+tab", "prev section", "shift+tab"),
-		Errors:    b("E", "recent errors", "E"),
-		Palette:   b(":", "command palette", ":"),
+		// F1 is help where letters are typing (the check-in desk).
+		HelpAnywhere: b("F1", "help", "f1"),
+		NextTab:      b("tab", "next section", "tab"),
+		PrevTab:      b("shift+tab", "prev section", "shift+tab"),
+		Errors:       b("E", "recent errors", "E"),
+		Palette:      b(":", "command palette", ":"),
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),
@@ -58,7 +62,8 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Sort:     b("s", "sort column", "s"),
 		Reverse:  b("S", "reverse sort", "S"),
 
-		Open:    b("enter", "open", "enter"),
+		// ctrl+j is a bare line feed: scanners set to end with LF send it.
+		Open:    b("enter", "open", "enter", "ctrl+j"),
 		Refresh: b("r", "refresh", "r"),
 		New:     b("n", "new", "n"),
 		Add:     b("a", "add", "a"),
@@ -89,6 +94,9 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Views:        b("1-9", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 		Toggle:       b("space", "choose", "space"),
 		ToggleAll:    b("A", "all or none", "A"),
+		Find:         b("ctrl+f/F2", "find a registrant", "ctrl+f", "f2"),
+		Bell:         b("ctrl+g", "bell on failure", "ctrl+g"),
+		Retry:        b("ctrl+r", "retry now", "ctrl+r"),
 	}
 }
 
@@ -134,4 +142,28 @@ func NewViewport(k *GlobalKeys) viewport.Model {
 	vp := viewport.New()
 	vp.KeyMap = viewport.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown}
 	return vp
+}
+
+// Only is b with fewer of its keys and its own help: a screen where some
+// of a binding's keys are text (the desk's letters) binds the rest.
+func Only(b key.Binding, help, desc string, keys ...string) key.Binding {
+	b.SetKeys(keys...)
+	b.SetHelp(help, desc)
+	return b
+}
+
+// With is b with a screen's own words for it.
+func With(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
+
+// Combine is one help entry for several bindings of the vocabulary ("↑/↓
+// choose" for up, down and the page keys).
+func Combine(help, desc string, bs ...key.Binding) key.Binding {
+	var keys []string
+	for _, b := range bs {
+		keys = append(keys, b.Keys()...)
+	}
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 }

@@ -182,6 +182,10 @@ func Key(name string) tea.KeyPressMsg {
 		"delete":    {Code: tea.KeyDelete},
 		"space":     {Code: tea.KeySpace, Text: " "},
 		"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
+		"f1":        {Code: tea.KeyF1},
+		"f2":        {Code: tea.KeyF2},
+		"f3":        {Code: tea.KeyF3},
+		"f4":        {Code: tea.KeyF4},
 		"ctrl+u":    {Code: 'u', Mod: tea.ModCtrl},
 	}
 	if k, ok := special[name]; ok {

@@ -20,21 +20,22 @@ type deskKeys struct {
 	Choose, Pick, CloseSearch key.Binding
 }
 
-func newDeskKeys() deskKeys {
-	b := func(help, desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
-	}
+// newDeskKeys are the desk's keys, from the console's vocabulary: only
+// keys a scanner cannot type (Enter, function and control keys), since
+// letters are scans.
+func newDeskKeys(k *ui.GlobalKeys) deskKeys {
+	// Only the arrows and page keys: j and k are letters here.
+	nav := ui.Combine("↑/↓", "choose", ui.Only(k.Up, "", "", "up"), ui.Only(k.Down, "", "", "down"), k.PageUp, k.PageDown)
 	return deskKeys{
-		// ctrl+j is a bare line feed: scanners set to end with LF send it.
-		Submit:      b("enter", "record scan", "enter", "ctrl+j"),
-		Search:      b("ctrl+f/F2", "find registrant", "ctrl+f", "f2"),
-		History:     b("F3", "history", "f3", "ctrl+l"),
-		Bell:        b("ctrl+g", "bell on failure", "ctrl+g"),
-		Retry:       b("ctrl+r", "retry now", "ctrl+r"),
-		Back:        b("esc", "clear, or leave", "esc"),
-		Choose:      b("↑/↓", "choose", "up", "down", "pgup", "pgdown"),
-		Pick:        b("enter", "check in the chosen one", "enter", "ctrl+j"),
-		CloseSearch: b("esc", "close search", "esc"),
+		Submit:      ui.With(k.Open, "record scan"),
+		Search:      ui.With(k.Find, "find registrant"),
+		History:     ui.Only(k.History, "F3", "history", "f3"),
+		Bell:        k.Bell,
+		Retry:       k.Retry,
+		Back:        ui.With(k.Back, "clear, or leave"),
+		Choose:      nav,
+		Pick:        ui.With(k.Open, "check in the chosen one"),
+		CloseSearch: ui.With(k.Back, "close search"),
 	}
 }
 
@@ -102,7 +103,7 @@ func newDesk(ctx *ui.Context, d Deps, eventID, eventName, sessionID, sessionName
 		eventName = eventID
 	}
 	dk := &Desk{
-		ctx: ctx, deps: d, keys: newDeskKeys(), rt: newRuntime(),
+		ctx: ctx, deps: d, keys: newDeskKeys(ctx.Keys), rt: newRuntime(),
 		eventID: eventID, eventName: eventName, sessionID: sessionID, sessionName: sessionName,
 		input: in, today: map[string]bool{}, bell: d.Bell,
 	}

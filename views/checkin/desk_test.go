@@ -291,3 +291,17 @@ func TestADeskStartedOfflineWorksAndCatchesUp(t *testing.T) {
 	r.Send(ctrl('r'))
 	r.settle("CHECKED IN", "ONLINE", "Registered 20,000")
 }
+
+// ? is a scan character at the desk: it is typed, and F1 opens the help.
+func TestDeskHelpIsF1(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE", "Registered 20,000")
+	r.Contains("F1 help")
+	r.Type("a?b")
+	r.Contains("Scan > a?b")
+	r.Lacks("Keys")
+	r.Press("f1")
+	r.Contains("Keys", "history", "F1 or esc closes this help")
+	r.Press("f1")
+	r.Lacks("closes this help")
+}
