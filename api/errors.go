@@ -77,6 +77,17 @@ func (e *Error) Temporary() bool {
 	return e.Status == 429 || e.Status >= 500
 }
 
+// RetryAfter reports the wait a server asked for (Retry-After on a 429 or
+// 503) behind err, if it asked for one. It is never negative and never
+// overflows: absurd values are clamped to the longest time.Duration.
+func RetryAfter(err error) (time.Duration, bool) {
+	var e *Error
+	if errors.As(err, &e) && e.RetryAfter > 0 {
+		return e.RetryAfter, true
+	}
+	return 0, false
+}
+
 // IsCode reports whether err is an *Error with the given provider code.
 func IsCode(err error, code int) bool {
 	var e *Error

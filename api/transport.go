@@ -77,7 +77,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		wait := c.backoff(attempt)
 		if apiErr.RetryAfter > 0 {
 			if apiErr.RetryAfter > c.retry.MaxRetryAfter {
-				return apiErr
+				return c.refuseWait(apiErr)
 			}
 			wait = apiErr.RetryAfter
 		}
@@ -171,7 +171,11 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		return 0
 	}
 	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
-		return time.Duration(secs * float64(time.Second))
+		// Clamped: a float beyond int64 converts to garbage, often negative.
+		if ns := secs * float64(time.Second); ns < float64(math.MaxInt64) {
+			return time.Duration(ns)
+		}
+		return time.Duration(math.MaxInt64)
 	}
 	for _, parse := range []func(string) (time.Time, error){
 		http.ParseTime,
@@ -182,6 +186,47 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		}
 	}
 	return 0
+}
+
+// refuseWait explains a Retry-After longer than the policy allows: how long
+// the server asked, until when (with the date when that is another day), and
+// the longest wait the client accepts.
+func (c *Client) refuseWait(e *Error) error {
+	now := c.now()
+	until := now.Add(e.RetryAfter)
+	when := until.Format("15:04")
+	if y, m, d := now.Date(); until.Year() != y || until.Month() != m || until.Day() != d {
+		when = until.Format("2006-01-02 15:04")
+	}
+	if e.RetryAfter == math.MaxInt64 {
+		return fmt.Errorf("%w; the server asked to wait more than %s; not waiting longer than %s",
+			e, durationWords(e.RetryAfter), durationWords(c.retry.MaxRetryAfter))
+	}
+	return fmt.Errorf("%w; the server asked to wait %s (until %s); not waiting longer than %s",
+		e, durationWords(e.RetryAfter), when, durationWords(c.retry.MaxRetryAfter))
+}
+
+// durationWords writes a duration for a person: "285 years", "3 days",
+// "1h30m", "2m", "45s".
+func durationWords(d time.Duration) string {
+	const day = 24 * time.Hour
+	const year = 365 * day
+	switch {
+	case d >= 2*year:
+		return fmt.Sprintf("%d years", d/year)
+	case d >= 2*day:
+		return fmt.Sprintf("%d days", d/day)
+	case d >= time.Second:
+		d = d.Round(time.Second)
+	}
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // redactURLError drops the query string from URL errors: page tokens and
