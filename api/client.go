@@ -33,6 +33,7 @@ type Client struct {
 	jitter    func() float64
 	limiter   *rate.Limiter
 	retry     RetryPolicy
+	maxBody   int64
 	tokens    oauth2.TokenSource
 	log       *slog.Logger
 
@@ -62,6 +63,10 @@ type RetryPolicy struct {
 // DefaultRetryPolicy retries for about a minute in all.
 var DefaultRetryPolicy = RetryPolicy{MaxAttempts: 8, BaseDelay: 250 * time.Millisecond,
 	MaxDelay: 15 * time.Second, MaxRetryAfter: 2 * time.Minute}
+
+// DefaultMaxBodyBytes caps one successful answer's body: far above any real
+// page (300 events), far below what would exhaust memory.
+const DefaultMaxBodyBytes = 64 << 20
 
 // Option configures a Client.
 type Option func(*Client)
@@ -107,6 +112,17 @@ func WithRateLimit(rps float64, burst int) Option {
 // WithRetry sets the retry policy.
 func WithRetry(p RetryPolicy) Option { return func(c *Client) { c.retry = p } }
 
+// WithMaxBodyBytes caps the body of a successful answer; a longer one fails
+// the call instead of being read into memory. n <= 0 keeps
+// DefaultMaxBodyBytes.
+func WithMaxBodyBytes(n int64) Option {
+	return func(c *Client) {
+		if n > 0 {
+			c.maxBody = n
+		}
+	}
+}
+
 // WithToken authenticates every call with a fixed bearer token.
 func WithToken(token string) Option {
 	return func(c *Client) { c.tokens = oauth2.StaticTokenSource(&oauth2.Token{AccessToken: token}) }
@@ -130,6 +146,7 @@ func New(opts ...Option) (*Client, error) {
 		jitter:    rand.Float64,
 		limiter:   rate.NewLimiter(20, 10),
 		retry:     DefaultRetryPolicy,
+		maxBody:   DefaultMaxBodyBytes,
 		log:       slog.New(slog.DiscardHandler),
 	}
 	for _, o := range opts {
@@ -158,6 +175,10 @@ func New(opts ...Option) (*Client, error) {
 
 // BaseURL returns the base address the client calls.
 func (c *Client) BaseURL() string { return c.base.String() }
+
+// MaxBodyBytes is the cap on a successful answer's body, so a client built
+// alongside (the transcriber) can share it.
+func (c *Client) MaxBodyBytes() int64 { return c.maxBody }
 
 // eventsPath builds /<word>_events/<rest...>, escaping each element.
 func (c *Client) eventsPath(elems ...string) string {

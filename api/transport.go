@@ -63,7 +63,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			continue
 		}
 		if resp.StatusCode < 300 {
-			return decodeBody(resp, out, cl.op)
+			return c.decodeBody(resp, out, cl)
 		}
 		apiErr := readError(resp, cl.op)
 		// A 429 was refused before any work, so even a POST may be repeated.
@@ -137,16 +137,71 @@ func (c *Client) backoff(attempt int) time.Duration {
 	return time.Duration(d/2 + c.jitter()*d/2)
 }
 
-func decodeBody(resp *http.Response, out any, op string) error {
+// decodeBody decodes a successful answer, reading at most c.maxBody bytes:
+// closing the body early drops the connection, so a huge or endless answer
+// costs neither memory nor time.
+func (c *Client) decodeBody(resp *http.Response, out any, cl call) error {
 	defer resp.Body.Close()
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		return nil
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: decode response: %w", op, err)
+	body := &cappedReader{r: resp.Body, left: c.maxBody}
+	if err := json.NewDecoder(body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
+		if errors.Is(err, ErrResponseTooLarge) {
+			return &tooLargeError{op: cl.op, path: cl.path, limit: c.maxBody}
+		}
+		return fmt.Errorf("%s: decode response: %w", cl.op, err)
 	}
 	return nil
+}
+
+// ErrResponseTooLarge is behind every error for an answer longer than the
+// client's cap (WithMaxBodyBytes).
+var ErrResponseTooLarge = errors.New("the answer is larger than the client accepts")
+
+// cappedReader reads at most left bytes and fails with ErrResponseTooLarge
+// when the source has more.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1] // one byte past the cap tells "exactly the cap" from "more"
+	}
+	n, err := c.r.Read(p)
+	if int64(n) > c.left {
+		n, c.left = int(c.left), 0
+		return n, ErrResponseTooLarge
+	}
+	c.left -= int64(n)
+	return n, err
+}
+
+// tooLargeError names the endpoint (path without the query) and the cap.
+type tooLargeError struct {
+	op, path string
+	limit    int64
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("%s: the answer from %s is larger than %s; refusing to read more (raise max_response_mb in the profile if this is expected)",
+		e.op, e.path, sizeWords(e.limit))
+}
+
+func (e *tooLargeError) Unwrap() error { return ErrResponseTooLarge }
+
+// sizeWords writes a byte count in the largest binary unit that divides it.
+func sizeWords(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func readError(resp *http.Response, op string) *Error {
