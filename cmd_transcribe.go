@@ -73,5 +73,6 @@ func newTranscriber(ctx context.Context, flags rootFlags, s *session) (*api.Tran
 	if err != nil {
 		return nil, err
 	}
-	return api.NewTranscriber(s.client.BaseURL(), ts, api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(s.log))
+	return api.NewTranscriber(s.client.BaseURL(), ts, api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(s.log),
+		api.WithMaxBodyBytes(s.client.MaxBodyBytes()))
 }

@@ -141,12 +141,14 @@ func openSession(ctx context.Context, flags rootFlags) (*session, error) {
 		s.account = accountLabel(profile.Name)
 	}
 	client, err := api.New(api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
-		api.WithTokenSource(ts), api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(logger))
+		api.WithTokenSource(ts), api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(logger),
+		api.WithMaxBodyBytes(profile.MaxResponseBytes()))
 	if err != nil {
 		return nil, err
 	}
 	sender, err := api.New(api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
 		api.WithTokenSource(ts), api.WithUserAgent("evdesk/"+versionString()), api.WithLogger(logger),
+		api.WithMaxBodyBytes(profile.MaxResponseBytes()),
 		api.WithRetry(api.RetryPolicy{MaxAttempts: 2, BaseDelay: 200 * time.Millisecond,
 			MaxDelay: time.Second, MaxRetryAfter: 30 * time.Second}))
 	if err != nil {

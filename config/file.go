@@ -37,9 +37,11 @@ type ProfileEntry struct {
 	ClientID    string   `toml:"client_id,omitempty"`
 	RedirectURI string   `toml:"redirect_uri,omitempty"`
 	Scopes      []string `toml:"scopes,omitempty"`
+	// MaxResponseMB caps one answer's size in MiB; 0 (absent) is the default.
+	MaxResponseMB int `toml:"max_response_mb,omitzero"`
 }
 
-var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes}
+var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes, FieldMaxResponseMB}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -165,6 +167,12 @@ func (f *File) Check() error {
 				return bad(FieldScopes, fmt.Sprintf("%q %v", s, err))
 			}
 		}
+		// 0 is "absent" once decoded; an explicit 0 in the file is still wrong.
+		if e.MaxResponseMB != 0 || f.line(name, FieldMaxResponseMB) > 0 {
+			if err := CheckMaxResponseMB(e.MaxResponseMB); err != nil {
+				return bad(FieldMaxResponseMB, fmt.Sprintf("%d %v", e.MaxResponseMB, err))
+			}
+		}
 	}
 	if f.DefaultProfile != "" {
 		if _, ok := f.Profiles[f.DefaultProfile]; !ok {
@@ -234,8 +242,11 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # --profile NAME or EVDESK_PROFILE; default_profile is used otherwise.
 # Every field can be overridden by EVDESK_<FIELD> (EVDESK_BASE_URL,
 # EVDESK_AUTH_URL, EVDESK_PATH_WORD, EVDESK_CLIENT_ID, EVDESK_REDIRECT_URI,
-# EVDESK_SCOPES). Secrets never go here: the client secret and tokens live in
-# the OS keyring (` + "`evdesk login`" + `) or come from EVDESK_CLIENT_SECRET / EVDESK_TOKEN.
+# EVDESK_SCOPES, EVDESK_MAX_RESPONSE_MB). max_response_mb caps the size of
+# one answer from the server in MiB (default 64); raise it only when a call
+# says its answer is larger. Secrets never go here: the client secret and
+# tokens live in the OS keyring (` + "`evdesk login`" + `) or come from
+# EVDESK_CLIENT_SECRET / EVDESK_TOKEN.
 
 `
 
