@@ -5,8 +5,12 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -105,4 +109,240 @@ func TestTheTranscriberIsBoundedToo(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	<-done
+}
+
+// recorder answers every request with an event and remembers the
+// Authorization header of each.
+func recorder(t *testing.T, newServer func(http.Handler) *httptest.Server) (*httptest.Server, func() []string) {
+	var mu sync.Mutex
+	var auths []string
+	srv := newServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auths = append(auths, r.Header.Get("Authorization")+"|"+r.Header.Get("Cookie"))
+		mu.Unlock()
+		_, _ = w.Write([]byte(`{"event_id":"abc","name":"ok","request_id":"r1","result":{}}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(auths) }
+}
+
+// redirector sends every request on to target (same path and query).
+func redirector(t *testing.T, newServer func(http.Handler) *httptest.Server, target string, status int) *httptest.Server {
+	srv := newServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target+r.URL.RequestURI(), status)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestTheTokenDoesNotFollowARedirectToAnotherPort(t *testing.T) {
+	other, seen := recorder(t, httptest.NewServer)
+	from := redirector(t, httptest.NewServer, other.URL, http.StatusFound)
+	if !strings.HasPrefix(other.URL, "http://127.0.0.1:") || !strings.HasPrefix(from.URL, "http://127.0.0.1:") {
+		t.Fatalf("servers %s and %s: the test needs one host and two ports", from.URL, other.URL)
+	}
+	c, err := New(WithBaseURL(from.URL+"/v2"), WithToken("tok"), WithRateLimit(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev, err := c.Events.Get(context.Background(), "abc"); err != nil || ev.Name != "ok" {
+		t.Fatal(ev, err)
+	}
+	if got := seen(); !slices.Equal(got, []string{"|"}) {
+		t.Errorf("the other origin saw %q", got)
+	}
+}
+
+func TestASameOriginRedirectKeepsTheToken(t *testing.T) {
+	var auths []string
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v2/vendor_events/events/old", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/v2/vendor_events/events/abc", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/v2/vendor_events/events/abc", func(w http.ResponseWriter, r *http.Request) {
+		auths = append(auths, r.Header.Get("Authorization"))
+		_, _ = w.Write([]byte(`{"event_id":"abc","name":"ok"}`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	c, err := New(WithBaseURL(srv.URL+"/v2"), WithToken("tok"), WithRateLimit(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev, err := c.Events.Get(context.Background(), "old"); err != nil || ev.Name != "ok" {
+		t.Fatal(ev, err)
+	}
+	if !slices.Equal(auths, []string{"Bearer tok"}) {
+		t.Errorf("same origin saw %q", auths)
+	}
+}
+
+func TestACallersHTTPClientIsGuardedAndKeepsItsOwnCheck(t *testing.T) {
+	other, seen := recorder(t, httptest.NewServer)
+	from := redirector(t, httptest.NewServer, other.URL, http.StatusTemporaryRedirect)
+	var checked int
+	mine := &http.Client{CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		checked++
+		req.Header.Set("Cookie", "session=abc") // even a cookie the caller adds does not cross
+		return nil
+	}}
+	c, err := New(WithBaseURL(from.URL+"/v2"), WithToken("tok"), WithRateLimit(0, 0), WithHTTPClient(mine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Events.Get(context.Background(), "abc"); err != nil {
+		t.Fatal(err)
+	}
+	if checked != 1 || mine.CheckRedirect == nil {
+		t.Errorf("the caller's check ran %d times", checked)
+	}
+	if got := seen(); len(got) != 1 || strings.HasPrefix(got[0], "Bearer") {
+		t.Errorf("the other origin saw %q", got)
+	}
+}
+
+func TestARedirectFromHTTPSToHTTPIsRefused(t *testing.T) {
+	plain, seen := recorder(t, httptest.NewServer)
+	secure := redirector(t, httptest.NewTLSServer, plain.URL, http.StatusFound)
+	c, err := New(WithBaseURL(secure.URL+"/v2"), WithToken("tok"), WithRateLimit(0, 0), WithHTTPClient(secure.Client()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Events.ListPage(context.Background(), ListEventsOptions{}, "secret-token")
+	if err == nil || !strings.Contains(err.Error(), "from https to http://"+strings.TrimPrefix(plain.URL, "http://")+", which is not encrypted") ||
+		strings.Contains(err.Error(), "secret-token") {
+		t.Fatalf("err = %v", err)
+	}
+	if got := seen(); len(got) != 0 {
+		t.Errorf("the http server was asked %d times", len(got))
+	}
+}
+
+func TestRedirectsStopAfterTen(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		http.Redirect(w, r, r.URL.Path+"?n="+strconv.Itoa(int(n.Load())), http.StatusFound)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(WithBaseURL(srv.URL+"/v2"), WithToken("tok"), WithRateLimit(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Events.Get(context.Background(), "abc")
+	if err == nil || !strings.Contains(err.Error(), "stopped after 10 redirects") || n.Load() != 10 {
+		t.Fatalf("err=%v requests=%d (a refused redirect is not retried)", err, n.Load())
+	}
+}
+
+func TestTheTranscriberTokenStaysWithItsOrigin(t *testing.T) {
+	other, seen := recorder(t, httptest.NewServer)
+	from := redirector(t, httptest.NewServer, other.URL, http.StatusTemporaryRedirect)
+	tr, err := NewTranscriber(from.URL+"/v2", oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "jwt"}), WithRateLimit(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Transcribe(context.Background(), TranscribeRequest{File: "https://example.org/a.mp3"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := seen(); !slices.Equal(got, []string{"|"}) {
+		t.Errorf("the other origin saw %q", got)
+	}
+}
+
+func TestOriginSpellsOutDefaultPorts(t *testing.T) {
+	for a, b := range map[string]string{
+		"https://API.example.com/v2": "https://api.example.com:443/x",
+		"http://127.0.0.1/v2":        "http://127.0.0.1:80",
+	} {
+		ua, _ := url.Parse(a)
+		ub, _ := url.Parse(b)
+		if origin(ua) != origin(ub) {
+			t.Errorf("%s and %s differ: %s %s", a, b, origin(ua), origin(ub))
+		}
+	}
+	for _, pair := range [][2]string{
+		{"http://127.0.0.1:9100", "http://127.0.0.1:9101"},
+		{"https://api.example.com", "http://api.example.com"},
+		{"https://api.example.com", "https://sub.api.example.com"},
+	} {
+		a, b := pair[0], pair[1]
+		ua, _ := url.Parse(a)
+		ub, _ := url.Parse(b)
+		if origin(ua) == origin(ub) {
+			t.Errorf("%s and %s are one origin", a, b)
+		}
+	}
+}
+
+// silent accepts requests and never answers (or, with partial, sends the
+// headers and the start of a body, then stops) until the client hangs up.
+func silent(t *testing.T, partial bool) (*httptest.Server, *atomic.Int32) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		if partial {
+			_, _ = w.Write([]byte(`{"event_id":"abc","na`))
+			w.(http.Flusher).Flush()
+		}
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func TestASilentServerIsGivenUpOnPerRequestAndNotRetried(t *testing.T) {
+	srv, n := silent(t, false)
+	var waits []time.Duration
+	c, err := New(WithBaseURL(srv.URL+"/v2"), WithToken("tok"), WithRateLimit(0, 0), WithTimeout(100*time.Millisecond),
+		WithSleep(func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Events.Get(context.Background(), "abc")
+	want := "get event: no answer from " + strings.TrimPrefix(srv.URL, "http://") + " within 100ms"
+	if err == nil || err.Error() != want || !isTimeout(err) {
+		t.Fatalf("err = %v, want %s", err, want)
+	}
+	if n.Load() != 1 || len(waits) != 0 {
+		t.Errorf("requests=%d waits=%v: a full timeout is not waited again", n.Load(), waits)
+	}
+	tr := newHTTPClient(DefaultTimeout)
+	if tr.Transport.(*http.Transport).ResponseHeaderTimeout != DefaultTimeout || tr.Timeout != 5*DefaultTimeout {
+		t.Errorf("default limits: headers %v, exchange %v", tr.Transport.(*http.Transport).ResponseHeaderTimeout, tr.Timeout)
+	}
+}
+
+func TestTheCallersDeadlineEndsTheCallSayingWhatItWaitedFor(t *testing.T) {
+	srv, _ := silent(t, false)
+	c, err := New(WithBaseURL(srv.URL+"/v2"), WithToken("tok"), WithRateLimit(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err = c.Events.ListPage(ctx, ListEventsOptions{}, "")
+	want := "list events: no answer from " + strings.TrimPrefix(srv.URL, "http://") + " before the deadline (waited "
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("err = %v, want %s...", err, want)
+	}
+	// A cancelled call (the user left the screen) says just that.
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	if _, err = c.Events.Get(ctx, "abc"); err == nil || err.Error() != "get event: context canceled" {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func TestAnAnswerThatStopsHalfwayIsGivenUpOn(t *testing.T) {
+	srv, _ := silent(t, true)
+	c, err := New(WithBaseURL(srv.URL+"/v2"), WithToken("tok"), WithRateLimit(0, 0), WithTimeout(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Events.Get(context.Background(), "abc")
+	want := "get event: the answer from " + strings.TrimPrefix(srv.URL, "http://") + " did not arrive in full within 250ms"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -44,12 +45,15 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		}
 	}
 	attempts := max(c.retry.MaxAttempts, 1)
+	start := time.Now()
 	for attempt := 0; ; attempt++ {
 		resp, err := c.send(ctx, cl, payload)
 		last := attempt+1 >= attempts
 		if err != nil {
-			if ctx.Err() != nil {
-				return fmt.Errorf("%s: %w", cl.op, ctx.Err())
+			// A full timeout is not waited again: eight of them would hold
+			// one call for eight minutes. A refused redirect would recur.
+			if ctx.Err() != nil || isTimeout(err) || errors.Is(err, errRedirectRefused) {
+				return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, false))
 			}
 			if !cl.repeatable {
 				return fmt.Errorf("%s: %w: %w", cl.op, ErrOutcomeUnknown, err)
@@ -58,12 +62,12 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 				return fmt.Errorf("%s: gave up after %d attempts: %w", cl.op, attempts, err)
 			}
 			if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
-				return fmt.Errorf("%s: %w", cl.op, err)
+				return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, false))
 			}
 			continue
 		}
 		if resp.StatusCode < 300 {
-			return c.decodeBody(resp, out, cl)
+			return c.decodeBody(ctx, resp, out, cl, start)
 		}
 		apiErr := readError(resp, cl.op)
 		// A 429 was refused before any work, so even a POST may be repeated.
@@ -82,9 +86,63 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			wait = apiErr.RetryAfter
 		}
 		if err := c.sleep(ctx, wait); err != nil {
-			return fmt.Errorf("%s: %w", cl.op, err)
+			return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, false))
 		}
 	}
+}
+
+// noAnswerError is a call that ran out of time: the request's own timeout
+// or the caller's deadline. It names the host and the wait.
+type noAnswerError struct {
+	host     string
+	wait     time.Duration
+	deadline bool // the caller's context expired, not the request's timeout
+	partial  bool // the answer began but did not finish
+	err      error
+}
+
+func (e *noAnswerError) Error() string {
+	what := "no answer from " + e.host
+	if e.partial {
+		what = "the answer from " + e.host + " did not arrive in full"
+	}
+	if e.deadline {
+		return fmt.Sprintf("%s before the deadline (waited %s)", what, durationWords(e.wait))
+	}
+	return fmt.Sprintf("%s within %s", what, durationWords(e.wait))
+}
+
+func (e *noAnswerError) Unwrap() error { return e.err }
+
+// noAnswer says what a call was waiting for when time ran out; other errors
+// (a cancelled context, a refused redirect) pass unchanged.
+// partial tells a body cut short from an answer that never began.
+func (c *Client) noAnswer(ctx context.Context, err error, start time.Time, partial bool) error {
+	e := &noAnswerError{host: c.base.Host, partial: partial, err: err}
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		e.deadline, e.wait, e.err = true, time.Since(start), ctx.Err()
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case isTimeout(err):
+		e.wait = c.timeout
+		if partial {
+			e.wait = c.hc.Timeout // the whole exchange's limit
+		}
+		if e.wait <= 0 {
+			e.wait = time.Since(start)
+		}
+	default:
+		return err
+	}
+	return e
+}
+
+// isTimeout reports a request that timed out (dial, answer headers, or the
+// whole exchange).
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // send makes one attempt, after the client-side rate limit admits it.
@@ -140,7 +198,7 @@ func (c *Client) backoff(attempt int) time.Duration {
 // decodeBody decodes a successful answer, reading at most c.maxBody bytes:
 // closing the body early drops the connection, so a huge or endless answer
 // costs neither memory nor time.
-func (c *Client) decodeBody(resp *http.Response, out any, cl call) error {
+func (c *Client) decodeBody(ctx context.Context, resp *http.Response, out any, cl call, start time.Time) error {
 	defer resp.Body.Close()
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
@@ -150,6 +208,9 @@ func (c *Client) decodeBody(resp *http.Response, out any, cl call) error {
 	if err := json.NewDecoder(body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
 		if errors.Is(err, ErrResponseTooLarge) {
 			return &tooLargeError{op: cl.op, path: cl.path, limit: c.maxBody}
+		}
+		if ctx.Err() != nil || isTimeout(err) {
+			return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, true))
 		}
 		return fmt.Errorf("%s: decode response: %w", cl.op, err)
 	}
@@ -273,6 +334,8 @@ func durationWords(d time.Duration) string {
 		return fmt.Sprintf("%d days", d/day)
 	case d >= time.Second:
 		d = d.Round(time.Second)
+	case d >= time.Millisecond:
+		d = d.Round(time.Millisecond)
 	}
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
