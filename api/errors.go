@@ -120,8 +120,9 @@ const (
 	CodeAccessLinkNotFound     = 261201
 	CodeTicketTypeNotFound     = 261202
 	CodeJoinLinkNameTaken      = 261203
-	// CodeInvalidPageToken is what the provider answers for an expired or
-	// unknown next_page_token; the pager restarts the listing on it.
+	// CodeInvalidPageToken is the simulator's code for an expired or unknown
+	// next_page_token; the spec names none, so the pager does not depend on
+	// it (it restarts on a 4xx to any request that carried a token).
 	CodeInvalidPageToken = 300
 	// Phone: the provider's description gives 400 as the code of an invalid
 	// setting_types; the spec shows no code for its 403, and the client

@@ -346,3 +346,40 @@ func TestAnAnswerThatStopsHalfwayIsGivenUpOn(t *testing.T) {
 		t.Fatalf("err = %v, want %s", err, want)
 	}
 }
+
+func TestAListingThatNeverEndsStopsWithAClearError(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		token    func(n int32) string
+		want     string
+		requests int32
+	}{
+		{"fresh tokens, same events", func(n int32) string { return "tok" + strconv.Itoa(int(n)) },
+			"list events: the server kept sending page tokens after 5 pages without new items; stopping with the 2 items received", 6},
+		{"one token for ever", func(int32) string { return "forever" },
+			"list events: the server sent the same page token twice (page 2); stopping with the 2 items received", 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var n atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				tok := c.token(n.Add(1))
+				_, _ = w.Write([]byte(`{"total_records":2,"next_page_token":"` + tok + `","events":[{"event_id":"e1"},{"event_id":"e2"}]}`))
+			}))
+			t.Cleanup(srv.Close)
+			cl, err := New(WithBaseURL(srv.URL+"/v2"), WithToken("tok"), WithRateLimit(0, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got int
+			for _, err = range cl.Events.List(context.Background(), ListEventsOptions{}) {
+				if err != nil {
+					break
+				}
+				got++
+			}
+			if !errors.Is(err, ErrEndlessListing) || err.Error() != c.want || got != 2 || n.Load() != c.requests {
+				t.Fatalf("%d events after %d requests, err %v", got, n.Load(), err)
+			}
+		})
+	}
+}
