@@ -244,7 +244,7 @@ func guardRedirects(hc *http.Client) *http.Client {
 			return fmt.Errorf("%w: stopped after %d redirects", errRedirectRefused, maxRedirects)
 		}
 		if via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https" {
-			return fmt.Errorf("%w: the server sent it from https to %s://%s, which is not encrypted",
+			return fmt.Errorf("%w: the server redirected from https to %s://%s, which is not encrypted",
 				errRedirectRefused, req.URL.Scheme, req.URL.Host)
 		}
 		if origin(req.URL) != origin(via[0].URL) {

@@ -383,3 +383,20 @@ func TestAListingThatNeverEndsStopsWithAClearError(t *testing.T) {
 		})
 	}
 }
+
+func TestADeadlineDuringARetryWaitKeepsTheServersAnswer(t *testing.T) {
+	srv, _ := scripted(t, []int{503, 503, 503, 503, 503, 503, 503, 503}, nil)
+	c, err := New(WithBaseURL(srv.URL+"/v2"), WithToken("tok"), WithRateLimit(0, 0),
+		WithSleep(func(ctx context.Context, _ time.Duration) error { <-ctx.Done(); return ctx.Err() }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err = c.Events.Get(ctx, "abc")
+	want := "get event: HTTP 503: service unavailable (server: scripted); no usable answer from " +
+		strings.TrimPrefix(srv.URL, "http://") + " before the deadline (waited "
+	if !IsStatus(err, 503) || !errors.Is(err, context.DeadlineExceeded) || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("err = %v\nwant %s...", err, want)
+	}
+}

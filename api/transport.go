@@ -53,7 +53,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			// A full timeout is not waited again: eight of them would hold
 			// one call for eight minutes. A refused redirect would recur.
 			if ctx.Err() != nil || isTimeout(err) || errors.Is(err, errRedirectRefused) {
-				return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, false))
+				return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, awaitingAnswer))
 			}
 			if !cl.repeatable {
 				return fmt.Errorf("%s: %w: %w", cl.op, ErrOutcomeUnknown, err)
@@ -61,8 +61,8 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if last {
 				return fmt.Errorf("%s: gave up after %d attempts: %w", cl.op, attempts, err)
 			}
-			if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
-				return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, false))
+			if serr := c.sleep(ctx, c.backoff(attempt)); serr != nil {
+				return fmt.Errorf("%s: %w; %w", cl.op, err, c.noAnswer(ctx, serr, start, awaitingRetry))
 			}
 			continue
 		}
@@ -86,25 +86,37 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			wait = apiErr.RetryAfter
 		}
 		if err := c.sleep(ctx, wait); err != nil {
-			return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, false))
+			return fmt.Errorf("%w; %w", apiErr, c.noAnswer(ctx, err, start, awaitingRetry))
 		}
 	}
 }
+
+// waitStage is what a call was waiting for when its time ran out.
+type waitStage int
+
+const (
+	awaitingAnswer waitStage = iota // the request was sent; no answer yet
+	readingAnswer                   // the answer began but did not finish
+	awaitingRetry                   // the server failed and the next try was due
+)
 
 // noAnswerError is a call that ran out of time: the request's own timeout
 // or the caller's deadline. It names the host and the wait.
 type noAnswerError struct {
 	host     string
+	stage    waitStage
 	wait     time.Duration
 	deadline bool // the caller's context expired, not the request's timeout
-	partial  bool // the answer began but did not finish
 	err      error
 }
 
 func (e *noAnswerError) Error() string {
 	what := "no answer from " + e.host
-	if e.partial {
+	switch e.stage {
+	case readingAnswer:
 		what = "the answer from " + e.host + " did not arrive in full"
+	case awaitingRetry:
+		what = "no usable answer from " + e.host
 	}
 	if e.deadline {
 		return fmt.Sprintf("%s before the deadline (waited %s)", what, durationWords(e.wait))
@@ -116,9 +128,8 @@ func (e *noAnswerError) Unwrap() error { return e.err }
 
 // noAnswer says what a call was waiting for when time ran out; other errors
 // (a cancelled context, a refused redirect) pass unchanged.
-// partial tells a body cut short from an answer that never began.
-func (c *Client) noAnswer(ctx context.Context, err error, start time.Time, partial bool) error {
-	e := &noAnswerError{host: c.base.Host, partial: partial, err: err}
+func (c *Client) noAnswer(ctx context.Context, err error, start time.Time, stage waitStage) error {
+	e := &noAnswerError{host: c.base.Host, stage: stage, err: err}
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		e.deadline, e.wait, e.err = true, time.Since(start), ctx.Err()
@@ -126,7 +137,7 @@ func (c *Client) noAnswer(ctx context.Context, err error, start time.Time, parti
 		return ctx.Err()
 	case isTimeout(err):
 		e.wait = c.timeout
-		if partial {
+		if stage == readingAnswer {
 			e.wait = c.hc.Timeout // the whole exchange's limit
 		}
 		if e.wait <= 0 {
@@ -210,7 +221,7 @@ func (c *Client) decodeBody(ctx context.Context, resp *http.Response, out any, c
 			return &tooLargeError{op: cl.op, path: cl.path, limit: c.maxBody}
 		}
 		if ctx.Err() != nil || isTimeout(err) {
-			return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, true))
+			return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, readingAnswer))
 		}
 		return fmt.Errorf("%s: decode response: %w", cl.op, err)
 	}
@@ -308,15 +319,15 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 // the server asked, until when (with the date when that is another day), and
 // the longest wait the client accepts.
 func (c *Client) refuseWait(e *Error) error {
+	if e.RetryAfter == math.MaxInt64 { // clamped: the true wait is longer still
+		return fmt.Errorf("%w; the server asked to wait more than %s; not waiting longer than %s",
+			e, durationWords(e.RetryAfter), durationWords(c.retry.MaxRetryAfter))
+	}
 	now := c.now()
 	until := now.Add(e.RetryAfter)
 	when := until.Format("15:04")
 	if y, m, d := now.Date(); until.Year() != y || until.Month() != m || until.Day() != d {
 		when = until.Format("2006-01-02 15:04")
-	}
-	if e.RetryAfter == math.MaxInt64 {
-		return fmt.Errorf("%w; the server asked to wait more than %s; not waiting longer than %s",
-			e, durationWords(e.RetryAfter), durationWords(c.retry.MaxRetryAfter))
 	}
 	return fmt.Errorf("%w; the server asked to wait %s (until %s); not waiting longer than %s",
 		e, durationWords(e.RetryAfter), when, durationWords(c.retry.MaxRetryAfter))
