@@ -205,7 +205,8 @@ func openSession(ctx context.Context, flags rootFlags, console bool) (*session, 
 		s.account = accountLabel(profile.Name)
 	}
 	common := []api.Option{api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
-		api.WithTokenSource(ts), api.WithUserAgent("evdesk/" + versionString()), api.WithLogger(logger)}
+		api.WithTokenSource(ts), api.WithUserAgent("evdesk/" + versionString()), api.WithLogger(logger),
+		api.WithMaxBodyBytes(profile.MaxResponseBytes())}
 	if console {
 		common = append(common, api.WithStringFilter(sanitize.Field))
 	}

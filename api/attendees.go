@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // AttendeesService covers on-site attendee actions for an event or one of its
@@ -112,19 +114,58 @@ func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(
 
 // CheckEmail reports why s does not look like an email address, or nil. It
 // is deliberately loose (one @, a local part, a dotted domain, no spaces):
-// the server has the last word.
+// the server has the last word. Invisible characters are refused outright:
+// an address is journaled, sent and shown on terminals.
 func CheckEmail(s string) error {
-	switch local, domain, ok := strings.Cut(s, "@"); {
-	case strings.TrimSpace(s) == "":
+	if strings.TrimSpace(s) == "" {
 		return fmt.Errorf("is required")
-	case len(s) > maxEmailLength:
+	}
+	if len(s) > maxEmailLength {
 		return fmt.Errorf("is %d characters long; an email address has at most %d", len(s), maxEmailLength)
-	case strings.ContainsAny(s, " \t\r\n<>,;\"") || !ok || local == "" || strings.Contains(domain, "@"):
+	}
+	if err := checkEmailRunes(s); err != nil {
+		return err
+	}
+	switch local, domain, ok := strings.Cut(s, "@"); {
+	case strings.ContainsAny(s, "<>,;\"") || !ok || local == "" || strings.Contains(domain, "@"):
 		return fmt.Errorf("%q is not an email address", s)
 	case !strings.Contains(strings.Trim(domain, "."), ".") || strings.Contains(domain, ".."):
 		return fmt.Errorf("%q is not an email address (the domain needs a dot, as in example.org)", s)
 	}
 	return nil
+}
+
+// checkEmailRunes refuses what cannot be part of an address and would be
+// invisible or harmful on a screen: bytes that are not UTF-8, control
+// characters (C0, DEL, C1), bidirectional controls and whitespace. Positions
+// count characters from 1.
+func checkEmailRunes(s string) error {
+	pos := 0
+	for i, r := range s {
+		pos++
+		what := ""
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"): // a byte that is not UTF-8
+			return fmt.Errorf("%q is not an email address: it is not valid UTF-8 (at position %d)", s, pos)
+		case unicode.IsControl(r):
+			what = "a control character"
+		case isBidiControl(r):
+			what = "a bidirectional control character"
+		case unicode.IsSpace(r):
+			what = "a space"
+		default:
+			continue
+		}
+		return fmt.Errorf("%q is not an email address: it contains %s (U+%04X) at position %d", s, what, r, pos)
+	}
+	return nil
+}
+
+// isBidiControl reports the characters that reorder text on screen: the
+// embeddings and overrides, the isolates and the direction marks.
+func isBidiControl(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) ||
+		r == 0x200E || r == 0x200F || r == 0x061C
 }
 
 // attendeePath is the attendee_action path of an event, or of one of its
@@ -243,7 +284,7 @@ func (s *AttendeesService) Pager(eventID, sessionID string, opts ListAttendeeAct
 	}
 	// A repeated check-in is not recorded again, so action and email
 	// identify an entry.
-	return NewPager(fetch, func(a AttendeeAction) string { return a.Action + "\x00" + a.Email }, s.c.now)
+	return NewPager("list attendee actions", fetch, func(a AttendeeAction) string { return a.Action + "\x00" + a.Email }, s.c.now)
 }
 
 // List iterates over the whole check-in history.
@@ -356,7 +397,7 @@ func (s *AttendeesService) Sessions(ctx context.Context, eventID string) ([]Sess
 		return Page[Session]{Items: out.Sessions, NextPageToken: out.NextPageToken, Total: out.TotalRecords}, nil
 	}
 	out := []Session{}
-	for sess, err := range NewPager(fetch, func(s Session) string { return s.SessionID }, s.c.now).All(ctx) {
+	for sess, err := range NewPager("list sessions", fetch, func(s Session) string { return s.SessionID }, s.c.now).All(ctx) {
 		if err != nil {
 			return nil, err
 		}
@@ -449,7 +490,7 @@ func (s *AttendeesService) RegistrantsPager(eventID string, opts ListRegistrants
 		}
 		return Page[Registrant]{Items: l.Registrants, NextPageToken: l.NextPageToken, Total: l.TotalRecords}, nil
 	}
-	return NewPager(fetch, func(r Registrant) string { return NormalizeEmail(r.Email) }, s.c.now)
+	return NewPager("list registrants", fetch, func(r Registrant) string { return NormalizeEmail(r.Email) }, s.c.now)
 }
 
 // Registrants iterates over every registrant of an event.

@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
@@ -269,4 +272,54 @@ func TestCheckInThroughFaults(t *testing.T) {
 	if n := len(log.requests()); n <= 10 {
 		t.Errorf("%d requests: the faults did not bite", n)
 	}
+}
+
+func TestCheckEmailRefusesInvisibleCharacters(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a\x1b[2J@x.org", "contains a control character (U+001B) at position 2"},
+		{"a@x.org\x00", "contains a control character (U+0000) at position 8"},
+		{"a\x7f@x.org", "contains a control character (U+007F) at position 2"},
+		{"a\u0085b@x.org", "contains a control character (U+0085) at position 2"},
+		{"a\u009b2J@x.org", "contains a control character (U+009B) at position 2"},
+		{"\u202eabc@x.org", "contains a bidirectional control character (U+202E) at position 1"},
+		{"ab\u2066c@x.org", "contains a bidirectional control character (U+2066) at position 3"},
+		{"ab@x\u200f.org", "contains a bidirectional control character (U+200F) at position 5"},
+		{"a b@x.org", "contains a space (U+0020) at position 2"},
+		{"ab@x.org\n", "contains a control character (U+000A) at position 9"},
+		{"ab\u00a0@x.org", "contains a space (U+00A0) at position 3"},
+		{"ab\u3000@x.org", "contains a space (U+3000) at position 3"},
+		{"é\xff@x.org", "is not valid UTF-8 (at position 2)"},
+		{"a@x.org\xc3", "is not valid UTF-8 (at position 8)"},
+	} {
+		err := api.CheckEmail(c.in)
+		if want := fmt.Sprintf("%q is not an email address: it ", c.in) + c.want; err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %q", c.in, err, c.want)
+		}
+	}
+	// A literal replacement character is text, not broken encoding; other
+	// rules still apply to the address around it.
+	for _, good := range []string{"jos\u00e9@exampl\u00e9.org", "\ufffd@x.org", "用户@例子.广告"} {
+		if err := api.CheckEmail(good); err != nil {
+			t.Errorf("%q: %v", good, err)
+		}
+	}
+}
+
+func FuzzCheckEmail(f *testing.F) {
+	for _, s := range []string{"ana@example.org", "a\x1b[2J@x.org", "\u202e@x.org", "a\xff@x.org", "a b@x.org"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if api.CheckEmail(s) != nil {
+			return
+		}
+		if !utf8.ValidString(s) {
+			t.Fatalf("%q passes but is not UTF-8", s)
+		}
+		for _, r := range s {
+			if unicode.IsControl(r) || unicode.IsSpace(r) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) {
+				t.Fatalf("%q passes with %U", s, r)
+			}
+		}
+	})
 }

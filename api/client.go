@@ -27,12 +27,14 @@ type Client struct {
 	base      *url.URL
 	word      string
 	hc        *http.Client
+	timeout   time.Duration // one request's wait for an answer, for messages
 	userAgent string
 	now       func() time.Time
 	sleep     func(context.Context, time.Duration) error
 	jitter    func() float64
 	limiter   *rate.Limiter
 	retry     RetryPolicy
+	maxBody   int64
 	tokens    oauth2.TokenSource
 	log       *slog.Logger
 	filter    StringFilter // nil: answers reach the caller as sent
@@ -64,6 +66,10 @@ type RetryPolicy struct {
 var DefaultRetryPolicy = RetryPolicy{MaxAttempts: 8, BaseDelay: 250 * time.Millisecond,
 	MaxDelay: 15 * time.Second, MaxRetryAfter: 2 * time.Minute}
 
+// DefaultMaxBodyBytes caps one successful answer's body: far above any real
+// page (300 events), far below what would exhaust memory.
+const DefaultMaxBodyBytes = 64 << 20
+
 // Option configures a Client.
 type Option func(*Client)
 
@@ -79,8 +85,26 @@ func WithBaseURL(u string) Option {
 // WithPathWord sets the word in /v2/<word>_events paths.
 func WithPathWord(w string) Option { return func(c *Client) { c.word = w } }
 
-// WithHTTPClient sets the underlying HTTP client.
+// WithHTTPClient sets the underlying HTTP client. The client is not changed:
+// evdesk uses a copy whose redirects keep the credentials to their origin
+// (the client's own CheckRedirect still runs), and its Timeout is what
+// messages report.
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
+
+// DefaultTimeout is how long one request waits for the answer to begin.
+const DefaultTimeout = 60 * time.Second
+
+// WithTimeout sets how long one request waits for the answer to begin
+// (default DefaultTimeout); reading the whole answer may take five times as
+// long. It applies to the HTTP client evdesk builds, not to one given with
+// WithHTTPClient.
+func WithTimeout(d time.Duration) Option {
+	return func(c *Client) {
+		if d > 0 {
+			c.timeout = d
+		}
+	}
+}
 
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
@@ -108,6 +132,17 @@ func WithRateLimit(rps float64, burst int) Option {
 // WithRetry sets the retry policy.
 func WithRetry(p RetryPolicy) Option { return func(c *Client) { c.retry = p } }
 
+// WithMaxBodyBytes caps the body of a successful answer; a longer one fails
+// the call instead of being read into memory. n <= 0 keeps
+// DefaultMaxBodyBytes.
+func WithMaxBodyBytes(n int64) Option {
+	return func(c *Client) {
+		if n > 0 {
+			c.maxBody = n
+		}
+	}
+}
+
 // WithToken authenticates every call with a fixed bearer token.
 func WithToken(token string) Option {
 	return func(c *Client) { c.tokens = oauth2.StaticTokenSource(&oauth2.Token{AccessToken: token}) }
@@ -124,18 +159,25 @@ func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.log = l } }
 func New(opts ...Option) (*Client, error) {
 	c := &Client{
 		word:      DefaultPathWord,
-		hc:        &http.Client{Timeout: 60 * time.Second},
+		timeout:   DefaultTimeout,
 		userAgent: "evdesk",
 		now:       time.Now,
 		sleep:     sleepContext,
 		jitter:    rand.Float64,
 		limiter:   rate.NewLimiter(20, 10),
 		retry:     DefaultRetryPolicy,
+		maxBody:   DefaultMaxBodyBytes,
 		log:       slog.New(slog.DiscardHandler),
 	}
 	for _, o := range opts {
 		o(c)
 	}
+	if c.hc == nil {
+		c.hc = newHTTPClient(c.timeout)
+	} else {
+		c.timeout = c.hc.Timeout
+	}
+	c.hc = guardRedirects(c.hc)
 	if c.base == nil || c.base.Host == "" {
 		return nil, errors.New("api: a base URL such as https://api.example.com/v2 is required (EVDESK_BASE_URL)")
 	}
@@ -160,6 +202,10 @@ func New(opts ...Option) (*Client, error) {
 // BaseURL returns the base address the client calls.
 func (c *Client) BaseURL() string { return c.base.String() }
 
+// MaxBodyBytes is the cap on a successful answer's body, so a client built
+// alongside (the transcriber) can share it.
+func (c *Client) MaxBodyBytes() int64 { return c.maxBody }
+
 // eventsPath builds /<word>_events/<rest...>, escaping each element.
 func (c *Client) eventsPath(elems ...string) string {
 	var b strings.Builder
@@ -169,6 +215,58 @@ func (c *Client) eventsPath(elems ...string) string {
 		b.WriteString(url.PathEscape(e))
 	}
 	return b.String()
+}
+
+// newHTTPClient waits at most timeout for an answer to begin and five times
+// as long for the whole exchange, so neither a silent server nor a trickling
+// answer holds a call for ever.
+func newHTTPClient(timeout time.Duration) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.ResponseHeaderTimeout = timeout
+	return &http.Client{Transport: tr, Timeout: 5 * timeout}
+}
+
+// maxRedirects bounds one request's chain of redirects.
+const maxRedirects = 10
+
+// errRedirectRefused marks a redirect the client will not follow; repeating
+// the request would meet the same redirect.
+var errRedirectRefused = errors.New("redirect refused")
+
+// guardRedirects returns a copy of hc whose redirects never carry the
+// Authorization header (or a Cookie) to another origin, and never go from
+// https to http. Go itself strips credentials only when the host name
+// changes, not the port or the scheme. hc's own CheckRedirect runs after.
+func guardRedirects(hc *http.Client) *http.Client {
+	guarded := *hc
+	next := hc.CheckRedirect
+	guarded.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("%w: stopped after %d redirects", errRedirectRefused, maxRedirects)
+		}
+		if via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https" {
+			return fmt.Errorf("%w: the server redirected from https to %s://%s, which is not encrypted",
+				errRedirectRefused, req.URL.Scheme, req.URL.Host)
+		}
+		if origin(req.URL) != origin(via[0].URL) {
+			req.Header.Del("Authorization")
+			req.Header.Del("Cookie")
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		return nil
+	}
+	return &guarded
+}
+
+// origin is scheme, host and port, with the scheme's default port spelt out.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 func sleepContext(ctx context.Context, d time.Duration) error {

@@ -109,6 +109,17 @@ func (e *Error) Temporary() bool {
 	return e.Status == 429 || e.Status >= 500
 }
 
+// RetryAfter reports the wait a server asked for (Retry-After on a 429 or
+// 503) behind err, if it asked for one. It is never negative and never
+// overflows: absurd values are clamped to the longest time.Duration.
+func RetryAfter(err error) (time.Duration, bool) {
+	var e *Error
+	if errors.As(err, &e) && e.RetryAfter > 0 {
+		return e.RetryAfter, true
+	}
+	return 0, false
+}
+
 // IsCode reports whether err is an *Error with the given provider code.
 func IsCode(err error, code int) bool {
 	var e *Error
@@ -141,8 +152,9 @@ const (
 	CodeAccessLinkNotFound     = 261201
 	CodeTicketTypeNotFound     = 261202
 	CodeJoinLinkNameTaken      = 261203
-	// CodeInvalidPageToken is what the provider answers for an expired or
-	// unknown next_page_token; the pager restarts the listing on it.
+	// CodeInvalidPageToken is the simulator's code for an expired or unknown
+	// next_page_token; the spec names none, so the pager does not depend on
+	// it (it restarts on a 4xx to any request that carried a token).
 	CodeInvalidPageToken = 300
 	// Phone: the provider's description gives 400 as the code of an invalid
 	// setting_types; the spec shows no code for its 403, and the client

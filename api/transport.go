@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -44,6 +45,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		}
 	}
 	attempts := max(c.retry.MaxAttempts, 1)
+	start := time.Now()
 	for attempt := 0; ; attempt++ {
 		resp, err := c.send(ctx, cl, payload)
 		last := attempt+1 >= attempts
@@ -52,8 +54,10 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if errors.As(err, &te) { // nothing was sent; a refresh is never repeated
 				return fmt.Errorf("%s: %w", cl.op, err)
 			}
-			if ctx.Err() != nil {
-				return fmt.Errorf("%s: %w", cl.op, ctx.Err())
+			// A full timeout is not waited again: eight of them would hold
+			// one call for eight minutes. A refused redirect would recur.
+			if ctx.Err() != nil || isTimeout(err) || errors.Is(err, errRedirectRefused) {
+				return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, awaitingAnswer))
 			}
 			if !cl.repeatable {
 				return fmt.Errorf("%s: %w: %w", cl.op, ErrOutcomeUnknown, err)
@@ -61,13 +65,13 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if last {
 				return fmt.Errorf("%s: gave up after %d attempts: %w", cl.op, attempts, err)
 			}
-			if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
-				return fmt.Errorf("%s: %w", cl.op, err)
+			if serr := c.sleep(ctx, c.backoff(attempt)); serr != nil {
+				return fmt.Errorf("%s: %w; %w", cl.op, err, c.noAnswer(ctx, serr, start, awaitingRetry))
 			}
 			continue
 		}
 		if resp.StatusCode < 300 {
-			if err := decodeBody(resp, out, cl.op); err != nil {
+			if err := c.decodeBody(ctx, resp, out, cl, start); err != nil {
 				return err
 			}
 			filterStrings(out, c.filter)
@@ -86,14 +90,79 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		wait := c.backoff(attempt)
 		if apiErr.RetryAfter > 0 {
 			if apiErr.RetryAfter > c.retry.MaxRetryAfter {
-				return apiErr
+				return c.refuseWait(apiErr)
 			}
 			wait = apiErr.RetryAfter
 		}
 		if err := c.sleep(ctx, wait); err != nil {
-			return fmt.Errorf("%s: %w", cl.op, err)
+			return fmt.Errorf("%w; %w", apiErr, c.noAnswer(ctx, err, start, awaitingRetry))
 		}
 	}
+}
+
+// waitStage is what a call was waiting for when its time ran out.
+type waitStage int
+
+const (
+	awaitingAnswer waitStage = iota // the request was sent; no answer yet
+	readingAnswer                   // the answer began but did not finish
+	awaitingRetry                   // the server failed and the next try was due
+)
+
+// noAnswerError is a call that ran out of time: the request's own timeout
+// or the caller's deadline. It names the host and the wait.
+type noAnswerError struct {
+	host     string
+	stage    waitStage
+	wait     time.Duration
+	deadline bool // the caller's context expired, not the request's timeout
+	err      error
+}
+
+func (e *noAnswerError) Error() string {
+	what := "no answer from " + e.host
+	switch e.stage {
+	case readingAnswer:
+		what = "the answer from " + e.host + " did not arrive in full"
+	case awaitingRetry:
+		what = "no usable answer from " + e.host
+	}
+	if e.deadline {
+		return fmt.Sprintf("%s before the deadline (waited %s)", what, durationWords(e.wait))
+	}
+	return fmt.Sprintf("%s within %s", what, durationWords(e.wait))
+}
+
+func (e *noAnswerError) Unwrap() error { return e.err }
+
+// noAnswer says what a call was waiting for when time ran out; other errors
+// (a cancelled context, a refused redirect) pass unchanged.
+func (c *Client) noAnswer(ctx context.Context, err error, start time.Time, stage waitStage) error {
+	e := &noAnswerError{host: c.base.Host, stage: stage, err: err}
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		e.deadline, e.wait, e.err = true, time.Since(start), ctx.Err()
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case isTimeout(err):
+		e.wait = c.timeout
+		if stage == readingAnswer {
+			e.wait = c.hc.Timeout // the whole exchange's limit
+		}
+		if e.wait <= 0 {
+			e.wait = time.Since(start)
+		}
+	default:
+		return err
+	}
+	return e
+}
+
+// isTimeout reports a request that timed out (dial, answer headers, or the
+// whole exchange).
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // send makes one attempt, after the client-side rate limit admits it.
@@ -146,16 +215,74 @@ func (c *Client) backoff(attempt int) time.Duration {
 	return time.Duration(d/2 + c.jitter()*d/2)
 }
 
-func decodeBody(resp *http.Response, out any, op string) error {
+// decodeBody decodes a successful answer, reading at most c.maxBody bytes:
+// closing the body early drops the connection, so a huge or endless answer
+// costs neither memory nor time.
+func (c *Client) decodeBody(ctx context.Context, resp *http.Response, out any, cl call, start time.Time) error {
 	defer resp.Body.Close()
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		return nil
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: decode response: %w", op, err)
+	body := &cappedReader{r: resp.Body, left: c.maxBody}
+	if err := json.NewDecoder(body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
+		if errors.Is(err, ErrResponseTooLarge) {
+			return &tooLargeError{op: cl.op, path: cl.path, limit: c.maxBody}
+		}
+		if ctx.Err() != nil || isTimeout(err) {
+			return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, readingAnswer))
+		}
+		return fmt.Errorf("%s: decode response: %w", cl.op, err)
 	}
 	return nil
+}
+
+// ErrResponseTooLarge is behind every error for an answer longer than the
+// client's cap (WithMaxBodyBytes).
+var ErrResponseTooLarge = errors.New("the answer is larger than the client accepts")
+
+// cappedReader reads at most left bytes and fails with ErrResponseTooLarge
+// when the source has more.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1] // one byte past the cap tells "exactly the cap" from "more"
+	}
+	n, err := c.r.Read(p)
+	if int64(n) > c.left {
+		n, c.left = int(c.left), 0
+		return n, ErrResponseTooLarge
+	}
+	c.left -= int64(n)
+	return n, err
+}
+
+// tooLargeError names the endpoint (path without the query) and the cap.
+type tooLargeError struct {
+	op, path string
+	limit    int64
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("%s: the answer from %s is larger than %s; refusing to read more (raise max_response_mb in the profile if this is expected)",
+		e.op, e.path, sizeWords(e.limit))
+}
+
+func (e *tooLargeError) Unwrap() error { return ErrResponseTooLarge }
+
+// sizeWords writes a byte count in the largest binary unit that divides it.
+func sizeWords(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func readError(resp *http.Response, op string) *Error {
@@ -183,7 +310,11 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		return 0
 	}
 	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
-		return time.Duration(secs * float64(time.Second))
+		// Clamped: a float beyond int64 converts to garbage, often negative.
+		if ns := secs * float64(time.Second); ns < float64(math.MaxInt64) {
+			return time.Duration(ns)
+		}
+		return time.Duration(math.MaxInt64)
 	}
 	for _, parse := range []func(string) (time.Time, error){
 		http.ParseTime,
@@ -194,6 +325,49 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		}
 	}
 	return 0
+}
+
+// refuseWait explains a Retry-After longer than the policy allows: how long
+// the server asked, until when (with the date when that is another day), and
+// the longest wait the client accepts.
+func (c *Client) refuseWait(e *Error) error {
+	if e.RetryAfter == math.MaxInt64 { // clamped: the true wait is longer still
+		return fmt.Errorf("%w; the server asked to wait more than %s; not waiting longer than %s",
+			e, durationWords(e.RetryAfter), durationWords(c.retry.MaxRetryAfter))
+	}
+	now := c.now()
+	until := now.Add(e.RetryAfter)
+	when := until.Format("15:04")
+	if y, m, d := now.Date(); until.Year() != y || until.Month() != m || until.Day() != d {
+		when = until.Format("2006-01-02 15:04")
+	}
+	return fmt.Errorf("%w; the server asked to wait %s (until %s); not waiting longer than %s",
+		e, durationWords(e.RetryAfter), when, durationWords(c.retry.MaxRetryAfter))
+}
+
+// durationWords writes a duration for a person: "285 years", "3 days",
+// "1h30m", "2m", "45s".
+func durationWords(d time.Duration) string {
+	const day = 24 * time.Hour
+	const year = 365 * day
+	switch {
+	case d >= 2*year:
+		return fmt.Sprintf("%d years", d/year)
+	case d >= 2*day:
+		return fmt.Sprintf("%d days", d/day)
+	case d >= time.Second:
+		d = d.Round(time.Second)
+	case d >= time.Millisecond:
+		d = d.Round(time.Millisecond)
+	}
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // redactURLError drops the query string from URL errors: page tokens and

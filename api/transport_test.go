@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -117,10 +118,39 @@ func TestGivesUpAfterMaxAttempts(t *testing.T) {
 func TestARetryAfterBeyondTheLimitIsReturned(t *testing.T) {
 	srv, n := scripted(t, []int{429}, map[string]string{"Retry-After": "3600"})
 	var waits []time.Duration
-	_, err := testClient(t, srv.URL, &waits).Events.Get(context.Background(), "abc")
+	c := testClient(t, srv.URL, &waits)
+	c.now = func() time.Time { return time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC) }
+	_, err := c.Events.Get(context.Background(), "abc")
 	var apiErr *Error
-	if !errors.As(err, &apiErr) || apiErr.RetryAfter != time.Hour || n.Load() != 1 {
-		t.Fatalf("err=%v requests=%d", err, n.Load())
+	if !errors.As(err, &apiErr) || apiErr.RetryAfter != time.Hour || n.Load() != 1 || len(waits) != 0 {
+		t.Fatalf("err=%v requests=%d waits=%v", err, n.Load(), waits)
+	}
+	if d, ok := RetryAfter(err); !ok || d != time.Hour {
+		t.Errorf("RetryAfter = %v, %v", d, ok)
+	}
+	if !strings.HasSuffix(err.Error(), "; the server asked to wait 1h (until 13:00); not waiting longer than 2m") {
+		t.Errorf("message: %v", err)
+	}
+}
+
+func TestAnAbsurdRetryAfterIsRefusedWithTheDate(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	for header, want := range map[string]string{
+		"9000000000": "; the server asked to wait 285 years (until 2312-02-05 04:00); not waiting longer than 2m",
+		"1e300":      "; the server asked to wait more than 292 years; not waiting longer than 2m",
+		"43200":      "; the server asked to wait 12h (until 2026-11-24 00:00); not waiting longer than 2m",
+	} {
+		srv, n := scripted(t, []int{429}, map[string]string{"Retry-After": header})
+		var waits []time.Duration
+		c := testClient(t, srv.URL, &waits)
+		c.now = func() time.Time { return now }
+		_, err := c.Events.Get(context.Background(), "abc")
+		if !IsStatus(err, 429) || n.Load() != 1 || len(waits) != 0 {
+			t.Fatalf("%s: err=%v requests=%d waits=%v", header, err, n.Load(), waits)
+		}
+		if !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("%s: %v", header, err)
+		}
 	}
 }
 
@@ -133,6 +163,13 @@ func TestParseRetryAfter(t *testing.T) {
 		"2026-11-23T12:01:00Z":          time.Minute,
 		"2026-11-23T11:00:00Z":          0,
 		"soon":                          0,
+		"-5":                            0,
+		"NaN":                           0,
+		"9000000000":                    9000000000 * time.Second,
+		"9300000000":                    math.MaxInt64,
+		"1e300":                         math.MaxInt64,
+		"+Inf":                          math.MaxInt64,
+		"Fri, 01 Jan 9999 00:00:00 GMT": math.MaxInt64,
 		"":                              0,
 	} {
 		if got := parseRetryAfter(in, now); got != want {

@@ -32,6 +32,8 @@ const (
 	EnvClientSecret = "EVDESK_CLIENT_SECRET"
 	EnvRedirectURI  = "EVDESK_REDIRECT_URI"
 	EnvScopes       = "EVDESK_SCOPES"
+	// EnvMaxResponseMB caps the size of one answer from the server, in MiB.
+	EnvMaxResponseMB = "EVDESK_MAX_RESPONSE_MB"
 	// EnvToken is a bearer token that overrides all other authentication
 	// (scripts, CI). It is never written to disk.
 	EnvToken = "EVDESK_TOKEN"
@@ -53,6 +55,12 @@ const (
 	// The port is fixed because the provider matches registered redirect
 	// URIs exactly.
 	DefaultRedirectURI = "http://127.0.0.1:8976/callback"
+	// DefaultMaxResponseMB is the answer-size cap when a profile sets none
+	// (the api package's default, restated for messages and the file header).
+	DefaultMaxResponseMB = 64
+	// MaxMaxResponseMB bounds max_response_mb: 64 GiB is beyond any answer
+	// this API gives and keeps the byte count far from overflow.
+	MaxMaxResponseMB = 64 << 10
 )
 
 // Field names as they appear in the config file.
@@ -66,12 +74,15 @@ const (
 	// FieldTokenEnv names the environment variable that holds the profile's
 	// bearer token; it wins over EVDESK_TOKEN for that profile.
 	FieldTokenEnv = "token_env"
+	// FieldMaxResponseMB caps one answer's size in MiB (default 64).
+	FieldMaxResponseMB = "max_response_mb"
 )
 
 // fieldEnv maps each settable field to its environment variable.
 var fieldEnv = map[string]string{
 	FieldBaseURL: EnvBaseURL, FieldAuthURL: EnvAuthURL, FieldPathWord: EnvPathWord,
 	FieldClientID: EnvClientID, FieldRedirectURI: EnvRedirectURI, FieldScopes: EnvScopes,
+	FieldMaxResponseMB: EnvMaxResponseMB,
 }
 
 // Profile is one place evdesk can connect to, with everything resolved:
@@ -84,6 +95,9 @@ type Profile struct {
 	ClientID    string
 	RedirectURI string
 	Scopes      []string // empty: the scopes registered for the application
+	// MaxResponseMB caps one answer's body in MiB; 0 means the default
+	// (DefaultMaxResponseMB).
+	MaxResponseMB int
 	// ClientSecret comes from EVDESK_CLIENT_SECRET only (else the keyring);
 	// it is never written to the config file and never shown.
 	ClientSecret string
@@ -100,7 +114,14 @@ type Profile struct {
 	File string
 
 	origins map[string]string // field -> where its value came from, for messages
+	// badMaxResponse keeps an EVDESK_MAX_RESPONSE_MB that is not a number,
+	// for Validate to report.
+	badMaxResponse string
 }
+
+// MaxResponseBytes is the answer-size cap in bytes; 0 when the profile sets
+// none, which the api package reads as its default.
+func (p Profile) MaxResponseBytes() int64 { return int64(p.MaxResponseMB) << 20 }
 
 // Origin says where a field's value came from: an environment variable
 // name, "<file>:<line>" or "default". Empty when unset.
@@ -195,6 +216,10 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.setOrigin(FieldScopes, f.origin(chosen, FieldScopes))
 		}
 		p.TokenEnv = set(FieldTokenEnv, e.TokenEnv)
+		if e.MaxResponseMB != 0 {
+			p.MaxResponseMB = e.MaxResponseMB
+			p.setOrigin(FieldMaxResponseMB, f.origin(chosen, FieldMaxResponseMB))
+		}
 	} else if asked != "" && asked != DefaultProfileName {
 		// An explicitly named profile must exist (the implicit "default"
 		// profile may come from the environment alone).
@@ -236,6 +261,12 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 			p.RedirectURI = v
 		case FieldScopes:
 			p.Scopes = SplitScopes(v)
+		case FieldMaxResponseMB:
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				p.badMaxResponse = v
+			}
+			p.MaxResponseMB = n
 		}
 	}
 	p.ClientSecret = getenv(lookup, EnvClientSecret)
@@ -321,6 +352,23 @@ func (p Profile) validateFields() error {
 		if err := CheckScope(s); err != nil {
 			return fmt.Errorf("%s: scope %q %v", p.label(FieldScopes), s, err)
 		}
+	}
+	if p.badMaxResponse != "" {
+		return fmt.Errorf("%s=%q is not a whole number: give the cap in MiB, from 1 to %d (default %d)",
+			p.label(FieldMaxResponseMB), p.badMaxResponse, MaxMaxResponseMB, DefaultMaxResponseMB)
+	}
+	if p.origins[FieldMaxResponseMB] != "" {
+		if err := CheckMaxResponseMB(p.MaxResponseMB); err != nil {
+			return fmt.Errorf("%s=%d %v", p.label(FieldMaxResponseMB), p.MaxResponseMB, err)
+		}
+	}
+	return nil
+}
+
+// CheckMaxResponseMB reports whether n can cap an answer's size in MiB.
+func CheckMaxResponseMB(n int) error {
+	if n < 1 || n > MaxMaxResponseMB {
+		return fmt.Errorf("is out of range: give the cap in MiB, from 1 to %d (default %d)", MaxMaxResponseMB, DefaultMaxResponseMB)
 	}
 	return nil
 }

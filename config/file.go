@@ -41,9 +41,12 @@ type ProfileEntry struct {
 	// TokenEnv names the variable holding the profile's token (the name,
 	// never the token, is stored).
 	TokenEnv string `toml:"token_env,omitempty"`
+	// MaxResponseMB caps one answer's size in MiB; 0 (absent) is the default.
+	MaxResponseMB int `toml:"max_response_mb,omitzero"`
 }
 
-var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes, FieldTokenEnv}
+var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
+	FieldTokenEnv, FieldMaxResponseMB}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -197,6 +200,12 @@ func (f *File) Check() error {
 				return bad(FieldTokenEnv, fmt.Sprintf("%q %v, such as ACME_EVDESK_TOKEN", e.TokenEnv, err))
 			}
 		}
+		// 0 is "absent" once decoded; an explicit 0 in the file is still wrong.
+		if e.MaxResponseMB != 0 || f.line(name, FieldMaxResponseMB) > 0 {
+			if err := CheckMaxResponseMB(e.MaxResponseMB); err != nil {
+				return bad(FieldMaxResponseMB, fmt.Sprintf("%d %v", e.MaxResponseMB, err))
+			}
+		}
 	}
 	if f.DefaultProfile != "" {
 		if _, ok := f.Profiles[f.DefaultProfile]; !ok {
@@ -266,9 +275,12 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # --profile NAME or EVDESK_PROFILE; default_profile is used otherwise.
 # Every field can be overridden by EVDESK_<FIELD> (EVDESK_BASE_URL,
 # EVDESK_AUTH_URL, EVDESK_PATH_WORD, EVDESK_CLIENT_ID, EVDESK_REDIRECT_URI,
-# EVDESK_SCOPES). Secrets never go here: the client secret and tokens live in
-# the OS keyring (` + "`evdesk login`" + `) or come from EVDESK_CLIENT_SECRET / EVDESK_TOKEN;
-# token_env = "NAME" makes a profile read its token from $NAME instead.
+# EVDESK_SCOPES, EVDESK_MAX_RESPONSE_MB). max_response_mb caps the size of
+# one answer from the server in MiB (default 64); raise it only when a call
+# says its answer is larger. Secrets never go here: the client secret and
+# tokens live in the OS keyring (` + "`evdesk login`" + `) or come from
+# EVDESK_CLIENT_SECRET / EVDESK_TOKEN; token_env = "NAME" makes a profile
+# read its token from $NAME instead.
 
 `
 

@@ -209,6 +209,10 @@ func TestFileErrorsNameFileLineAndField(t *testing.T) {
 		{"top level", "colour = \"red\"\n", ":1", "colour"},
 		{"token variable", "[profiles.a]\nbase_url = \"http://x/v2\"\ntoken_env = \"1-TOKEN\"\n", ":3", "profiles.a.token_env"},
 		{"token in file", "[profiles.a]\ntoken = \"s\"\n", ":2", "profiles.a.token"},
+		{"zero cap", "[profiles.a]\nmax_response_mb = 0\n", ":2", "profiles.a.max_response_mb"},
+		{"negative cap", "[profiles.a]\n\nmax_response_mb = -5\n", ":3", "profiles.a.max_response_mb"},
+		{"huge cap", "[profiles.a]\nmax_response_mb = 99999999999\n", ":2", "profiles.a.max_response_mb"},
+		{"text cap", "[profiles.a]\nmax_response_mb = \"lots\"\n", ":2", "profiles.a.max_response_mb"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeConfig(t, tc.content)
@@ -308,5 +312,37 @@ func TestQuotedProfileNamesRoundTrip(t *testing.T) {
 	p, err := Resolve(f.Path, "eu.prod", lookupFrom(nil))
 	if err != nil || p.BaseURL != "https://eu.example/v2" || p.Origin(FieldBaseURL) == f.Path {
 		t.Fatalf("%+v %v %q", p, err, p.Origin(FieldBaseURL))
+	}
+}
+
+func TestMaxResponseMBFromFileAndEnvironment(t *testing.T) {
+	path := writeConfig(t, "[profiles.a]\nbase_url = \"https://api.example.com/v2\"\nmax_response_mb = 256\n")
+	p, err := Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t"}))
+	if err != nil || p.Validate() != nil {
+		t.Fatal(err, p.Validate())
+	}
+	if p.MaxResponseMB != 256 || p.MaxResponseBytes() != 256<<20 || p.Origin(FieldMaxResponseMB) != path+":3" {
+		t.Fatalf("%d %d %q", p.MaxResponseMB, p.MaxResponseBytes(), p.Origin(FieldMaxResponseMB))
+	}
+	p, _ = Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t", EnvMaxResponseMB: "8"}))
+	if p.MaxResponseBytes() != 8<<20 || p.Origin(FieldMaxResponseMB) != EnvMaxResponseMB || p.Validate() != nil {
+		t.Fatalf("env override: %d %q %v", p.MaxResponseBytes(), p.Origin(FieldMaxResponseMB), p.Validate())
+	}
+	// Unset means the api package's default.
+	if q := FromEnv(lookupFrom(nil)); q.MaxResponseBytes() != 0 {
+		t.Errorf("unset cap %d", q.MaxResponseBytes())
+	}
+	for v, want := range map[string]string{
+		"0":                     "EVDESK_MAX_RESPONSE_MB=0 is out of range: give the cap in MiB, from 1 to 65536 (default 64)",
+		"-1":                    "EVDESK_MAX_RESPONSE_MB=-1 is out of range",
+		"65537":                 "EVDESK_MAX_RESPONSE_MB=65537 is out of range",
+		"64MB":                  `EVDESK_MAX_RESPONSE_MB="64MB" is not a whole number: give the cap in MiB, from 1 to 65536 (default 64)`,
+		"1e3":                   `EVDESK_MAX_RESPONSE_MB="1e3" is not a whole number`,
+		"999999999999999999999": `EVDESK_MAX_RESPONSE_MB="999999999999999999999" is not a whole number`,
+	} {
+		p, _ := Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t", EnvMaxResponseMB: v}))
+		if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v", v, err)
+		}
 	}
 }
