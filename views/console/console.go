@@ -50,7 +50,7 @@ func Sections(d Deps) []ui.Section {
 	return []ui.Section{
 		{Name: "Events", New: func(c *ui.Context) ui.Screen { return events.NewList(c, ev) }},
 		{Name: "Check-in", New: func(c *ui.Context) ui.Screen { return checkin.NewPicker(c, ck) }},
-		{Name: "Phone", New: func(c *ui.Context) ui.Screen { return phone.New(c, d.Client) }},
+		{Name: "Phone", New: func(c *ui.Context) ui.Screen { return phone.New(c, phone.Deps{Client: d.Client, Now: d.Now}) }},
 		{Name: "Transcribe", New: func(c *ui.Context) ui.Screen {
 			return transcribe.New(c, d.Transcriber, transcribe.WithSamples(d.TranscribeSamples...))
 		}},

@@ -30,7 +30,7 @@ func newRig(t *testing.T, token string, w, h int) *rig {
 	client := viewtest.NewServer(t).Client(t, token)
 	r := &rig{client: client}
 	r.Driver = viewtest.OpenSection(t, "Phone", w, h, func(c *ui.Context) ui.Screen {
-		r.screen = newScreen(c, client, viewtest.Clock)
+		r.screen = newScreen(c, Deps{Client: client, Now: viewtest.Clock})
 		return r.screen
 	})
 	return r
@@ -39,7 +39,7 @@ func newRig(t *testing.T, token string, w, h int) *rig {
 func TestGroupedListWithStateAndLocks(t *testing.T) {
 	r := newRig(t, sim.DemoToken, 120, 36)
 	r.Contains("1 All 45", "2 On 34", "3 Off 11", "4 Locked 11",
-		"Calling and routing (17)", "Call forwarding", "ON", "locked: account", "setting 1 of 45")
+		"Calling and routing (17)", "Call forwarding", "ON", "locked: account", "row 1 of 45")
 	r.Lacks("5 Changed")
 	r.Golden("list_120x36")
 	r.Press("G")
@@ -52,10 +52,10 @@ func TestDetailPaneExplainsInWords(t *testing.T) {
 	r.Press("/")
 	r.Type("park")
 	r.Press("enter")
-	r.Contains("search: park (1)", "Parked calls expire after 10 minutes,", "Not locked: users can change it.")
+	r.Contains("filter: park (1 matches)", "Parked calls expire after 10 minutes,", "Not locked: users can change it.")
 	r.Golden("pane_call_park")
 	r.Press("esc") // clears the search, stays on the screen
-	r.Contains("setting 12 of 45", "Call park")
+	r.Contains("row 12 of 45", "Call park")
 
 	// The full sentences, in the detail screen's width.
 	for q, want := range map[string]string{
@@ -92,7 +92,7 @@ func TestDetailScreenAndRawJSON(t *testing.T) {
 	r.Contains("Call park (raw)", `"expiration_period": 10`, `"locked_by": "invalid"`)
 	r.Golden("raw_call_park")
 	r.Press("esc")
-	r.Contains("search: call park (1)")
+	r.Contains("filter: call park (1 matches)")
 	// J straight from the list opens the raw view of an unknown setting.
 	r.Press("esc", "G", "J")
 	r.Contains("Online fax (raw)", `"include_fax_as_attachment": true`, "Not one of the spec's 43 settings")
@@ -101,21 +101,21 @@ func TestDetailScreenAndRawJSON(t *testing.T) {
 func TestFilters(t *testing.T) {
 	r := newRig(t, sim.DemoToken, 120, 36)
 	r.Press("4")
-	r.Contains("setting 1 of 11", "Local survivability mode")
+	r.Contains("row 1 of 11", "Local survivability mode")
 	r.Lacks("Outbound caller ID", "Elevate to meeting")
 	r.Golden("filter_locked")
 	r.Press("3")
-	r.Contains("setting 1 of 11", "External calls from rooms", "OFF")
+	r.Contains("row 1 of 11", "External calls from rooms", "OFF")
 	r.Lacks("Call park ")
 	r.Press("2", "/")
 	r.Type("voicemail")
 	r.Contains("Voicemail (5)", "1 All 6 2 On 5 3 Off 1")
 	r.Lacks("Shared voicemail emails")
 	r.Press("enter", "1")
-	r.Contains("Voicemail (6)", "search: voicemail (6)", "Shared voicemail emails")
+	r.Contains("Voicemail (6)", "filter: voicemail (6 matches)", "Shared voicemail emails")
 	r.Press("/")
 	r.Type("zzz")
-	r.Contains(`No settings match "voicemailzzz".`)
+	r.Contains(`no rows match "voicemailzzz"`)
 }
 
 func TestNotSetUpPage(t *testing.T) {
