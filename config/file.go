@@ -41,9 +41,12 @@ type ProfileEntry struct {
 	// TokenEnv names the variable holding the profile's token (the name,
 	// never the token, is stored).
 	TokenEnv string `toml:"token_env,omitempty"`
+	// PhoneBaseline is the baseline file the console checks the account's
+	// phone policy against (relative to the config file's folder).
+	PhoneBaseline string `toml:"phone_baseline,omitempty"`
 }
 
-var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes, FieldTokenEnv}
+var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes, FieldTokenEnv, FieldPhoneBaseline}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -197,6 +200,11 @@ func (f *File) Check() error {
 				return bad(FieldTokenEnv, fmt.Sprintf("%q %v, such as ACME_EVDESK_TOKEN", e.TokenEnv, err))
 			}
 		}
+		if e.PhoneBaseline != "" {
+			if err := CheckFilePath(e.PhoneBaseline); err != nil {
+				return bad(FieldPhoneBaseline, fmt.Sprintf("%q %v", e.PhoneBaseline, err))
+			}
+		}
 	}
 	if f.DefaultProfile != "" {
 		if _, ok := f.Profiles[f.DefaultProfile]; !ok {
@@ -269,6 +277,8 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # EVDESK_SCOPES). Secrets never go here: the client secret and tokens live in
 # the OS keyring (` + "`evdesk login`" + `) or come from EVDESK_CLIENT_SECRET / EVDESK_TOKEN;
 # token_env = "NAME" makes a profile read its token from $NAME instead.
+# phone_baseline = "FILE" names the baseline the console checks the account's
+# phone policy against (relative to this file's folder; ~/ is your home).
 
 `
 
