@@ -27,6 +27,9 @@ type GlobalKeys struct {
 	CheckIn, Coeditors, Emails, Links, Exhibitors, Register key.Binding
 	// Screen-specific, each with one meaning.
 	MakeDefault, StatusFilter, ReasonFilter, Chart, Raw, Diff, Views key.Binding
+	// Phone policy audits: a baseline to check against, another account
+	// beside this one.
+	Baseline, Compare key.Binding
 }
 
 // DefaultGlobalKeys returns the console's bindings with their help texts.
@@ -83,6 +86,8 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Raw:          b("J", "raw JSON", "J"),
 		Diff:         b("D", "compare with snapshot", "D"),
 		Views:        b("1-9", "switch view", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		Baseline:     b("B", "load a baseline", "B"),
+		Compare:      b("C", "compare with another profile", "C"),
 	}
 }
 

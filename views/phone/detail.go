@@ -23,14 +23,14 @@ type DetailScreen struct {
 	settings *api.PhoneSettings
 	key      string
 	raw      bool
-	changes  []snapshot.Change
+	notes    notes
 	vp       viewport.Model
 	width    int
 	height   int
 }
 
-func newDetail(ctx *ui.Context, st *api.PhoneSettings, k string, raw bool, changes []snapshot.Change) *DetailScreen {
-	return &DetailScreen{ctx: ctx, settings: st, key: k, raw: raw, changes: changes, vp: ui.NewViewport(ctx.Keys)}
+func newDetail(ctx *ui.Context, st *api.PhoneSettings, k string, raw bool, n notes) *DetailScreen {
+	return &DetailScreen{ctx: ctx, settings: st, key: k, raw: raw, notes: n, vp: ui.NewViewport(ctx.Keys)}
 }
 
 // actions: the detail screen only switches between words and JSON.
@@ -90,7 +90,7 @@ func (s *DetailScreen) refresh() {
 		lines = append(lines, strings.Split(pretty.String(), "\n")...)
 		lines = append(lines, "", th.Muted.Render(kindNote(s.key)), th.Muted.Render("J shows it in words"))
 	} else {
-		lines = explain(th, s.settings, s.key, s.changes, w)
+		lines = explain(th, s.settings, s.key, s.notes, w)
 		if fields := s.settings.Fields(s.key); len(fields) > 0 {
 			lines = append(lines, "", th.Header.Render("Fields"),
 				th.Muted.Render(wrapJoin(fields, w)))

@@ -1,8 +1,8 @@
 // Package phone is the phone policy screen: the account's phone settings
 // grouped by theme, each with its on/off state and lock, a detail pane that
 // explains the setting and its extra fields in words, quick filters and
-// search, the raw JSON of any setting, and a comparison with a saved
-// snapshot.
+// search, the raw JSON of any setting, a comparison with a saved snapshot,
+// a check against a baseline, and another account's policy side by side.
 package phone
 
 import (
@@ -32,11 +32,13 @@ const (
 	filterOn
 	filterOff
 	filterLocked
-	filterChanged // only once a snapshot is loaded
+	filterChanged   // only once a snapshot is loaded
+	filterFailing   // only once a baseline is loaded
+	filterDifferent // only once another profile is beside this one
 	nFilters
 )
 
-var filterNames = [nFilters]string{"All", "On", "Off", "Locked", "Changed"}
+var filterNames = [nFilters]string{"All", "On", "Off", "Locked", "Changed", "Failing", "Different"}
 
 // item is one setting as the list shows it.
 type item struct {
@@ -45,20 +47,42 @@ type item struct {
 	group  int
 	common api.PhoneSettingCommon
 	known  bool // common fields could be read
+	absent bool // only the other account has it
 }
 
 func (it item) on() bool     { return it.known && it.common.On() }
+func (it item) off() bool    { return !it.absent && !it.on() }
 func (it item) locked() bool { return it.known && it.common.IsLocked() }
 
-// state is the item's ON/OFF word ("?" when its fields could not be read).
+// state is the item's ON/OFF word ("?" when its fields could not be read,
+// "-" when this account lacks it).
 func (it item) state() string {
 	switch {
+	case it.absent:
+		return "-"
 	case !it.known:
 		return "?"
 	case it.on():
 		return "ON"
 	}
 	return "OFF"
+}
+
+// stateAndLock is the state with "locked" after it, for a narrow column.
+func (it item) stateAndLock() string {
+	if it.locked() {
+		return it.state() + " locked"
+	}
+	return it.state()
+}
+
+// itemOf reads setting k of st.
+func itemOf(st *api.PhoneSettings, k string) item {
+	if st == nil || !st.Has(k) {
+		return item{key: k, title: Title(k), group: groupOf(k), absent: true}
+	}
+	c, ok := st.Common(k)
+	return item{key: k, title: Title(k), group: groupOf(k), common: c, known: ok}
 }
 
 // Messages.
@@ -84,6 +108,14 @@ type Deps struct {
 	Client *api.Client
 	// Now stamps saved snapshots (default time.Now).
 	Now func() time.Time
+	// Baseline is the profile's baseline file (phone_baseline): the
+	// settings are checked against it from the start. "" for none.
+	Baseline string
+	// OpenProfile builds a client for another profile's account, to show
+	// its policy beside this one; nil when the program cannot.
+	OpenProfile func(name string) (*api.Client, error)
+	// OtherProfile is the profile the comparison form offers first.
+	OtherProfile string
 }
 
 // Screen lists the account's phone settings.
@@ -91,13 +123,17 @@ type Screen struct {
 	ctx  *ui.Context
 	deps Deps
 
-	loader   ui.Task // the settings
-	reading  ui.Task // a snapshot file to compare with
-	writing  ui.Task // a snapshot being saved
-	loading  bool
-	err      error
-	settings *api.PhoneSettings
-	items    map[string]item // by setting key
+	loader      ui.Task // the settings
+	reading     ui.Task // a snapshot file to compare with
+	writing     ui.Task // a snapshot being saved
+	baseReading ui.Task // a baseline file
+	otherLoader ui.Task // the other account's settings
+	loading     bool
+	// otherLoading: the other account's settings are on their way.
+	otherLoading bool
+	err          error
+	settings     *api.PhoneSettings
+	items        map[string]item // by setting key
 
 	table  table.Model
 	filter filter
@@ -107,6 +143,8 @@ type Screen struct {
 	snapPath string
 	changes  []snapshot.Change
 	changed  map[string]int // setting key -> number of changes
+
+	audit audit // a baseline, another account
 
 	dialog ui.Dialog
 
@@ -126,26 +164,41 @@ func newScreen(ctx *ui.Context, deps Deps) *Screen {
 	t.SetGrouped(true)
 	t.SetGroupCounts(true)
 	s := &Screen{ctx: ctx, deps: deps, table: t}
-	s.setColumns()
+	s.setColumns(1)
 	return s
 }
 
 func (s *Screen) Title() string { return "Phone settings" }
 
-func (s *Screen) Init() tea.Cmd { return s.load() }
+// Init loads the settings, and the profile's baseline if it names one.
+func (s *Screen) Init() tea.Cmd {
+	if s.deps.Baseline == "" {
+		return s.load()
+	}
+	return tea.Batch(s.load(), s.loadBaseline(s.deps.Baseline, false))
+}
 
+// load reads the settings again, and the other account's beside them.
 func (s *Screen) load() tea.Cmd {
 	s.loading = true
 	s.reading.Stop() // a snapshot read for the old settings no longer applies
 	client := s.deps.Client
-	return s.loader.Run(func(ctx context.Context) tea.Msg {
+	cmd := s.loader.Run(func(ctx context.Context) tea.Msg {
 		st, err := client.Phone.AccountSettings(ctx, api.PhoneSettingsOptions{})
 		return loadedMsg{settings: st, err: err}
 	})
+	if a := s.audit; a.otherClient != nil {
+		return tea.Batch(cmd, s.loadOther(a.otherName, a.otherClient))
+	}
+	return cmd
 }
 
-// Close cancels the load in flight.
-func (s *Screen) Close() { s.loader.Stop() }
+// Close cancels the loads in flight.
+func (s *Screen) Close() {
+	s.loader.Stop()
+	s.otherLoader.Stop()
+	s.baseReading.Stop()
+}
 
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -153,6 +206,10 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, s.onLoaded(msg)
 	case snapshotMsg:
 		return s, s.onSnapshot(msg)
+	case baselineMsg:
+		return s, s.onBaseline(msg)
+	case otherMsg:
+		return s, s.onOther(msg)
 	case savedMsg:
 		if msg.err != nil {
 			return s, ui.Fail("Saving the snapshot", msg.err)
@@ -203,9 +260,19 @@ func (s *Screen) actions() ui.Actions {
 		{Key: k.Open, Help: "details", Why: selected, Run: func() tea.Cmd { return s.openDetail(false) }},
 		{Key: k.Raw, Help: "raw JSON", Why: selected, Run: func() tea.Cmd { return s.openDetail(true) }},
 		{Key: k.Views, Help: "quick filters", Why: loaded, RunKey: s.showFilter},
+		{Key: k.Baseline, Why: loaded, Run: s.openBaselineForm},
+		{Key: k.Compare, Run: s.openCompareForm, Why: func() string {
+			switch {
+			case s.deps.OpenProfile == nil:
+				return "Comparing with another profile is not available here"
+			case s.otherLoading:
+				return "Wait: the other profile's settings are still loading"
+			}
+			return loaded()
+		}},
 		{Key: k.Diff, Help: "compare with snapshot", Why: loaded, Run: func() tea.Cmd { return s.openPathForm("diff") }},
 		{Key: k.Save, Help: "save snapshot", Why: loaded, Run: func() tea.Cmd { return s.openPathForm("save") }, Minor: true},
-		{Key: k.Refresh, Run: s.load},
+		{Key: k.Refresh, Run: s.load, Minor: true},
 	}
 }
 
@@ -221,16 +288,36 @@ func (s *Screen) onLoaded(m loadedMsg) tea.Cmd {
 	}
 	s.err = nil
 	s.settings = m.settings
-	s.items = make(map[string]item, m.settings.Len())
-	for _, k := range m.settings.Keys() {
-		c, ok := m.settings.Common(k)
-		s.items[k] = item{key: k, title: Title(k), group: groupOf(k), common: c, known: ok}
-	}
 	if s.snap != nil {
 		_ = s.compare() // the snapshot parsed when it was loaded
 	}
+	var cmds []tea.Cmd
+	if s.audit.base != nil {
+		if err := s.check(); err != nil {
+			cmds = append(cmds, ui.Fail("Checking the baseline", err))
+		}
+	}
+	if s.audit.other != nil {
+		if err := s.diff(); err != nil {
+			cmds = append(cmds, ui.Fail("Comparing with profile "+s.audit.otherName, err))
+		}
+	}
 	s.refresh()
-	return nil
+	return tea.Batch(cmds...)
+}
+
+// keys lists the settings to show: this account's in the answer's order,
+// then those only the other account has.
+func (s *Screen) keys() []string {
+	keys := s.settings.Keys()
+	if o := s.audit.other; o != nil {
+		for _, k := range o.Keys() {
+			if !s.settings.Has(k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
 }
 
 // refresh rebuilds the rows from the settings and what is known about them
@@ -239,59 +326,99 @@ func (s *Screen) refresh() {
 	if s.settings == nil {
 		return
 	}
-	rows := make([]table.Row, 0, len(s.items))
+	keys := s.keys()
+	s.items = make(map[string]item, len(keys))
+	markW := 1
+	for _, k := range keys {
+		s.items[k] = itemOf(s.settings, k)
+		markW = max(markW, len(s.mark(k)))
+	}
+	rows := make([]table.Row, 0, len(keys))
 	for g, name := range groupNames { // themes in order, settings in the answer's order
-		for _, k := range s.settings.Keys() {
+		for _, k := range keys {
 			if it := s.items[k]; it.group == g {
 				rows = append(rows, s.row(it, name))
 			}
 		}
 	}
-	s.setColumns()
+	s.setColumns(markW)
+	s.layout()
 	s.table.SetRows(rows)
 	s.table.SetWhere(s.keep(s.filter))
 	s.recount()
 }
 
-// row is one setting's line: its marks, title, state and lock, then (not
-// drawn, but searched) its key and theme.
+// row is one setting's line: its marks, title, state and lock (or, side by
+// side, this account's state and the other's), then (not drawn, but
+// searched) its key and theme.
 func (s *Screen) row(it item, theme string) table.Row {
-	return table.Row{ID: it.key, Group: theme,
-		Cells: []string{s.mark(it.key), it.title, it.state(), lockBadge(it.common), it.key, theme}}
-}
-
-// mark flags a setting in the list: "*" changed since the snapshot.
-func (s *Screen) mark(key string) string {
-	if s.changed[key] > 0 {
-		return "*"
+	cells := []string{s.mark(it.key), it.title, it.state(), lockBadge(it.common), it.key, theme}
+	if s.twoColumns() {
+		cells[2], cells[3] = it.stateAndLock(), itemOf(s.audit.other, it.key).stateAndLock()
 	}
-	return ""
+	return table.Row{ID: it.key, Group: theme, Cells: cells}
 }
 
-// setColumns fits the columns to the marks in use.
-func (s *Screen) setColumns() {
+// mark flags a setting in the list in words: FAIL it breaks the baseline,
+// DIFF it differs from the other account, * it changed since the snapshot.
+func (s *Screen) mark(key string) string {
+	var marks []string
+	if s.audit.failing[key] > 0 {
+		marks = append(marks, "FAIL")
+	}
+	if s.audit.differs[key] > 0 {
+		marks = append(marks, "DIFF")
+	}
+	if s.changed[key] > 0 {
+		marks = append(marks, "*")
+	}
+	return strings.Join(marks, " ")
+}
+
+// twoColumns: another account is loaded and the list is wide enough to
+// show its state beside this one's.
+func (s *Screen) twoColumns() bool { return s.audit.other != nil && s.sideBySide() }
+
+// Widths of the state columns.
+const (
+	stateWidth = 5  // "State", "OFF"
+	lockWidth  = 15 // "locked: account"
+	sideWidth  = 10 // "OFF locked", side by side
+)
+
+// setColumns fits the columns to the marks in use (markW wide) and to
+// whether two accounts are side by side.
+func (s *Screen) setColumns(markW int) {
 	th := s.ctx.Theme
 	warn := func(string) lipgloss.Style { return th.Warning }
-	s.table.SetColumns(
-		table.Column{Title: "", Width: 1, Style: warn},
-		table.Column{Title: "Setting", Width: 12, Flex: 1},
-		table.Column{Title: "State", Width: 5, Style: func(c string) lipgloss.Style {
-			if c == "ON" {
-				return th.Success
-			}
-			return th.Muted
-		}},
-		table.Column{Title: "Lock", Width: 15, Style: warn},
-	)
+	state := func(c string) lipgloss.Style {
+		if strings.HasPrefix(c, "ON") {
+			return th.Success
+		}
+		return th.Muted
+	}
+	cols := []table.Column{
+		{Title: "", Width: markW, Style: warn},
+		{Title: "Setting", Width: 12, Flex: 1},
+		{Title: "State", Width: stateWidth, Style: state},
+		{Title: "Lock", Width: lockWidth, Style: warn},
+	}
+	if s.twoColumns() {
+		cols[2] = table.Column{Title: s.thisName(), Width: sideWidth, Style: state}
+		cols[3] = table.Column{Title: s.audit.otherName, Width: sideWidth, Style: state}
+	}
+	s.table.SetColumns(cols...)
 }
 
 // keep is filter f as a row predicate (nil: every row).
 func (s *Screen) keep(f filter) func(table.Row) bool {
 	test := map[filter]func(item) bool{
-		filterOn:      item.on,
-		filterOff:     func(it item) bool { return !it.on() },
-		filterLocked:  item.locked,
-		filterChanged: func(it item) bool { return s.changed[it.key] > 0 },
+		filterOn:        item.on,
+		filterOff:       item.off,
+		filterLocked:    item.locked,
+		filterChanged:   func(it item) bool { return s.changed[it.key] > 0 },
+		filterFailing:   func(it item) bool { return s.audit.failing[it.key] > 0 },
+		filterDifferent: func(it item) bool { return s.audit.differs[it.key] > 0 },
 	}[f]
 	if test == nil {
 		return nil
@@ -308,8 +435,13 @@ func (s *Screen) recount() {
 
 // available says why filter f cannot be used now ("" when it can).
 func (s *Screen) available(f filter) string {
-	if f == filterChanged && s.snap == nil {
+	switch {
+	case f == filterChanged && s.snap == nil:
 		return "5 shows the settings changed since a snapshot: press D to load one"
+	case f == filterFailing && s.audit.base == nil:
+		return "6 shows the settings that fail a baseline: press B to load one"
+	case f == filterDifferent && s.audit.other == nil:
+		return "7 shows the settings that differ from another profile's: press C to choose one"
 	}
 	return ""
 }
@@ -342,18 +474,7 @@ func (s *Screen) openDetail(raw bool) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	return ui.Push(newDetail(s.ctx, s.settings, it.key, raw, s.changesOf(it.key)))
-}
-
-// changesOf lists the changes since the snapshot of one setting.
-func (s *Screen) changesOf(key string) []snapshot.Change {
-	var out []snapshot.Change
-	for _, c := range s.changes {
-		if c.Setting() == key {
-			out = append(out, c)
-		}
-	}
-	return out
+	return ui.Push(newDetail(s.ctx, s.settings, it.key, raw, s.notesOf(it.key)))
 }
 
 // CapturingInput is true while the search or a form has the keyboard.
@@ -371,7 +492,8 @@ func (s *Screen) ShortHelp() []key.Binding {
 	case s.table.Filtering():
 		return nil // the filter line says how it works
 	}
-	return append(s.actions().ShortHelp(), s.table.Keys.Filter)
+	short := s.actions().ShortHelp()
+	return append([]key.Binding{short[0], s.table.Keys.Filter}, short[1:]...)
 }
 
 func (s *Screen) FullHelp() [][]key.Binding {
@@ -383,17 +505,28 @@ func (s *Screen) FullHelp() [][]key.Binding {
 
 // SetSize lays the screen out again.
 func (s *Screen) SetSize(w, h int) {
+	wasTwo := s.twoColumns()
 	s.width, s.height = w, h
 	s.dialog.SetSize(w, h)
-	s.table.SetSize(s.listWidth(), s.listHeight())
+	s.layout()
+	if s.twoColumns() != wasTwo {
+		s.refresh() // the rows' cells follow the columns
+	}
 }
+
+// layout sizes the table for the columns it shows: wider when two
+// accounts are side by side.
+func (s *Screen) layout() { s.table.SetSize(s.listWidth(), s.listHeight()) }
 
 // sideBySide: the detail pane sits right of the list on wide terminals and
 // below it on narrow ones.
 func (s *Screen) sideBySide() bool { return s.width >= 100 }
 
 func (s *Screen) listWidth() int {
-	if s.sideBySide() {
+	switch {
+	case s.twoColumns(): // room for both accounts' states
+		return min(72, s.width*58/100)
+	case s.sideBySide():
 		return min(58, max(52, s.width*48/100))
 	}
 	return s.width
@@ -437,11 +570,23 @@ func (s *Screen) filterLine() string {
 	}
 	head := strings.Join(tabs, " ")
 	switch {
-	case s.loading:
+	case s.loading, s.otherLoading:
 		head += th.Muted.Render("  refreshing...")
 	case s.err != nil:
 		head += th.Error.Render("  ERROR: refresh failed, r to retry")
-	case s.snap != nil:
+	}
+	a := s.audit
+	if a.base != nil {
+		verdict, style := "PASS", th.Success
+		if n := a.failed(); n > 0 {
+			verdict, style = fmt.Sprintf("FAIL %d of %d", n, len(a.results)), th.Error
+		}
+		head += "  " + style.Render(verdict) + th.Muted.Render(" "+filepath.Base(a.basePath))
+	}
+	if a.other != nil {
+		head += th.Muted.Render(fmt.Sprintf("  DIFF %d from %s", len(a.differs), a.otherName))
+	}
+	if s.snap != nil {
 		head += th.Muted.Render(fmt.Sprintf("  * %s since %s", ui.Count(len(s.changes), "change"), snapLabel(s.snapPath, s.snap)))
 	}
 	return head
@@ -476,20 +621,22 @@ func (s *Screen) detailPane(width int) string {
 	if !ok {
 		return s.ctx.Theme.Muted.Render("Select a setting to see what it does.")
 	}
-	lines := explain(s.ctx.Theme, s.settings, it.key, s.changesOf(it.key), width)
+	lines := explain(s.ctx.Theme, s.settings, it.key, s.notesOf(it.key), width)
 	lines = append(lines, "", s.ctx.Theme.Muted.Render("enter all details · J raw JSON"))
 	return strings.Join(lines, "\n")
 }
 
 // explain renders a setting's header, purpose, fields in words and lock,
-// wrapped to width.
-func explain(th *ui.Theme, st *api.PhoneSettings, key string, changes []snapshot.Change, width int) []string {
+// and what the notes say of it, wrapped to width.
+func explain(th *ui.Theme, st *api.PhoneSettings, key string, n notes, width int) []string {
 	c, known := st.Common(key)
 	var out []string
 	out = append(out, wrap(th.Title, Title(key), width)...)
 	out = append(out, th.Muted.Render(ansi.Truncate(key+" · "+Group(key), width, "…")))
 	state := th.Muted.Render("OFF")
 	switch {
+	case !st.Has(key):
+		state = th.Warning.Render("NOT ON THIS ACCOUNT")
 	case !known:
 		state = th.Warning.Render("STATE UNKNOWN")
 	case c.On():
@@ -498,7 +645,13 @@ func explain(th *ui.Theme, st *api.PhoneSettings, key string, changes []snapshot
 	if b := lockBadge(c); b != "" {
 		state += "  " + th.WarningBadge.Render(" "+strings.ToUpper(b)+" ")
 	}
-	out = append(out, state, "")
+	out = append(out, state)
+	if n.other != "" {
+		out = append(out, th.Muted.Render(ansi.Truncate("In "+n.other+": "+n.otherState, width, "…")))
+	}
+	// What the audits say comes first: it is why the user is looking.
+	out = append(out, n.lines(th, key, width)...)
+	out = append(out, "")
 	out = append(out, wrap(lipgloss.NewStyle(), About(key), width)...)
 	if words := Describe(st, key); len(words) > 0 {
 		out = append(out, "")
@@ -509,12 +662,6 @@ func explain(th *ui.Theme, st *api.PhoneSettings, key string, changes []snapshot
 	if known {
 		out = append(out, "")
 		out = append(out, wrap(th.Muted, lockText(c), width)...)
-	}
-	if len(changes) > 0 {
-		out = append(out, "", th.Header.Render("* Changed since the snapshot"))
-		for _, ch := range changes {
-			out = append(out, wrap(th.Warning, "- "+ch.String(), width)...)
-		}
 	}
 	return out
 }

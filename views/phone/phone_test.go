@@ -2,6 +2,7 @@ package phone
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,3 +218,136 @@ func TestDescribeEveryDemoSetting(t *testing.T) {
 }
 
 func catalogHas(k string) bool { _, ok := catalog[k]; return ok }
+
+// policy is a baseline the demo account breaks twice: its parked calls
+// expire after 10 minutes and international calling is locked.
+const policy = `[expect]
+"call_park.expiration_period" = { min = 5, max = 8 }
+"voicemail.enable" = true
+"international_calling.locked" = false
+`
+
+func writeBaseline(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "policy.toml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestBaselineMarksFailingSettings(t *testing.T) {
+	for _, size := range [][2]int{{120, 36}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			r := newRig(t, sim.DemoToken, size[0], size[1])
+			r.Lacks("6 Failing", "FAIL")
+			r.Press("6")
+			r.Contains("press B to load one")
+
+			// A path that names no setting is refused in the form, by line.
+			r.Press("B", "ctrl+u")
+			r.Type(writeBaseline(t, "[expect]\n\"call_park.expiration_perod\" = 5\n"))
+			r.Press("enter")
+			r.Contains("policy.toml:2:", `mean "call_park.expiration_period"?`)
+
+			r.Press("ctrl+u")
+			r.Type(writeBaseline(t, policy))
+			r.Press("enter")
+			r.Contains("FAIL: 2 of 3 expectations of policy.toml fail")
+			r.Contains("6 Failing 2", "FAIL 2 of 3 policy.toml", "row 1 of 2",
+				"FAIL International calling", "FAIL locked: is true, expected false")
+			r.Press("down")
+			r.Contains("FAIL Call park", "FAIL expiration_period: is 10, expected 5 to 8")
+			r.Lacks("Voicemail ")
+			r.Golden(fmt.Sprintf("baseline_%dx%d", size[0], size[1]))
+
+			// Every setting stays in 1, the failing ones marked.
+			r.Press("1", "/")
+			r.Type("voicemail")
+			r.Press("enter", "down")
+			r.Contains("Voicemail", "PASS enable: is true, expected true")
+			r.Press("esc", "/")
+			r.Type("international")
+			r.Press("enter")
+			r.Contains("FAIL International calling", "FAIL locked: is true, expected false")
+			r.Press("enter") // the detail screen says it too
+			r.Contains("Baseline policy.toml", "FAIL locked: is true, expected false")
+		})
+	}
+}
+
+// The profile's own baseline is checked from the start; it marks the list
+// without switching filters.
+func TestProfileBaselineIsCheckedOnOpen(t *testing.T) {
+	path := writeBaseline(t, policy)
+	client := viewtest.NewServer(t).Client(t, sim.DemoToken)
+	r := viewtest.OpenSection(t, "Phone", 120, 36, func(c *ui.Context) ui.Screen {
+		return New(c, Deps{Client: client, Baseline: path})
+	})
+	r.Contains("1 All 45", "6 Failing 2", "FAIL 2 of 3 policy.toml", "row 1 of 45")
+	r.Press("6")
+	r.Contains("row 1 of 2", "FAIL Call park")
+
+	// A baseline that cannot be read says so, and the list still works.
+	r = viewtest.OpenSection(t, "Phone", 120, 36, func(c *ui.Context) ui.Screen {
+		return New(c, Deps{Client: client, Baseline: filepath.Join(t.TempDir(), "gone.toml")})
+	})
+	r.Contains("Reading the baseline", "gone.toml", "1 All 45")
+	r.Lacks("6 Failing")
+}
+
+// twoAccounts opens the phone screen on the demo account, with "other"
+// opening the simulator's second account.
+func twoAccounts(t *testing.T, w, h int) *uitest.Driver {
+	t.Helper()
+	srv := viewtest.NewServer(t)
+	client, other := srv.Client(t, sim.DemoToken), srv.Client(t, sim.OtherHostToken)
+	open := func(name string) (*api.Client, error) {
+		if name != "other" {
+			return nil, fmt.Errorf("profile %q not found", name)
+		}
+		return other, nil
+	}
+	return viewtest.OpenSection(t, "Phone", w, h, func(c *ui.Context) ui.Screen {
+		return New(c, Deps{Client: client, OpenProfile: open, OtherProfile: "other"})
+	})
+}
+
+func TestCompareWithAnotherProfileSideBySide(t *testing.T) {
+	r := twoAccounts(t, 120, 36)
+	r.Press("C")
+	r.Contains("Compare with another profile", "other")
+	r.Press("ctrl+u")
+	r.Type("test")
+	r.Press("enter")
+	r.Contains("test is the profile on screen")
+	r.Press("ctrl+u")
+	r.Type("nobody")
+	r.Press("enter")
+	r.Contains(`profile "nobody" not found`)
+	r.Lacks("7 Different")
+
+	r.Press("C", "ctrl+u")
+	r.Type("other")
+	r.Press("enter")
+	r.Contains("values in 7 settings differ from other", "7 Different 7", "DIFF 7 from other",
+		"test       other", "DIFF Voicemail", "ON locked  OFF", "DIFF Call screening", "OFF        -")
+	r.Press("/")
+	r.Type("park")
+	r.Press("enter")
+	r.Contains("DIFF from other", "expiration_period: 10 in test, 5 in other")
+	r.Press("esc", "home")
+	r.Golden("compare_120x36")
+
+	// r reads both accounts again; the comparison stays.
+	r.Press("r")
+	r.Contains("7 Different 7", "DIFF Voicemail")
+}
+
+func TestCompareAtNarrowSizesShowsTheOtherValueInThePane(t *testing.T) {
+	r := twoAccounts(t, 80, 24)
+	r.Press("C", "enter")
+	r.Contains("7 Different 7", "DIFF International calling", "In other: ON", "enable: false in test, true in other")
+	r.Lacks("ON locked  OFF")
+	r.Golden("compare_80x24")
+}
