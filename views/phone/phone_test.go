@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/snapshot"
@@ -350,4 +352,15 @@ func TestCompareAtNarrowSizesShowsTheOtherValueInThePane(t *testing.T) {
 	r.Contains("7 Different 7", "DIFF International calling", "In other: ON", "enable: false in test, true in other")
 	r.Lacks("ON locked  OFF")
 	r.Golden("compare_80x24")
+}
+
+func TestMouseSelectsAndOpensASetting(t *testing.T) {
+	r := newRig(t, sim.DemoToken, 120, 36)
+	// Terminal line 6: tabs, breadcrumb, filter line, column header, the
+	// first theme's title, its first setting, then the second.
+	click := tea.MouseClickMsg{X: 10, Y: 6, Button: tea.MouseLeft}
+	r.Send(click)
+	r.Contains("row 2 of 45", "external_calling_on_vendor_room_common_area")
+	r.Send(click)
+	r.Contains("Phone settings > External calls from rooms", "Room systems and common area phones can call")
 }
