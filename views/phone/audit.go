@@ -105,6 +105,7 @@ func (s *Screen) onBaseline(m baselineMsg) tea.Cmd {
 		return nil // checked when the settings arrive
 	}
 	if err := s.check(); err != nil {
+		s.refresh()
 		return ui.Fail("Checking the baseline", err)
 	}
 	failed := s.audit.failed()
@@ -201,6 +202,7 @@ func (s *Screen) onOther(m otherMsg) tea.Cmd {
 		return nil // compared when this account's settings arrive
 	}
 	if err := s.diff(); err != nil {
+		s.refresh()
 		return ui.Fail("Comparing with profile "+m.name, err)
 	}
 	if first && len(a.differs) > 0 {
@@ -217,26 +219,36 @@ func (s *Screen) onOther(m otherMsg) tea.Cmd {
 		ui.Count(len(a.differs), "setting"), m.name))
 }
 
-// diff lists what differs between this account and the other.
+// diff lists what differs between this account and the other; when they
+// cannot be compared the other account is dropped, so no stale marks stay.
 func (s *Screen) diff() error {
 	a := &s.audit
-	a.diffs, a.differs = nil, nil
-	this, err := json.Marshal(s.settings)
+	diffs, err := diffSettings(s.settings, a.other)
 	if err != nil {
+		a.other, a.otherName, a.otherClient, a.diffs, a.differs = nil, "", nil, nil, nil
+		if s.filter == filterDifferent {
+			s.filter = filterAll
+		}
 		return err
 	}
-	other, err := json.Marshal(a.other)
-	if err != nil {
-		return err
-	}
-	if a.diffs, err = snapshot.Diff(this, other); err != nil {
-		return err
-	}
-	a.differs = map[string]int{}
+	a.diffs, a.differs = diffs, map[string]int{}
 	for _, c := range a.diffs {
 		a.differs[c.Setting()]++
 	}
 	return nil
+}
+
+// diffSettings lists, by path, what differs from this to other.
+func diffSettings(this, other *api.PhoneSettings) ([]snapshot.Change, error) {
+	a, err := json.Marshal(this)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(other)
+	if err != nil {
+		return nil, err
+	}
+	return snapshot.Diff(a, b)
 }
 
 // thisName names this account's side: its profile.

@@ -297,9 +297,9 @@ func (s *Screen) onLoaded(m loadedMsg) tea.Cmd {
 			cmds = append(cmds, ui.Fail("Checking the baseline", err))
 		}
 	}
-	if s.audit.other != nil {
+	if name := s.audit.otherName; s.audit.other != nil {
 		if err := s.diff(); err != nil {
-			cmds = append(cmds, ui.Fail("Comparing with profile "+s.audit.otherName, err))
+			cmds = append(cmds, ui.Fail("Comparing with profile "+name, err))
 		}
 	}
 	s.refresh()

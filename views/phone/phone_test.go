@@ -296,6 +296,14 @@ func TestProfileBaselineIsCheckedOnOpen(t *testing.T) {
 	})
 	r.Contains("Reading the baseline", "gone.toml", "1 All 45")
 	r.Lacks("6 Failing")
+
+	// So does one that does not fit the settings.
+	broken := writeBaseline(t, "[expect]\n\"call_park.expiration_perod\" = 5\n")
+	r = viewtest.OpenSection(t, "Phone", 120, 36, func(c *ui.Context) ui.Screen {
+		return New(c, Deps{Client: client, Baseline: broken})
+	})
+	r.Contains("Checking the baseline", "policy.toml:2", "1 All 45")
+	r.Lacks("6 Failing", "FAIL")
 }
 
 // twoAccounts opens the phone screen on the demo account, with "other"
