@@ -220,14 +220,23 @@ func compareProfiles(flags rootFlags, with string) (string, string, error) {
 	if err != nil {
 		return "", "", fmt.Errorf("--with: %w", err)
 	}
-	switch {
-	case left.Name == right.Name:
+	if left.Name == right.Name {
 		return "", "", fmt.Errorf("--with names profile %q, the one being compared: name another", with)
-	case left.Token != "" && left.Token == right.Token && left.BaseURL == right.BaseURL:
-		return "", "", fmt.Errorf("profiles %q and %q would use the same token on the same server, so show one account twice: give %q a token of its own (`evdesk login --profile %s`, or `evdesk config set-profile %s --token-env VAR`; %s stands for every profile without token_env)",
-			left.Name, right.Name, right.Name, right.Name, right.Name, config.EnvToken)
+	}
+	if err := sameAccountTwice(left, right); err != nil {
+		return "", "", err
 	}
 	return left.Name, right.Name, nil
+}
+
+// sameAccountTwice refuses two profiles that would use the same token on
+// the same server: a comparison of them could only find them equal.
+func sameAccountTwice(left, right config.Profile) error {
+	if left.Token != "" && left.Token == right.Token && left.BaseURL == right.BaseURL {
+		return fmt.Errorf("profiles %q and %q would use the same token on the same server, so show one account twice: give %q a token of its own (`evdesk login --profile %s`, or `evdesk config set-profile %s --token-env VAR`; %s stands for every profile without token_env)",
+			left.Name, right.Name, right.Name, right.Name, right.Name, config.EnvToken)
+	}
+	return nil
 }
 
 // readPhoneSettings reads one profile's settings as JSON.

@@ -238,7 +238,7 @@ func runConsole(ctx context.Context, s *session, opts ...ui.Option) error {
 		samples = sim.SampleAudioURLs
 	}
 	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps(s),
-		Transcriber: s.transcriber, TranscribeSamples: samples}), opts...)
+		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: phoneDeps(ctx, s)}), opts...)
 	p := tea.NewProgram(app, tea.WithContext(ctx))
 	if s.warning != "" {
 		go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: s.warning}) // delivered once the program runs

@@ -12,13 +12,16 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Environment variables read by evdesk. Each profile field has one; a
@@ -76,6 +79,9 @@ const (
 	FieldTokenEnv = "token_env"
 	// FieldMaxResponseMB caps one answer's size in MiB (default 64).
 	FieldMaxResponseMB = "max_response_mb"
+	// FieldPhoneBaseline names the profile's phone policy baseline file
+	// (package baseline), which the console checks the account against.
+	FieldPhoneBaseline = "phone_baseline"
 )
 
 // fieldEnv maps each settable field to its environment variable.
@@ -106,6 +112,10 @@ type Profile struct {
 	Token string
 	// TokenEnv is the profile's own token variable (token_env), if any.
 	TokenEnv string
+	// PhoneBaseline is the profile's baseline file (phone_baseline), as a
+	// path the program can open: a relative one is taken from the config
+	// file's folder, ~/ from the home folder. Empty when none.
+	PhoneBaseline string
 	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
 	// (else the keyring).
 	AIKey, AISecret string
@@ -220,6 +230,7 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.MaxResponseMB = e.MaxResponseMB
 			p.setOrigin(FieldMaxResponseMB, f.origin(chosen, FieldMaxResponseMB))
 		}
+		p.PhoneBaseline = set(FieldPhoneBaseline, filePathFrom(f.Path, e.PhoneBaseline))
 	} else if asked != "" && asked != DefaultProfileName {
 		// An explicitly named profile must exist (the implicit "default"
 		// profile may come from the environment alone).
@@ -462,6 +473,43 @@ func CheckEnvName(name string) error {
 		return fmt.Errorf("is not an environment variable name: use letters, digits and '_', not starting with a digit")
 	}
 	return nil
+}
+
+// maxPathLen bounds a file path in the config file.
+const maxPathLen = 4096
+
+// CheckFilePath reports whether p can name a file: not blank, without
+// control characters (a line break or an escape sequence would reach
+// messages and the terminal), and not absurdly long.
+func CheckFilePath(p string) error {
+	switch {
+	case strings.TrimSpace(p) == "":
+		return errors.New("is blank: name a file")
+	case len(p) > maxPathLen:
+		return fmt.Errorf("is %d bytes long, more than a path can be (%d)", len(p), maxPathLen)
+	case strings.IndexFunc(p, unicode.IsControl) >= 0:
+		return errors.New("holds a control character (a line break, tab or escape): name a file")
+	}
+	return nil
+}
+
+// filePathFrom makes a path from the config file at configPath openable:
+// ~/ is the home folder, a relative path is taken from the config file's
+// folder (so it does not depend on where evdesk runs).
+func filePathFrom(configPath, p string) string {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(configPath), p)
 }
 
 // CheckProfileName reports whether name can name a profile: letters,

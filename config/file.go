@@ -43,10 +43,13 @@ type ProfileEntry struct {
 	TokenEnv string `toml:"token_env,omitempty"`
 	// MaxResponseMB caps one answer's size in MiB; 0 (absent) is the default.
 	MaxResponseMB int `toml:"max_response_mb,omitzero"`
+	// PhoneBaseline is the baseline file the console checks the account's
+	// phone policy against (relative to the config file's folder).
+	PhoneBaseline string `toml:"phone_baseline,omitempty"`
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
-	FieldTokenEnv, FieldMaxResponseMB}
+	FieldTokenEnv, FieldMaxResponseMB, FieldPhoneBaseline}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -206,6 +209,11 @@ func (f *File) Check() error {
 				return bad(FieldMaxResponseMB, fmt.Sprintf("%d %v", e.MaxResponseMB, err))
 			}
 		}
+		if e.PhoneBaseline != "" {
+			if err := CheckFilePath(e.PhoneBaseline); err != nil {
+				return bad(FieldPhoneBaseline, fmt.Sprintf("%q %v", e.PhoneBaseline, err))
+			}
+		}
 	}
 	if f.DefaultProfile != "" {
 		if _, ok := f.Profiles[f.DefaultProfile]; !ok {
@@ -281,6 +289,8 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # tokens live in the OS keyring (` + "`evdesk login`" + `) or come from
 # EVDESK_CLIENT_SECRET / EVDESK_TOKEN; token_env = "NAME" makes a profile
 # read its token from $NAME instead.
+# phone_baseline = "FILE" names the baseline the console checks the account's
+# phone policy against (relative to this file's folder; ~/ is your home).
 
 `
 

@@ -175,6 +175,31 @@ func TestTokenEnvGivesAProfileItsOwnToken(t *testing.T) {
 	}
 }
 
+func TestPhoneBaselineIsTakenFromTheConfigFilesFolder(t *testing.T) {
+	path := writeConfig(t, sample+"phone_baseline = \"baselines/lab.toml\"\n\n[profiles.abs]\nphone_baseline = \"/srv/policy.toml\"\n")
+	lab, err := Resolve(path, "lab", lookupFrom(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(filepath.Dir(path), "baselines", "lab.toml"); lab.PhoneBaseline != want || lab.Origin(FieldPhoneBaseline) != path+":12" {
+		t.Fatalf("lab: %q from %q, want %q from line 12", lab.PhoneBaseline, lab.Origin(FieldPhoneBaseline), want)
+	}
+	if abs, err := Resolve(path, "abs", lookupFrom(nil)); err != nil || abs.PhoneBaseline != "/srv/policy.toml" {
+		t.Fatalf("abs: %q %v", abs.PhoneBaseline, err)
+	}
+	if work, _ := Resolve(path, "work", lookupFrom(nil)); work.PhoneBaseline != "" {
+		t.Fatalf("work has no baseline, got %q", work.PhoneBaseline)
+	}
+	f, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := f.Render()
+	if !strings.Contains(string(out), `phone_baseline = "baselines/lab.toml"`) {
+		t.Errorf("render lost phone_baseline:\n%s", out)
+	}
+}
+
 func TestNoFileIsTheEnvironmentProfile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing.toml")
 	env := map[string]string{EnvBaseURL: "http://127.0.0.1:9/v2", EnvToken: "t"}
@@ -213,6 +238,9 @@ func TestFileErrorsNameFileLineAndField(t *testing.T) {
 		{"negative cap", "[profiles.a]\n\nmax_response_mb = -5\n", ":3", "profiles.a.max_response_mb"},
 		{"huge cap", "[profiles.a]\nmax_response_mb = 99999999999\n", ":2", "profiles.a.max_response_mb"},
 		{"text cap", "[profiles.a]\nmax_response_mb = \"lots\"\n", ":2", "profiles.a.max_response_mb"},
+		{"blank baseline", "[profiles.a]\nphone_baseline = \"  \"\n", ":2", "profiles.a.phone_baseline: \"  \" is blank"},
+		{"baseline with a line break", "[profiles.a]\n\nphone_baseline = \"a\\nb.toml\"\n", ":3", "profiles.a.phone_baseline: \"a\\nb.toml\" holds a control character"},
+		{"baseline not a string", "[profiles.a]\nphone_baseline = 3\n", ":2", "profiles.a.phone_baseline"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeConfig(t, tc.content)

@@ -33,6 +33,9 @@ type GlobalKeys struct {
 	Toggle, ToggleAll key.Binding
 	// At the check-in desk, where letters are scans.
 	Find, Bell, Retry key.Binding
+	// Phone policy audits: a baseline to check against, another account
+	// beside this one.
+	Baseline, Compare key.Binding
 }
 
 // DefaultGlobalKeys returns the console's bindings with their help texts.
@@ -97,6 +100,8 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Find:         b("ctrl+f/F2", "find a registrant", "ctrl+f", "f2"),
 		Bell:         b("ctrl+g", "bell on failure", "ctrl+g"),
 		Retry:        b("ctrl+r", "retry now", "ctrl+r"),
+		Baseline:     b("B", "load a baseline", "B"),
+		Compare:      b("C", "compare with another profile", "C"),
 	}
 }
 

@@ -30,25 +30,31 @@ func BenchmarkView100k(b *testing.B) {
 }
 
 // BenchmarkView100kGrouped is BenchmarkView100k with a group title every
-// seven rows, so a frame draws about five titles.
+// seven rows, so a frame draws about five titles; "counted" titles say how
+// many rows their group shows.
 func BenchmarkView100kGrouped(b *testing.B) {
-	rows := genRows(0, 100_000, 99)
-	for i := range rows {
-		rows[i].Group = fmt.Sprintf("Group %d", i/7)
-	}
-	m := New(testTheme, testColumns()...)
-	m.SetSize(120, 40)
-	m.SetGrouped(true)
-	m.SetRows(rows)
-	down := uitest.Key("down")
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if m.cursor == m.VisibleLen()-1 {
-			m.cursor, m.offset = 0, 0
-		}
-		m, _ = m.Update(down)
-		_ = m.View()
+	for _, counted := range []bool{false, true} {
+		b.Run(map[bool]string{false: "plain", true: "counted"}[counted], func(b *testing.B) {
+			rows := genRows(0, 100_000, 99)
+			for i := range rows {
+				rows[i].Group = fmt.Sprintf("Group %d", i/7)
+			}
+			m := New(testTheme, testColumns()...)
+			m.SetSize(120, 40)
+			m.SetGrouped(true)
+			m.SetGroupCounts(counted)
+			m.SetRows(rows)
+			down := uitest.Key("down")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if m.cursor == m.VisibleLen()-1 {
+					m.cursor, m.offset = 0, 0
+				}
+				m, _ = m.Update(down)
+				_ = m.View()
+			}
+		})
 	}
 }
 

@@ -11,6 +11,11 @@ func (m *Model) matches(i int) bool {
 	if m.where != nil && !m.where(m.rows[i]) {
 		return false
 	}
+	return m.matchesQuery(i)
+}
+
+// matchesQuery reports whether row i passes the typed filter.
+func (m *Model) matchesQuery(i int) bool {
 	if m.query == "" {
 		return true
 	}
@@ -18,6 +23,20 @@ func (m *Model) matches(i int) bool {
 		m.hay.cover(m.rows)
 	}
 	return bytes.Contains(m.hay.of(i), m.needle)
+}
+
+// Count is how many loaded rows pass the typed filter and keep (nil keeps
+// all), whatever SetWhere holds: the figures a screen shows beside its own
+// filters ("2 On 34 3 Off 11"). It reads every row; call it when the rows
+// or the filter change, not from View.
+func (m *Model) Count(keep func(Row) bool) int {
+	n := 0
+	for _, i := range m.order {
+		if (keep == nil || keep(m.rows[i])) && m.matchesQuery(i) {
+			n++
+		}
+	}
+	return n
 }
 
 // SetWhere keeps only the rows where keep holds, on top of the typed

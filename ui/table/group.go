@@ -1,6 +1,10 @@
 package table
 
-import "slices"
+import (
+	"slices"
+	"sort"
+	"strconv"
+)
 
 // groups numbers group titles in the order they first appear.
 type groups struct {
@@ -58,6 +62,10 @@ func (m *Model) SetGrouped(on bool) {
 	m.resort()
 }
 
+// SetGroupCounts makes each group title say how many of its rows are
+// visible ("Voicemail (5)"), so a filter shows what it left in each group.
+func (m *Model) SetGroupCounts(on bool) { m.counted = on }
+
 // groupTitle is the title drawn before visible row p, and whether one is:
 // p opens a group with a title.
 func (m *Model) groupTitle(p int) (string, bool) {
@@ -70,6 +78,25 @@ func (m *Model) groupTitle(p int) (string, bool) {
 	}
 	t := m.groups.titles[g]
 	return t, t != ""
+}
+
+// titleText is the title line's text before visible row p, with the
+// group's count when asked for.
+func (m *Model) titleText(p int) string {
+	t, _ := m.groupTitle(p)
+	if m.counted {
+		t += " (" + strconv.Itoa(m.groupLen(p)) + ")"
+	}
+	return t
+}
+
+// groupLen is the number of visible rows in the group that visible row p
+// opens. The view is ordered by group, so the group ends where the rank
+// first grows: a binary search, whatever the group's size.
+func (m *Model) groupLen(p int) int {
+	g := m.groupOf[m.view[p]]
+	rest := m.view[p:]
+	return sort.Search(len(rest), func(k int) bool { return m.groupOf[rest[k]] != g })
 }
 
 // opensGroup reports whether a title line comes before visible row p.

@@ -257,3 +257,23 @@ func TestGroupTitleIsSanitisedAndCutToWidth(t *testing.T) {
 		t.Fatalf("rows with no group got a title line:\n%s", golden.Plain(view))
 	}
 }
+
+func TestGroupCountsFollowTheFilter(t *testing.T) {
+	m := groupedTable(80, 14, settingsRows())
+	m.SetGroupCounts(true)
+	view := golden.Plain(m.View())
+	for _, want := range []string{"── Voicemail (3) ──", "── Calls (3) ──", "── Recording (2) ──"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("no %q in\n%s", want, view)
+		}
+	}
+	m.SetFilter("berlin")
+	view = golden.Plain(m.View())
+	if !strings.Contains(view, "── Voicemail (2) ──") || !strings.Contains(view, "── Recording (1) ──") || strings.Contains(view, "Calls") {
+		t.Fatalf("counts after a filter:\n%s", view)
+	}
+	m.SetWhere(func(r Row) bool { return r.Group != "Voicemail" })
+	if view = golden.Plain(m.View()); strings.Contains(view, "Voicemail") || !strings.Contains(view, "── Recording (1) ──") {
+		t.Fatalf("counts after SetWhere:\n%s", view)
+	}
+}

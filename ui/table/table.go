@@ -26,6 +26,9 @@ type Column struct {
 
 // Row is one record; ID is stable across pages and updates. Group is the
 // title of the row's group, used once the table is grouped (SetGrouped).
+// Cells past the table's columns are not drawn, but the filter searches
+// them: words a row should be found by without showing them (a code, the
+// group's title).
 type Row struct {
 	ID    string
 	Cells []string
@@ -57,6 +60,7 @@ type Model struct {
 	grouped bool    // rows ordered by group, a title line before each
 	groupOf []int32 // per row, while grouped: its group's rank
 	groups  groups
+	counted bool // group titles say how many of their rows are visible
 
 	input     textinput.Model
 	filtering bool           // input has focus
@@ -102,6 +106,17 @@ func (m *Model) SetSize(w, h int) {
 	m.input.SetWidth(max(1, m.width-4))
 	m.layout()
 	m.clampOffset()
+}
+
+// SetColumns replaces the columns (a screen that shows more at wide sizes,
+// say), keeping the rows, the filter and the cursor; a sort on a column
+// that is gone is dropped.
+func (m *Model) SetColumns(cols ...Column) {
+	m.cols = cols
+	m.layout()
+	if m.sortCol >= len(cols) {
+		m.SetSort(-1, m.desc)
+	}
 }
 
 // SetTotal records the server's total count, shown as "N of TOTAL loaded".

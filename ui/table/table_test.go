@@ -1,6 +1,7 @@
 package table
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -345,5 +346,55 @@ func TestSetWhereFiltersWithoutRebuildingAndHoldsForNewRows(t *testing.T) {
 	m.SetWhere(nil)
 	if m.VisibleLen() != 5 {
 		t.Fatalf("nil keeps every row: %d visible", m.VisibleLen())
+	}
+}
+
+func TestCountIgnoresWhereButNotTheTypedFilter(t *testing.T) {
+	m := newTable(80, 10, settingsRows())
+	draft := func(r Row) bool { return r.Cells[1] == "DRAFT" }
+	m.SetWhere(draft)
+	if n := m.Count(nil); n != 8 {
+		t.Fatalf("Count(nil) = %d, want every row (8)", n)
+	}
+	if n := m.Count(draft); n != 3 {
+		t.Fatalf("Count(draft) = %d, want 3", n)
+	}
+	m.SetFilter("berlin")
+	if n, all := m.Count(draft), m.Count(nil); n != 0 || all != 3 {
+		t.Fatalf("with the filter: Count(draft) = %d, Count(nil) = %d; want 0 and 3", n, all)
+	}
+}
+
+func TestCellsPastTheColumnsAreSearchedNotDrawn(t *testing.T) {
+	m := New(testTheme, Column{Title: "Name", Width: 12})
+	m.SetSize(40, 6)
+	m.SetRows([]Row{
+		{ID: "a", Cells: []string{"Call park", "call_park"}},
+		{ID: "b", Cells: []string{"Voicemail", "voicemail"}},
+	})
+	if strings.Contains(m.View(), "call_park") {
+		t.Fatalf("a hidden cell was drawn:\n%s", m.View())
+	}
+	m.SetFilter("call_")
+	if ids := visibleIDs(m); !slices.Equal(ids, []string{"a"}) {
+		t.Fatalf("filter on a hidden cell: %v", ids)
+	}
+}
+
+func TestSetColumnsKeepsRowsCursorAndFilter(t *testing.T) {
+	m := newTable(80, 10, genRows(0, 20, 1))
+	m.SetSort(3, false)
+	m = press(m, "j", "j")
+	sel, _ := m.Selected()
+	m.SetFilter("e")
+	m.SetColumns(testColumns()[:2]...)
+	if got, _ := m.Selected(); got.ID != sel.ID {
+		t.Fatalf("cursor on %s, want %s", got.ID, sel.ID)
+	}
+	if col, _ := m.SortColumn(); col != -1 {
+		t.Fatalf("sort on column %d, which is gone", col)
+	}
+	if m.FilterText() != "e" || strings.Contains(m.View(), "Seats") {
+		t.Fatalf("filter %q, view:\n%s", m.FilterText(), m.View())
 	}
 }

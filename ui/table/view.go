@@ -179,8 +179,7 @@ func (m Model) writeRow(b *strings.Builder, i int, selected bool, styled map[sty
 // read without colour. It is not padded: measuring a full-width line of
 // box-drawing characters costs more than the rest of the frame.
 func (m Model) writeTitle(b *strings.Builder, p int) {
-	title, _ := m.groupTitle(p)
-	text := "── " + sanitize.Line(title) + " ──"
+	text := "── " + sanitize.Line(m.titleText(p)) + " ──"
 	b.WriteString(m.theme.Header.Render(fitCell(text, min(m.width, ansi.StringWidth(text)))))
 }
 

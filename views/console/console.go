@@ -26,6 +26,9 @@ type Deps struct {
 	// to add them. TranscribeSamples are audio URLs offered in the demo.
 	Transcriber       *api.Transcriber
 	TranscribeSamples []string
+	// Phone is what the phone screen needs besides the client (a baseline,
+	// another profile's opener); its Client and Now default to the above.
+	Phone phone.Deps
 }
 
 // Sections lists the console's tabs in order. Only sections that work are
@@ -41,6 +44,13 @@ func Sections(d Deps) []ui.Section {
 	if ck.Local == nil {
 		ck.Local = d.Local
 	}
+	ph := d.Phone
+	if ph.Client == nil {
+		ph.Client = d.Client
+	}
+	if ph.Now == nil {
+		ph.Now = d.Now
+	}
 	ev := events.Deps{Client: d.Client, Now: d.Now, Local: d.Local,
 		CheckInDesk: func(c *ui.Context, id, name string) ui.Screen { return checkin.NewSessionPicker(c, ck, id, name) },
 		CheckInHistory: func(c *ui.Context, id, name string) ui.Screen {
@@ -50,7 +60,7 @@ func Sections(d Deps) []ui.Section {
 	return []ui.Section{
 		{Name: "Events", New: func(c *ui.Context) ui.Screen { return events.NewList(c, ev) }},
 		{Name: "Check-in", New: func(c *ui.Context) ui.Screen { return checkin.NewPicker(c, ck) }},
-		{Name: "Phone", New: func(c *ui.Context) ui.Screen { return phone.New(c, d.Client) }},
+		{Name: "Phone", New: func(c *ui.Context) ui.Screen { return phone.New(c, ph) }},
 		{Name: "Transcribe", New: func(c *ui.Context) ui.Screen {
 			return transcribe.New(c, d.Transcriber, transcribe.WithSamples(d.TranscribeSamples...))
 		}},

@@ -16,10 +16,6 @@ import (
 	"github.com/evdesk/evdesk/ui"
 )
 
-type detailKeys struct {
-	Raw, Scroll key.Binding
-}
-
 // DetailScreen shows one setting in full: in words, or as the raw JSON the
 // server sent.
 type DetailScreen struct {
@@ -27,19 +23,26 @@ type DetailScreen struct {
 	settings *api.PhoneSettings
 	key      string
 	raw      bool
-	changes  []snapshot.Change
-	keys     detailKeys
+	notes    notes
 	vp       viewport.Model
 	width    int
 	height   int
 }
 
-func newDetail(ctx *ui.Context, st *api.PhoneSettings, k string, raw bool, changes []snapshot.Change) *DetailScreen {
-	return &DetailScreen{ctx: ctx, settings: st, key: k, raw: raw, changes: changes, vp: viewport.New(),
-		keys: detailKeys{
-			Raw:    key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "words / raw JSON")),
-			Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
-		}}
+func newDetail(ctx *ui.Context, st *api.PhoneSettings, k string, raw bool, n notes) *DetailScreen {
+	return &DetailScreen{ctx: ctx, settings: st, key: k, raw: raw, notes: n, vp: ui.NewViewport(ctx.Keys)}
+}
+
+// actions: the detail screen only switches between words and JSON.
+func (s *DetailScreen) actions() ui.Actions {
+	return ui.Actions{{Key: s.ctx.Keys.Raw, Help: "words / raw JSON", Run: s.toggleRaw}}
+}
+
+func (s *DetailScreen) toggleRaw() tea.Cmd {
+	s.raw = !s.raw
+	s.refresh()
+	s.vp.GotoTop()
+	return nil
 }
 
 func (s *DetailScreen) Title() string {
@@ -52,11 +55,11 @@ func (s *DetailScreen) Title() string {
 func (s *DetailScreen) Init() tea.Cmd { return nil }
 
 func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, s.keys.Raw) {
-		s.raw = !s.raw
-		s.refresh()
-		s.vp.GotoTop()
-		return s, nil
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		// None of these actions is dangerous: no dialog is needed.
+		if cmd, handled := s.actions().Dispatch(k, nil, s.ctx.Theme); handled {
+			return s, cmd
+		}
 	}
 	var cmd tea.Cmd
 	s.vp, cmd = s.vp.Update(msg)
@@ -87,7 +90,7 @@ func (s *DetailScreen) refresh() {
 		lines = append(lines, strings.Split(pretty.String(), "\n")...)
 		lines = append(lines, "", th.Muted.Render(kindNote(s.key)), th.Muted.Render("J shows it in words"))
 	} else {
-		lines = explain(th, s.settings, s.key, s.changes, w)
+		lines = explain(th, s.settings, s.key, s.notes, w)
 		if fields := s.settings.Fields(s.key); len(fields) > 0 {
 			lines = append(lines, "", th.Header.Render("Fields"),
 				th.Muted.Render(wrapJoin(fields, w)))
@@ -135,10 +138,17 @@ func wrapJoin(words []string, w int) string {
 
 func (s *DetailScreen) View() string { return s.vp.View() }
 
-func (s *DetailScreen) ShortHelp() []key.Binding { return []key.Binding{s.keys.Raw, s.keys.Scroll} }
+func (s *DetailScreen) ShortHelp() []key.Binding {
+	return append(s.actions().ShortHelp(), scrollKeys(s.ctx.Keys)[:2]...)
+}
 
 func (s *DetailScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.keys.Raw, s.keys.Scroll}}
+	return [][]key.Binding{s.actions().FullHelp(), scrollKeys(s.ctx.Keys)}
+}
+
+// scrollKeys are the keys a scrolling page moves with.
+func scrollKeys(k *ui.GlobalKeys) []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown}
 }
 
 // DiffScreen lists what changed since a snapshot, setting by setting.
@@ -148,13 +158,11 @@ type DiffScreen struct {
 	snap    *snapshot.Snapshot
 	changes []snapshot.Change
 	vp      viewport.Model
-	scroll  key.Binding
 	width   int
 }
 
 func newDiffScreen(ctx *ui.Context, path string, snap *snapshot.Snapshot, changes []snapshot.Change) *DiffScreen {
-	return &DiffScreen{ctx: ctx, path: path, snap: snap, changes: changes, vp: viewport.New(),
-		scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll"))}
+	return &DiffScreen{ctx: ctx, path: path, snap: snap, changes: changes, vp: ui.NewViewport(ctx.Keys)}
 }
 
 func (s *DiffScreen) Title() string { return "Changes since snapshot" }
@@ -176,9 +184,9 @@ func (s *DiffScreen) SetSize(w, h int) {
 
 func (s *DiffScreen) View() string { return s.vp.View() }
 
-func (s *DiffScreen) ShortHelp() []key.Binding { return []key.Binding{s.scroll} }
+func (s *DiffScreen) ShortHelp() []key.Binding { return scrollKeys(s.ctx.Keys)[:2] }
 
-func (s *DiffScreen) FullHelp() [][]key.Binding { return [][]key.Binding{{s.scroll}} }
+func (s *DiffScreen) FullHelp() [][]key.Binding { return [][]key.Binding{scrollKeys(s.ctx.Keys)} }
 
 // renderChanges lists changes under their setting's title, with a word and
 // a mark (+ added, - removed, ~ changed) for each.

@@ -107,7 +107,7 @@ func expand(p string) string {
 // with (op "diff").
 func (s *Screen) onPath(op, path string) tea.Cmd {
 	if op == "save" {
-		settings, now, source := s.settings, s.now(), s.ctx.Profile
+		settings, now, source := s.settings, s.deps.Now(), s.ctx.Profile
 		return s.writing.Detached(func() tea.Msg {
 			snap, err := snapshot.New(settings, nil, source, now)
 			if err == nil {
@@ -130,12 +130,12 @@ func (s *Screen) onSnapshot(m snapshotMsg) tea.Cmd {
 	if err := s.compare(); err != nil {
 		return ui.Toast(ui.ToastError, "Compare failed: "+err.Error())
 	}
-	s.keys.Filters[filterChanged].SetEnabled(true)
 	if len(s.changes) == 0 {
+		s.refresh()
 		return ui.Toast(ui.ToastSuccess, "No changes since "+m.path)
 	}
 	s.filter = filterChanged
-	s.refilter(s.selectedKey())
+	s.refresh()
 	return ui.Push(newDiffScreen(s.ctx, m.path, s.snap, s.changes))
 }
 

@@ -1,7 +1,8 @@
 // Package phone is the phone policy screen: the account's phone settings
 // grouped by theme, each with its on/off state and lock, a detail pane that
-// explains the setting and its extra fields in words, filters and search,
-// the raw JSON of any setting, and a comparison with a saved snapshot.
+// explains the setting and its extra fields in words, quick filters and
+// search, the raw JSON of any setting, a comparison with a saved snapshot,
+// a check against a baseline, and another account's policy side by side.
 package phone
 
 import (
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -21,6 +21,7 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/snapshot"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/table"
 )
 
 // filter is one of the numbered views of the list.
@@ -31,10 +32,13 @@ const (
 	filterOn
 	filterOff
 	filterLocked
-	filterChanged // only once a snapshot is loaded
+	filterChanged   // only once a snapshot is loaded
+	filterFailing   // only once a baseline is loaded
+	filterDifferent // only once another profile is beside this one
+	nFilters
 )
 
-var filterNames = []string{"All", "On", "Off", "Locked", "Changed"}
+var filterNames = [nFilters]string{"All", "On", "Off", "Locked", "Changed", "Failing", "Different"}
 
 // item is one setting as the list shows it.
 type item struct {
@@ -42,12 +46,44 @@ type item struct {
 	title  string
 	group  int
 	common api.PhoneSettingCommon
-	known  bool   // common fields could be read
-	hay    string // lower-case title, key and theme, for search
+	known  bool // common fields could be read
+	absent bool // only the other account has it
 }
 
 func (it item) on() bool     { return it.known && it.common.On() }
+func (it item) off() bool    { return !it.absent && !it.on() }
 func (it item) locked() bool { return it.known && it.common.IsLocked() }
+
+// state is the item's ON/OFF word ("?" when its fields could not be read,
+// "-" when this account lacks it).
+func (it item) state() string {
+	switch {
+	case it.absent:
+		return "-"
+	case !it.known:
+		return "?"
+	case it.on():
+		return "ON"
+	}
+	return "OFF"
+}
+
+// stateAndLock is the state with "locked" after it, for a narrow column.
+func (it item) stateAndLock() string {
+	if it.locked() {
+		return it.state() + " locked"
+	}
+	return it.state()
+}
+
+// itemOf reads setting k of st.
+func itemOf(st *api.PhoneSettings, k string) item {
+	if st == nil || !st.Has(k) {
+		return item{key: k, title: Title(k), group: groupOf(k), absent: true}
+	}
+	c, ok := st.Common(k)
+	return item{key: k, title: Title(k), group: groupOf(k), common: c, known: ok}
+}
 
 // Messages.
 type (
@@ -67,66 +103,48 @@ type (
 	}
 )
 
-type keyMap struct {
-	Up, Down, PageUp, PageDown, Home, End  key.Binding
-	Open, Raw, Refresh, Search, Diff, Save key.Binding
-	Filters                                [5]key.Binding
-}
-
-func newKeys() keyMap {
-	b := func(help, desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
-	}
-	k := keyMap{
-		Up:       b("up/k", "up", "up", "k"),
-		Down:     b("down/j", "down", "down", "j"),
-		PageUp:   b("pgup", "page up", "pgup", "ctrl+b"),
-		PageDown: b("pgdn", "page down", "pgdown", "ctrl+f"),
-		Home:     b("g/home", "first", "home", "g"),
-		End:      b("G/end", "last", "end", "G"),
-		Open:     b("enter", "details", "enter"),
-		Raw:      b("J", "raw JSON", "J"),
-		Refresh:  b("r", "refresh", "r"),
-		Search:   b("/", "search", "/"),
-		Diff:     b("D", "compare with snapshot", "D"),
-		Save:     b("w", "save snapshot", "w"),
-	}
-	for i, name := range filterNames {
-		n := fmt.Sprint(i + 1)
-		k.Filters[i] = b(n, strings.ToLower(name), n)
-	}
-	k.Filters[filterChanged].SetEnabled(false)
-	return k
+// Deps is what the screen needs from the program.
+type Deps struct {
+	Client *api.Client
+	// Now stamps saved snapshots (default time.Now).
+	Now func() time.Time
+	// Baseline is the profile's baseline file (phone_baseline): the
+	// settings are checked against it from the start. "" for none.
+	Baseline string
+	// OpenProfile builds a client for another profile's account, to show
+	// its policy beside this one; nil when the program cannot.
+	OpenProfile func(name string) (*api.Client, error)
+	// OtherProfile is the profile the comparison form offers first.
+	OtherProfile string
 }
 
 // Screen lists the account's phone settings.
 type Screen struct {
-	ctx    *ui.Context
-	client *api.Client
-	now    func() time.Time
-	keys   keyMap
+	ctx  *ui.Context
+	deps Deps
 
-	loader   ui.Task // the settings
-	reading  ui.Task // a snapshot file to compare with
-	writing  ui.Task // a snapshot being saved
-	loading  bool
-	err      error
-	settings *api.PhoneSettings
-	items    []item // by theme, then in the spec's order
-	view     []int  // items passing the filter and the search
+	loader      ui.Task // the settings
+	reading     ui.Task // a snapshot file to compare with
+	writing     ui.Task // a snapshot being saved
+	baseReading ui.Task // a baseline file
+	otherLoader ui.Task // the other account's settings
+	loading     bool
+	// otherLoading: the other account's settings are on their way.
+	otherLoading bool
+	err          error
+	settings     *api.PhoneSettings
+	items        map[string]item // by setting key
 
-	filter    filter
-	search    textinput.Model
-	searching bool
-	query     string // applied search, lower case
-
-	cursor int // position in view
-	offset int // first list line shown
+	table  table.Model
+	filter filter
+	counts [nFilters]int // rows each filter shows, with the typed search
 
 	snap     *snapshot.Snapshot
 	snapPath string
 	changes  []snapshot.Change
 	changed  map[string]int // setting key -> number of changes
+
+	audit audit // a baseline, another account
 
 	dialog ui.Dialog
 
@@ -134,34 +152,53 @@ type Screen struct {
 }
 
 // New builds the phone settings screen; it loads the settings on Init.
-func New(ctx *ui.Context, client *api.Client) ui.Screen {
-	return newScreen(ctx, client, time.Now)
-}
+func New(ctx *ui.Context, deps Deps) ui.Screen { return newScreen(ctx, deps) }
 
-func newScreen(ctx *ui.Context, client *api.Client, now func() time.Time) *Screen {
-	in := textinput.New()
-	in.Prompt = "/ "
-	in.Placeholder = "search settings"
-	in.SetStyles(ctx.Theme.TextInputStyles())
-	return &Screen{ctx: ctx, client: client, now: now, keys: newKeys(), search: in}
+func newScreen(ctx *ui.Context, deps Deps) *Screen {
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	t := table.New(ctx.Theme)
+	t.Keys = table.KeysFrom(ctx.Keys)
+	t.SetOrigin(0, 1) // under the filter line
+	t.SetGrouped(true)
+	t.SetGroupCounts(true)
+	s := &Screen{ctx: ctx, deps: deps, table: t}
+	s.setColumns(1)
+	return s
 }
 
 func (s *Screen) Title() string { return "Phone settings" }
 
-func (s *Screen) Init() tea.Cmd { return s.load() }
+// Init loads the settings, and the profile's baseline if it names one.
+func (s *Screen) Init() tea.Cmd {
+	if s.deps.Baseline == "" {
+		return s.load()
+	}
+	return tea.Batch(s.load(), s.loadBaseline(s.deps.Baseline, false))
+}
 
+// load reads the settings again, and the other account's beside them.
 func (s *Screen) load() tea.Cmd {
 	s.loading = true
 	s.reading.Stop() // a snapshot read for the old settings no longer applies
-	client := s.client
-	return s.loader.Run(func(ctx context.Context) tea.Msg {
+	client := s.deps.Client
+	cmd := s.loader.Run(func(ctx context.Context) tea.Msg {
 		st, err := client.Phone.AccountSettings(ctx, api.PhoneSettingsOptions{})
 		return loadedMsg{settings: st, err: err}
 	})
+	if a := s.audit; a.otherClient != nil {
+		return tea.Batch(cmd, s.loadOther(a.otherName, a.otherClient))
+	}
+	return cmd
 }
 
-// Close cancels the load in flight.
-func (s *Screen) Close() { s.loader.Stop() }
+// Close cancels the loads in flight.
+func (s *Screen) Close() {
+	s.loader.Stop()
+	s.otherLoader.Stop()
+	s.baseReading.Stop()
+}
 
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -169,28 +206,74 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, s.onLoaded(msg)
 	case snapshotMsg:
 		return s, s.onSnapshot(msg)
+	case baselineMsg:
+		return s, s.onBaseline(msg)
+	case otherMsg:
+		return s, s.onOther(msg)
 	case savedMsg:
 		if msg.err != nil {
-			return s, ui.Toast(ui.ToastError, "Saving the snapshot failed: "+msg.err.Error())
+			return s, ui.Fail("Saving the snapshot", msg.err)
 		}
 		return s, ui.Toast(ui.ToastSuccess, fmt.Sprintf("Saved %d settings to %s", msg.n, msg.path))
-	case tea.BackgroundColorMsg: // the App rebuilt the theme in place
-		s.search.SetStyles(s.ctx.Theme.TextInputStyles())
+	case table.ActivatedMsg: // a double click is Enter on the row
+		return s, s.openDetail(false)
 	}
 	if cmd, handled := s.dialog.Update(msg); handled {
 		return s, cmd
 	}
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		if s.searching { // paste into the search
-			return s, s.updateSearch(msg)
+	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
+		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx.Theme); handled {
+			return s, cmd
 		}
+	}
+	if s.settings == nil { // nothing to move over or search yet
 		return s, nil
 	}
-	if s.searching {
-		return s, s.onSearchKey(k)
+	query := s.table.FilterText()
+	var cmd tea.Cmd
+	s.table, cmd = s.table.Update(msg)
+	if s.table.FilterText() != query {
+		s.recount()
 	}
-	return s, s.onKey(k)
+	return s, cmd
+}
+
+// actions are what the list lets the user do.
+func (s *Screen) actions() ui.Actions {
+	k := s.ctx.Keys
+	loaded := func() string {
+		if s.settings == nil {
+			return "The phone settings have not loaded yet"
+		}
+		return ""
+	}
+	selected := func() string {
+		if why := loaded(); why != "" {
+			return why
+		}
+		if _, ok := s.selected(); !ok {
+			return "No setting selected"
+		}
+		return ""
+	}
+	return ui.Actions{
+		{Key: k.Open, Help: "details", Why: selected, Run: func() tea.Cmd { return s.openDetail(false) }},
+		{Key: k.Raw, Help: "raw JSON", Why: selected, Run: func() tea.Cmd { return s.openDetail(true) }},
+		{Key: k.Views, Help: "quick filters", Why: loaded, RunKey: s.showFilter},
+		{Key: k.Baseline, Why: loaded, Run: s.openBaselineForm},
+		{Key: k.Compare, Run: s.openCompareForm, Why: func() string {
+			switch {
+			case s.deps.OpenProfile == nil:
+				return "Comparing with another profile is not available here"
+			case s.otherLoading:
+				return "Wait: the other profile's settings are still loading"
+			}
+			return loaded()
+		}},
+		{Key: k.Diff, Help: "compare with snapshot", Why: loaded, Run: func() tea.Cmd { return s.openPathForm("diff") }},
+		{Key: k.Save, Help: "save snapshot", Why: loaded, Run: func() tea.Cmd { return s.openPathForm("save") }, Minor: true},
+		{Key: k.Refresh, Run: s.load, Minor: true},
+	}
 }
 
 func (s *Screen) onLoaded(m loadedMsg) tea.Cmd {
@@ -201,329 +284,263 @@ func (s *Screen) onLoaded(m loadedMsg) tea.Cmd {
 		if errors.As(m.err, &apiErr) && apiErr.Status == 403 {
 			return nil // the page explains it; no toast on top
 		}
-		return ui.Toast(ui.ToastError, "Loading phone settings failed: "+m.err.Error())
+		return ui.Fail("Loading phone settings", m.err)
 	}
 	s.err = nil
 	s.settings = m.settings
-	keep := s.selectedKey()
-	s.items = s.items[:0]
-	for g := range groupNames {
-		for _, k := range m.settings.Keys() {
-			if groupOf(k) != g {
-				continue
-			}
-			c, ok := m.settings.Common(k)
-			title := Title(k)
-			s.items = append(s.items, item{key: k, title: title, group: g, common: c, known: ok,
-				hay: strings.ToLower(title + "\x00" + k + "\x00" + groupNames[g])})
-		}
-	}
 	if s.snap != nil {
 		_ = s.compare() // the snapshot parsed when it was loaded
 	}
-	s.refilter(keep)
-	return nil
+	var cmds []tea.Cmd
+	if s.audit.base != nil {
+		if err := s.check(); err != nil {
+			cmds = append(cmds, ui.Fail("Checking the baseline", err))
+		}
+	}
+	if name := s.audit.otherName; s.audit.other != nil {
+		if err := s.diff(); err != nil {
+			cmds = append(cmds, ui.Fail("Comparing with profile "+name, err))
+		}
+	}
+	s.refresh()
+	return tea.Batch(cmds...)
 }
 
-// selectedKey is the key under the cursor, or "".
-func (s *Screen) selectedKey() string {
-	if it, ok := s.selected(); ok {
-		return it.key
+// keys lists the settings to show: this account's in the answer's order,
+// then those only the other account has.
+func (s *Screen) keys() []string {
+	keys := s.settings.Keys()
+	if o := s.audit.other; o != nil {
+		for _, k := range o.Keys() {
+			if !s.settings.Has(k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+// refresh rebuilds the rows from the settings and what is known about them
+// (marks), then the filter and its figures.
+func (s *Screen) refresh() {
+	if s.settings == nil {
+		return
+	}
+	keys := s.keys()
+	s.items = make(map[string]item, len(keys))
+	markW := 1
+	for _, k := range keys {
+		s.items[k] = itemOf(s.settings, k)
+		markW = max(markW, len(s.mark(k)))
+	}
+	rows := make([]table.Row, 0, len(keys))
+	for g, name := range groupNames { // themes in order, settings in the answer's order
+		for _, k := range keys {
+			if it := s.items[k]; it.group == g {
+				rows = append(rows, s.row(it, name))
+			}
+		}
+	}
+	s.setColumns(markW)
+	s.layout()
+	s.table.SetRows(rows)
+	s.table.SetWhere(s.keep(s.filter))
+	s.recount()
+}
+
+// row is one setting's line: its marks, title, state and lock (or, side by
+// side, this account's state and the other's), then (not drawn, but
+// searched) its key and theme.
+func (s *Screen) row(it item, theme string) table.Row {
+	cells := []string{s.mark(it.key), it.title, it.state(), lockBadge(it.common), it.key, theme}
+	if s.twoColumns() {
+		cells[2], cells[3] = it.stateAndLock(), itemOf(s.audit.other, it.key).stateAndLock()
+	}
+	return table.Row{ID: it.key, Group: theme, Cells: cells}
+}
+
+// mark flags a setting in the list in words: FAIL it breaks the baseline,
+// DIFF it differs from the other account, * it changed since the snapshot.
+func (s *Screen) mark(key string) string {
+	var marks []string
+	if s.audit.failing[key] > 0 {
+		marks = append(marks, "FAIL")
+	}
+	if s.audit.differs[key] > 0 {
+		marks = append(marks, "DIFF")
+	}
+	if s.changed[key] > 0 {
+		marks = append(marks, "*")
+	}
+	return strings.Join(marks, " ")
+}
+
+// twoColumns: another account is loaded and the list is wide enough to
+// show its state beside this one's.
+func (s *Screen) twoColumns() bool { return s.audit.other != nil && s.sideBySide() }
+
+// Widths of the state columns.
+const (
+	stateWidth = 5  // "State", "OFF"
+	lockWidth  = 15 // "locked: account"
+	sideWidth  = 10 // "OFF locked", side by side
+)
+
+// setColumns fits the columns to the marks in use (markW wide) and to
+// whether two accounts are side by side.
+func (s *Screen) setColumns(markW int) {
+	th := s.ctx.Theme
+	warn := func(string) lipgloss.Style { return th.Warning }
+	state := func(c string) lipgloss.Style {
+		if strings.HasPrefix(c, "ON") {
+			return th.Success
+		}
+		return th.Muted
+	}
+	cols := []table.Column{
+		{Title: "", Width: markW, Style: warn},
+		{Title: "Setting", Width: 12, Flex: 1},
+		{Title: "State", Width: stateWidth, Style: state},
+		{Title: "Lock", Width: lockWidth, Style: warn},
+	}
+	if s.twoColumns() {
+		cols[2] = table.Column{Title: s.thisName(), Width: sideWidth, Style: state}
+		cols[3] = table.Column{Title: s.audit.otherName, Width: sideWidth, Style: state}
+	}
+	s.table.SetColumns(cols...)
+}
+
+// keep is filter f as a row predicate (nil: every row).
+func (s *Screen) keep(f filter) func(table.Row) bool {
+	test := map[filter]func(item) bool{
+		filterOn:        item.on,
+		filterOff:       item.off,
+		filterLocked:    item.locked,
+		filterChanged:   func(it item) bool { return s.changed[it.key] > 0 },
+		filterFailing:   func(it item) bool { return s.audit.failing[it.key] > 0 },
+		filterDifferent: func(it item) bool { return s.audit.differs[it.key] > 0 },
+	}[f]
+	if test == nil {
+		return nil
+	}
+	return func(r table.Row) bool { return test(s.items[r.ID]) }
+}
+
+// recount works out how many settings each filter shows with the search.
+func (s *Screen) recount() {
+	for f := range nFilters {
+		s.counts[f] = s.table.Count(s.keep(f))
+	}
+}
+
+// available says why filter f cannot be used now ("" when it can).
+func (s *Screen) available(f filter) string {
+	switch {
+	case f == filterChanged && s.snap == nil:
+		return "5 shows the settings changed since a snapshot: press D to load one"
+	case f == filterFailing && s.audit.base == nil:
+		return "6 shows the settings that fail a baseline: press B to load one"
+	case f == filterDifferent && s.audit.other == nil:
+		return "7 shows the settings that differ from another profile's: press C to choose one"
 	}
 	return ""
 }
 
-func (s *Screen) selected() (item, bool) {
-	if s.cursor < 0 || s.cursor >= len(s.view) {
-		return item{}, false
-	}
-	return s.items[s.view[s.cursor]], true
-}
-
-func (s *Screen) matches(it item) bool {
-	switch s.filter {
-	case filterOn:
-		if !it.on() {
-			return false
-		}
-	case filterOff:
-		if it.on() {
-			return false
-		}
-	case filterLocked:
-		if !it.locked() {
-			return false
-		}
-	case filterChanged:
-		if s.changed[it.key] == 0 {
-			return false
-		}
-	}
-	return s.query == "" || strings.Contains(it.hay, s.query)
-}
-
-// refilter rebuilds the visible list, keeping the cursor on key if it is
-// still visible.
-func (s *Screen) refilter(key string) {
-	s.view = s.view[:0]
-	s.cursor = 0
-	for i, it := range s.items {
-		if s.matches(it) {
-			if it.key == key {
-				s.cursor = len(s.view)
-			}
-			s.view = append(s.view, i)
-		}
-	}
-	s.clamp()
-}
-
-func (s *Screen) count(f filter) int {
-	saved := s.filter
-	s.filter = f
-	n := 0
-	for _, it := range s.items {
-		if s.matches(it) {
-			n++
-		}
-	}
-	s.filter = saved
-	return n
-}
-
-func (s *Screen) onKey(k tea.KeyPressMsg) tea.Cmd {
-	km := s.keys
-	switch {
-	case key.Matches(k, km.Refresh):
-		return s.load()
-	case key.Matches(k, km.Search):
-		if s.settings == nil {
-			return nil
-		}
-		s.searching = true
-		s.search.CursorEnd()
-		s.clamp()
-		return s.search.Focus()
-	case key.Matches(k, km.Diff):
-		if s.settings == nil {
-			return ui.Toast(ui.ToastInfo, "Compare: the settings have not loaded yet")
-		}
-		return s.openPathForm("diff")
-	case key.Matches(k, km.Save):
-		if s.settings == nil {
-			return ui.Toast(ui.ToastInfo, "Save: the settings have not loaded yet")
-		}
-		return s.openPathForm("save")
-	case k.String() == "esc":
-		if s.query != "" {
-			s.setQuery("")
-		}
+// showFilter switches to the filter of number key k.
+func (s *Screen) showFilter(k tea.KeyPressMsg) tea.Cmd {
+	f := filter(k.Code - '1')
+	if f < 0 || f >= nFilters {
 		return nil
 	}
-	if it, ok := s.selected(); ok {
-		switch {
-		case key.Matches(k, km.Open):
-			return ui.Push(newDetail(s.ctx, s.settings, it.key, false, s.changesOf(it.key)))
-		case key.Matches(k, km.Raw):
-			return ui.Push(newDetail(s.ctx, s.settings, it.key, true, s.changesOf(it.key)))
-		}
+	if why := s.available(f); why != "" {
+		return ui.Toast(ui.ToastInfo, why)
 	}
-	for i, b := range km.Filters {
-		if key.Matches(k, b) {
-			keep := s.selectedKey()
-			s.filter = filter(i)
-			s.refilter(keep)
-			return nil
-		}
-	}
-	switch {
-	case key.Matches(k, km.Up):
-		s.move(-1)
-	case key.Matches(k, km.Down):
-		s.move(1)
-	case key.Matches(k, km.PageUp):
-		s.move(-s.rowsHeight())
-	case key.Matches(k, km.PageDown):
-		s.move(s.rowsHeight())
-	case key.Matches(k, km.Home):
-		s.move(-len(s.view))
-	case key.Matches(k, km.End):
-		s.move(len(s.view))
-	}
+	s.filter = f
+	s.table.SetWhere(s.keep(f))
 	return nil
 }
 
-func (s *Screen) onSearchKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "enter":
-		s.searching = false
-		s.search.Blur()
-		s.clamp()
-		return nil
-	case "esc":
-		s.searching = false
-		s.search.Blur()
-		s.setQuery("")
-		return nil
-	case "up":
-		s.move(-1)
-		return nil
-	case "down":
-		s.move(1)
+func (s *Screen) selected() (item, bool) {
+	r, ok := s.table.Selected()
+	if !ok {
+		return item{}, false
+	}
+	return s.items[r.ID], true
+}
+
+// openDetail shows the selected setting in full, in words or raw.
+func (s *Screen) openDetail(raw bool) tea.Cmd {
+	it, ok := s.selected()
+	if !ok {
 		return nil
 	}
-	return s.updateSearch(k)
-}
-
-func (s *Screen) updateSearch(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	s.search, cmd = s.search.Update(msg)
-	if q := strings.ToLower(strings.TrimSpace(s.search.Value())); q != s.query {
-		s.query = q
-		s.refilter(s.selectedKey())
-	}
-	return cmd
-}
-
-func (s *Screen) setQuery(q string) {
-	s.search.SetValue(q)
-	s.query = strings.ToLower(q)
-	s.refilter(s.selectedKey())
-}
-
-func (s *Screen) move(d int) {
-	s.cursor = max(0, min(s.cursor+d, len(s.view)-1))
-	s.clamp()
-}
-
-// changesOf lists the changes since the snapshot of one setting.
-func (s *Screen) changesOf(key string) []snapshot.Change {
-	var out []snapshot.Change
-	for _, c := range s.changes {
-		if c.Setting() == key {
-			out = append(out, c)
-		}
-	}
-	return out
+	return ui.Push(newDetail(s.ctx, s.settings, it.key, raw, s.notesOf(it.key)))
 }
 
 // CapturingInput is true while the search or a form has the keyboard.
-func (s *Screen) CapturingInput() bool { return s.searching || s.dialog.Open() }
+func (s *Screen) CapturingInput() bool { return s.table.Filtering() || s.dialog.Open() }
 
 // CapturingBack is true while esc clears a search or closes a form.
-func (s *Screen) CapturingBack() bool { return s.CapturingInput() || s.query != "" }
+func (s *Screen) CapturingBack() bool { return s.CapturingInput() || s.table.FilterText() != "" }
 
 func (s *Screen) ShortHelp() []key.Binding {
 	switch {
 	case s.dialog.Open():
-		return nil
-	case s.searching:
-		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep search")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear")),
-		}
+		return s.dialog.ShortHelp()
+	case s.settings == nil:
+		return []key.Binding{s.ctx.Keys.Refresh}
+	case s.table.Filtering():
+		return nil // the filter line says how it works
 	}
-	if s.settings == nil {
-		return []key.Binding{s.keys.Refresh}
-	}
-	return []key.Binding{s.keys.Open, s.keys.Raw, s.keys.Search, s.keys.Filters[1], s.keys.Diff, s.keys.Refresh}
+	short := s.actions().ShortHelp()
+	return append([]key.Binding{short[0], s.table.Keys.Filter}, short[1:]...)
 }
 
 func (s *Screen) FullHelp() [][]key.Binding {
-	km := s.keys
 	if s.settings == nil {
-		return [][]key.Binding{{km.Refresh}}
+		return [][]key.Binding{{s.ctx.Keys.Refresh}}
 	}
-	return [][]key.Binding{
-		{km.Up, km.Down, km.PageUp, km.PageDown, km.Home, km.End},
-		{km.Open, km.Raw, km.Search, km.Refresh},
-		km.Filters[:],
-		{km.Diff, km.Save},
-	}
+	return [][]key.Binding{s.actions().FullHelp(), s.table.Keys.Navigation()}
 }
 
 // SetSize lays the screen out again.
 func (s *Screen) SetSize(w, h int) {
+	wasTwo := s.twoColumns()
 	s.width, s.height = w, h
-	s.search.SetWidth(max(1, s.listWidth()-4))
 	s.dialog.SetSize(w, h)
-	s.clamp()
+	s.layout()
+	if s.twoColumns() != wasTwo {
+		s.refresh() // the rows' cells follow the columns
+	}
 }
+
+// layout sizes the table for the columns it shows: wider when two
+// accounts are side by side.
+func (s *Screen) layout() { s.table.SetSize(s.listWidth(), s.listHeight()) }
 
 // sideBySide: the detail pane sits right of the list on wide terminals and
 // below it on narrow ones.
 func (s *Screen) sideBySide() bool { return s.width >= 100 }
 
 func (s *Screen) listWidth() int {
-	if s.sideBySide() {
+	switch {
+	case s.twoColumns(): // room for both accounts' states
+		return min(72, s.width*58/100)
+	case s.sideBySide():
 		return min(58, max(52, s.width*48/100))
 	}
 	return s.width
 }
 
 // bodyHeight is the room below the filter line.
-func (s *Screen) bodyHeight() int { return max(1, s.height-2) }
+func (s *Screen) bodyHeight() int { return max(1, s.height-1) }
 
+// listHeight is the table's height, its header and footer included.
 func (s *Screen) listHeight() int {
 	if s.sideBySide() {
 		return s.bodyHeight()
 	}
-	return max(4, s.bodyHeight()*3/5)
-}
-
-// rowsHeight is the room for list lines: the list less its footer and, while
-// searching, the input line.
-func (s *Screen) rowsHeight() int {
-	h := s.listHeight() - 1
-	if s.searching {
-		h--
-	}
-	return max(1, h)
-}
-
-// line is one line of the list: a theme header or a setting.
-type line struct {
-	header bool
-	group  int
-	pos    int // position in view, for settings
-}
-
-func (s *Screen) lines() []line {
-	out := make([]line, 0, len(s.view)+len(groupNames))
-	last := -1
-	for p, i := range s.view {
-		if g := s.items[i].group; g != last {
-			out = append(out, line{header: true, group: g})
-			last = g
-		}
-		out = append(out, line{pos: p})
-	}
-	return out
-}
-
-// clamp scrolls just enough to keep the cursor's line (and its theme
-// header, when it fits) in view.
-func (s *Screen) clamp() {
-	ls := s.lines()
-	h := s.rowsHeight()
-	at := 0
-	for i, l := range ls {
-		if !l.header && l.pos == s.cursor {
-			at = i
-			break
-		}
-	}
-	top := at
-	if at > 0 && ls[at-1].header {
-		top = at - 1
-	}
-	if top < s.offset {
-		s.offset = top
-	}
-	if at >= s.offset+h {
-		s.offset = at - h + 1
-	}
-	s.offset = max(0, min(s.offset, len(ls)-h))
+	return max(5, s.bodyHeight()*3/5)
 }
 
 func (s *Screen) View() string {
@@ -533,7 +550,7 @@ func (s *Screen) View() string {
 	if s.settings == nil {
 		return s.statusPage()
 	}
-	return s.dialog.View(ui.Fit(s.filterLine(), s.width, 1)+"\n\n"+s.body(), s.width, s.height)
+	return s.dialog.View(ui.Fit(s.filterLine(), s.width, 1)+"\n"+s.body(), s.width, s.height)
 }
 
 func (s *Screen) filterLine() string {
@@ -541,10 +558,10 @@ func (s *Screen) filterLine() string {
 	var tabs []string
 	for i, name := range filterNames {
 		f := filter(i)
-		if f == filterChanged && s.snap == nil {
+		if s.available(f) != "" {
 			continue
 		}
-		label := fmt.Sprintf("%d %s %d", i+1, name, s.count(f))
+		label := fmt.Sprintf("%d %s %d", i+1, name, s.counts[f])
 		if f == s.filter {
 			tabs = append(tabs, th.TabActive.Render(label))
 		} else {
@@ -553,11 +570,23 @@ func (s *Screen) filterLine() string {
 	}
 	head := strings.Join(tabs, " ")
 	switch {
-	case s.loading:
+	case s.loading, s.otherLoading:
 		head += th.Muted.Render("  refreshing...")
 	case s.err != nil:
 		head += th.Error.Render("  ERROR: refresh failed, r to retry")
-	case s.snap != nil:
+	}
+	a := s.audit
+	if a.base != nil {
+		verdict, style := "PASS", th.Success
+		if n := a.failed(); n > 0 {
+			verdict, style = fmt.Sprintf("FAIL %d of %d", n, len(a.results)), th.Error
+		}
+		head += "  " + style.Render(verdict) + th.Muted.Render(" "+filepath.Base(a.basePath))
+	}
+	if a.other != nil {
+		head += th.Muted.Render(fmt.Sprintf("  DIFF %d from %s", len(a.differs), a.otherName))
+	}
+	if s.snap != nil {
 		head += th.Muted.Render(fmt.Sprintf("  * %s since %s", ui.Count(len(s.changes), "change"), snapLabel(s.snapPath, s.snap)))
 	}
 	return head
@@ -573,7 +602,7 @@ func snapLabel(path string, sn *snapshot.Snapshot) string {
 }
 
 func (s *Screen) body() string {
-	list := s.listView()
+	list := s.table.View()
 	if s.sideBySide() {
 		lw := s.listWidth()
 		dw := max(10, s.width-lw-3)
@@ -586,116 +615,28 @@ func (s *Screen) body() string {
 	return list + "\n" + rule + "\n" + ui.Fit(s.detailPane(s.width), s.width, max(1, dh))
 }
 
-func (s *Screen) listView() string {
-	th := s.ctx.Theme
-	lw := s.listWidth()
-	ls := s.lines()
-	h := s.rowsHeight()
-	off := max(0, min(s.offset, len(ls)-h))
-	var b strings.Builder
-	n := 0
-	if len(ls) == 0 {
-		msg := "No settings match."
-		if s.query != "" {
-			msg = fmt.Sprintf("No settings match %q.", s.search.Value())
-		}
-		b.WriteString(th.Muted.Render("  " + msg))
-		n++
-	}
-	for i := off; i < len(ls) && n < h; i++ {
-		if n > 0 {
-			b.WriteByte('\n')
-		}
-		l := ls[i]
-		if l.header {
-			count := 0
-			for _, vi := range s.view {
-				if s.items[vi].group == l.group {
-					count++
-				}
-			}
-			b.WriteString(th.Header.Render(ansi.Truncate(fmt.Sprintf("%s (%d)", groupNames[l.group], count), lw, "…")))
-		} else {
-			b.WriteString(s.row(s.items[s.view[l.pos]], l.pos == s.cursor, lw))
-		}
-		n++
-	}
-	for ; n < h; n++ {
-		b.WriteByte('\n')
-	}
-	if s.searching {
-		b.WriteString("\n" + s.search.View())
-	}
-	b.WriteString("\n" + th.Muted.Render(ansi.Truncate(s.footer(), lw, "…")))
-	return b.String()
-}
-
-const (
-	stateWidth = 3
-	lockWidth  = 15
-)
-
-// row renders a setting: cursor, change mark, title, ON/OFF and lock.
-func (s *Screen) row(it item, selected bool, width int) string {
-	th := s.ctx.Theme
-	titleW := max(8, width-(2+1+1+1+stateWidth+2+lockWidth))
-	mark := " "
-	if s.changed[it.key] > 0 {
-		mark = "*"
-	}
-	state := "OFF"
-	if it.on() {
-		state = "ON"
-	}
-	if !it.known {
-		state = "?"
-	}
-	lock := lockBadge(it.common)
-	title := fitCell(it.title, titleW)
-	if selected {
-		text := "> " + mark + " " + title + " " + fitCell(state, stateWidth) + "  " + fitCell(lock, lockWidth)
-		return th.Selected.Render(fitCell(text, width))
-	}
-	stateStyle := th.Muted
-	if it.on() {
-		stateStyle = th.Success
-	}
-	text := "  " + th.Warning.Render(mark) + " " + title + " " + stateStyle.Render(fitCell(state, stateWidth)) + "  " +
-		th.Warning.Render(fitCell(lock, lockWidth))
-	return text
-}
-
-func (s *Screen) footer() string {
-	left := "no settings"
-	if len(s.view) > 0 {
-		left = fmt.Sprintf("setting %d of %d", s.cursor+1, len(s.view))
-	}
-	if s.query != "" {
-		left += fmt.Sprintf("  search: %s (%d)", s.search.Value(), len(s.view))
-	}
-	return left
-}
-
 // detailPane explains the selected setting in words.
 func (s *Screen) detailPane(width int) string {
 	it, ok := s.selected()
 	if !ok {
 		return s.ctx.Theme.Muted.Render("Select a setting to see what it does.")
 	}
-	lines := explain(s.ctx.Theme, s.settings, it.key, s.changesOf(it.key), width)
+	lines := explain(s.ctx.Theme, s.settings, it.key, s.notesOf(it.key), width)
 	lines = append(lines, "", s.ctx.Theme.Muted.Render("enter all details · J raw JSON"))
 	return strings.Join(lines, "\n")
 }
 
 // explain renders a setting's header, purpose, fields in words and lock,
-// wrapped to width.
-func explain(th *ui.Theme, st *api.PhoneSettings, key string, changes []snapshot.Change, width int) []string {
+// and what the notes say of it, wrapped to width.
+func explain(th *ui.Theme, st *api.PhoneSettings, key string, n notes, width int) []string {
 	c, known := st.Common(key)
 	var out []string
 	out = append(out, wrap(th.Title, Title(key), width)...)
 	out = append(out, th.Muted.Render(ansi.Truncate(key+" · "+Group(key), width, "…")))
 	state := th.Muted.Render("OFF")
 	switch {
+	case !st.Has(key):
+		state = th.Warning.Render("NOT ON THIS ACCOUNT")
 	case !known:
 		state = th.Warning.Render("STATE UNKNOWN")
 	case c.On():
@@ -704,7 +645,13 @@ func explain(th *ui.Theme, st *api.PhoneSettings, key string, changes []snapshot
 	if b := lockBadge(c); b != "" {
 		state += "  " + th.WarningBadge.Render(" "+strings.ToUpper(b)+" ")
 	}
-	out = append(out, state, "")
+	out = append(out, state)
+	if n.other != "" {
+		out = append(out, th.Muted.Render(ansi.Truncate("In "+n.other+": "+n.otherState, width, "…")))
+	}
+	// What the audits say comes first: it is why the user is looking.
+	out = append(out, n.lines(th, key, width)...)
+	out = append(out, "")
 	out = append(out, wrap(lipgloss.NewStyle(), About(key), width)...)
 	if words := Describe(st, key); len(words) > 0 {
 		out = append(out, "")
@@ -715,12 +662,6 @@ func explain(th *ui.Theme, st *api.PhoneSettings, key string, changes []snapshot
 	if known {
 		out = append(out, "")
 		out = append(out, wrap(th.Muted, lockText(c), width)...)
-	}
-	if len(changes) > 0 {
-		out = append(out, "", th.Header.Render("* Changed since the snapshot"))
-		for _, ch := range changes {
-			out = append(out, wrap(th.Warning, "- "+ch.String(), width)...)
-		}
 	}
 	return out
 }
@@ -742,12 +683,4 @@ func wrap(style lipgloss.Style, text string, width int) []string {
 		lines[i] = style.Render(p + strings.TrimRight(l, " "))
 	}
 	return lines
-}
-
-// fitCell pads or truncates to exactly w cells.
-func fitCell(s string, w int) string {
-	if sw := ansi.StringWidth(s); sw > w {
-		s = ansi.Truncate(s, w, "…")
-	}
-	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 }

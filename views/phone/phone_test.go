@@ -2,11 +2,14 @@ package phone
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
@@ -30,7 +33,7 @@ func newRig(t *testing.T, token string, w, h int) *rig {
 	client := viewtest.NewServer(t).Client(t, token)
 	r := &rig{client: client}
 	r.Driver = viewtest.OpenSection(t, "Phone", w, h, func(c *ui.Context) ui.Screen {
-		r.screen = newScreen(c, client, viewtest.Clock)
+		r.screen = newScreen(c, Deps{Client: client, Now: viewtest.Clock})
 		return r.screen
 	})
 	return r
@@ -39,7 +42,7 @@ func newRig(t *testing.T, token string, w, h int) *rig {
 func TestGroupedListWithStateAndLocks(t *testing.T) {
 	r := newRig(t, sim.DemoToken, 120, 36)
 	r.Contains("1 All 45", "2 On 34", "3 Off 11", "4 Locked 11",
-		"Calling and routing (17)", "Call forwarding", "ON", "locked: account", "setting 1 of 45")
+		"Calling and routing (17)", "Call forwarding", "ON", "locked: account", "row 1 of 45")
 	r.Lacks("5 Changed")
 	r.Golden("list_120x36")
 	r.Press("G")
@@ -52,10 +55,10 @@ func TestDetailPaneExplainsInWords(t *testing.T) {
 	r.Press("/")
 	r.Type("park")
 	r.Press("enter")
-	r.Contains("search: park (1)", "Parked calls expire after 10 minutes,", "Not locked: users can change it.")
+	r.Contains("filter: park (1 matches)", "Parked calls expire after 10 minutes,", "Not locked: users can change it.")
 	r.Golden("pane_call_park")
 	r.Press("esc") // clears the search, stays on the screen
-	r.Contains("setting 12 of 45", "Call park")
+	r.Contains("row 12 of 45", "Call park")
 
 	// The full sentences, in the detail screen's width.
 	for q, want := range map[string]string{
@@ -92,7 +95,7 @@ func TestDetailScreenAndRawJSON(t *testing.T) {
 	r.Contains("Call park (raw)", `"expiration_period": 10`, `"locked_by": "invalid"`)
 	r.Golden("raw_call_park")
 	r.Press("esc")
-	r.Contains("search: call park (1)")
+	r.Contains("filter: call park (1 matches)")
 	// J straight from the list opens the raw view of an unknown setting.
 	r.Press("esc", "G", "J")
 	r.Contains("Online fax (raw)", `"include_fax_as_attachment": true`, "Not one of the spec's 43 settings")
@@ -101,21 +104,21 @@ func TestDetailScreenAndRawJSON(t *testing.T) {
 func TestFilters(t *testing.T) {
 	r := newRig(t, sim.DemoToken, 120, 36)
 	r.Press("4")
-	r.Contains("setting 1 of 11", "Local survivability mode")
+	r.Contains("row 1 of 11", "Local survivability mode")
 	r.Lacks("Outbound caller ID", "Elevate to meeting")
 	r.Golden("filter_locked")
 	r.Press("3")
-	r.Contains("setting 1 of 11", "External calls from rooms", "OFF")
+	r.Contains("row 1 of 11", "External calls from rooms", "OFF")
 	r.Lacks("Call park ")
 	r.Press("2", "/")
 	r.Type("voicemail")
 	r.Contains("Voicemail (5)", "1 All 6 2 On 5 3 Off 1")
 	r.Lacks("Shared voicemail emails")
 	r.Press("enter", "1")
-	r.Contains("Voicemail (6)", "search: voicemail (6)", "Shared voicemail emails")
+	r.Contains("Voicemail (6)", "filter: voicemail (6 matches)", "Shared voicemail emails")
 	r.Press("/")
 	r.Type("zzz")
-	r.Contains(`No settings match "voicemailzzz".`)
+	r.Contains(`no rows match "voicemailzzz"`)
 }
 
 func TestNotSetUpPage(t *testing.T) {
@@ -217,3 +220,155 @@ func TestDescribeEveryDemoSetting(t *testing.T) {
 }
 
 func catalogHas(k string) bool { _, ok := catalog[k]; return ok }
+
+// policy is a baseline the demo account breaks twice: its parked calls
+// expire after 10 minutes and international calling is locked.
+const policy = `[expect]
+"call_park.expiration_period" = { min = 5, max = 8 }
+"voicemail.enable" = true
+"international_calling.locked" = false
+`
+
+func writeBaseline(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "policy.toml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestBaselineMarksFailingSettings(t *testing.T) {
+	for _, size := range [][2]int{{120, 36}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			r := newRig(t, sim.DemoToken, size[0], size[1])
+			r.Lacks("6 Failing", "FAIL")
+			r.Press("6")
+			r.Contains("press B to load one")
+
+			// A path that names no setting is refused in the form, by line.
+			r.Press("B", "ctrl+u")
+			r.Type(writeBaseline(t, "[expect]\n\"call_park.expiration_perod\" = 5\n"))
+			r.Press("enter")
+			r.Contains("policy.toml:2:", `mean "call_park.expiration_period"?`)
+
+			r.Press("ctrl+u")
+			r.Type(writeBaseline(t, policy))
+			r.Press("enter")
+			r.Contains("FAIL: 2 of 3 expectations of policy.toml fail")
+			r.Contains("6 Failing 2", "FAIL 2 of 3 policy.toml", "row 1 of 2",
+				"FAIL International calling", "FAIL locked: is true, expected false")
+			r.Press("down")
+			r.Contains("FAIL Call park", "FAIL expiration_period: is 10, expected 5 to 8")
+			r.Lacks("Voicemail ")
+			r.Golden(fmt.Sprintf("baseline_%dx%d", size[0], size[1]))
+
+			// Every setting stays in 1, the failing ones marked.
+			r.Press("1", "/")
+			r.Type("voicemail")
+			r.Press("enter", "down")
+			r.Contains("Voicemail", "PASS enable: is true, expected true")
+			r.Press("esc", "/")
+			r.Type("international")
+			r.Press("enter")
+			r.Contains("FAIL International calling", "FAIL locked: is true, expected false")
+			r.Press("enter") // the detail screen says it too
+			r.Contains("Baseline policy.toml", "FAIL locked: is true, expected false")
+		})
+	}
+}
+
+// The profile's own baseline is checked from the start; it marks the list
+// without switching filters.
+func TestProfileBaselineIsCheckedOnOpen(t *testing.T) {
+	path := writeBaseline(t, policy)
+	client := viewtest.NewServer(t).Client(t, sim.DemoToken)
+	r := viewtest.OpenSection(t, "Phone", 120, 36, func(c *ui.Context) ui.Screen {
+		return New(c, Deps{Client: client, Baseline: path})
+	})
+	r.Contains("1 All 45", "6 Failing 2", "FAIL 2 of 3 policy.toml", "row 1 of 45")
+	r.Press("6")
+	r.Contains("row 1 of 2", "FAIL Call park")
+
+	// A baseline that cannot be read says so, and the list still works.
+	r = viewtest.OpenSection(t, "Phone", 120, 36, func(c *ui.Context) ui.Screen {
+		return New(c, Deps{Client: client, Baseline: filepath.Join(t.TempDir(), "gone.toml")})
+	})
+	r.Contains("Reading the baseline", "gone.toml", "1 All 45")
+	r.Lacks("6 Failing")
+
+	// So does one that does not fit the settings.
+	broken := writeBaseline(t, "[expect]\n\"call_park.expiration_perod\" = 5\n")
+	r = viewtest.OpenSection(t, "Phone", 120, 36, func(c *ui.Context) ui.Screen {
+		return New(c, Deps{Client: client, Baseline: broken})
+	})
+	r.Contains("Checking the baseline", "policy.toml:2", "1 All 45")
+	r.Lacks("6 Failing", "FAIL")
+}
+
+// twoAccounts opens the phone screen on the demo account, with "other"
+// opening the simulator's second account.
+func twoAccounts(t *testing.T, w, h int) *uitest.Driver {
+	t.Helper()
+	srv := viewtest.NewServer(t)
+	client, other := srv.Client(t, sim.DemoToken), srv.Client(t, sim.OtherHostToken)
+	open := func(name string) (*api.Client, error) {
+		if name != "other" {
+			return nil, fmt.Errorf("profile %q not found", name)
+		}
+		return other, nil
+	}
+	return viewtest.OpenSection(t, "Phone", w, h, func(c *ui.Context) ui.Screen {
+		return New(c, Deps{Client: client, OpenProfile: open, OtherProfile: "other"})
+	})
+}
+
+func TestCompareWithAnotherProfileSideBySide(t *testing.T) {
+	r := twoAccounts(t, 120, 36)
+	r.Press("C")
+	r.Contains("Compare with another profile", "other")
+	r.Press("ctrl+u")
+	r.Type("test")
+	r.Press("enter")
+	r.Contains("test is the profile on screen")
+	r.Press("ctrl+u")
+	r.Type("nobody")
+	r.Press("enter")
+	r.Contains(`profile "nobody" not found`)
+	r.Lacks("7 Different")
+
+	r.Press("C", "ctrl+u")
+	r.Type("other")
+	r.Press("enter")
+	r.Contains("values in 7 settings differ from other", "7 Different 7", "DIFF 7 from other",
+		"test       other", "DIFF Voicemail", "ON locked  OFF", "DIFF Call screening", "OFF        -")
+	r.Press("/")
+	r.Type("park")
+	r.Press("enter")
+	r.Contains("DIFF from other", "expiration_period: 10 in test, 5 in other")
+	r.Press("esc", "home")
+	r.Golden("compare_120x36")
+
+	// r reads both accounts again; the comparison stays.
+	r.Press("r")
+	r.Contains("7 Different 7", "DIFF Voicemail")
+}
+
+func TestCompareAtNarrowSizesShowsTheOtherValueInThePane(t *testing.T) {
+	r := twoAccounts(t, 80, 24)
+	r.Press("C", "enter")
+	r.Contains("7 Different 7", "DIFF International calling", "In other: ON", "enable: false in test, true in other")
+	r.Lacks("ON locked  OFF")
+	r.Golden("compare_80x24")
+}
+
+func TestMouseSelectsAndOpensASetting(t *testing.T) {
+	r := newRig(t, sim.DemoToken, 120, 36)
+	// Terminal line 6: tabs, breadcrumb, filter line, column header, the
+	// first theme's title, its first setting, then the second.
+	click := tea.MouseClickMsg{X: 10, Y: 6, Button: tea.MouseLeft}
+	r.Send(click)
+	r.Contains("row 2 of 45", "external_calling_on_vendor_room_common_area")
+	r.Send(click)
+	r.Contains("Phone settings > External calls from rooms", "Room systems and common area phones can call")
+}

@@ -1,6 +1,6 @@
 // Package transcribe is the Transcribe section: send the location of an
 // audio file to the AI transcription service and read the timed transcript
-// (timestamps, speakers, text), search it and save it as text or SRT.
+// (timestamps, speakers, text), filter it and save it as text or SRT.
 package transcribe
 
 import (
@@ -9,16 +9,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/table"
 )
 
 type (
@@ -33,23 +35,6 @@ type (
 	}
 )
 
-type keyMap struct {
-	New, Search, Next, Prev, Save, Scroll, Top, Bottom key.Binding
-}
-
-func newKeys() keyMap {
-	return keyMap{
-		New:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new transcription")),
-		Search: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
-		Next:   key.NewBinding(key.WithKeys("ctrl+n", "right"), key.WithHelp("→", "next match")),
-		Prev:   key.NewBinding(key.WithKeys("ctrl+p", "left"), key.WithHelp("←", "previous match")),
-		Save:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "save as text/SRT")),
-		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
-		Top:    key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
-		Bottom: key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
-	}
-}
-
 // Option configures the screen.
 type Option func(*Screen)
 
@@ -61,11 +46,11 @@ func WithSamples(urls ...string) Option { return func(s *Screen) { s.samples = u
 // current one).
 func WithDir(dir string) Option { return func(s *Screen) { s.dir = dir } }
 
-// Screen is the Transcribe section.
+// Screen is the Transcribe section: the transcript is a table of segments
+// (time, speaker, text), the selected one's whole text below it.
 type Screen struct {
 	ctx     *ui.Context
 	tr      *api.Transcriber
-	keys    keyMap
 	samples []string
 	dir     string
 
@@ -76,37 +61,40 @@ type Screen struct {
 	err            error
 	result         *api.Transcript
 
-	rows    []row // rendered transcript, rebuilt on data, size or search change
-	offset  int
-	matches []int // indices of segments matching the search
-	current int   // index into matches
-
-	search    textinput.Model
-	searching bool
-	query     string
-
+	table         table.Model
 	dialog        ui.Dialog
 	width, height int
 }
 
-// row is one line of the rendered transcript and the segment it belongs to.
-type row struct {
-	seg  int
-	text string
-}
+// Columns of the segments table; the text takes the spare width.
+const (
+	stampWidth      = 11 // "mm:ss-mm:ss"
+	minSpeakerWidth = 7
+	maxSpeakerWidth = 16
+)
 
 // New builds the screen. tr may be nil when no AI credentials are
 // configured: the screen then says how to add them.
 func New(ctx *ui.Context, tr *api.Transcriber, opts ...Option) ui.Screen {
-	in := textinput.New()
-	in.Prompt = "/ "
-	in.Placeholder = "search the transcript"
-	in.SetStyles(ctx.Theme.TextInputStyles())
-	s := &Screen{ctx: ctx, tr: tr, keys: newKeys(), search: in, language: api.DefaultTranscribeLang}
+	t := table.New(ctx.Theme)
+	t.Keys = table.KeysFrom(ctx.Keys)
+	t.SetOrigin(0, 2) // under the heading and the info line
+	t.SetEmptyText("No speech in this file.")
+	s := &Screen{ctx: ctx, tr: tr, table: t, language: api.DefaultTranscribeLang}
+	s.setColumns(minSpeakerWidth)
 	for _, o := range opts {
 		o(s)
 	}
 	return s
+}
+
+func (s *Screen) setColumns(speakerW int) {
+	th := s.ctx.Theme
+	s.table.SetColumns(
+		table.Column{Title: "Time", Width: stampWidth, Style: func(string) lipgloss.Style { return th.Muted }},
+		table.Column{Title: "Speaker", Width: speakerW},
+		table.Column{Title: "Text", Width: 16, Flex: 1},
+	)
 }
 
 // Title is the breadcrumb.
@@ -171,150 +159,90 @@ func (s *Screen) start(file, language string) tea.Cmd {
 	})
 }
 
-// Update handles replies, dialogs, the search and keys.
+// Update handles replies, dialogs, the actions' keys and the table.
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case doneMsg:
-		s.busy = false
-		if msg.err != nil {
-			s.err = msg.err
-			return s, ui.Toast(ui.ToastError, "Transcription failed: "+msg.err.Error())
-		}
-		s.result, s.offset = msg.tr, 0
-		s.rebuild()
-		return s, ui.Toast(ui.ToastSuccess, fmt.Sprintf("Transcribed %s of audio in %d segments",
-			Stamp(msg.tr.DurationSec), len(msg.tr.Result.Segments)))
+		return s, s.onDone(msg)
 	case savedMsg:
 		if msg.err != nil {
-			return s, ui.Toast(ui.ToastError, "Saving the transcript failed: "+msg.err.Error())
+			return s, ui.Fail("Saving the transcript", msg.err)
 		}
 		return s, ui.Toast(ui.ToastSuccess, "Saved the transcript to "+msg.path)
-	case tea.BackgroundColorMsg:
-		s.search.SetStyles(s.ctx.Theme.TextInputStyles())
 	}
 	if cmd, handled := s.dialog.Update(msg); handled {
 		return s, cmd
 	}
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		if s.searching {
-			return s, s.updateSearch(msg)
+	k, isKey := msg.(tea.KeyPressMsg)
+	if isKey && !s.table.Filtering() {
+		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx.Theme); handled {
+			return s, cmd
+		}
+	}
+	if s.result == nil { // no segments to move over or filter
+		if isKey && key.Matches(k, s.ctx.Keys.Filter) && s.tr != nil {
+			return s, ui.Toast(ui.ToastInfo, "Nothing to filter yet: press n to transcribe a file")
 		}
 		return s, nil
 	}
-	if s.searching {
-		return s, s.onSearchKey(k)
-	}
-	return s, s.onKey(k)
-}
-
-func (s *Screen) onKey(k tea.KeyPressMsg) tea.Cmd {
-	if s.tr == nil {
-		return nil
-	}
-	switch {
-	case key.Matches(k, s.keys.New):
-		if s.busy {
-			return ui.Toast(ui.ToastInfo, "Wait: a transcription is still in progress")
-		}
-		return s.openForm()
-	case key.Matches(k, s.keys.Search):
-		if s.result == nil {
-			return ui.Toast(ui.ToastInfo, "Nothing to search yet: press n to transcribe a file")
-		}
-		s.searching = true
-		s.search.CursorEnd()
-		return s.search.Focus()
-	case key.Matches(k, s.keys.Next):
-		s.jump(1)
-	case key.Matches(k, s.keys.Prev):
-		s.jump(-1)
-	case key.Matches(k, s.keys.Save):
-		if s.result == nil {
-			return ui.Toast(ui.ToastInfo, "Nothing to save yet: press n to transcribe a file")
-		}
-		return s.openSave()
-	case key.Matches(k, s.keys.Top):
-		s.offset = 0
-	case key.Matches(k, s.keys.Bottom):
-		s.offset = len(s.rows)
-	default:
-		switch k.String() {
-		case "up":
-			s.offset--
-		case "down":
-			s.offset++
-		case "pgup":
-			s.offset -= s.bodyHeight()
-		case "pgdown":
-			s.offset += s.bodyHeight()
-		}
-	}
-	s.clamp()
-	return nil
-}
-
-func (s *Screen) onSearchKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "enter":
-		s.searching = false
-		s.search.Blur()
-		if s.query != "" && len(s.matches) == 0 {
-			return ui.Toast(ui.ToastInfo, fmt.Sprintf("No segment mentions %q", s.search.Value()))
-		}
-		return nil
-	case "esc":
-		s.searching = false
-		s.search.Blur()
-		s.search.SetValue("")
-		s.setQuery("")
-		return nil
-	}
-	return s.updateSearch(k)
-}
-
-func (s *Screen) updateSearch(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	s.search, cmd = s.search.Update(msg)
-	s.setQuery(s.search.Value())
-	return cmd
+	s.table, cmd = s.table.Update(msg)
+	s.layout()
+	return s, cmd
 }
 
-func (s *Screen) setQuery(q string) {
-	q = strings.ToLower(strings.TrimSpace(q))
-	if q == s.query {
-		return
+// onDone shows a transcript, or the error; a failure clears the previous
+// transcript and its filter, so nothing on screen belongs to another file.
+func (s *Screen) onDone(m doneMsg) tea.Cmd {
+	s.busy = false
+	if m.err != nil {
+		s.err, s.result = m.err, nil
+		s.table.SetRows(nil)
+		s.table.SetFilter("")
+		s.layout()
+		return ui.Fail("Transcribing", m.err)
 	}
-	s.query, s.current = q, 0
-	s.rebuild()
-	s.reveal()
+	s.result = m.tr
+	segs := m.tr.Result.Segments
+	speakerW := minSpeakerWidth
+	rows := make([]table.Row, len(segs))
+	for i, seg := range segs {
+		speakerW = max(speakerW, min(ansi.StringWidth(seg.Speaker), maxSpeakerWidth))
+		rows[i] = table.Row{ID: strconv.Itoa(i), Cells: []string{span(seg), seg.Speaker, seg.Text}}
+	}
+	s.setColumns(speakerW)
+	s.table.SetRows(rows)
+	s.layout()
+	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Transcribed %s of audio in %d segments",
+		Stamp(m.tr.DurationSec), len(segs)))
 }
 
-// jump moves to the next (dir 1) or previous (-1) match, wrapping around.
-func (s *Screen) jump(dir int) {
-	if len(s.matches) == 0 {
-		return
-	}
-	s.current = (s.current + dir + len(s.matches)) % len(s.matches)
-	s.rebuild()
-	s.reveal()
-}
+// span is a segment's time: "mm:ss-mm:ss".
+func span(seg api.Segment) string { return Stamp(seg.Start) + "-" + Stamp(seg.End) }
 
-// reveal scrolls the current match into view.
-func (s *Screen) reveal() {
-	if len(s.matches) == 0 {
-		return
-	}
-	seg := s.matches[s.current]
-	for i, r := range s.rows {
-		if r.seg == seg {
-			if i < s.offset || i >= s.offset+s.bodyHeight() {
-				s.offset = max(i-2, 0)
-			}
-			break
+// actions are what the section lets the user do.
+func (s *Screen) actions() ui.Actions {
+	k := s.ctx.Keys
+	setUp := func() string {
+		if s.tr == nil {
+			return "Transcription is not set up: run evdesk login --ai"
 		}
+		return ""
 	}
-	s.clamp()
+	return ui.Actions{
+		{Key: k.New, Help: "new transcription", Run: s.openForm, Why: func() string {
+			if s.busy {
+				return "Wait: a transcription is still in progress"
+			}
+			return setUp()
+		}},
+		{Key: k.Save, Help: "save as text/SRT", Run: s.openSave, Why: func() string {
+			if s.result == nil && s.tr != nil {
+				return "Nothing to save yet: press n to transcribe a file"
+			}
+			return setUp()
+		}},
+	}
 }
 
 func (s *Screen) openSave() tea.Cmd {
@@ -365,86 +293,30 @@ func checkSavePath(p string) error {
 	return nil
 }
 
-// rebuild renders the transcript rows for the current width and search;
-// called on data, size or search change, never from View.
-func (s *Screen) rebuild() {
-	s.rows, s.matches = nil, nil
-	if s.result == nil {
-		return
-	}
-	th := s.ctx.Theme
-	speakerW := 4
-	for _, seg := range s.result.Result.Segments {
-		speakerW = max(speakerW, min(lipgloss.Width(seg.Speaker), 16))
-	}
-	textW := max(s.width-2-12-speakerW-2, 16)
-	for i, seg := range s.result.Result.Segments {
-		hit := s.query != "" && (strings.Contains(strings.ToLower(seg.Text), s.query) ||
-			strings.Contains(strings.ToLower(seg.Speaker), s.query))
-		if hit {
-			s.matches = append(s.matches, i)
-		}
-	}
-	s.current = min(s.current, max(len(s.matches)-1, 0))
-	for i, seg := range s.result.Result.Segments {
-		mark := "  "
-		style := lipgloss.NewStyle()
-		if len(s.matches) > 0 {
-			for j, m := range s.matches {
-				if m != i {
-					continue
-				}
-				mark = "* "
-				style = th.Info
-				if j == s.current {
-					mark, style = "> ", th.Selected
-				}
-			}
-		}
-		lines := strings.Split(lipgloss.NewStyle().Width(textW).Render(seg.Text), "\n")
-		for n, l := range lines {
-			stamp, who := strings.Repeat(" ", 11), strings.Repeat(" ", speakerW)
-			if n == 0 {
-				stamp = Stamp(seg.Start) + "-" + Stamp(seg.End)
-				who = fmt.Sprintf("%-*s", speakerW, clip(seg.Speaker, speakerW))
-			}
-			text := th.Muted.Render(stamp) + " " + th.Header.Render(who) + "  " + style.Render(strings.TrimRight(l, " "))
-			s.rows = append(s.rows, row{seg: i, text: mark + text})
-		}
-	}
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-func (s *Screen) bodyHeight() int {
-	h := s.height - 2 // header and info line
-	if s.searching || s.query != "" {
-		h--
-	}
-	return max(h, 1)
-}
-
-func (s *Screen) clamp() {
-	s.offset = min(s.offset, max(len(s.rows)-s.bodyHeight(), 0))
-	s.offset = max(s.offset, 0)
-}
-
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
 	s.width, s.height = w, h
-	s.search.SetWidth(max(w-4, 1))
 	s.dialog.SetSize(w, h)
-	s.rebuild()
-	s.clamp()
+	s.layout()
 }
 
-// View renders the header, the transcript window and the search line.
+// layout fits the table to its segments (and the filter line while it is
+// open), within the room the selected segment leaves, so the segment sits
+// right under the rows.
+func (s *Screen) layout() {
+	h := s.table.Len() + 2
+	if s.table.Filtering() {
+		h++
+	}
+	s.table.SetSize(s.width, max(3, min(h, s.height-2-s.segmentHeight())))
+}
+
+// segmentHeight is the room under the table for the selected segment: a
+// rule, its time and speaker, and its text.
+func (s *Screen) segmentHeight() int { return min(8, max(4, (s.height-2)/4)) }
+
+// View renders the header, the info line, then the error or the segments
+// and the selected one in full.
 func (s *Screen) View() string {
 	th := s.ctx.Theme
 	if s.tr == nil {
@@ -462,35 +334,45 @@ func (s *Screen) View() string {
 	case s.result != nil:
 		head += th.Muted.Render(fmt.Sprintf("  %s  %s, %d segments", s.file, Stamp(s.result.DurationSec),
 			len(s.result.Result.Segments)))
-		info = th.Muted.Render(fmt.Sprintf("request %s  lines %d-%d of %d", s.result.RequestID,
-			min(s.offset+1, len(s.rows)), min(s.offset+s.bodyHeight(), len(s.rows)), len(s.rows)))
+		info = th.Muted.Render("request " + s.result.RequestID)
 	default:
 		info = th.Muted.Render("Press n to transcribe an audio file.")
 	}
 	lines := []string{ui.Fit(head, s.width, 1), ui.Fit(info, s.width, 1)}
-	if s.err != nil && !s.busy {
-		msg := lipgloss.NewStyle().Width(max(s.width-2, 10)).Render(s.err.Error())
-		lines = append(lines, ui.Fit(th.Error.Render(msg), s.width, min(strings.Count(msg, "\n")+1, s.bodyHeight())))
-	}
-	end := min(s.offset+s.bodyHeight(), len(s.rows))
-	for _, r := range s.rows[min(s.offset, end):end] {
-		lines = append(lines, ui.Fit(r.text, s.width, 1))
-	}
-	for len(lines) < 2+s.bodyHeight() && s.err == nil {
-		lines = append(lines, "")
-	}
 	switch {
-	case s.searching:
-		lines = append(lines, s.search.View())
-	case s.query != "":
-		n := fmt.Sprintf("%d of %d", min(s.current+1, len(s.matches)), len(s.matches))
-		if len(s.matches) == 0 {
-			n = "no"
-		}
-		lines = append(lines, ui.Fit(th.Muted.Render(fmt.Sprintf("search %q: %s matches  (←/→ move, / change, esc in search clears)",
-			s.query, n)), s.width, 1))
+	case s.err != nil && !s.busy:
+		msg := lipgloss.NewStyle().Width(max(s.width-2, 10)).Render(s.err.Error())
+		lines = append(lines, th.Error.Render(msg))
+	case s.result != nil:
+		lines = append(lines, s.table.View(), s.segmentView())
 	}
-	return s.dialog.View(strings.Join(lines, "\n"), s.width, s.height)
+	return s.dialog.View(ui.Fit(strings.Join(lines, "\n"), s.width, s.height), s.width, s.height)
+}
+
+// segmentView shows the selected segment whole: its time and speaker, and
+// its text wrapped to the width.
+func (s *Screen) segmentView() string {
+	th := s.ctx.Theme
+	h := s.segmentHeight()
+	out := []string{th.Muted.Render(strings.Repeat("─", s.width))}
+	row, ok := s.table.Selected()
+	if !ok {
+		return ui.Fit(strings.Join(out, "\n"), s.width, h)
+	}
+	seg := s.result.Result.Segments[s.segmentIndex(row)]
+	out = append(out, th.Muted.Render(span(seg))+" "+th.Header.Render(seg.Speaker))
+	text := lipgloss.NewStyle().Width(max(s.width-2, 10)).Render(seg.Text)
+	out = append(out, strings.Split(text, "\n")...)
+	if len(out) > h {
+		out = append(out[:h-1], th.Muted.Render("…"))
+	}
+	return ui.Fit(strings.Join(out, "\n"), s.width, h)
+}
+
+// segmentIndex is the segment a row shows (its ID is the index).
+func (s *Screen) segmentIndex(r table.Row) int {
+	i, _ := strconv.Atoi(r.ID)
+	return max(0, min(i, len(s.result.Result.Segments)-1))
 }
 
 // noCredentials explains how to make the section work.
@@ -514,28 +396,25 @@ func (s *Screen) noCredentials() string {
 	return ui.Fit(lipgloss.NewStyle().Width(max(s.width, 20)).Render(strings.Join(text, "\n")), s.width, s.height)
 }
 
-// CapturingInput is true while the form or the search has the keyboard.
-func (s *Screen) CapturingInput() bool { return s.dialog.Open() || s.searching }
+// CapturingInput is true while the form or the filter has the keyboard.
+func (s *Screen) CapturingInput() bool { return s.dialog.Open() || s.table.Filtering() }
 
-// CapturingBack is true while esc closes the form or the search.
-func (s *Screen) CapturingBack() bool { return s.CapturingInput() }
+// CapturingBack is true while esc closes the form or clears the filter.
+func (s *Screen) CapturingBack() bool { return s.CapturingInput() || s.table.FilterText() != "" }
 
 // ShortHelp implements help.KeyMap.
 func (s *Screen) ShortHelp() []key.Binding {
 	switch {
 	case s.dialog.Open():
-		return nil
-	case s.searching:
-		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep search")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear search"))}
-	case s.tr == nil:
+		return s.dialog.ShortHelp()
+	case s.tr == nil, s.table.Filtering():
 		return nil
 	}
-	return []key.Binding{s.keys.New, s.keys.Search, s.keys.Next, s.keys.Save, s.keys.Scroll}
+	k := s.table.Keys
+	return append(s.actions().ShortHelp(), k.Filter, k.Up, k.Down)
 }
 
 // FullHelp implements help.KeyMap.
 func (s *Screen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.keys.New, s.keys.Save}, {s.keys.Search, s.keys.Next, s.keys.Prev},
-		{s.keys.Scroll, s.keys.Top, s.keys.Bottom}}
+	return [][]key.Binding{s.actions().FullHelp(), s.table.Keys.Navigation()}
 }

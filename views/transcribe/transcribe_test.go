@@ -57,7 +57,8 @@ func TestTranscribeSearchAndSave(t *testing.T) {
 	r.Press("/")
 	r.Type("check")
 	r.Press("enter")
-	r.Contains(`search "check": 1 of 1 matches`, "> ")
+	r.Contains("filter: check (1 matches)", "> 00:06-00:13 Jamie Chen", "a queue of two hundred people at nine sharp.")
+	r.Lacks("Moderator")
 	r.Golden("search")
 
 	r.Press("w")
@@ -81,6 +82,37 @@ func TestTranscribeServiceError(t *testing.T) {
 	r.Contains("ERROR", "error 40001: the audio file could not be")
 	r.Press("n")
 	r.Contains("Transcribe an audio file")
+}
+
+// A failed transcription leaves nothing of the previous one: no segments,
+// no filter, nothing to save.
+func TestFailedTranscriptionClearsThePreviousOne(t *testing.T) {
+	r := newRig(t, 100, 30, true)
+	r.Press("ctrl+u")
+	r.Type(sim.SamplePanelURL)
+	r.Press("enter", "enter")
+	r.Contains("Jamie Chen", "6 segments")
+	r.Press("/")
+	r.Type("check")
+	r.Press("enter")
+	r.Contains("filter: check (1 matches)")
+
+	r.Press("n", "ctrl+u")
+	r.Type("https://" + sim.SampleHost + "/samples/gone.mp3")
+	r.Press("enter", "enter")
+	r.Contains("ERROR", "error 40001")
+	r.Lacks("Jamie Chen", "filter: check", "6 segments", "row 1 of")
+	r.Press("w")
+	r.Contains("Nothing to save yet")
+	r.Press("/")
+	r.Contains("Nothing to filter yet")
+
+	// The next transcript starts unfiltered.
+	r.Press("n", "ctrl+u")
+	r.Type(sim.SamplePanelURL)
+	r.Press("enter", "enter")
+	r.Contains("Moderator", "Jamie Chen", "row 1 of 6")
+	r.Lacks("filter:")
 }
 
 func TestTranscribeWithoutCredentials(t *testing.T) {
