@@ -1,6 +1,10 @@
 package table
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/evdesk/evdesk/ui"
+)
 
 // KeyMap holds the table's bindings; it implements help.KeyMap so screens can
 // fold it into their own help.
@@ -10,25 +14,9 @@ type KeyMap struct {
 	Sort, Reverse                         key.Binding
 }
 
-// DefaultKeyMap returns the standard bindings.
-func DefaultKeyMap() KeyMap {
-	b := func(help, desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
-	}
-	return KeyMap{
-		Up:           b("up/k", "up", "up", "k"),
-		Down:         b("down/j", "down", "down", "j"),
-		PageUp:       b("pgup", "page up", "pgup", "ctrl+b"),
-		PageDown:     b("pgdn", "page down", "pgdown", "ctrl+f"),
-		Home:         b("g/home", "first", "home", "g"),
-		End:          b("G/end", "last", "end", "G"),
-		Filter:       b("/", "filter", "/"),
-		AcceptFilter: b("enter", "keep filter", "enter"),
-		ClearFilter:  b("esc", "clear filter", "esc"),
-		Sort:         b("s", "sort column", "s"),
-		Reverse:      b("S", "reverse sort", "S"),
-	}
-}
+// DefaultKeyMap returns the console's standard bindings (KeysFrom the
+// default vocabulary), for a table built without a program's key map.
+func DefaultKeyMap() KeyMap { return KeysFrom(ui.DefaultGlobalKeys()) }
 
 // ShortHelp implements help.KeyMap.
 func (k KeyMap) ShortHelp() []key.Binding {

@@ -10,10 +10,12 @@ import (
 // table moves, filters and sorts with the same keys on every screen. The
 // filter input's own keys (keep, clear) apply only while it is open.
 func KeysFrom(k *ui.GlobalKeys) KeyMap {
-	km := DefaultKeyMap()
-	km.Up, km.Down, km.PageUp, km.PageDown = k.Up, k.Down, k.PageUp, k.PageDown
-	km.Home, km.End, km.Filter, km.Sort, km.Reverse = k.Home, k.End, k.Filter, k.Sort, k.Reverse
-	return km
+	return KeyMap{
+		Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End,
+		Filter: k.Filter, Sort: k.Sort, Reverse: k.Reverse,
+		AcceptFilter: ui.With(k.Open, "keep filter"),
+		ClearFilter:  ui.With(k.Back, "clear filter"),
+	}
 }
 
 // Navigation lists the keys the table acts on outside its filter input.
