@@ -32,10 +32,17 @@ type rig struct {
 // newRig opens the events console on a fresh simulator with a fixed clock.
 func newRig(t *testing.T, w, h int) *rig {
 	t.Helper()
-	srv := viewtest.NewServer(t)
+	return newRigWith(t, w, h, viewtest.Context(), nil)
+}
+
+// newRigWith is newRig in a context the test prepared, with the simulator
+// behind wrap (nil: none).
+func newRigWith(t *testing.T, w, h int, ctx *ui.Context, wrap func(http.Handler) http.Handler) *rig {
+	t.Helper()
+	srv := viewtest.NewServerWith(t, wrap)
 	s, client := srv.Sim, srv.Client(t, sim.DemoToken)
 	deps := Deps{Client: client, Now: func() time.Time { return testNow }, Local: time.UTC}
-	d := viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen { return NewList(c, deps) })
+	d := viewtest.OpenContext(t, ctx, "Events", w, h, func(c *ui.Context) ui.Screen { return NewList(c, deps) })
 	return &rig{Driver: d, sim: s, ids: s.Fixtures(), client: client}
 }
 
@@ -135,7 +142,7 @@ func TestCancelWithoutRegistrantsStillAsks(t *testing.T) {
 
 func TestARefusedCancellationReopensTheFormWithTheReason(t *testing.T) {
 	// A server that refuses every cancellation with a field error.
-	srv := viewtest.NewServerWith(t, func(next http.Handler) http.Handler {
+	r := newRigWith(t, 100, 30, viewtest.Context(), func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			body, _ := io.ReadAll(req.Body)
 			req.Body = io.NopCloser(bytes.NewReader(body))
@@ -148,8 +155,6 @@ func TestARefusedCancellationReopensTheFormWithTheReason(t *testing.T) {
 			next.ServeHTTP(w, req)
 		})
 	})
-	deps := Deps{Client: srv.Client(t, sim.DemoToken), Now: func() time.Time { return testNow }, Local: time.UTC}
-	r := viewtest.Open(t, 100, 30, func(c *ui.Context) ui.Screen { return NewList(c, deps) })
 	r.Press("2", "enter", "c")
 	r.Type("x")
 	r.Press("enter", "left", "enter")
@@ -291,12 +296,10 @@ func TestPaletteJumpsToAnEventByName(t *testing.T) {
 }
 
 func TestOpenTheEventPageInTheBrowser(t *testing.T) {
-	srv := viewtest.NewServer(t)
-	deps := Deps{Client: srv.Client(t, sim.DemoToken), Now: func() time.Time { return testNow }, Local: time.UTC}
 	ctx := viewtest.Context()
 	var opened []string
 	ctx.OpenURL = func(u string) error { opened = append(opened, u); return nil }
-	r := viewtest.OpenContext(t, ctx, "Events", 100, 30, func(c *ui.Context) ui.Screen { return NewList(c, deps) })
+	r := newRigWith(t, 100, 30, ctx, nil)
 	r.Press("/")
 	r.Type("kubernetes day")
 	r.Press("enter", "enter")
@@ -322,21 +325,11 @@ func TestMouseSelectsAndOpensAnEvent(t *testing.T) {
 	// column header.
 	click := func(x, y int) { r.Send(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}) }
 	click(10, 2+2+1+2) // the third row
-	if first := firstSelected(r.View()); !strings.Contains(first, "Half-Marathon") {
+	if first := firstRow(r.View()); !strings.Contains(first, "Half-Marathon") {
 		t.Fatalf("a click selects its row; selected %q", first)
 	}
 	click(10, 2+2+1+2) // again on the selected row: open it
 	r.Contains("Events > Half-Marathon", "Overview")
-}
-
-// firstSelected is the row the cursor is on ("> ...").
-func firstSelected(view string) string {
-	for _, l := range strings.Split(view, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "> ") {
-			return l
-		}
-	}
-	return ""
 }
 
 func TestCtrlCInAFormWithChangesAsks(t *testing.T) {
