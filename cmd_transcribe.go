@@ -10,12 +10,12 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
-	"github.com/evdesk/evdesk/views/transcribe"
+	"github.com/evdesk/evdesk/transcript"
 )
 
 // addTranscribeCommands adds `evdesk transcribe URL`.
 func addTranscribeCommands(root *cobra.Command, flags *rootFlags) {
-	out := newOutput(transcribe.FormatText, "json", transcribe.FormatSRT)
+	out := newOutput(transcript.FormatText, "json", transcript.FormatSRT)
 	var language string
 	cmd := &cobra.Command{
 		Use:   "transcribe AUDIO_URL",
@@ -47,7 +47,7 @@ func addTranscribeCommands(root *cobra.Command, flags *rootFlags) {
 				if out.value == "json" {
 					return writeJSON(w, t)
 				}
-				return transcribe.WriteTranscript(w, t, out.value)
+				return transcript.Write(w, t, out.value)
 			})(cmd, args)
 		},
 	}

@@ -18,6 +18,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/transcript"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -183,7 +184,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		s.result, s.offset = msg.tr, 0
 		s.rebuild()
 		return s, ui.Toast(ui.ToastSuccess, fmt.Sprintf("Transcribed %s of audio in %d segments",
-			Stamp(msg.tr.DurationSec), len(msg.tr.Result.Segments)))
+			transcript.Stamp(msg.tr.DurationSec), len(msg.tr.Result.Segments)))
 	case savedMsg:
 		if msg.err != nil {
 			return s, ui.Toast(ui.ToastError, "Saving the transcript failed: "+msg.err.Error())
@@ -319,20 +320,20 @@ func (s *Screen) reveal() {
 
 func (s *Screen) openSave() tea.Cmd {
 	path, format := new(string), new(string)
-	*format = FormatText
+	*format = transcript.FormatText
 	*path = filepath.Join(s.dir, "transcript-"+strings.TrimSuffix(filepath.Base(s.file), filepath.Ext(s.file))+".txt")
 	f := ui.NewForm(s.ctx.Theme, "Save the transcript",
 		func() tea.Cmd {
 			p := strings.TrimSpace(*path)
-			if *format == FormatSRT && filepath.Ext(p) == ".txt" {
+			if *format == transcript.FormatSRT && filepath.Ext(p) == ".txt" {
 				p = strings.TrimSuffix(p, ".txt") + ".srt"
 			}
 			return s.save(p, *format)
 		},
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Format").Options(
-				huh.NewOption("Text: [mm:ss - mm:ss] Speaker: text", FormatText),
-				huh.NewOption("SRT subtitles", FormatSRT)).Value(format),
+				huh.NewOption("Text: [mm:ss - mm:ss] Speaker: text", transcript.FormatText),
+				huh.NewOption("SRT subtitles", transcript.FormatSRT)).Value(format),
 			huh.NewInput().Title("Save as").Description("Relative to the current folder; .txt becomes .srt for SRT.").
 				Value(path).Validate(checkSavePath),
 		))
@@ -346,7 +347,7 @@ func (s *Screen) save(path, format string) tea.Cmd {
 		return nil
 	}
 	return s.saving.Detached(func() tea.Msg {
-		return savedMsg{path: path, err: SaveFile(path, t, format)}
+		return savedMsg{path: path, err: transcript.Save(path, t, format)}
 	})
 }
 
@@ -405,7 +406,7 @@ func (s *Screen) rebuild() {
 		for n, l := range lines {
 			stamp, who := strings.Repeat(" ", 11), strings.Repeat(" ", speakerW)
 			if n == 0 {
-				stamp = Stamp(seg.Start) + "-" + Stamp(seg.End)
+				stamp = transcript.Stamp(seg.Start) + "-" + transcript.Stamp(seg.End)
 				who = fmt.Sprintf("%-*s", speakerW, clip(seg.Speaker, speakerW))
 			}
 			text := th.Muted.Render(stamp) + " " + th.Header.Render(who) + "  " + style.Render(strings.TrimRight(l, " "))
@@ -460,7 +461,7 @@ func (s *Screen) View() string {
 		head += th.Error.Render("  ERROR")
 		info = th.Muted.Render("Press n to change the request and try again.")
 	case s.result != nil:
-		head += th.Muted.Render(fmt.Sprintf("  %s  %s, %d segments", s.file, Stamp(s.result.DurationSec),
+		head += th.Muted.Render(fmt.Sprintf("  %s  %s, %d segments", s.file, transcript.Stamp(s.result.DurationSec),
 			len(s.result.Result.Segments)))
 		info = th.Muted.Render(fmt.Sprintf("request %s  lines %d-%d of %d", s.result.RequestID,
 			min(s.offset+1, len(s.rows)), min(s.offset+s.bodyHeight(), len(s.rows)), len(s.rows)))

@@ -1,15 +1,16 @@
-package transcribe
+// Package transcript writes a timed transcript as text or as SubRip (SRT)
+// subtitles, for the console's save and the CLI's output alike.
+package transcript
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/atomicfile"
 	"github.com/evdesk/evdesk/sanitize"
 )
 
@@ -28,7 +29,7 @@ func srtStamp(sec float64) string {
 	return fmt.Sprintf("%02d:%02d:%02d,%03d", ms/3600000, ms/60000%60, ms/1000%60, ms%1000)
 }
 
-// Formats WriteTranscript writes.
+// Formats Write writes.
 const (
 	FormatText = "text"
 	FormatSRT  = "srt"
@@ -65,8 +66,8 @@ func segmentLine(s api.Segment) string {
 	return sanitize.Line(text)
 }
 
-// WriteTranscript writes t in format (FormatText or FormatSRT).
-func WriteTranscript(w io.Writer, t *api.Transcript, format string) error {
+// Write writes t in format (FormatText or FormatSRT).
+func Write(w io.Writer, t *api.Transcript, format string) error {
 	switch format {
 	case FormatSRT:
 		return WriteSRT(w, t)
@@ -85,31 +86,8 @@ func FormatFor(path string) string {
 	return FormatText
 }
 
-// SaveFile writes t to path atomically (a temp file beside it, synced, then
-// renamed), so a failed save never leaves half a file.
-func SaveFile(path string, t *api.Transcript, format string) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriter(tmp)
-	if err = WriteTranscript(bw, t, format); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+// Save writes t to path in format atomically (see atomicfile), readable by
+// the user only, so a failed save never leaves half a file.
+func Save(path string, t *api.Transcript, format string) error {
+	return atomicfile.Write(path, 0o600, func(w io.Writer) error { return Write(w, t, format) })
 }
