@@ -13,8 +13,8 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/baseline"
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/phonepolicy"
 	"github.com/evdesk/evdesk/snapshot"
-	"github.com/evdesk/evdesk/views/phone"
 )
 
 // addPhoneCommands adds `evdesk phone settings`: the account's phone policy
@@ -360,8 +360,8 @@ func writePhoneSettings(w io.Writer, out *outputFormat, settings *api.PhoneSetti
 				}
 			}
 		}
-		details := strings.Join(phone.Describe(settings, k), " ")
-		rows = append(rows, []string{k, phone.Group(k), state, lock, clipText(details, 90)})
+		details := strings.Join(phonepolicy.Describe(settings, k), " ")
+		rows = append(rows, []string{k, phonepolicy.Group(k), state, lock, clipText(details, 90)})
 	}
 	return out.writeRows(w, []string{"SETTING", "THEME", "STATE", "LOCKED", "DETAILS"}, rows)
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/phonepolicy"
 	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/snapshot"
 	"github.com/evdesk/evdesk/ui"
@@ -44,9 +45,9 @@ func newDetail(ctx *ui.Context, st *api.PhoneSettings, k string, raw bool, chang
 
 func (s *DetailScreen) Title() string {
 	if s.raw {
-		return Title(s.key) + " (raw)"
+		return phonepolicy.Title(s.key) + " (raw)"
 	}
-	return Title(s.key)
+	return phonepolicy.Title(s.key)
 }
 
 func (s *DetailScreen) Init() tea.Cmd { return nil }
@@ -78,7 +79,7 @@ func (s *DetailScreen) refresh() {
 	var lines []string
 	if s.raw {
 		raw, _ := s.settings.Raw(s.key)
-		lines = append(lines, th.Title.Render(Title(s.key))+th.Muted.Render("  as received ("+s.key+")"), "")
+		lines = append(lines, th.Title.Render(phonepolicy.Title(s.key))+th.Muted.Render("  as received ("+s.key+")"), "")
 		var pretty bytes.Buffer
 		if err := json.Indent(&pretty, raw, "", "  "); err != nil {
 			pretty.Reset()
@@ -195,7 +196,7 @@ func renderChanges(th *ui.Theme, path string, snap *snapshot.Snapshot, changes [
 	last := ""
 	for _, c := range changes {
 		if k := c.Setting(); k != last {
-			out = append(out, "", th.Header.Render(sanitize.Line(Title(k)))+th.Muted.Render("  "+sanitize.Line(k)))
+			out = append(out, "", th.Header.Render(sanitize.Line(phonepolicy.Title(k)))+th.Muted.Render("  "+sanitize.Line(k)))
 			last = k
 		}
 		mark, style := "~ changed", th.Warning

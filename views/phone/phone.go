@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/phonepolicy"
 	"github.com/evdesk/evdesk/snapshot"
 	"github.com/evdesk/evdesk/ui"
 )
@@ -209,11 +210,11 @@ func (s *Screen) onLoaded(m loadedMsg) tea.Cmd {
 	s.items = s.items[:0]
 	for g := range groupNames {
 		for _, k := range m.settings.Keys() {
-			if groupOf(k) != g {
+			if phonepolicy.GroupIndex(k) != g {
 				continue
 			}
 			c, ok := m.settings.Common(k)
-			title := Title(k)
+			title := phonepolicy.Title(k)
 			s.items = append(s.items, item{key: k, title: title, group: g, common: c, known: ok,
 				hay: strings.ToLower(title + "\x00" + k + "\x00" + groupNames[g])})
 		}
@@ -692,8 +693,8 @@ func (s *Screen) detailPane(width int) string {
 func explain(th *ui.Theme, st *api.PhoneSettings, key string, changes []snapshot.Change, width int) []string {
 	c, known := st.Common(key)
 	var out []string
-	out = append(out, wrap(th.Title, Title(key), width)...)
-	out = append(out, th.Muted.Render(ansi.Truncate(key+" · "+Group(key), width, "…")))
+	out = append(out, wrap(th.Title, phonepolicy.Title(key), width)...)
+	out = append(out, th.Muted.Render(ansi.Truncate(key+" · "+phonepolicy.Group(key), width, "…")))
 	state := th.Muted.Render("OFF")
 	switch {
 	case !known:
@@ -705,8 +706,8 @@ func explain(th *ui.Theme, st *api.PhoneSettings, key string, changes []snapshot
 		state += "  " + th.WarningBadge.Render(" "+strings.ToUpper(b)+" ")
 	}
 	out = append(out, state, "")
-	out = append(out, wrap(lipgloss.NewStyle(), About(key), width)...)
-	if words := Describe(st, key); len(words) > 0 {
+	out = append(out, wrap(lipgloss.NewStyle(), phonepolicy.About(key), width)...)
+	if words := phonepolicy.Describe(st, key); len(words) > 0 {
 		out = append(out, "")
 		for _, w := range words {
 			out = append(out, wrap(lipgloss.NewStyle(), w, width)...)

@@ -1,9 +1,11 @@
-package phone
+// Package phonepolicy explains an account's phone settings in words: each
+// setting's title, theme and purpose, and its extra fields as sentences.
+// The console's phone screens and the CLI's tables say the same things.
+package phonepolicy
 
 import (
+	"slices"
 	"strings"
-
-	"github.com/evdesk/evdesk/api"
 )
 
 // Themes the settings are grouped by, in display order.
@@ -29,7 +31,7 @@ const (
 	gOther
 )
 
-// info is what the console says about a setting key: its title, theme and
+// info is what evdesk says about a setting key: its title, theme and
 // what it does, in a sentence.
 type info struct {
 	title string
@@ -102,10 +104,14 @@ func Title(key string) string {
 	return capitalise(t)
 }
 
-// Group is the theme a setting belongs to.
-func Group(key string) string { return groupNames[groupOf(key)] }
+// Groups are the themes settings are grouped by, in display order.
+func Groups() []string { return slices.Clone(groupNames) }
 
-func groupOf(key string) int {
+// Group is the theme a setting belongs to.
+func Group(key string) string { return groupNames[GroupIndex(key)] }
+
+// GroupIndex is the place of a setting's theme in Groups.
+func GroupIndex(key string) int {
 	if in, ok := catalog[key]; ok {
 		return in.group
 	}
@@ -118,26 +124,4 @@ func About(key string) string {
 		return in.about
 	}
 	return "Not one of the 43 settings the spec describes; shown as the server sent it."
-}
-
-// lockText says who may change a setting.
-func lockText(c api.PhoneSettingCommon) string {
-	switch {
-	case !c.IsLocked():
-		return "Not locked: users can change it."
-	case c.LockedBy == api.LockedByAccount:
-		return "Locked by the account administrator: users cannot change it."
-	}
-	return "Locked (the level that locked it is not given): users cannot change it."
-}
-
-// lockBadge is the short lock mark of a list row ("" when not locked).
-func lockBadge(c api.PhoneSettingCommon) string {
-	switch {
-	case !c.IsLocked():
-		return ""
-	case c.LockedBy == "" || c.LockedBy == api.LockedByInvalid:
-		return "locked"
-	}
-	return "locked: " + c.LockedBy
 }

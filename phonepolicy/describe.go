@@ -1,4 +1,4 @@
-package phone
+package phonepolicy
 
 import (
 	"bytes"
@@ -10,9 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/evdesk/evdesk/ui"
-
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/words"
 )
 
 // Describe puts a setting's extra fields in words, one sentence or list
@@ -258,7 +257,7 @@ func (d *describer) etiquette(v *api.SMSEtiquetteTool) {
 			active++
 		}
 	}
-	d.add("%s (%d active):", ui.Count(len(v.SMSEtiquettePolicy), "rule"), active)
+	d.add("%s (%d active):", words.Count(len(v.SMSEtiquettePolicy), "rule"), active)
 	for _, r := range v.SMSEtiquettePolicy {
 		parts := []string{}
 		if r.Rule != nil {
@@ -272,7 +271,7 @@ func (d *describer) etiquette(v *api.SMSEtiquetteTool) {
 		if r.Active != nil && !*r.Active {
 			parts = append(parts, "inactive")
 		}
-		d.add("- %s: %s", ui.OrDash(r.Name), strings.Join(parts, ", "))
+		d.add("- %s: %s", words.OrDash(r.Name), strings.Join(parts, ", "))
 	}
 }
 
@@ -312,7 +311,7 @@ func extensionText(f *api.ParkForwardTo) string {
 	if f.ExtensionNumber != nil {
 		parts = append(parts, fmt.Sprintf("ext. %d", *f.ExtensionNumber))
 	}
-	name := ui.OrDash(f.DisplayName)
+	name := words.OrDash(f.DisplayName)
 	if len(parts) == 0 {
 		return name
 	}
@@ -335,7 +334,7 @@ func (d *describer) optOut(v *api.CallQueueOptOutReason) {
 			on++
 		}
 	}
-	d.add("%s (%d offered):", ui.Count(len(v.Reasons), "reason"), on)
+	d.add("%s (%d offered):", words.Count(len(v.Reasons), "reason"), on)
 	for _, r := range v.Reasons {
 		var tags []string
 		if r.System != nil && *r.System {
@@ -344,7 +343,7 @@ func (d *describer) optOut(v *api.CallQueueOptOutReason) {
 		if r.Enable != nil {
 			tags = append(tags, onOff(*r.Enable))
 		}
-		d.add("- %s (%s)", ui.OrDash(r.Code), strings.Join(tags, ", "))
+		d.add("- %s (%s)", words.OrDash(r.Code), strings.Join(tags, ", "))
 	}
 }
 
