@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,9 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
-	core "github.com/evdesk/evdesk/checkin"
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/sanitize"
+	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/checkin"
 )
@@ -143,7 +140,7 @@ func newCheckinCmd(flags *rootFlags) *cobra.Command {
 			"300. The exit status is 1 when any line was bad or any attendee was not checked in.",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
-			var in *importInput
+			var in *scanqueue.EmailList
 			if len(args) == 2 {
 				var err error
 				if in, err = readImport(cmd.InOrStdin(), args[1]); err != nil {
@@ -203,178 +200,43 @@ func newCheckinListCmd(flags *rootFlags) *cobra.Command {
 	return cmd
 }
 
-// importInput is what a list of emails held.
-type importInput struct {
-	name   string
-	emails []string
-	lines  []int // the line of each email
-	bad    []badLine
-}
-
-type badLine struct {
-	Line   int    `json:"line"`
-	Text   string `json:"text"`
-	Reason string `json:"reason"`
-}
-
-// emailHeaders are the column names taken for the email column of a CSV.
-var emailHeaders = []string{"email", "e-mail", "email address", "email_address", "emailaddress", "mail"}
-
-// readImport reads FILE (or standard input for "-").
-func readImport(stdin io.Reader, name string) (*importInput, error) {
+// readImport reads the list of emails in FILE (or standard input for "-").
+func readImport(stdin io.Reader, name string) (*scanqueue.EmailList, error) {
 	var data []byte
 	var err error
 	if name == "-" {
 		data, err = io.ReadAll(stdin)
-		name = "standard input"
 	} else {
 		data, err = os.ReadFile(name)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read the list of emails: %w", err)
 	}
-	in := parseImport(data)
-	in.name = name
-	return in, nil
-}
-
-// parseImport reads one email per line, or a CSV with a header row naming
-// an email column. Blank lines and lines starting with # are skipped; every
-// other line that holds no email address is reported with its number.
-func parseImport(data []byte) *importInput {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	in := &importInput{}
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	first := -1
-	for i, l := range lines {
-		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
-		return in
-	}
-	if col, ok := csvEmailColumn(lines[first]); ok {
-		parseCSV(in, data, col)
-		return in
-	}
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		in.add(i+1, t)
-	}
-	return in
-}
-
-func (in *importInput) add(line int, text string) {
-	if err := api.CheckEmail(api.NormalizeEmail(text)); err != nil {
-		in.bad = append(in.bad, badLine{Line: line, Text: text, Reason: err.Error()})
-		return
-	}
-	in.emails = append(in.emails, text)
-	in.lines = append(in.lines, line)
-}
-
-// csvEmailColumn finds the email column in a header line.
-func csvEmailColumn(header string) (int, bool) {
-	if !strings.ContainsAny(header, ",;\t") {
-		return 0, false
-	}
-	r := csv.NewReader(strings.NewReader(header))
-	r.Comma = detectComma(header)
-	fields, err := r.Read()
-	if err != nil {
-		return 0, false
-	}
-	for i, f := range fields {
-		if slices.Contains(emailHeaders, strings.ToLower(strings.TrimSpace(f))) {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// detectComma picks the separator a header line uses most.
-func detectComma(header string) rune {
-	best, n := ',', strings.Count(header, ",")
-	for _, c := range []rune{';', '\t'} {
-		if k := strings.Count(header, string(c)); k > n {
-			best, n = c, k
-		}
-	}
-	return best
-}
-
-func parseCSV(in *importInput, data []byte, col int) {
-	text := string(data)
-	header := text
-	if i := strings.IndexByte(text, '\n'); i >= 0 {
-		header = text[:i]
-	}
-	r := csv.NewReader(strings.NewReader(text))
-	r.Comma = detectComma(header)
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	r.TrimLeadingSpace = true
-	r.Comment = '#'
-	headerSeen := false
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			return
-		}
-		line, _ := r.FieldPos(0)
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				in.bad = append(in.bad, badLine{Line: pe.Line, Reason: pe.Err.Error()})
-				continue
-			}
-			in.bad = append(in.bad, badLine{Line: line, Reason: err.Error()})
-			return
-		}
-		if !headerSeen {
-			headerSeen = true
-			continue
-		}
-		if strings.TrimSpace(strings.Join(rec, "")) == "" {
-			continue
-		}
-		if col >= len(rec) {
-			in.bad = append(in.bad, badLine{Line: line, Text: strings.Join(rec, string(r.Comma)),
-				Reason: fmt.Sprintf("has %d fields; the email column is field %d", len(rec), col+1)})
-			continue
-		}
-		line, _ = r.FieldPos(col)
-		in.add(line, strings.TrimSpace(rec[col]))
-	}
+	return scanqueue.ParseEmailList(data), nil
 }
 
 // importJob is one run of `evdesk checkin`.
 type importJob struct {
 	eventID, sessionID, source string
 	wait                       time.Duration
-	input                      *importInput // nil: only send what is left
+	input                      *scanqueue.EmailList // nil: only send what is left
 	stdout, stderr             io.Writer
 	json                       bool
 }
 
 // importSummary is the result of a run, as printed.
 type importSummary struct {
-	EventID   string       `json:"event_id"`
-	SessionID string       `json:"session_id,omitempty"`
-	Journal   string       `json:"journal"`
-	Resent    int          `json:"resent"` // unsent scans of earlier runs
-	Recorded  int          `json:"recorded"`
-	CheckedIn int          `json:"checked_in"`
-	Already   int          `json:"already_checked_in"`
-	Rejected  int          `json:"rejected"`
-	Pending   int          `json:"not_sent"`
-	BadLines  []badLine    `json:"bad_lines"`
-	Failed    []failedScan `json:"failed"`
+	EventID   string              `json:"event_id"`
+	SessionID string              `json:"session_id,omitempty"`
+	Journal   string              `json:"journal"`
+	Resent    int                 `json:"resent"` // unsent scans of earlier runs
+	Recorded  int                 `json:"recorded"`
+	CheckedIn int                 `json:"checked_in"`
+	Already   int                 `json:"already_checked_in"`
+	Rejected  int                 `json:"rejected"`
+	Pending   int                 `json:"not_sent"`
+	BadLines  []scanqueue.BadLine `json:"bad_lines"`
+	Failed    []failedScan        `json:"failed"`
 }
 
 type failedScan struct {
@@ -387,7 +249,7 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 	if _, _, err := resolveTarget(ctx, s, job.eventID, job.sessionID); err != nil {
 		return err
 	}
-	j, err := core.Open(journalDir(s), job.eventID, job.sessionID)
+	j, err := scanqueue.Open(journalDir(s), job.eventID, job.sessionID)
 	if err != nil {
 		return err
 	}
@@ -405,14 +267,14 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 		fmt.Fprintf(job.stderr, "Sending %d scans an earlier run or desk left unsent.\n", sum.Resent)
 	}
 	if in := job.input; in != nil {
-		sum.BadLines = in.bad
-		if len(in.emails) > 0 {
-			scans, err := j.ScanMany(in.emails, job.source)
+		sum.BadLines = in.Bad
+		if len(in.Emails) > 0 {
+			scans, err := j.ScanMany(in.Emails, job.source)
 			if err != nil {
 				return fmt.Errorf("record the list in the journal: %w", err)
 			}
 			for i, sc := range scans {
-				watch[sc.ID] = in.lines[i]
+				watch[sc.ID] = in.Lines[i]
 				order = append(order, sc.ID)
 			}
 			sum.Recorded = len(scans)
@@ -421,7 +283,7 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 	if err := sendAll(ctx, s, j, job); err != nil {
 		return err
 	}
-	final := map[string]core.Scan{}
+	final := map[string]scanqueue.Scan{}
 	for _, sc := range j.Scans() {
 		if _, ok := watch[sc.ID]; ok {
 			final[sc.ID] = sc
@@ -430,11 +292,11 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 	for _, id := range order {
 		sc, line := final[id], watch[id]
 		switch sc.Outcome {
-		case core.CheckedIn:
+		case scanqueue.CheckedIn:
 			sum.CheckedIn++
-		case core.Already:
+		case scanqueue.Already:
 			sum.Already++
-		case core.Rejected:
+		case scanqueue.Rejected:
 			sum.Rejected++
 			sum.Failed = append(sum.Failed, failedScan{Email: sc.Email, Line: line, Reason: sc.Message})
 		default:
@@ -444,7 +306,7 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 		}
 	}
 	if sum.BadLines == nil {
-		sum.BadLines = []badLine{}
+		sum.BadLines = []scanqueue.BadLine{}
 	}
 	if sum.Failed == nil {
 		sum.Failed = []failedScan{}
@@ -465,7 +327,7 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 
 // sendAll runs a sender until nothing is pending or job.wait runs out,
 // showing progress on a terminal.
-func sendAll(ctx context.Context, s *session, j *core.Journal, job importJob) error {
+func sendAll(ctx context.Context, s *session, j *scanqueue.Journal, job importJob) error {
 	total := j.Counts().Pending
 	if total == 0 {
 		return nil
@@ -475,7 +337,7 @@ func sendAll(ctx context.Context, s *session, j *core.Journal, job importJob) er
 	if client == nil {
 		client = s.client
 	}
-	snd, err := core.NewSender(j, core.SenderOptions{CheckIn: client.Attendees.CheckIn, OnStatus: bar.update})
+	snd, err := scanqueue.NewSender(j, scanqueue.SenderOptions{CheckIn: client.Attendees.CheckIn, OnStatus: bar.update})
 	if err != nil {
 		return err
 	}
@@ -488,7 +350,7 @@ func sendAll(ctx context.Context, s *session, j *core.Journal, job importJob) er
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case ferr != nil && st.State == core.Stopped && st.LastError != nil:
+	case ferr != nil && st.State == scanqueue.Stopped && st.LastError != nil:
 		// The journal failed: what reached the server is unknown.
 		return fmt.Errorf("send check-ins: %w", ferr)
 	}
@@ -530,7 +392,7 @@ func newProgressLine(w io.Writer, total int) *progressLine {
 	return p
 }
 
-func (p *progressLine) update(st core.Status) {
+func (p *progressLine) update(st scanqueue.Status) {
 	if !p.on {
 		return
 	}
@@ -542,13 +404,13 @@ func (p *progressLine) update(st core.Status) {
 	bar := "[" + strings.Repeat("#", n) + strings.Repeat(".", barWidth-n) + "]"
 	state := "sending"
 	switch st.State {
-	case core.Offline:
+	case scanqueue.Offline:
 		state = "offline, retrying " + ui.ClockAt(st.RetryAt, time.Now(), time.Local)
-	case core.Throttled:
+	case scanqueue.Throttled:
 		state = "slowed down by the server"
-	case core.Blocked:
+	case scanqueue.Blocked:
 		state = "refused: " + oneLineErr(st.LastError)
-	case core.Idle, core.Stopped:
+	case scanqueue.Idle, scanqueue.Stopped:
 		state = "done"
 	}
 	line := fmt.Sprintf("%s %d/%d sent · %s", bar, done, p.total, sanitize.Line(state))

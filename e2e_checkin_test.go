@@ -36,24 +36,6 @@ func requireCheckinCommands(t *testing.T) {
 	}
 }
 
-func TestParseImportReportsBadLinesByNumber(t *testing.T) {
-	in := parseImport([]byte("\xef\xbb\xbfa@example.org\r\n\n# note\nnot-mail\n  B@Example.org \nx@y\n"))
-	if fmt.Sprint(in.emails, in.lines) != "[a@example.org B@Example.org] [1 5]" {
-		t.Fatalf("lines: %v %v", in.emails, in.lines)
-	}
-	if len(in.bad) != 2 || in.bad[0].Line != 4 || in.bad[1].Line != 6 || !strings.Contains(in.bad[1].Reason, "needs a dot") {
-		t.Fatalf("bad: %+v", in.bad)
-	}
-
-	csvIn := parseImport([]byte("Name;E-mail;Role\n\"Silva; Ana\";ana@example.org;x\nBob\n;;\nCy;cy@\n"))
-	if fmt.Sprint(csvIn.emails, csvIn.lines) != "[ana@example.org] [2]" {
-		t.Fatalf("csv: %v %v", csvIn.emails, csvIn.lines)
-	}
-	if len(csvIn.bad) != 2 || csvIn.bad[0].Line != 3 || csvIn.bad[1].Line != 5 {
-		t.Fatalf("csv bad: %+v", csvIn.bad)
-	}
-}
-
 func TestCheckinCommandsAreRegistered(t *testing.T) {
 	root := &cobra.Command{Use: "evdesk"}
 	addCheckinCommands(root, &rootFlags{})

@@ -1,4 +1,4 @@
-package checkin
+package scanqueue
 
 import (
 	"bufio"

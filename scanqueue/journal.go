@@ -1,10 +1,10 @@
-// Package checkin is the check-in desk's durable queue. Every scan is
+// Package scanqueue is the check-in desk's durable queue. Every scan is
 // appended to a journal file and synced to disk before the desk confirms it;
 // a background Sender delivers pending scans to the API in batches, retries
 // through outages and records the server's answer in the same journal. A
 // desk that crashes, loses power or goes offline loses no scan and checks no
 // one in twice.
-package checkin
+package scanqueue
 
 import (
 	"bufio"
