@@ -14,8 +14,9 @@ import (
 // exits 0 without drift, 1 with it, 2 when the baseline is broken.
 func TestPhoneDriftExitStatusEndToEnd(t *testing.T) {
 	vars, _ := startSim(t)
-	if vars[simOtherHostTokenEnv] == "" {
-		t.Fatalf("sim printed no %s: %v", simOtherHostTokenEnv, vars)
+	const otherHost = "EVDESK_TOKEN_OTHER_HOST" // the second account's token, as `evdesk sim` prints it
+	if vars[otherHost] == "" {
+		t.Fatalf("sim printed no %s: %v", otherHost, vars)
 	}
 	env := isolatedEnv(t)
 	for k, v := range vars {
@@ -39,7 +40,7 @@ func TestPhoneDriftExitStatusEndToEnd(t *testing.T) {
 		return 0, out.String(), errOut.String()
 	}
 	if code, out, stderr := run("config", "set-profile", "other", "--base-url", vars["EVDESK_BASE_URL"],
-		"--token-env", simOtherHostTokenEnv); code != 0 {
+		"--token-env", otherHost); code != 0 {
 		t.Fatalf("set-profile: %d %s %s", code, out, stderr)
 	}
 	policy := filepath.Join(dir, "policy.toml")

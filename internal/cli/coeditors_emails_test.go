@@ -1,58 +1,30 @@
-package main
+package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api/sim"
 )
-
-// runDemo runs an evdesk command line against the embedded simulator,
-// in-process, with the coeditors and emails commands added.
-func runDemo(t *testing.T, args ...string) (string, string, error) {
-	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("XDG_STATE_HOME", dir+"/state")
-	t.Setenv("XDG_CONFIG_HOME", dir+"/config")
-	t.Setenv("XDG_CACHE_HOME", dir+"/cache")
-	var flags rootFlags
-	root := &cobra.Command{Use: "evdesk", SilenceUsage: true, SilenceErrors: true}
-	root.PersistentFlags().BoolVar(&flags.demo, "demo", false, "")
-	root.PersistentFlags().StringVar(&flags.profile, "profile", "", "")
-	addCoeditorsCommands(root, &flags)
-	addEmailsCommands(root, &flags)
-	var out, errOut bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs(append([]string{"--demo"}, args...))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	err := root.ExecuteContext(ctx)
-	return out.String(), errOut.String(), err
-}
 
 // demoFixtures are the ids the embedded simulator seeds (the same on every
 // run, relative to today).
 func demoFixtures() sim.Fixtures { return sim.New(sim.Options{}).Fixtures() }
 
 func TestCoeditorsCommands(t *testing.T) {
+	isolateXDG(t)
 	f := demoFixtures()
 	id := f.ConferenceEventID
-	out, _, err := runDemo(t, "coeditors", "list", id)
+	out, _, err := execute(t, demo("coeditors", "list", id)...)
 	if err != nil || !strings.HasPrefix(out, "EMAIL") {
 		t.Fatalf("list: %v\n%s", err, out)
 	}
 	// Four addresses (two requests), the owner refused: exit status 1, every
 	// address reported.
-	out, _, err = runDemo(t, "coeditors", "add", id, "--email", "a.one@example.org,b.two@example.org",
-		"--email", sim.DemoHostEmail, "--email", "c.three@example.org", "--groups", "Publish, registration & join", "-o", "json")
+	out, _, err = execute(t, demo("coeditors", "add", id, "--email", "a.one@example.org,b.two@example.org",
+		"--email", sim.DemoHostEmail, "--email", "c.three@example.org", "--groups", "Publish, registration & join", "-o", "json")...)
 	if err == nil || !strings.Contains(err.Error(), "1 of 4 co-editors refused") {
 		t.Fatalf("add: %v\n%s", err, out)
 	}
@@ -68,23 +40,24 @@ func TestCoeditorsCommands(t *testing.T) {
 		{"coeditors", "add", id, "--email", "x@example.org", "--groups", "Catering"}, // unknown group
 		{"coeditors", "remove", id},                                                  // no --email
 	} {
-		if _, _, err := runDemo(t, bad...); err == nil {
+		if _, _, err := execute(t, demo(bad...)...); err == nil {
 			t.Errorf("%v: accepted", bad)
 		}
 	}
-	out, _, err = runDemo(t, "coeditors", "update", id, "--email", "x@example.org", "--groups", "none", "-o", "csv")
+	out, _, err = execute(t, demo("coeditors", "update", id, "--email", "x@example.org", "--groups", "none", "-o", "csv")...)
 	if err == nil || !strings.Contains(out, "x@example.org,refused,") {
 		t.Fatalf("update of a stranger: %v\n%s", err, out)
 	}
 }
 
 func TestEmailsCommands(t *testing.T) {
+	isolateXDG(t)
 	f := demoFixtures()
-	out, _, err := runDemo(t, "emails", "types", f.PastEventID)
+	out, _, err := execute(t, demo("emails", "types", f.PastEventID)...)
 	if err != nil || !strings.Contains(out, "Reminder: 1 day before") || !strings.Contains(out, "sent") {
 		t.Fatalf("types: %v\n%s", err, out)
 	}
-	out, _, err = runDemo(t, "emails", "types", f.UpcomingEventID, "--status", "scheduled", "-o", "json")
+	out, _, err = execute(t, demo("emails", "types", f.UpcomingEventID, "--status", "scheduled", "-o", "json")...)
 	var types []map[string]any
 	if err != nil || json.Unmarshal([]byte(out), &types) != nil || len(types) == 0 {
 		t.Fatalf("types --status: %v\n%s", err, out)
@@ -95,7 +68,7 @@ func TestEmailsCommands(t *testing.T) {
 		}
 	}
 	// By name, failed only, as CSV.
-	out, _, err = runDemo(t, "emails", "status", f.PastEventID, "reminder: 1 DAY before", "--status", "failed", "-o", "csv")
+	out, _, err = execute(t, demo("emails", "status", f.PastEventID, "reminder: 1 DAY before", "--status", "failed", "-o", "csv")...)
 	if err != nil {
 		t.Fatalf("status: %v\n%s", err, out)
 	}
@@ -108,18 +81,18 @@ func TestEmailsCommands(t *testing.T) {
 			t.Fatalf("row %v", l)
 		}
 	}
-	out, _, err = runDemo(t, "emails", "status", f.PastEventID, "reminder: 1 day before", "--reason", "bounced", "-o", "json")
+	out, _, err = execute(t, demo("emails", "status", f.PastEventID, "reminder: 1 day before", "--reason", "bounced", "-o", "json")...)
 	var recs []map[string]any
 	if err != nil || json.Unmarshal([]byte(out), &recs) != nil || len(recs) == 0 || len(recs) >= len(lines)-1 {
 		t.Fatalf("--reason bounced: %d records, %v\n%.300s", len(recs), err, out)
 	}
-	if _, _, err = runDemo(t, "emails", "status", f.PastEventID, "Newsletter"); err == nil || !strings.Contains(err.Error(), "Post-event survey") {
+	if _, _, err = execute(t, demo("emails", "status", f.PastEventID, "Newsletter")...); err == nil || !strings.Contains(err.Error(), "Post-event survey") {
 		t.Fatalf("unknown type: %v", err)
 	}
-	if _, _, err = runDemo(t, "emails", "status", f.PastEventID, "x", "--status", "bounced"); err == nil || !strings.Contains(err.Error(), "missed_schedule") {
+	if _, _, err = execute(t, demo("emails", "status", f.PastEventID, "x", "--status", "bounced")...); err == nil || !strings.Contains(err.Error(), "missed_schedule") {
 		t.Fatalf("bad status: %v", err)
 	}
-	out, _, err = runDemo(t, "emails", "status", f.NoRegistrantsEventID, "Invitation", "-o", "json")
+	out, _, err = execute(t, demo("emails", "status", f.NoRegistrantsEventID, "Invitation", "-o", "json")...)
 	if err != nil || strings.TrimSpace(out) != "[]" {
 		t.Fatalf("no recipients: %v %q", err, out)
 	}

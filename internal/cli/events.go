@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -13,22 +13,22 @@ import (
 	"github.com/evdesk/evdesk/sanitize"
 )
 
-func newEventsCmd(flags *rootFlags) *cobra.Command {
+func newEventsCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "events", Short: "List and show events (for scripts)"}
-	cmd.AddCommand(newEventsListCmd(flags), newEventsGetCmd(flags))
+	cmd.AddCommand(newEventsListCmd(f), newEventsGetCmd(f))
 	return cmd
 }
 
 var statusTypes = []string{api.ListUpcoming, api.ListPast, api.ListDraft, api.ListCancelled}
 
-func newEventsListCmd(flags *rootFlags) *cobra.Command {
+func newEventsListCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	var status, role string
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List events (every page)",
 		Args:  cobra.NoArgs,
-		RunE: withSession(flags, func(cmd *cobra.Command, _ []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, _ []string, s *session) error {
 			kinds := statusTypes
 			if status != "all" {
 				if !slices.Contains(statusTypes, status) {
@@ -72,13 +72,13 @@ func newEventsListCmd(flags *rootFlags) *cobra.Command {
 	return cmd
 }
 
-func newEventsGetCmd(flags *rootFlags) *cobra.Command {
+func newEventsGetCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	cmd := &cobra.Command{
 		Use:   "get EVENT_ID",
 		Short: "Show one event",
 		Args:  cobra.ExactArgs(1),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			e, err := s.client.Events.Get(cmd.Context(), args[0])
 			if err != nil {
 				return err

@@ -1,8 +1,7 @@
-package main
+package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -53,11 +52,7 @@ func exitStatus(err error) (int, string) {
 // setProfile runs `evdesk config set-profile` through the root command.
 func setProfile(t *testing.T, args ...string) {
 	t.Helper()
-	root := newRootCmd()
-	root.SetOut(&bytes.Buffer{})
-	root.SetErr(&bytes.Buffer{})
-	root.SetArgs(append([]string{"config", "set-profile"}, args...))
-	if err := root.ExecuteContext(context.Background()); err != nil {
+	if _, _, err := execute(t, append([]string{"config", "set-profile"}, args...)...); err != nil {
 		t.Fatalf("set-profile %v: %v", args, err)
 	}
 }
@@ -82,7 +77,7 @@ func TestPhoneCheckCommandPassesAndFails(t *testing.T) {
 	dir, url := startPhoneSim(t)
 	policy := writeFile(t, dir, "policy.toml", demoPolicy)
 
-	out, _, err := runPhone(t, false, "check", "--baseline", policy)
+	out, _, err := execute(t, "phone", "check", "--baseline", policy)
 	if code, msg := exitStatus(err); code != 0 {
 		t.Fatalf("demo account: exit %d %s\n%s", code, msg, out)
 	}
@@ -98,7 +93,7 @@ func TestPhoneCheckCommandPassesAndFails(t *testing.T) {
 	// whose token comes from the variable `evdesk sim` prints.
 	setProfile(t, "other", "--base-url", url, "--token-env", simOtherHostTokenEnv)
 	t.Setenv(simOtherHostTokenEnv, sim.OtherHostToken)
-	out, stderr, err := runPhone(t, false, "--profile", "other", "check", "--baseline", policy)
+	out, stderr, err := execute(t, "phone", "--profile", "other", "check", "--baseline", policy)
 	code, msg := exitStatus(err)
 	if code != 1 || msg != "" || stderr != "" {
 		t.Fatalf("other account: exit %d %q %q\n%s", code, msg, stderr, out)
@@ -111,7 +106,7 @@ func TestPhoneCheckCommandPassesAndFails(t *testing.T) {
 		}
 	}
 
-	out, _, err = runPhone(t, false, "--profile", "other", "check", "--baseline", policy, "-o", "json")
+	out, _, err = execute(t, "phone", "--profile", "other", "check", "--baseline", policy, "-o", "json")
 	if code, _ := exitStatus(err); code != 1 {
 		t.Fatalf("json: exit %d", code)
 	}
@@ -169,7 +164,7 @@ func TestPhoneCheckCommandBrokenBaselineOrCall(t *testing.T) {
 			if c.body != "" {
 				args = append([]string{"check", "--baseline", writeFile(t, dir, "policy.toml", c.body)}, c.args...)
 			}
-			out, _, err := runPhone(t, false, args...)
+			out, _, err := execute(t, append([]string{"phone"}, args...)...)
 			code, msg := exitStatus(err)
 			if code != 2 || !strings.Contains(msg, c.want) {
 				t.Fatalf("exit %d, message %q, want 2 and %q\n%s", code, msg, c.want, out)
@@ -184,7 +179,7 @@ func TestPhoneCheckCommandBrokenBaselineOrCall(t *testing.T) {
 func TestPhoneCheckReadsTheBaselineBeforeConnecting(t *testing.T) {
 	dir := isolateXDG(t) // nothing to connect to
 	policy := writeFile(t, dir, "policy.toml", "[expect]\n\"voicemail.enable\" = \n")
-	_, _, err := runPhone(t, false, "check", "--baseline", policy)
+	_, _, err := execute(t, "phone", "check", "--baseline", policy)
 	if code, msg := exitStatus(err); code != 2 || !strings.Contains(msg, "policy.toml:2: expected value") {
 		t.Fatalf("exit %d %q", code, msg)
 	}
@@ -196,7 +191,7 @@ func TestPhoneCompareCommand(t *testing.T) {
 	setProfile(t, "other", "--base-url", url, "--token-env", simOtherHostTokenEnv)
 	t.Setenv(simOtherHostTokenEnv, sim.OtherHostToken)
 
-	out, stderr, err := runPhone(t, false, "compare", "--with", "other")
+	out, stderr, err := execute(t, "phone", "compare", "--with", "other")
 	code, msg := exitStatus(err)
 	if code != 1 || msg != "" || stderr != "" {
 		t.Fatalf("exit %d %q %q\n%s", code, msg, stderr, out)
@@ -210,7 +205,7 @@ func TestPhoneCompareCommand(t *testing.T) {
 		}
 	}
 
-	out, _, err = runPhone(t, false, "compare", "--with", "other", "--types", "call_park,voicemail,sms", "-o", "json")
+	out, _, err = execute(t, "phone", "compare", "--with", "other", "--types", "call_park,voicemail,sms", "-o", "json")
 	if code, _ := exitStatus(err); code != 1 {
 		t.Fatalf("json: exit %d\n%s", code, out)
 	}
@@ -250,7 +245,7 @@ func TestPhoneCompareCommand(t *testing.T) {
 	// The same account through another token: no differences, exit 0.
 	setProfile(t, "twin", "--base-url", url, "--token-env", "TWIN_TOKEN")
 	t.Setenv("TWIN_TOKEN", sim.ReadOnlyToken)
-	out, _, err = runPhone(t, false, "compare", "--with", "twin")
+	out, _, err = execute(t, "phone", "compare", "--with", "twin")
 	if code, msg := exitStatus(err); code != 0 || out != "The phone settings of demo and twin are the same.\n" {
 		t.Fatalf("twins: exit %d %q\n%s", code, msg, out)
 	}
@@ -275,12 +270,7 @@ func TestPhoneCompareRefusesWhatCannotDiffer(t *testing.T) {
 		"unknown flag": {[]string{"compare", "--whith", "plain"}, "unknown flag"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			var err error
-			if c.args[0] == "--demo" {
-				_, _, err = runPhone(t, true, c.args[1:]...)
-			} else {
-				_, _, err = runPhone(t, false, c.args...)
-			}
+			_, _, err := execute(t, append([]string{"phone"}, c.args...)...)
 			code, msg := exitStatus(err)
 			if code != 2 || !strings.Contains(msg, c.want) {
 				t.Fatalf("exit %d %q, want 2 and %q", code, msg, c.want)

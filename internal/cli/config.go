@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/words"
 )
 
 func newConfigCmd() *cobra.Command {
@@ -69,7 +70,7 @@ func showProfile(out io.Writer, f *config.File, p config.Profile) {
 		fmt.Fprintf(out, "config file:   %s\n", f.Path)
 	}
 	if names := f.ProfileNames(); len(names) > 0 {
-		fmt.Fprintf(out, "profiles:      %s (default: %s)\n", strings.Join(names, ", "), authOrDash(f.DefaultProfile))
+		fmt.Fprintf(out, "profiles:      %s (default: %s)\n", strings.Join(names, ", "), words.OrDash(f.DefaultProfile))
 	}
 	fmt.Fprintf(out, "\n[profiles.%s]\n", p.Name)
 	row := func(field, v string) {
@@ -77,7 +78,7 @@ func showProfile(out io.Writer, f *config.File, p config.Profile) {
 		if origin != "" {
 			origin = "  # " + origin
 		}
-		fmt.Fprintf(out, "%-13s = %s%s\n", field, authOrDash(v), origin)
+		fmt.Fprintf(out, "%-13s = %s%s\n", field, words.OrDash(v), origin)
 	}
 	row(config.FieldBaseURL, redactURLUserinfo(p.BaseURL))
 	row(config.FieldAuthURL, redactURLUserinfo(p.AuthURL))

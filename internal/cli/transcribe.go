@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 )
 
 // addTranscribeCommands adds `evdesk transcribe URL`.
-func addTranscribeCommands(root *cobra.Command, flags *rootFlags) {
+func addTranscribeCommands(root *cobra.Command, f *Factory) {
 	out := newOutput(transcript.FormatText, "json", transcript.FormatSRT)
 	var language string
 	cmd := &cobra.Command{
@@ -34,8 +34,8 @@ func addTranscribeCommands(root *cobra.Command, flags *rootFlags) {
 			if err := req.Validate(); err != nil {
 				return err
 			}
-			return withSession(flags, func(cmd *cobra.Command, _ []string, s *session) error {
-				tr, err := newTranscriber(cmd.Context(), *flags, s)
+			return f.withSession(func(cmd *cobra.Command, _ []string, s *session) error {
+				tr, err := newTranscriber(cmd.Context(), f.flags, s)
 				if err != nil {
 					return err
 				}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -21,9 +21,9 @@ import (
 // as a table or JSON, saved as a snapshot, or compared with one; `phone
 // check`, the policy against a baseline; and `phone compare`, two accounts'
 // policies side by side.
-func addPhoneCommands(root *cobra.Command, flags *rootFlags) {
+func addPhoneCommands(root *cobra.Command, f *Factory) {
 	cmd := &cobra.Command{Use: "phone", Short: "Read the account's phone policy (for scripts and drift checks)"}
-	cmd.AddCommand(newPhoneSettingsCmd(flags), newPhoneCheckCmd(flags), newPhoneCompareCmd(flags))
+	cmd.AddCommand(newPhoneSettingsCmd(f), newPhoneCheckCmd(f), newPhoneCompareCmd(f))
 	root.AddCommand(cmd)
 }
 
@@ -53,7 +53,7 @@ func brokenOnError(cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-func newPhoneCheckCmd(flags *rootFlags) *cobra.Command {
+func newPhoneCheckCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	var file string
 	cmd := &cobra.Command{
@@ -80,7 +80,7 @@ func newPhoneCheckCmd(flags *rootFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return withSession(flags, func(cmd *cobra.Command, _ []string, s *session) error {
+			return f.withSession(func(cmd *cobra.Command, _ []string, s *session) error {
 				settings, err := s.client.Phone.AccountSettings(cmd.Context(), api.PhoneSettingsOptions{Types: b.SettingTypes()})
 				if err != nil {
 					return err
@@ -100,9 +100,9 @@ func newPhoneCheckCmd(flags *rootFlags) *cobra.Command {
 			})(cmd, args)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&file, "baseline", "", "the baseline `FILE` (TOML) to check against")
-	f.VarP(out, "output", "o", "output format: table or json")
+	fl := cmd.Flags()
+	fl.StringVar(&file, "baseline", "", "the baseline `FILE` (TOML) to check against")
+	fl.VarP(out, "output", "o", "output format: table or json")
 	return brokenOnError(cmd)
 }
 
@@ -150,7 +150,7 @@ func writePhoneCheck(w io.Writer, format, file string, s *session, results []bas
 	return failed, err
 }
 
-func newPhoneCompareCmd(flags *rootFlags) *cobra.Command {
+func newPhoneCompareCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	var with, types string
 	cmd := &cobra.Command{
@@ -168,7 +168,7 @@ func newPhoneCompareCmd(flags *rootFlags) *cobra.Command {
 			"  evdesk phone compare --with contoso --types call_park,voicemail -o json",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			left, right, err := compareProfiles(*flags, with)
+			left, right, err := compareProfiles(f.flags, with)
 			if err != nil {
 				return err
 			}
@@ -178,7 +178,7 @@ func newPhoneCompareCmd(flags *rootFlags) *cobra.Command {
 			}
 			var docs [2][]byte
 			for i, name := range []string{left, right} {
-				if docs[i], err = readPhoneSettings(cmd, rootFlags{profile: name, timeout: flags.timeout}, opts); err != nil {
+				if docs[i], err = f.readPhoneSettings(cmd, rootFlags{profile: name, timeout: f.flags.timeout}, opts); err != nil {
 					return fmt.Errorf("profile %s: %w", name, err)
 				}
 			}
@@ -195,10 +195,10 @@ func newPhoneCompareCmd(flags *rootFlags) *cobra.Command {
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&with, "with", "", "the `PROFILE` whose account to compare with")
-	f.StringVar(&types, "types", "", "comma-separated setting types (default: all the servers return)")
-	f.VarP(out, "output", "o", "output format: table or json")
+	fl := cmd.Flags()
+	fl.StringVar(&with, "with", "", "the `PROFILE` whose account to compare with")
+	fl.StringVar(&types, "types", "", "comma-separated setting types (default: all the servers return)")
+	fl.VarP(out, "output", "o", "output format: table or json")
 	return brokenOnError(cmd)
 }
 
@@ -231,16 +231,16 @@ func compareProfiles(flags rootFlags, with string) (string, string, error) {
 }
 
 // readPhoneSettings reads one profile's settings as JSON.
-func readPhoneSettings(cmd *cobra.Command, flags rootFlags, opts api.PhoneSettingsOptions) ([]byte, error) {
+func (f *Factory) readPhoneSettings(cmd *cobra.Command, flags rootFlags, opts api.PhoneSettingsOptions) ([]byte, error) {
 	var doc []byte
-	err := withSession(&flags, func(cmd *cobra.Command, _ []string, s *session) error {
+	err := f.runSession(cmd, nil, flags, func(cmd *cobra.Command, _ []string, s *session) error {
 		settings, err := s.client.Phone.AccountSettings(cmd.Context(), opts)
 		if err != nil {
 			return err
 		}
 		doc, err = json.Marshal(settings)
 		return err
-	})(cmd, nil)
+	})
 	return doc, err
 }
 
@@ -274,7 +274,7 @@ func writePhoneCompare(w io.Writer, format, left, right string, changes []snapsh
 	return table.writeRows(w, []string{"PATH", strings.ToUpper(left), strings.ToUpper(right)}, rows)
 }
 
-func newPhoneSettingsCmd(flags *rootFlags) *cobra.Command {
+func newPhoneSettingsCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	var types, save, diff string
 	cmd := &cobra.Command{
@@ -289,7 +289,7 @@ func newPhoneSettingsCmd(flags *rootFlags) *cobra.Command {
 			"  evdesk phone settings --save policy.json\n" +
 			"  evdesk phone settings --diff policy.json -o json",
 		Args: cobra.NoArgs,
-		RunE: withSession(flags, func(cmd *cobra.Command, _ []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, _ []string, s *session) error {
 			opts := api.PhoneSettingsOptions{Types: api.ParsePhoneSettingTypes(types)}
 			if err := opts.Validate(); err != nil {
 				return fmt.Errorf("--types: %w", err)
@@ -333,11 +333,11 @@ func newPhoneSettingsCmd(flags *rootFlags) *cobra.Command {
 			return nil
 		}),
 	}
-	f := cmd.Flags()
-	f.VarP(out, "output", "o", "output format: table or json")
-	f.StringVar(&types, "types", "", "comma-separated setting types (default: all the server returns)")
-	f.StringVar(&save, "save", "", "write a snapshot of the settings to `FILE`")
-	f.StringVar(&diff, "diff", "", "show what changed since the snapshot in `FILE`")
+	fl := cmd.Flags()
+	fl.VarP(out, "output", "o", "output format: table or json")
+	fl.StringVar(&types, "types", "", "comma-separated setting types (default: all the server returns)")
+	fl.StringVar(&save, "save", "", "write a snapshot of the settings to `FILE`")
+	fl.StringVar(&diff, "diff", "", "show what changed since the snapshot in `FILE`")
 	return cmd
 }
 

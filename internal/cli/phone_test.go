@@ -1,59 +1,18 @@
-package main
+package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/snapshot"
 )
 
-// runPhone runs `evdesk [--demo] phone ...` in-process with the phone
-// commands added; without --demo it uses EVDESK_BASE_URL and EVDESK_TOKEN.
-func runPhone(t *testing.T, demo bool, args ...string) (string, string, error) {
-	t.Helper()
-	var flags rootFlags
-	root := &cobra.Command{Use: "evdesk", SilenceUsage: true, SilenceErrors: true}
-	root.PersistentFlags().BoolVar(&flags.demo, "demo", false, "")
-	root.PersistentFlags().StringVar(&flags.profile, "profile", "", "")
-	addPhoneCommands(root, &flags)
-	var out, errOut bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	argv := append([]string{"phone"}, args...)
-	if demo {
-		argv = append([]string{"--demo"}, argv...)
-	}
-	root.SetArgs(argv)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	err := root.ExecuteContext(ctx)
-	return out.String(), errOut.String(), err
-}
-
-func isolateXDG(t *testing.T) string {
-	dir := t.TempDir()
-	for _, v := range []string{"XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"} {
-		t.Setenv(v, filepath.Join(dir, strings.ToLower(v)))
-	}
-	for _, v := range []string{"EVDESK_PROFILE", "EVDESK_BASE_URL", "EVDESK_TOKEN"} {
-		t.Setenv(v, "")
-		os.Unsetenv(v)
-	}
-	return dir
-}
-
 func TestPhoneSettingsCommand(t *testing.T) {
 	dir := isolateXDG(t)
-	out, _, err := runPhone(t, true, "settings")
+	out, _, err := execute(t, demo("phone", "settings")...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +22,7 @@ func TestPhoneSettingsCommand(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
-	out, _, err = runPhone(t, true, "settings", "--types", "call_park,sms", "-o", "json")
+	out, _, err = execute(t, demo("phone", "settings", "--types", "call_park,sms", "-o", "json")...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,18 +30,18 @@ func TestPhoneSettingsCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != 2 || got["call_park"] == nil {
 		t.Fatalf("json: %v\n%s", err, out)
 	}
-	_, _, err = runPhone(t, true, "settings", "--types", "call_prak")
+	_, _, err = execute(t, demo("phone", "settings", "--types", "call_prak")...)
 	if err == nil || !strings.Contains(err.Error(), `"call_prak" is not a phone setting type (did you mean "call_park"?)`) {
 		t.Fatalf("bad type: %v", err)
 	}
 
 	// Save, tamper with the file, compare.
 	path := filepath.Join(dir, "policy.json")
-	_, stderr, err := runPhone(t, true, "settings", "--types", "call_park,sms,voicemail", "--save", path)
+	_, stderr, err := execute(t, demo("phone", "settings", "--types", "call_park,sms,voicemail", "--save", path)...)
 	if err != nil || !strings.Contains(stderr, "saved 3 settings to "+path) {
 		t.Fatalf("save: %v %s", err, stderr)
 	}
-	out, _, err = runPhone(t, true, "settings", "--diff", path)
+	out, _, err = execute(t, demo("phone", "settings", "--diff", path)...)
 	if err != nil || !strings.Contains(out, "No changes since "+path) {
 		t.Fatalf("diff against itself: %v\n%s", err, out)
 	}
@@ -99,7 +58,7 @@ func TestPhoneSettingsCommand(t *testing.T) {
 	if err := snapshot.Save(path, snap); err != nil {
 		t.Fatal(err)
 	}
-	out, _, err = runPhone(t, true, "settings", "--diff", path)
+	out, _, err = execute(t, demo("phone", "settings", "--diff", path)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +68,7 @@ func TestPhoneSettingsCommand(t *testing.T) {
 			t.Errorf("diff lacks %q:\n%s", want, out)
 		}
 	}
-	out, _, err = runPhone(t, true, "settings", "--diff", path, "-o", "json")
+	out, _, err = execute(t, demo("phone", "settings", "--diff", path, "-o", "json")...)
 	var d struct {
 		Snapshot string            `json:"snapshot"`
 		Changes  []snapshot.Change `json:"changes"`
@@ -117,7 +76,7 @@ func TestPhoneSettingsCommand(t *testing.T) {
 	if err != nil || json.Unmarshal([]byte(out), &d) != nil || len(d.Changes) != 3 || d.Changes[0].Path != "call_park.expiration_period" {
 		t.Fatalf("json diff: %v\n%s", err, out)
 	}
-	if _, _, err := runPhone(t, true, "settings", "--diff", filepath.Join(dir, "nope.json")); err == nil {
+	if _, _, err := execute(t, demo("phone", "settings", "--diff", filepath.Join(dir, "nope.json"))...); err == nil {
 		t.Error("a missing snapshot was accepted")
 	}
 }
@@ -131,7 +90,7 @@ func TestPhoneSettingsCommandWithoutPhoneService(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("EVDESK_BASE_URL", srv.URL())
 	t.Setenv("EVDESK_TOKEN", sim.NoPhoneToken)
-	_, _, err = runPhone(t, false, "settings")
+	_, _, err = execute(t, "phone", "settings")
 	if err == nil || !strings.Contains(err.Error(), "phone service has not been set up") ||
 		!strings.Contains(err.Error(), "Business or Enterprise") {
 		t.Fatalf("403: %v", err)

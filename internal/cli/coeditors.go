@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 )
 
 // addCoeditorsCommands adds `evdesk coeditors list|add|update|remove`.
-func addCoeditorsCommands(root *cobra.Command, flags *rootFlags) {
+func addCoeditorsCommands(root *cobra.Command, f *Factory) {
 	cmd := &cobra.Command{
 		Use:   "coeditors",
 		Short: "List and change the co-editors of an event (for scripts)",
@@ -20,20 +20,20 @@ func addCoeditorsCommands(root *cobra.Command, flags *rootFlags) {
 			"which sections they may edit. Groups: " + strings.Join(api.PermissionGroupValues(), ", ") + ".\n" +
 			"--groups takes a comma-separated list of groups or their labels (any case), \"all\" or \"none\".",
 	}
-	cmd.AddCommand(newCoeditorsListCmd(flags),
-		newCoeditorsChangeCmd(flags, api.CoeditorAdd, "add EVENT_ID --email ADDRESS... --groups GROUPS", "Add co-editors with the given groups"),
-		newCoeditorsChangeCmd(flags, api.CoeditorUpdate, "update EVENT_ID --email ADDRESS... --groups GROUPS", "Set the groups of co-editors (replacing theirs)"),
-		newCoeditorsChangeCmd(flags, api.CoeditorDelete, "remove EVENT_ID --email ADDRESS...", "Remove co-editors"))
+	cmd.AddCommand(newCoeditorsListCmd(f),
+		newCoeditorsChangeCmd(f, api.CoeditorAdd, "add EVENT_ID --email ADDRESS... --groups GROUPS", "Add co-editors with the given groups"),
+		newCoeditorsChangeCmd(f, api.CoeditorUpdate, "update EVENT_ID --email ADDRESS... --groups GROUPS", "Set the groups of co-editors (replacing theirs)"),
+		newCoeditorsChangeCmd(f, api.CoeditorDelete, "remove EVENT_ID --email ADDRESS...", "Remove co-editors"))
 	root.AddCommand(cmd)
 }
 
-func newCoeditorsListCmd(flags *rootFlags) *cobra.Command {
+func newCoeditorsListCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	cmd := &cobra.Command{
 		Use:   "list EVENT_ID",
 		Short: "List co-editors and the sections each may edit",
 		Args:  cobra.ExactArgs(1),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			list, err := s.client.Coeditors.List(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -64,7 +64,7 @@ type coeditorOutcome struct {
 	Message string `json:"message,omitempty"`
 }
 
-func newCoeditorsChangeCmd(flags *rootFlags, op, use, short string) *cobra.Command {
+func newCoeditorsChangeCmd(f *Factory, op, use, short string) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	var emails []string
 	var groupsFlag string
@@ -74,7 +74,7 @@ func newCoeditorsChangeCmd(flags *rootFlags, op, use, short string) *cobra.Comma
 		Long: short + ". Lists longer than the provider accepts in one request (3) are sent as several\n" +
 			"requests. Addresses the server refuses are printed with its reason and make the exit status 1.",
 		Args: cobra.ExactArgs(1),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			if len(emails) == 0 {
 				return fmt.Errorf("--email is required (repeat it, or separate addresses with commas)")
 			}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -7,27 +7,28 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/words"
 )
 
 // addExhibitorsCommands adds `evdesk exhibitors list|create`.
-func addExhibitorsCommands(root *cobra.Command, flags *rootFlags) {
+func addExhibitorsCommands(root *cobra.Command, f *Factory) {
 	cmd := &cobra.Command{
 		Use:   "exhibitors",
 		Short: "List and add the exhibitors and sponsors of a conference event (for scripts)",
 		Long: "Exhibitors and sponsors belong to conference (multi-session) events; other events answer\n" +
 			"error 1006. A sponsor needs its tier id; a tier applies only to sponsors.",
 	}
-	cmd.AddCommand(newExhibitorsListCmd(flags), newExhibitorsCreateCmd(flags))
+	cmd.AddCommand(newExhibitorsListCmd(f), newExhibitorsCreateCmd(f))
 	root.AddCommand(cmd)
 }
 
-func newExhibitorsListCmd(flags *rootFlags) *cobra.Command {
+func newExhibitorsListCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	cmd := &cobra.Command{
 		Use:   "list EVENT_ID",
 		Short: "List exhibitors and sponsors with their tiers",
 		Args:  cobra.ExactArgs(1),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			list, err := s.client.Exhibitors.List(cmd.Context(), args[0])
 			if err != nil {
 				return exhibitorsError(err)
@@ -42,8 +43,8 @@ func newExhibitorsListCmd(flags *rootFlags) *cobra.Command {
 				if x.IsSponsor {
 					kind = "sponsor"
 				}
-				rows[i] = []string{x.ExhibitorID, x.Name, kind, exhibitorOrDash(x.TierID), x.ContactName, x.ContactEmail,
-					fmt.Sprint(len(x.AssociatedSessions)), exhibitorOrDash(x.Website)}
+				rows[i] = []string{x.ExhibitorID, x.Name, kind, words.OrDash(x.TierID), x.ContactName, x.ContactEmail,
+					fmt.Sprint(len(x.AssociatedSessions)), words.OrDash(x.Website)}
 			}
 			return out.writeRows(w, []string{"ID", "NAME", "KIND", "TIER", "CONTACT", "EMAIL", "SESSIONS", "WEBSITE"}, rows)
 		}),
@@ -52,7 +53,7 @@ func newExhibitorsListCmd(flags *rootFlags) *cobra.Command {
 	return cmd
 }
 
-func newExhibitorsCreateCmd(flags *rootFlags) *cobra.Command {
+func newExhibitorsCreateCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	var req api.ExhibitorCreate
 	cmd := &cobra.Command{
@@ -66,7 +67,7 @@ func newExhibitorsCreateCmd(flags *rootFlags) *cobra.Command {
 			if err := req.Validate(); err != nil {
 				return err
 			}
-			return withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+			return f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 				x, err := s.client.Exhibitors.Create(cmd.Context(), args[0], req)
 				if err != nil {
 					return exhibitorsError(err)
@@ -79,22 +80,22 @@ func newExhibitorsCreateCmd(flags *rootFlags) *cobra.Command {
 			})(cmd, args)
 		},
 	}
-	f := cmd.Flags()
-	f.VarP(out, "output", "o", "output format: table or json")
-	f.StringVar(&req.Name, "name", "", "exhibitor name (required)")
-	f.StringVar(&req.ContactName, "contact-name", "", "contact's full name (required)")
-	f.StringVar(&req.ContactEmail, "contact-email", "", "contact's email address (required)")
-	f.BoolVar(&req.IsSponsor, "sponsor", false, "the exhibitor is a sponsor (needs --tier)")
-	f.StringVar(&req.TierID, "tier", "", "sponsor tier id of the event (sponsors only)")
-	f.StringSliceVar(&req.AssociatedSessions, "session", nil, "associated session id (repeat or comma-separate)")
-	f.StringVar(&req.Description, "description", "", "description")
+	fl := cmd.Flags()
+	fl.VarP(out, "output", "o", "output format: table or json")
+	fl.StringVar(&req.Name, "name", "", "exhibitor name (required)")
+	fl.StringVar(&req.ContactName, "contact-name", "", "contact's full name (required)")
+	fl.StringVar(&req.ContactEmail, "contact-email", "", "contact's email address (required)")
+	fl.BoolVar(&req.IsSponsor, "sponsor", false, "the exhibitor is a sponsor (needs --tier)")
+	fl.StringVar(&req.TierID, "tier", "", "sponsor tier id of the event (sponsors only)")
+	fl.StringSliceVar(&req.AssociatedSessions, "session", nil, "associated session id (repeat or comma-separate)")
+	fl.StringVar(&req.Description, "description", "", "description")
 	for _, l := range []struct {
 		name string
 		dst  *string
 	}{{"website", &req.Website}, {"privacy-policy", &req.PrivacyPolicy}, {"linkedin", &req.LinkedInURL},
 		{"twitter", &req.TwitterURL}, {"youtube", &req.YouTubeURL}, {"instagram", &req.InstagramURL},
 		{"facebook", &req.FacebookURL}} {
-		f.StringVar(l.dst, l.name, "", strings.ReplaceAll(l.name, "-", " ")+" URL (https://...)")
+		fl.StringVar(l.dst, l.name, "", strings.ReplaceAll(l.name, "-", " ")+" URL (https://...)")
 	}
 	return cmd
 }
@@ -108,11 +109,4 @@ func exhibitorsError(err error) error {
 		return fmt.Errorf("%w: ask a host of the event to add you as a co-editor or host", err)
 	}
 	return err
-}
-
-func exhibitorOrDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 )
 
 // addAccessLinksCommands adds `evdesk links list|get|create|delete`.
-func addAccessLinksCommands(root *cobra.Command, flags *rootFlags) {
+func addAccessLinksCommands(root *cobra.Command, f *Factory) {
 	cmd := &cobra.Command{
 		Use:     "links",
 		Aliases: []string{"access-links"},
@@ -19,7 +19,7 @@ func addAccessLinksCommands(root *cobra.Command, flags *rootFlags) {
 			"then join with that email) and group-join links (a group joins without registering).\n" +
 			"Authentication methods: " + strings.Join(api.AuthMethods, ", ") + ".",
 	}
-	cmd.AddCommand(newLinksListCmd(flags), newLinksGetCmd(flags), newLinksCreateCmd(flags), newLinksDeleteCmd(flags))
+	cmd.AddCommand(newLinksListCmd(f), newLinksGetCmd(f), newLinksCreateCmd(f), newLinksDeleteCmd(f))
 	root.AddCommand(cmd)
 }
 
@@ -37,13 +37,13 @@ func linkRows(links []api.AccessLink) [][]string {
 
 var linkHeader = []string{"ID", "NAME", "TYPE", "AUTH", "DEFAULT", "RECURRING", "URL"}
 
-func newLinksListCmd(flags *rootFlags) *cobra.Command {
+func newLinksListCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	cmd := &cobra.Command{
 		Use:   "list EVENT_ID",
 		Short: "List an event's access links",
 		Args:  cobra.ExactArgs(1),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			links, err := s.client.AccessLinks.List(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -58,13 +58,13 @@ func newLinksListCmd(flags *rootFlags) *cobra.Command {
 	return cmd
 }
 
-func newLinksGetCmd(flags *rootFlags) *cobra.Command {
+func newLinksGetCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	cmd := &cobra.Command{
 		Use:   "get EVENT_ID LINK_ID",
 		Short: "Show one access link",
 		Args:  cobra.ExactArgs(2),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			l, err := s.client.AccessLinks.Get(cmd.Context(), args[0], args[1])
 			if err != nil {
 				return err
@@ -79,7 +79,7 @@ func newLinksGetCmd(flags *rootFlags) *cobra.Command {
 	return cmd
 }
 
-func newLinksCreateCmd(flags *rootFlags) *cobra.Command {
+func newLinksCreateCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	var in api.AccessLinkCreate
 	var emailAuth, securityCode bool
@@ -90,7 +90,7 @@ func newLinksCreateCmd(flags *rootFlags) *cobra.Command {
 			"restricts it to those addresses. --ticket-type applies to group-join links only; --recurring\n" +
 			"(" + strings.Join(api.RecurringOptions, ", ") + ") to recurring events only.",
 		Args: cobra.ExactArgs(1),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			if emailAuth || securityCode {
 				in.SecurityAtJoin = &api.SecurityAtJoin{EmailAuthentication: emailAuth, SecurityCodeVerification: securityCode}
 			}
@@ -112,28 +112,28 @@ func newLinksCreateCmd(flags *rootFlags) *cobra.Command {
 			return out.writeRows(cmd.OutOrStdout(), linkHeader, linkRows([]api.AccessLink{*l}))
 		}),
 	}
-	f := cmd.Flags()
-	f.StringVar(&in.Name, "name", "", "link name, unique within the event (required)")
-	f.StringVar(&in.Type, "type", api.LinkRegistration, "registration or group-join")
-	f.StringVar(&in.AuthenticationMethod, "auth", api.AuthAccountOTP, "authentication method: "+strings.Join(api.AuthMethods, ", "))
-	f.StringVar(&in.IdPName, "idp", "", "identity provider name (corporate_idp only)")
-	f.BoolVar(&in.IsDefault, "default", false, "make it the event's default link")
-	f.StringSliceVar(&in.AllowDomainList, "domain", nil, "allowed domain (repeat or comma-separate; at most 50)")
-	f.StringSliceVar(&in.EmailRestrictList, "only-email", nil, "only this address may register (repeat or comma-separate)")
-	f.StringVar(&in.RecurringRegistrationOption, "recurring", "", "recurring registration option: "+strings.Join(api.RecurringOptions, ", "))
-	f.StringVar(&in.TicketTypeID, "ticket-type", "", "ticket type id (group-join links only)")
-	f.BoolVar(&emailAuth, "email-at-join", false, "require the registration email at join (registration links)")
-	f.BoolVar(&securityCode, "security-code", false, "require a security code at join")
+	fl := cmd.Flags()
+	fl.StringVar(&in.Name, "name", "", "link name, unique within the event (required)")
+	fl.StringVar(&in.Type, "type", api.LinkRegistration, "registration or group-join")
+	fl.StringVar(&in.AuthenticationMethod, "auth", api.AuthAccountOTP, "authentication method: "+strings.Join(api.AuthMethods, ", "))
+	fl.StringVar(&in.IdPName, "idp", "", "identity provider name (corporate_idp only)")
+	fl.BoolVar(&in.IsDefault, "default", false, "make it the event's default link")
+	fl.StringSliceVar(&in.AllowDomainList, "domain", nil, "allowed domain (repeat or comma-separate; at most 50)")
+	fl.StringSliceVar(&in.EmailRestrictList, "only-email", nil, "only this address may register (repeat or comma-separate)")
+	fl.StringVar(&in.RecurringRegistrationOption, "recurring", "", "recurring registration option: "+strings.Join(api.RecurringOptions, ", "))
+	fl.StringVar(&in.TicketTypeID, "ticket-type", "", "ticket type id (group-join links only)")
+	fl.BoolVar(&emailAuth, "email-at-join", false, "require the registration email at join (registration links)")
+	fl.BoolVar(&securityCode, "security-code", false, "require a security code at join")
 	cmd.Flags().VarP(out, "output", "o", "output format: table or json")
 	return cmd
 }
 
-func newLinksDeleteCmd(flags *rootFlags) *cobra.Command {
+func newLinksDeleteCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "delete EVENT_ID LINK_ID",
 		Short: "Delete an access link",
 		Args:  cobra.ExactArgs(2),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			if err := s.client.AccessLinks.Delete(cmd.Context(), args[0], args[1]); err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -12,17 +12,17 @@ import (
 
 // addRegistrationCommands adds `evdesk register EVENT_ID ...` and
 // `evdesk ticket-types EVENT_ID`.
-func addRegistrationCommands(root *cobra.Command, flags *rootFlags) {
-	root.AddCommand(newRegisterCmd(flags), newTicketTypesCmd(flags))
+func addRegistrationCommands(root *cobra.Command, f *Factory) {
+	root.AddCommand(newRegisterCmd(f), newTicketTypesCmd(f))
 }
 
-func newTicketTypesCmd(flags *rootFlags) *cobra.Command {
+func newTicketTypesCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	cmd := &cobra.Command{
 		Use:   "ticket-types EVENT_ID",
 		Short: "List an event's ticket types",
 		Args:  cobra.ExactArgs(1),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			types, err := s.client.Registration.TicketTypes(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -53,7 +53,7 @@ type ticketOutcome struct {
 	Message string   `json:"message,omitempty"`
 }
 
-func newRegisterCmd(flags *rootFlags) *cobra.Command {
+func newRegisterCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	var emails, sessions []string
 	var ticketType, first, last, linkID, option string
@@ -67,7 +67,7 @@ func newRegisterCmd(flags *rootFlags) *cobra.Command {
 			"read from --link (default: the event's default link) unless --recurring names it.\n" +
 			"Addresses the server refuses are printed with its reason and make the exit status 1.",
 		Args: cobra.ExactArgs(1),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			if len(emails) == 0 {
 				return fmt.Errorf("--email is required (repeat it, or separate addresses with commas)")
 			}
@@ -136,15 +136,15 @@ func newRegisterCmd(flags *rootFlags) *cobra.Command {
 			return nil
 		}),
 	}
-	f := cmd.Flags()
-	f.StringSliceVar(&emails, "email", nil, "attendee address (repeat, or separate with commas)")
-	f.StringVar(&ticketType, "ticket-type", "", "ticket type id (see evdesk ticket-types; default: the event's default type)")
-	f.StringVar(&first, "first", "", "first name (one --email only)")
-	f.StringVar(&last, "last", "", "last name (one --email only)")
-	f.StringSliceVar(&sessions, "session", nil, "session id (repeat; recurring events per the link's option)")
-	f.StringVar(&linkID, "link", "", "access link whose recurring option applies (default: the default link)")
-	f.StringVar(&option, "recurring", "", "recurring option to apply without asking the server: "+strings.Join(api.RecurringOptions, ", "))
-	f.BoolVar(&notify, "notify", false, "send the attendees the notification email")
+	fl := cmd.Flags()
+	fl.StringSliceVar(&emails, "email", nil, "attendee address (repeat, or separate with commas)")
+	fl.StringVar(&ticketType, "ticket-type", "", "ticket type id (see evdesk ticket-types; default: the event's default type)")
+	fl.StringVar(&first, "first", "", "first name (one --email only)")
+	fl.StringVar(&last, "last", "", "last name (one --email only)")
+	fl.StringSliceVar(&sessions, "session", nil, "session id (repeat; recurring events per the link's option)")
+	fl.StringVar(&linkID, "link", "", "access link whose recurring option applies (default: the default link)")
+	fl.StringVar(&option, "recurring", "", "recurring option to apply without asking the server: "+strings.Join(api.RecurringOptions, ", "))
+	fl.BoolVar(&notify, "notify", false, "send the attendees the notification email")
 	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
 	return cmd
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	xterm "github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
@@ -24,8 +23,8 @@ import (
 
 // addCheckinCommands registers `evdesk desk` (the console opened on a
 // check-in desk) and `evdesk checkin` (headless import and history).
-func addCheckinCommands(root *cobra.Command, flags *rootFlags) {
-	root.AddCommand(newDeskCmd(flags), newCheckinCmd(flags))
+func addCheckinCommands(root *cobra.Command, f *Factory) {
+	root.AddCommand(newDeskCmd(f), newCheckinCmd(f))
 }
 
 // journalDir is where check-in journals live. The demo's simulator starts
@@ -56,7 +55,7 @@ func checkinDeps(s *session) checkin.Deps {
 	}
 }
 
-func newDeskCmd(flags *rootFlags) *cobra.Command {
+func newDeskCmd(f *Factory) *cobra.Command {
 	var sessionID string
 	cmd := &cobra.Command{
 		Use:   "desk EVENT_ID",
@@ -67,7 +66,7 @@ func newDeskCmd(flags *rootFlags) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			s, err := openSession(ctx, *flags, forConsole)
+			s, err := f.openSession(ctx, f.flags, forConsole)
 			if err != nil {
 				return err
 			}
@@ -124,7 +123,7 @@ func resolveTarget(ctx context.Context, s *session, eventID, sessionID string) (
 	return "", "", fmt.Errorf("--session %q: not a session of event %q; its sessions are %s", sessionID, eventID, strings.Join(ids, ", "))
 }
 
-func newCheckinCmd(flags *rootFlags) *cobra.Command {
+func newCheckinCmd(f *Factory) *cobra.Command {
 	var (
 		sessionID, source string
 		wait              time.Duration
@@ -139,7 +138,7 @@ func newCheckinCmd(flags *rootFlags) *cobra.Command {
 			"it does. Every scan is journaled on this computer before it is sent, in batches of\n" +
 			"300. The exit status is 1 when any line was bad or any attendee was not checked in.",
 		Args: cobra.RangeArgs(1, 2),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			var in *scanqueue.EmailList
 			if len(args) == 2 {
 				var err error
@@ -153,29 +152,30 @@ func newCheckinCmd(flags *rootFlags) *cobra.Command {
 			if source == "" {
 				source = hostSource("evdesk checkin")
 			}
+			terminal, _ := f.IOStreams.TerminalErr()
 			return runImport(cmd.Context(), s, importJob{
 				eventID: args[0], sessionID: sessionID, source: source, wait: wait, input: in,
-				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), json: out.value == "json",
+				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), terminal: terminal, json: out.value == "json",
 			})
 		}),
 	}
-	f := cmd.Flags()
-	f.StringVar(&sessionID, "session", "", "check in to this session of the event (default: the whole event)")
-	f.StringVar(&source, "source", "", "source recorded with each check-in (default: evdesk checkin <hostname>)")
-	f.DurationVar(&wait, "wait", 2*time.Minute, "how long to keep trying while the server cannot be reached; what is left stays journaled")
-	f.VarP(out, "output", "o", "summary format: text or json")
-	cmd.AddCommand(newCheckinListCmd(flags))
+	fl := cmd.Flags()
+	fl.StringVar(&sessionID, "session", "", "check in to this session of the event (default: the whole event)")
+	fl.StringVar(&source, "source", "", "source recorded with each check-in (default: evdesk checkin <hostname>)")
+	fl.DurationVar(&wait, "wait", 2*time.Minute, "how long to keep trying while the server cannot be reached; what is left stays journaled")
+	fl.VarP(out, "output", "o", "summary format: text or json")
+	cmd.AddCommand(newCheckinListCmd(f))
 	return cmd
 }
 
-func newCheckinListCmd(flags *rootFlags) *cobra.Command {
+func newCheckinListCmd(f *Factory) *cobra.Command {
 	var sessionID string
 	out := newOutput("table", "json", "csv")
 	cmd := &cobra.Command{
 		Use:   "list EVENT_ID",
 		Short: "List the check-ins the server recorded for an event or session",
 		Args:  cobra.ExactArgs(1),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			all := []api.AttendeeAction{}
 			opts := api.ListAttendeeActionsOptions{PageSize: api.MaxAttendeesPerBatch}
 			for a, err := range s.client.Attendees.List(cmd.Context(), args[0], sessionID, opts) {
@@ -221,6 +221,7 @@ type importJob struct {
 	wait                       time.Duration
 	input                      *scanqueue.EmailList // nil: only send what is left
 	stdout, stderr             io.Writer
+	terminal                   io.Writer // standard error when a terminal, for the progress bar; else nil
 	json                       bool
 }
 
@@ -332,7 +333,7 @@ func sendAll(ctx context.Context, s *session, j *scanqueue.Journal, job importJo
 	if total == 0 {
 		return nil
 	}
-	bar := newProgressLine(job.stderr, total)
+	bar := newProgressLine(job.terminal, total)
 	client := s.senderClient
 	if client == nil {
 		client = s.client
@@ -346,6 +347,9 @@ func sendAll(ctx context.Context, s *session, j *scanqueue.Journal, job importJo
 	ferr := snd.Flush(wctx)
 	st := snd.Status()
 	_ = snd.Close()
+	// The sender reports its status asynchronously and may not have
+	// reported the last one yet: draw it, so the bar ends on the outcome.
+	bar.update(st)
 	bar.finish()
 	switch {
 	case ctx.Err() != nil:
@@ -373,23 +377,11 @@ type progressLine struct {
 // barWidth is the progress bar's width in cells.
 const barWidth = 30
 
-// newProgressLine draws on w's terminal, if it is one. The bar writes its
-// own line-clearing sequence straight to the terminal, past the sanitising
-// writer; the text it shows is sanitised itself.
-func newProgressLine(w io.Writer, total int) *progressLine {
-	p := &progressLine{w: w, total: total}
-	for {
-		if f, ok := w.(*os.File); ok {
-			p.on, p.w = xterm.IsTerminal(f.Fd()), f
-			break
-		}
-		u, ok := w.(interface{ Unwrap() io.Writer })
-		if !ok {
-			break
-		}
-		w = u.Unwrap()
-	}
-	return p
+// newProgressLine draws on terminal, or stays silent when it is nil. The
+// bar writes its own line-clearing sequence straight to the terminal, past
+// the sanitising writer; the text it shows is sanitised itself.
+func newProgressLine(terminal io.Writer, total int) *progressLine {
+	return &progressLine{w: terminal, on: terminal != nil, total: total}
 }
 
 func (p *progressLine) update(st scanqueue.Status) {
@@ -403,14 +395,16 @@ func (p *progressLine) update(st scanqueue.Status) {
 	n := int(pct * barWidth)
 	bar := "[" + strings.Repeat("#", n) + strings.Repeat(".", barWidth-n) + "]"
 	state := "sending"
-	switch st.State {
-	case scanqueue.Offline:
+	switch {
+	case st.Pending == 0:
+		state = "done"
+	case st.State == scanqueue.Offline:
 		state = "offline, retrying " + ui.ClockAt(st.RetryAt, time.Now(), time.Local)
-	case scanqueue.Throttled:
+	case st.State == scanqueue.Throttled:
 		state = "slowed down by the server"
-	case scanqueue.Blocked:
+	case st.State == scanqueue.Blocked:
 		state = "refused: " + oneLineErr(st.LastError)
-	case scanqueue.Idle, scanqueue.Stopped:
+	case st.State == scanqueue.Idle, st.State == scanqueue.Stopped:
 		state = "done"
 	}
 	line := fmt.Sprintf("%s %d/%d sent · %s", bar, done, p.total, sanitize.Line(state))

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,14 +14,12 @@ import (
 
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/words"
 )
 
 // addAuthCommands registers login, logout, auth (status, token) and config
-// on root, and the persistent --profile flag unless root already has it.
+// on root, whose persistent --profile flag they read.
 func addAuthCommands(root *cobra.Command) {
-	if root.PersistentFlags().Lookup("profile") == nil {
-		root.PersistentFlags().String("profile", "", "profile to use (default: $"+config.EnvProfile+", then the config file's default_profile)")
-	}
 	root.AddCommand(newLoginCmd(), newLogoutCmd(), newAuthCmd(), newConfigCmd())
 }
 
@@ -305,8 +303,8 @@ func authStatus(out io.Writer, p config.Profile, st *auth.Store, now time.Time) 
 		src = "the environment"
 	}
 	row("profile", fmt.Sprintf("%s (from %s)", p.Name, src))
-	row("auth url", authOrDash(redactURLUserinfo(p.AuthURL)))
-	row("client id", authOrDash(p.ClientID))
+	row("auth url", words.OrDash(redactURLUserinfo(p.AuthURL)))
+	row("client id", words.OrDash(p.ClientID))
 	if p.Token != "" {
 		row(config.EnvToken, "set: it overrides the stored login for every command")
 	}
@@ -329,12 +327,12 @@ func authStatus(out io.Writer, p config.Profile, st *auth.Store, now time.Time) 
 		}
 	} else {
 		s := info.Session
-		user := authOrDash(s.UserID)
+		user := words.OrDash(s.UserID)
 		if s.AccountID != "" {
 			user += " (account " + s.AccountID + ")"
 		}
 		row("user", user)
-		row("scopes", authOrDash(strings.Join(s.Scopes, " ")))
+		row("scopes", words.OrDash(strings.Join(s.Scopes, " ")))
 		if now.Before(s.Expiry) {
 			row("access token", fmt.Sprintf("valid until %s (%s left)", s.Expiry.Local().Format(authTimeLayout), authRoundDur(s.Expiry.Sub(now))))
 		} else {
@@ -369,13 +367,6 @@ func authStatus(out io.Writer, p config.Profile, st *auth.Store, now time.Time) 
 }
 
 const authTimeLayout = "2006-01-02 15:04 MST"
-
-func authOrDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
 
 func authRoundDur(d time.Duration) string {
 	switch {

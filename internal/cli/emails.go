@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/csv"
@@ -16,9 +16,9 @@ import (
 )
 
 // addEmailsCommands adds `evdesk emails types|status`.
-func addEmailsCommands(root *cobra.Command, flags *rootFlags) {
+func addEmailsCommands(root *cobra.Command, f *Factory) {
 	cmd := &cobra.Command{Use: "emails", Short: "List an event's emails and who received them (for scripts)"}
-	cmd.AddCommand(newEmailsTypesCmd(flags), newEmailsStatusCmd(flags))
+	cmd.AddCommand(newEmailsTypesCmd(f), newEmailsStatusCmd(f))
 	root.AddCommand(cmd)
 }
 
@@ -30,14 +30,14 @@ func enumWords(values []api.Enum) string {
 	return strings.Join(out, ", ")
 }
 
-func newEmailsTypesCmd(flags *rootFlags) *cobra.Command {
+func newEmailsTypesCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	var status string
 	cmd := &cobra.Command{
 		Use:   "types EVENT_ID",
 		Short: "List the email types of an event (every page)",
 		Args:  cobra.ExactArgs(1),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			opts := api.ListEmailTypesOptions{Status: strings.ToLower(status), PageSize: 300}
 			if err := opts.Validate(); err != nil {
 				return fmt.Errorf("--status %q: use %s", status, enumWords(api.EmailTypeStatuses))
@@ -68,7 +68,7 @@ func newEmailsTypesCmd(flags *rootFlags) *cobra.Command {
 	return cmd
 }
 
-func newEmailsStatusCmd(flags *rootFlags) *cobra.Command {
+func newEmailsStatusCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	var status, reason, search string
 	cmd := &cobra.Command{
@@ -78,7 +78,7 @@ func newEmailsStatusCmd(flags *rootFlags) *cobra.Command {
 			"as pages arrive (csv and json); a listing that outlives its 15-minute page token starts over\n" +
 			"without repeating a recipient.",
 		Args: cobra.ExactArgs(2),
-		RunE: withSession(flags, func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			opts := api.ListSendStatusOptions{Status: strings.ToLower(status), SearchText: search, PageSize: 300}
 			if err := opts.Validate(); err != nil {
 				return fmt.Errorf("--status %q: use %s", status, enumWords(api.SendStatuses))

@@ -1,8 +1,9 @@
-package main
+package cli
 
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -68,6 +69,9 @@ func newSimCmd() *cobra.Command {
 	f.Float64Var(&opts.RPS, "rps", 30, "requests per second per token before 429 (the LIGHT rate limit); 0 for no limit")
 	return cmd
 }
+
+// shutdownTimeout bounds how long the simulator may take to stop.
+const shutdownTimeout = 5 * time.Second
 
 // simOtherHostTokenEnv is the variable `evdesk sim` prints the second
 // account's token as; a profile's token_env can name it.
