@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -95,6 +95,7 @@ func (tm *term) paste(text string) {
 }
 
 func TestDeskEndToEnd(t *testing.T) {
+	t.Parallel()
 	requireCheckinCommands(t)
 	id, regs := largeEvent()
 	tm := startTerm(t, 100, 30, "desk", id, "--demo")
@@ -152,6 +153,7 @@ func TestDeskEndToEnd(t *testing.T) {
 // `evdesk sim`, stops the server, scans, quits past the question, and lets
 // `evdesk checkin` deliver the journaled scan to a new server.
 func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
+	t.Parallel()
 	requireCheckinCommands(t)
 	id, regs := largeEvent()
 	env := isolatedEnv(t)
@@ -205,6 +207,7 @@ func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
 }
 
 func TestCheckinImportEndToEnd(t *testing.T) {
+	t.Parallel()
 	requireCheckinCommands(t)
 	id, regs := largeEvent()
 	vars, _ := startSim(t)
@@ -267,6 +270,7 @@ func TestCheckinImportEndToEnd(t *testing.T) {
 }
 
 func TestConsoleCheckinSectionEndToEnd(t *testing.T) {
+	t.Parallel()
 	requireCheckinCommands(t)
 	tm := startTerm(t, 100, 30, "--demo")
 	tm.waitText("DEMO", "1 All")
@@ -304,6 +308,7 @@ func TestConsoleCheckinSectionEndToEnd(t *testing.T) {
 }
 
 func TestEventDetailOpensTheDeskEndToEnd(t *testing.T) {
+	t.Parallel()
 	requireCheckinCommands(t)
 	tm := startTerm(t, 100, 30, "--demo")
 	tm.waitText("63 loaded")

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"os"
@@ -19,6 +19,7 @@ func (tm *term) openEvent(filter, wait string) {
 }
 
 func TestCoeditorsEndToEnd(t *testing.T) {
+	t.Parallel()
 	tm := startTerm(t, 100, 30, "--demo")
 	tm.waitText("63 loaded")
 	tm.openEvent("partner summit", "Northwind Partner Summit")
@@ -39,6 +40,7 @@ func TestCoeditorsEndToEnd(t *testing.T) {
 }
 
 func TestEmailsEndToEnd(t *testing.T) {
+	t.Parallel()
 	tm := startTerm(t, 100, 30, "--demo")
 	tm.waitText("63 loaded")
 	tm.openEvent("kubernetes webinar", "Intro to Kubernetes Webinar")
@@ -61,6 +63,7 @@ func TestEmailsEndToEnd(t *testing.T) {
 }
 
 func TestPhoneEndToEnd(t *testing.T) {
+	t.Parallel()
 	tm := startTerm(t, 100, 30, "--demo")
 	tm.waitText("63 loaded")
 	tm.toPhone()
@@ -86,6 +89,7 @@ func TestPhoneEndToEnd(t *testing.T) {
 // TestPhoneNotSetUpEndToEnd runs the console against `evdesk sim` with the
 // token of the account that has no phone service.
 func TestPhoneNotSetUpEndToEnd(t *testing.T) {
+	t.Parallel()
 	vars, _ := startSim(t)
 	if vars["EVDESK_TOKEN_NO_PHONE"] == "" {
 		t.Fatalf("sim printed no EVDESK_TOKEN_NO_PHONE: %v", vars)
@@ -115,6 +119,7 @@ func (tm *term) toPhone() {
 }
 
 func TestTranscribeEndToEnd(t *testing.T) {
+	t.Parallel()
 	tm := startTerm(t, 100, 30, "--demo")
 	tm.waitText("63 loaded")
 	tm.keys("BTab") // the last section
@@ -132,6 +137,7 @@ func TestTranscribeEndToEnd(t *testing.T) {
 // TestRegisterThenCheckInEndToEnd registers a new person through the
 // registration flow, then checks them in at the event's desk.
 func TestRegisterThenCheckInEndToEnd(t *testing.T) {
+	t.Parallel()
 	tm := startTerm(t, 100, 30, "--demo")
 	tm.waitText("63 loaded")
 	tm.openEvent("kubernetes day", "Kubernetes Day Lisbon")

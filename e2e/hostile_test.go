@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -82,6 +82,7 @@ func terminalSafe(t *testing.T, what string, out []byte) {
 func around(b []byte, i int) []byte { return b[max(0, i-40):min(len(b), i+40)] }
 
 func TestHostileTextNeverReachesTheTerminalFromTheCLI(t *testing.T) {
+	t.Parallel()
 	he := hostileAPI(t, hostile.Options{Inject: true})
 	fx, env := he.sim.Fixtures(), he.env
 	// Something to list in the check-in history (set up past the wrapper).
@@ -143,6 +144,7 @@ func TestHostileTextNeverReachesTheTerminalFromTheCLI(t *testing.T) {
 // JSON stays faithful to the data while every character a terminal could
 // act on is written as an escape.
 func TestHostileTextStaysExactInJSON(t *testing.T) {
+	t.Parallel()
 	he := hostileAPI(t, hostile.Options{Inject: true})
 	r := runBinary(t, he.env, "events", "get", he.sim.Fixtures().UpcomingEventID, "-o", "json")
 	if r.err != nil {
@@ -166,6 +168,7 @@ func TestHostileTextStaysExactInJSON(t *testing.T) {
 // screens against the injecting server and reads every byte the program
 // sent to its terminal.
 func TestHostileTextNeverReachesTheTerminalFromTheConsole(t *testing.T) {
+	t.Parallel()
 	he := hostileAPI(t, hostile.Options{Inject: true})
 	record := filepath.Join(t.TempDir(), "terminal.out")
 	tm := startTermRecorded(t, 120, 36, he.env, record)

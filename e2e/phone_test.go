@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 // would, against `evdesk sim` and the second account it prints: the process
 // exits 0 without drift, 1 with it, 2 when the baseline is broken.
 func TestPhoneDriftExitStatusEndToEnd(t *testing.T) {
+	t.Parallel()
 	vars, _ := startSim(t)
 	const otherHost = "EVDESK_TOKEN_OTHER_HOST" // the second account's token, as `evdesk sim` prints it
 	if vars[otherHost] == "" {
