@@ -190,7 +190,7 @@ func TestHostileTextNeverReachesTheTerminalFromTheConsole(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitText("J shows the raw JSON")
 	tm.keys("J")
-	tm.waitText("as received")
+	tm.waitText("as received", "RED") // the injected text, drawn
 	screen := tm.tmux("capture-pane", "-p", "-e")
 	if title := tm.tmux("display-message", "-p", "#{pane_title}"); strings.Contains(title, "PWNED") {
 		t.Errorf("the server set the window title: %q", title)
