@@ -18,6 +18,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/atomicfile"
 )
 
 // Backend is where a profile's secrets live.
@@ -362,7 +363,7 @@ func (s *Store) fileUpdate(profile string, set []entry, del []string) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return fmt.Errorf("create the credentials directory: %w", err)
 	}
-	if err := config.WriteFileAtomic(p, b, 0o600); err != nil {
+	if err := atomicfile.WriteFile(p, b, 0o600); err != nil {
 		return fmt.Errorf("write the credentials file: %w", err)
 	}
 	return nil
@@ -479,7 +480,7 @@ func (s *Store) writeMeta(m *meta) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return fmt.Errorf("create the state directory: %w", err)
 	}
-	if err := config.WriteFileAtomic(p, b, 0o600); err != nil {
+	if err := atomicfile.WriteFile(p, b, 0o600); err != nil {
 		return fmt.Errorf("write session metadata: %w", err)
 	}
 	return nil

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/evdesk/evdesk/internal/atomicfile"
 )
 
 // FileName is the config file's name inside Dir().
@@ -334,7 +336,7 @@ func (f *File) Save() error {
 	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
 		return fmt.Errorf("create the config directory: %w", err)
 	}
-	if err := WriteFileAtomic(f.Path, b, 0o600); err != nil {
+	if err := atomicfile.WriteFile(f.Path, b, 0o600); err != nil {
 		return fmt.Errorf("write the config file: %w", err)
 	}
 	f.src = b

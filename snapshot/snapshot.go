@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/atomicfile"
 )
 
 // Kind and Version mark a snapshot file.
@@ -55,7 +55,7 @@ func Save(path string, s *Snapshot) error {
 	if err := enc.Encode(s); err != nil {
 		return fmt.Errorf("snapshot: encode: %w", err)
 	}
-	if err := config.WriteFileAtomic(path, b.Bytes(), 0o600); err != nil {
+	if err := atomicfile.WriteFile(path, b.Bytes(), 0o600); err != nil {
 		return fmt.Errorf("snapshot: write %s: %w", path, err)
 	}
 	return nil

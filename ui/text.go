@@ -1,39 +1,20 @@
 package ui
 
 import (
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/evdesk/evdesk/internal/words"
 )
 
-// Count writes a number and its noun, with thousands separators and a
-// plural "s": "1 link", "12,300 recipients".
-func Count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return Thousands(n) + " " + noun + "s"
-}
+// Count writes a number and its noun: "1 link", "12,300 recipients".
+func Count(n int, noun string) string { return words.Count(n, noun) }
 
 // Thousands writes 1234567 as "1,234,567".
-func Thousands(n int) string {
-	if n < 0 {
-		return "-" + Thousands(-n)
-	}
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func Thousands(n int) string { return words.Thousands(n) }
 
 // OrDash is s, or "-" when s is blank, so an empty cell reads as empty.
-func OrDash(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "-"
-	}
-	return s
-}
+func OrDash(s string) string { return words.OrDash(s) }
 
 // EnumLabel is the readable name of an API value (matched without regard
 // to case), "-" for none, or the value itself when it has no name.

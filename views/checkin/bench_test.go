@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/evdesk/evdesk/api"
-	core "github.com/evdesk/evdesk/checkin"
+	"github.com/evdesk/evdesk/scanqueue"
 )
 
 // instantCheckIn answers every batch at once, keeping the network out of
@@ -60,7 +60,7 @@ func BenchmarkKeystroke(b *testing.B) {
 
 // BenchmarkJournalScan is the floor: one journal append with its fsync.
 func BenchmarkJournalScan(b *testing.B) {
-	j, err := core.Open(b.TempDir(), "bench-event", "")
+	j, err := scanqueue.Open(b.TempDir(), "bench-event", "")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"context"
 	"time"
 
-	core "github.com/evdesk/evdesk/checkin"
+	"github.com/evdesk/evdesk/scanqueue"
 
 	"github.com/evdesk/evdesk/api"
 )
@@ -57,7 +57,7 @@ func (d Deps) withDefaults() Deps {
 }
 
 // checkInFunc sends check-ins with the sender's client.
-func (d Deps) checkInFunc() core.CheckInFunc {
+func (d Deps) checkInFunc() scanqueue.CheckInFunc {
 	if d.hooks != nil && d.hooks.checkIn != nil {
 		return d.hooks.checkIn
 	}
@@ -82,7 +82,7 @@ type testHooks struct {
 	// lockWait replaces lockWait when not zero.
 	lockWait time.Duration
 	// sender adjusts the sender's options (clock, sleep, jitter).
-	sender func(*core.SenderOptions)
+	sender func(*scanqueue.SenderOptions)
 	// checkIn replaces the network call.
-	checkIn core.CheckInFunc
+	checkIn scanqueue.CheckInFunc
 }

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
-	core "github.com/evdesk/evdesk/checkin"
+	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -53,8 +53,8 @@ type Desk struct {
 	eventID, eventName     string
 	sessionID, sessionName string
 
-	j       *core.Journal // nil until opened
-	s       *core.Sender
+	j       *scanqueue.Journal // nil until opened
+	s       *scanqueue.Sender
 	openErr error
 	waiting []pendingWrite // entered before the journal opened
 
@@ -63,9 +63,9 @@ type Desk struct {
 	nextKey int
 	unsaved int // scans entered, not yet journaled (or failed)
 
-	st         core.Status
+	st         scanqueue.Status
 	haveStatus bool
-	counts     core.Counts
+	counts     scanqueue.Counts
 	today      map[string]bool // ids of scans checked in today
 	resumed    int
 
@@ -488,11 +488,11 @@ func (d *Desk) onRecorded(m recordedMsg) tea.Cmd {
 	return d.reconcile()
 }
 
-func (d *Desk) onAck(scans []core.Scan) tea.Cmd {
+func (d *Desk) onAck(scans []scanqueue.Scan) tea.Cmd {
 	ring := false
 	now := d.deps.Now().In(d.deps.Local)
 	for _, sc := range scans {
-		if sc.Outcome == core.CheckedIn && sameDay(sc.AckedAt, now) {
+		if sc.Outcome == scanqueue.CheckedIn && sameDay(sc.AckedAt, now) {
 			d.today[sc.ID] = true
 		}
 		for i, e := range d.recent {
@@ -517,12 +517,12 @@ func (d *Desk) reconcile() tea.Cmd {
 	if d.j == nil {
 		return nil
 	}
-	var settled []core.Scan
+	var settled []scanqueue.Scan
 	for _, e := range d.recent {
 		if e.kind != kindPending || e.id == "" {
 			continue
 		}
-		if sc, ok := d.j.Lookup(e.email); ok && sc.ID == e.id && sc.Outcome != core.Pending {
+		if sc, ok := d.j.Lookup(e.email); ok && sc.ID == e.id && sc.Outcome != scanqueue.Pending {
 			settled = append(settled, sc)
 		}
 	}

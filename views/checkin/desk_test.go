@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api/sim"
-	core "github.com/evdesk/evdesk/checkin"
+	"github.com/evdesk/evdesk/scanqueue"
 )
 
 // registered returns the n-th registrant of the large conference.
@@ -205,7 +205,7 @@ func TestDeskSendsWhatAnEarlierDeskLeft(t *testing.T) {
 	probe := newRig(t, pickerOnly())
 	ev := probe.ids.LargeConferenceEventID
 	who := probe.sim.RegistrantEmails(ev)[11]
-	j, err := core.Open(dir, ev, "")
+	j, err := scanqueue.Open(dir, ev, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestLeavingTheDeskReleasesTheJournal(t *testing.T) {
 	r.Press("esc")
 	r.Contains("choose an upcoming event")
 	<-rt.down
-	j, err := core.Open(dir, r.ids.LargeConferenceEventID, "")
+	j, err := scanqueue.Open(dir, r.ids.LargeConferenceEventID, "")
 	if err != nil {
 		t.Fatalf("the journal is still held: %v", err)
 	}
@@ -243,7 +243,7 @@ func TestLeavingTheDeskReleasesTheJournal(t *testing.T) {
 func TestADeskThatCannotOpenItsJournalSaysSo(t *testing.T) {
 	dir := t.TempDir()
 	probe := newRig(t, pickerOnly())
-	j, err := core.Open(dir, probe.ids.LargeConferenceEventID, "")
+	j, err := scanqueue.Open(dir, probe.ids.LargeConferenceEventID, "")
 	if err != nil {
 		t.Fatal(err)
 	}

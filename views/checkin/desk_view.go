@@ -8,8 +8,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	core "github.com/evdesk/evdesk/checkin"
 	"github.com/evdesk/evdesk/sanitize"
+	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -225,7 +225,7 @@ func spread(left, right string, w int) string {
 
 // journalProblem says why the journal did not open, and what to do.
 func journalProblem(err error) string {
-	if errors.Is(err, core.ErrLocked) {
+	if errors.Is(err, scanqueue.ErrLocked) {
 		return "another evdesk desk or import has this journal open; close it, then open this desk again"
 	}
 	return ui.OneLine(err.Error())

@@ -11,7 +11,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
-	core "github.com/evdesk/evdesk/checkin"
+	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
 )
@@ -42,7 +42,7 @@ type rigConfig struct {
 	eventID   func(sim.Fixtures) string
 	sessionID string
 	lockWait  time.Duration
-	checkIn   core.CheckInFunc
+	checkIn   scanqueue.CheckInFunc
 	offline   bool // the server drops every connection from the start
 }
 
@@ -92,7 +92,7 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 			onRuntime:  func(rt *runtime) { r.rts <- rt },
 			lockWait:   cfg.lockWait,
 			checkIn:    cfg.checkIn,
-			sender: func(o *core.SenderOptions) {
+			sender: func(o *scanqueue.SenderOptions) {
 				o.Jitter = func() float64 { return 0 }
 				// Backoff waits until woken (ctrl+r), so an outage
 				// holds still for the golden file.

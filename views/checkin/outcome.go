@@ -10,7 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/evdesk/evdesk/api"
-	core "github.com/evdesk/evdesk/checkin"
+	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -57,7 +57,7 @@ type verdict struct {
 // conn sums the sender's state for the verdicts of pending scans.
 type conn struct {
 	known   bool
-	st      core.Status
+	st      scanqueue.Status
 	pending int
 	// reached: the server answered this desk (a listing or a send);
 	// probeErr: the desk's first request failed.
@@ -66,7 +66,7 @@ type conn struct {
 }
 
 func (c conn) online() bool {
-	return !c.known || (c.st.Online && c.st.State != core.Blocked && c.st.State != core.Stopped)
+	return !c.known || (c.st.Online && c.st.State != scanqueue.Blocked && c.st.State != scanqueue.Stopped)
 }
 
 func describe(e entry, c conn, local *time.Location) verdict {
@@ -75,7 +75,7 @@ func describe(e entry, c conn, local *time.Location) verdict {
 		return verdict{mark: "..", word: "SAVING", role: roleInfo,
 			detail: "writing the scan to this computer's journal"}
 	case kindPending:
-		if c.known && (c.st.State == core.Blocked || c.st.State == core.Stopped) {
+		if c.known && (c.st.State == scanqueue.Blocked || c.st.State == scanqueue.Stopped) {
 			return verdict{mark: "..", word: "QUEUED, NOT SENT", role: roleWarn,
 				detail: "saved on this computer; the server refuses check-ins for now (see the line at the top)"}
 		}
@@ -124,14 +124,14 @@ func invalidMessage(typed string, err error) string {
 }
 
 // entryFromScan describes a journaled scan.
-func entryFromScan(sc core.Scan, earlier time.Time, local *time.Location) entry {
+func entryFromScan(sc scanqueue.Scan, earlier time.Time, local *time.Location) entry {
 	e := entry{key: sc.ID, id: sc.ID, at: sc.At, email: sc.Email, msg: sc.Message}
 	switch sc.Outcome {
-	case core.Pending:
+	case scanqueue.Pending:
 		e.kind = kindPending
-	case core.CheckedIn:
+	case scanqueue.CheckedIn:
 		e.kind = kindCheckedIn
-	case core.Already:
+	case scanqueue.Already:
 		e.kind = kindAlready
 		if !earlier.IsZero() {
 			e.msg += "; first scanned " + clock(earlier, local)
@@ -152,13 +152,13 @@ func connWords(c conn, now time.Time, local *time.Location) (role, string, strin
 	st := c.st
 	if c.known {
 		switch st.State {
-		case core.Offline:
+		case scanqueue.Offline:
 			return roleErr, "OFFLINE", offlineReason(st.LastError) + "; next try " + ui.ClockAt(st.RetryAt, now, local) + " (ctrl+r: now)"
-		case core.Throttled:
+		case scanqueue.Throttled:
 			return roleWarn, "SLOWED DOWN", "the server asked to wait; next try " + ui.ClockAt(st.RetryAt, now, local)
-		case core.Blocked:
+		case scanqueue.Blocked:
 			return roleErr, "NOT SENDING", errText(st.LastError)
-		case core.Stopped:
+		case scanqueue.Stopped:
 			return roleErr, "STOPPED", errText(st.LastError) + "; close and reopen the desk"
 		}
 	}
@@ -168,7 +168,7 @@ func connWords(c conn, now time.Time, local *time.Location) (role, string, strin
 		}
 		return roleInfo, "CONNECTING", ""
 	}
-	if c.known && st.State == core.Sending {
+	if c.known && st.State == scanqueue.Sending {
 		return roleOK, "ONLINE", fmt.Sprintf("sending %d", st.InFlight)
 	}
 	return roleOK, "ONLINE", ""

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
-	core "github.com/evdesk/evdesk/checkin"
+	"github.com/evdesk/evdesk/scanqueue"
 )
 
 // pump carries the sender's callbacks, which run on a goroutine of the
@@ -109,8 +109,8 @@ type runtime struct {
 
 	mu     sync.Mutex
 	closed bool
-	j      *core.Journal
-	s      *core.Sender
+	j      *scanqueue.Journal
+	s      *scanqueue.Sender
 	// down is closed once shutdown has closed the sender and journal.
 	down chan struct{}
 }
@@ -147,15 +147,15 @@ func (rt *runtime) shutdown() {
 type (
 	openedMsg struct {
 		rt   *runtime
-		j    *core.Journal
-		s    *core.Sender
+		j    *scanqueue.Journal
+		s    *scanqueue.Sender
 		snap snapshot
 		err  error
 	}
 	recordedMsg struct {
 		rt    *runtime
 		keys  []string // the placeholder entries, one per email
-		scans []core.Scan
+		scans []scanqueue.Scan
 		// earlier holds, for scans found Already, when the scan they
 		// repeat was made.
 		earlier map[string]time.Time
@@ -163,11 +163,11 @@ type (
 	}
 	statusMsg struct {
 		rt *runtime
-		st core.Status
+		st scanqueue.Status
 	}
 	ackMsg struct {
 		rt    *runtime
-		scans []core.Scan
+		scans []scanqueue.Scan
 	}
 	registeredMsg struct {
 		rt    *runtime
@@ -178,9 +178,9 @@ type (
 
 // snapshot is what the desk shows from the journal when it opens.
 type snapshot struct {
-	recent  []core.Scan // newest first, at most recentMax
+	recent  []scanqueue.Scan // newest first, at most recentMax
 	today   map[string]bool
-	counts  core.Counts
+	counts  scanqueue.Counts
 	resumed int // pending scans left by an earlier desk
 }
 
@@ -194,16 +194,16 @@ const lockWait = 2 * time.Second
 // open opens the journal, takes the snapshot and starts the sender. If the
 // desk closed meanwhile, it closes what it opened and reports nothing.
 func (rt *runtime) open(d Deps, eventID, sessionID string) tea.Msg {
-	opts := []core.JournalOption{core.WithClock(d.Now)}
-	var j *core.Journal
+	opts := []scanqueue.JournalOption{scanqueue.WithClock(d.Now)}
+	var j *scanqueue.Journal
 	var err error
 	wait := lockWait
 	if d.hooks != nil && d.hooks.lockWait != 0 {
 		wait = d.hooks.lockWait
 	}
 	for deadline := time.Now().Add(wait); ; {
-		j, err = core.Open(d.JournalDir, eventID, sessionID, opts...)
-		if !errors.Is(err, core.ErrLocked) || time.Now().After(deadline) {
+		j, err = scanqueue.Open(d.JournalDir, eventID, sessionID, opts...)
+		if !errors.Is(err, scanqueue.ErrLocked) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -212,16 +212,16 @@ func (rt *runtime) open(d Deps, eventID, sessionID string) tea.Msg {
 		return openedMsg{rt: rt, err: err}
 	}
 	snap := takeSnapshot(j, d.Now().In(d.Local))
-	so := core.SenderOptions{
+	so := scanqueue.SenderOptions{
 		CheckIn:  d.checkInFunc(),
 		Now:      d.Now,
-		OnStatus: func(st core.Status) { rt.pump.post(statusMsg{rt: rt, st: st}) },
-		OnAck:    func(sc []core.Scan) { rt.pump.post(ackMsg{rt: rt, scans: sc}) },
+		OnStatus: func(st scanqueue.Status) { rt.pump.post(statusMsg{rt: rt, st: st}) },
+		OnAck:    func(sc []scanqueue.Scan) { rt.pump.post(ackMsg{rt: rt, scans: sc}) },
 	}
 	if d.hooks != nil && d.hooks.sender != nil {
 		d.hooks.sender(&so)
 	}
-	s, err := core.NewSender(j, so)
+	s, err := scanqueue.NewSender(j, so)
 	if err != nil {
 		_ = j.Close()
 		return openedMsg{rt: rt, err: err}
@@ -238,7 +238,7 @@ func (rt *runtime) open(d Deps, eventID, sessionID string) tea.Msg {
 	return openedMsg{rt: rt, j: j, s: s, snap: snap}
 }
 
-func takeSnapshot(j *core.Journal, now time.Time) snapshot {
+func takeSnapshot(j *scanqueue.Journal, now time.Time) snapshot {
 	all := j.Scans()
 	snap := snapshot{today: map[string]bool{}, counts: j.Counts()}
 	snap.resumed = snap.counts.Pending
@@ -246,7 +246,7 @@ func takeSnapshot(j *core.Journal, now time.Time) snapshot {
 		snap.recent = append(snap.recent, all[i])
 	}
 	for _, sc := range all {
-		if sc.Outcome == core.CheckedIn && sameDay(sc.AckedAt, now) {
+		if sc.Outcome == scanqueue.CheckedIn && sameDay(sc.AckedAt, now) {
 			snap.today[sc.ID] = true
 		}
 	}
@@ -263,13 +263,13 @@ func sameDay(t, now time.Time) bool {
 }
 
 // record journals emails in ticket order and reports what became of them.
-func (rt *runtime) record(j *core.Journal, ticket uint64, keys, emails []string, source string) tea.Cmd {
+func (rt *runtime) record(j *scanqueue.Journal, ticket uint64, keys, emails []string, source string) tea.Cmd {
 	return func() tea.Msg {
 		msg := recordedMsg{rt: rt, keys: keys}
 		rt.w.run(ticket, func() {
 			msg.scans, msg.err = j.ScanMany(emails, source)
 			for _, sc := range msg.scans {
-				if sc.Outcome != core.Already {
+				if sc.Outcome != scanqueue.Already {
 					continue
 				}
 				if prev, ok := j.Lookup(sc.Email); ok && prev.ID != sc.ID {

@@ -26,9 +26,20 @@ type Deps struct {
 	// to add them. TranscribeSamples are audio URLs offered in the demo.
 	Transcriber       *api.Transcriber
 	TranscribeSamples []string
-	// Phone is what the phone screen needs besides the client (a baseline,
-	// another profile's opener); its Client and Now default to the above.
-	Phone phone.Deps
+	// Phone is what the phone screen needs besides the client.
+	Phone PhoneDeps
+}
+
+// PhoneDeps is what the phone screen needs from the program: the
+// profile's baseline, and a way to open another profile's account.
+type PhoneDeps struct {
+	// Baseline is the profile's baseline file (phone_baseline), or "".
+	Baseline string
+	// OpenProfile builds a client for another profile's account; nil when
+	// the program cannot.
+	OpenProfile func(name string) (*api.Client, error)
+	// OtherProfile is the profile the comparison offers first.
+	OtherProfile string
 }
 
 // Sections lists the console's tabs in order. Only sections that work are
@@ -44,13 +55,8 @@ func Sections(d Deps) []ui.Section {
 	if ck.Local == nil {
 		ck.Local = d.Local
 	}
-	ph := d.Phone
-	if ph.Client == nil {
-		ph.Client = d.Client
-	}
-	if ph.Now == nil {
-		ph.Now = d.Now
-	}
+	ph := phone.Deps{Client: d.Client, Now: d.Now, Baseline: d.Phone.Baseline,
+		OpenProfile: d.Phone.OpenProfile, OtherProfile: d.Phone.OtherProfile}
 	ev := events.Deps{Client: d.Client, Now: d.Now, Local: d.Local,
 		CheckInDesk: func(c *ui.Context, id, name string) ui.Screen { return checkin.NewSessionPicker(c, ck, id, name) },
 		CheckInHistory: func(c *ui.Context, id, name string) ui.Screen {

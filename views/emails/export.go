@@ -1,7 +1,6 @@
 package emails
 
 import (
-	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/atomicfile"
 	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
@@ -105,7 +105,8 @@ func (s *SendStatusScreen) startExport(path string) tea.Cmd {
 	rows, recs, picked := s.rows, s.recs, s.exportRows()
 	partial := s.loading
 	return s.export.Detached(func() tea.Msg {
-		err := writeFileAtomic(abs, func(w io.Writer) error { return writeCSV(w, rows, recs, picked) })
+		// Private to the user (0600): the file holds people's addresses.
+		err := atomicfile.Write(abs, 0o600, func(w io.Writer) error { return writeCSV(w, rows, recs, picked) })
 		return exportDoneMsg{path: abs, n: len(picked), partial: partial, err: err}
 	})
 }
@@ -153,35 +154,4 @@ func writeCSV(w io.Writer, rows []table.Row, recs []sendRec, picked []int32) err
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// writeFileAtomic writes path through a temporary file in the same folder,
-// synced and renamed into place, so a reader never sees half a file and a
-// failure leaves any earlier file as it was. The file is private to the
-// user (0600): it holds people's addresses.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 64<<10)
-	if err = write(bw); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

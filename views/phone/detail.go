@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/phonepolicy"
 	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/snapshot"
 	"github.com/evdesk/evdesk/ui"
@@ -47,9 +48,9 @@ func (s *DetailScreen) toggleRaw() tea.Cmd {
 
 func (s *DetailScreen) Title() string {
 	if s.raw {
-		return Title(s.key) + " (raw)"
+		return phonepolicy.Title(s.key) + " (raw)"
 	}
-	return Title(s.key)
+	return phonepolicy.Title(s.key)
 }
 
 func (s *DetailScreen) Init() tea.Cmd { return nil }
@@ -81,7 +82,7 @@ func (s *DetailScreen) refresh() {
 	var lines []string
 	if s.raw {
 		raw, _ := s.settings.Raw(s.key)
-		lines = append(lines, th.Title.Render(Title(s.key))+th.Muted.Render("  as received ("+s.key+")"), "")
+		lines = append(lines, th.Title.Render(phonepolicy.Title(s.key))+th.Muted.Render("  as received ("+s.key+")"), "")
 		var pretty bytes.Buffer
 		if err := json.Indent(&pretty, raw, "", "  "); err != nil {
 			pretty.Reset()
@@ -203,7 +204,7 @@ func renderChanges(th *ui.Theme, path string, snap *snapshot.Snapshot, changes [
 	last := ""
 	for _, c := range changes {
 		if k := c.Setting(); k != last {
-			out = append(out, "", th.Header.Render(sanitize.Line(Title(k)))+th.Muted.Render("  "+sanitize.Line(k)))
+			out = append(out, "", th.Header.Render(sanitize.Line(phonepolicy.Title(k)))+th.Muted.Render("  "+sanitize.Line(k)))
 			last = k
 		}
 		mark, style := "~ changed", th.Warning

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -197,29 +196,6 @@ func TestNarrowTerminalStacksTheDetail(t *testing.T) {
 	r.Contains("Outbound caller ID", "─────", "Keeps calling working at a site")
 	r.Golden("list_80x24")
 }
-
-func TestDescribeEveryDemoSetting(t *testing.T) {
-	r := newRig(t, sim.DemoToken, 120, 36)
-	st := r.screen.settings
-	for _, k := range st.Keys() {
-		if Title(k) == "" || About(k) == "" || Group(k) == "" {
-			t.Errorf("%s: missing title, about or theme", k)
-		}
-		if catalogHas(k) != api.IsPhoneSettingType(k) {
-			t.Errorf("%s: catalog and the spec's list disagree", k)
-		}
-		for _, l := range Describe(st, k) {
-			if strings.Contains(l, "unknown value") || strings.Contains(l, "%!") {
-				t.Errorf("%s: %q", k, l)
-			}
-		}
-	}
-	if len(catalog) != len(api.PhoneSettingTypes) {
-		t.Errorf("catalog has %d keys", len(catalog))
-	}
-}
-
-func catalogHas(k string) bool { _, ok := catalog[k]; return ok }
 
 // policy is a baseline the demo account breaks twice: its parked calls
 // expire after 10 minutes and international calling is locked.

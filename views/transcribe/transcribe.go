@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/transcript"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
 )
@@ -214,11 +215,13 @@ func (s *Screen) onDone(m doneMsg) tea.Cmd {
 	s.table.SetRows(rows)
 	s.layout()
 	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Transcribed %s of audio in %d segments",
-		Stamp(m.tr.DurationSec), len(segs)))
+		transcript.Stamp(m.tr.DurationSec), len(segs)))
 }
 
 // span is a segment's time: "mm:ss-mm:ss".
-func span(seg api.Segment) string { return Stamp(seg.Start) + "-" + Stamp(seg.End) }
+func span(seg api.Segment) string {
+	return transcript.Stamp(seg.Start) + "-" + transcript.Stamp(seg.End)
+}
 
 // actions are what the section lets the user do.
 func (s *Screen) actions() ui.Actions {
@@ -247,20 +250,20 @@ func (s *Screen) actions() ui.Actions {
 
 func (s *Screen) openSave() tea.Cmd {
 	path, format := new(string), new(string)
-	*format = FormatText
+	*format = transcript.FormatText
 	*path = filepath.Join(s.dir, "transcript-"+strings.TrimSuffix(filepath.Base(s.file), filepath.Ext(s.file))+".txt")
 	f := ui.NewForm(s.ctx.Theme, "Save the transcript",
 		func() tea.Cmd {
 			p := strings.TrimSpace(*path)
-			if *format == FormatSRT && filepath.Ext(p) == ".txt" {
+			if *format == transcript.FormatSRT && filepath.Ext(p) == ".txt" {
 				p = strings.TrimSuffix(p, ".txt") + ".srt"
 			}
 			return s.save(p, *format)
 		},
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Format").Options(
-				huh.NewOption("Text: [mm:ss - mm:ss] Speaker: text", FormatText),
-				huh.NewOption("SRT subtitles", FormatSRT)).Value(format),
+				huh.NewOption("Text: [mm:ss - mm:ss] Speaker: text", transcript.FormatText),
+				huh.NewOption("SRT subtitles", transcript.FormatSRT)).Value(format),
 			huh.NewInput().Title("Save as").Description("Relative to the current folder; .txt becomes .srt for SRT.").
 				Value(path).Validate(checkSavePath),
 		))
@@ -274,7 +277,7 @@ func (s *Screen) save(path, format string) tea.Cmd {
 		return nil
 	}
 	return s.saving.Detached(func() tea.Msg {
-		return savedMsg{path: path, err: SaveFile(path, t, format)}
+		return savedMsg{path: path, err: transcript.Save(path, t, format)}
 	})
 }
 
@@ -332,7 +335,7 @@ func (s *Screen) View() string {
 		head += th.Error.Render("  ERROR")
 		info = th.Muted.Render("Press n to change the request and try again.")
 	case s.result != nil:
-		head += th.Muted.Render(fmt.Sprintf("  %s  %s, %d segments", s.file, Stamp(s.result.DurationSec),
+		head += th.Muted.Render(fmt.Sprintf("  %s  %s, %d segments", s.file, transcript.Stamp(s.result.DurationSec),
 			len(s.result.Result.Segments)))
 		info = th.Muted.Render("request " + s.result.RequestID)
 	default:

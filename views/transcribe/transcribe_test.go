@@ -1,7 +1,6 @@
 package transcribe
 
 import (
-	"bytes"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -119,23 +118,4 @@ func TestTranscribeWithoutCredentials(t *testing.T) {
 	r := newRig(t, 80, 24, false)
 	r.Contains("NOT SET UP", "evdesk login --ai", "In --demo the simulator's credentials are preset")
 	r.Golden("no_credentials_80x24")
-}
-
-func TestWriteFormats(t *testing.T) {
-	var tr api.Transcript
-	tr.Result.Segments = []api.Segment{{Start: 0.6, End: 3.25, Speaker: "Ana", Text: "Hello."}, {Start: 3725.5, End: 3727, Text: "Bye."}}
-	var b bytes.Buffer
-	if err := WriteText(&b, &tr); err != nil {
-		t.Fatal(err)
-	}
-	if want := "[00:00 - 00:03] Ana: Hello.\n[1:02:05 - 1:02:07] Bye.\n"; b.String() != want {
-		t.Fatalf("text %q", b.String())
-	}
-	b.Reset()
-	if err := WriteSRT(&b, &tr); err != nil {
-		t.Fatal(err)
-	}
-	if want := "1\n00:00:00,600 --> 00:00:03,250\nAna: Hello.\n\n2\n01:02:05,500 --> 01:02:07,000\nBye.\n\n"; b.String() != want {
-		t.Fatalf("srt %q", b.String())
-	}
 }

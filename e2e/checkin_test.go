@@ -1,0 +1,336 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/evdesk/evdesk/api/sim"
+)
+
+// checkinSummary is the part of `evdesk checkin -o json`'s summary the
+// tests read.
+type checkinSummary struct {
+	Resent    int `json:"resent"`
+	CheckedIn int `json:"checked_in"`
+	Already   int `json:"already_checked_in"`
+	Rejected  int `json:"rejected"`
+	Pending   int `json:"not_sent"`
+	BadLines  []struct {
+		Line int `json:"line"`
+	} `json:"bad_lines"`
+}
+
+// The simulator's ids and registrants are the same on every run, so the
+// tests learn them from an in-process simulator and use them against the
+// binary's (--demo or `evdesk sim`).
+var demoSim = sync.OnceValue(func() *sim.Sim { return sim.New(sim.Options{NoRateLimit: true}) })
+
+func largeEvent() (id string, registrants []string) {
+	s := demoSim()
+	id = s.Fixtures().LargeConferenceEventID
+	return id, s.RegistrantEmails(id)
+}
+
+// requireCheckinCommands fails unless the binary has the check-in
+// commands (addCheckinCommands).
+func requireCheckinCommands(t *testing.T) {
+	t.Helper()
+	out, err := runCLI(isolatedEnv(t), "desk", "--help")
+	if err != nil || !strings.Contains(string(out), "check-in desk") {
+		t.Fatalf("evdesk desk is not registered: %v\n%s", err, out)
+	}
+}
+
+// startTermEnv is startTerm with extra environment variables, and with the
+// XDG directories of env (so several runs can share one journal).
+func startTermEnv(t *testing.T, w, h int, env []string, args ...string) *term {
+	t.Helper()
+	return startTermRecorded(t, w, h, env, "", args...)
+}
+
+// startTermRecorded is startTermEnv that, when record is set, writes every
+// byte the program sends to its terminal to that file (tmux pipe-pane). The
+// program waits for the recording to be attached before it starts.
+func startTermRecorded(t *testing.T, w, h int, env []string, record string, args ...string) *term {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	dir := t.TempDir()
+	tm := &term{t: t, sock: filepath.Join(dir, "sock"), status: filepath.Join(dir, "status")}
+	var vars strings.Builder
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "XDG_") || strings.HasPrefix(kv, "EVDESK_") {
+			vars.WriteString(kv + " ")
+		}
+	}
+	gate := filepath.Join(dir, "gate")
+	wait := ""
+	if record != "" {
+		wait = fmt.Sprintf("while [ ! -e %s ]; do sleep 0.01; done; ", gate)
+	}
+	cmdline := fmt.Sprintf("%senv TERM=xterm-256color COLORTERM=truecolor %s %s %s; echo $? > %s",
+		wait, vars.String(), binPath, strings.Join(args, " "), tm.status)
+	tm.tmux("new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.sock, "kill-server").Run() })
+	if record != "" {
+		tm.tmux("pipe-pane", "-o", "cat >> "+record)
+		if err := os.WriteFile(gate, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tm
+}
+
+// paste sends text as a bracketed paste, as some scanners do.
+func (tm *term) paste(text string) {
+	tm.tmux("set-buffer", "--", text)
+	tm.tmux("paste-buffer", "-p")
+}
+
+func TestDeskEndToEnd(t *testing.T) {
+	t.Parallel()
+	requireCheckinCommands(t)
+	id, regs := largeEvent()
+	tm := startTerm(t, 100, 30, "desk", id, "--demo")
+	tm.waitText("CHECK-IN DESK", "Observability Summit APAC", "ONLINE", "Registered 20,000")
+
+	// A registered attendee, typed as a scanner does, ended by keypad Enter.
+	tm.keys("-l", strings.ToUpper(regs[0]))
+	tm.keys("KPEnter")
+	tm.waitText("[OK] CHECKED IN", regs[0], "Checked in today 1")
+
+	// Someone not registered: the server's reason is shown.
+	tm.keys("-l", "nobody@example.org")
+	tm.keys("Enter")
+	tm.waitText("[!!] NOT REGISTERED", "Attendee is not registered for this event")
+
+	// Garbage never reaches the journal.
+	tm.keys("-l", "garbage")
+	tm.keys("Enter")
+	tm.waitText("[XX] NOT AN EMAIL", `You typed "garbage"`)
+
+	// The same badge twice: the desk knows.
+	tm.keys("-l", regs[0])
+	tm.keys("Enter")
+	tm.waitText("ALREADY CHECKED IN", "first scanned")
+
+	// A scanner that pastes: every line is a scan.
+	tm.paste(regs[1] + "\n" + regs[2] + "\n")
+	tm.waitText("Checked in today 3")
+
+	// The attendee whose code does not scan: find them; the letters stay
+	// in the input (q does not quit, / does not filter elsewhere).
+	tm.keys("C-f")
+	tm.waitText("Find a registrant", "20,000 of 20,000 loaded")
+	name := strings.Split(regs[3], "@")[0]
+	tm.keys("-l", name)
+	tm.waitText("Scan > "+name, regs[3])
+	tm.keys("Enter")
+	tm.waitText("Checked in today 4")
+	tm.waitGone("Find a registrant")
+
+	// History from the desk, then back.
+	tm.keys("F3")
+	tm.waitText("Check-in history", regs[3], "4 of 4 loaded")
+	tm.keys("Escape")
+	tm.waitText("CHECK-IN DESK")
+
+	// Nothing pending: ctrl+c quits at once.
+	tm.keys("C-c")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}
+
+// TestDeskOfflineKeepsScansAndAsksBeforeQuitting runs the desk against
+// `evdesk sim`, stops the server, scans, quits past the question, and lets
+// `evdesk checkin` deliver the journaled scan to a new server.
+func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
+	t.Parallel()
+	requireCheckinCommands(t)
+	id, regs := largeEvent()
+	env := isolatedEnv(t)
+	vars, simCmd := startSim(t)
+	deskEnv := append(env, "EVDESK_BASE_URL="+vars["EVDESK_BASE_URL"], "EVDESK_TOKEN="+vars["EVDESK_TOKEN"])
+	tm := startTermEnv(t, 100, 30, deskEnv, "desk", id)
+	tm.waitText("CHECK-IN DESK", "ONLINE")
+	tm.keys("-l", regs[5])
+	tm.keys("Enter")
+	tm.waitText("[OK] CHECKED IN")
+
+	_ = simCmd.Process.Kill()
+	_ = simCmd.Wait()
+	tm.keys("-l", regs[6])
+	tm.keys("Enter")
+	tm.waitText("OFFLINE", "QUEUED OFFLINE", "1 pending")
+	// Typing goes on while offline.
+	tm.keys("-l", "garbage")
+	tm.keys("Enter")
+	tm.waitText("NOT AN EMAIL")
+
+	tm.keys("C-c")
+	tm.waitText("1 check-in not yet sent", "quit anyway?")
+	tm.keys("n")
+	tm.waitGone("quit anyway?")
+	tm.keys("C-c")
+	tm.waitText("quit anyway?")
+	tm.keys("y")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+
+	// A new server; the headless command sends what the desk left.
+	vars2, _ := startSim(t)
+	env2 := append(env, "EVDESK_BASE_URL="+vars2["EVDESK_BASE_URL"], "EVDESK_TOKEN="+vars2["EVDESK_TOKEN"])
+	out, err := runCLI(env2, "checkin", id, "-o", "json")
+	if err != nil {
+		t.Fatalf("checkin: %v\n%s", err, out)
+	}
+	var sum checkinSummary
+	if err := json.Unmarshal(out, &sum); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if sum.Resent != 1 || sum.CheckedIn != 1 || sum.Pending != 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	out, err = runCLI(env2, "checkin", "list", id, "-o", "csv")
+	if err != nil || !strings.Contains(string(out), regs[6]+",check-in,evdesk desk ") {
+		t.Fatalf("checkin list: %v\n%s", err, out)
+	}
+}
+
+func TestCheckinImportEndToEnd(t *testing.T) {
+	t.Parallel()
+	requireCheckinCommands(t)
+	id, regs := largeEvent()
+	vars, _ := startSim(t)
+	env := append(isolatedEnv(t), "EVDESK_BASE_URL="+vars["EVDESK_BASE_URL"], "EVDESK_TOKEN="+vars["EVDESK_TOKEN"])
+	list := filepath.Join(t.TempDir(), "emails.txt")
+	content := strings.Join([]string{
+		"# arrivals, morning",                  // 1: a comment
+		regs[0],                                // 2
+		"  " + strings.ToUpper(regs[1]) + "  ", // 3: normalised
+		"",                                     // 4: blank
+		"nobody@example.org",                   // 5: not registered
+		"not an email",                         // 6: bad line
+		regs[2],                                // 7
+	}, "\n") + "\n"
+	if err := os.WriteFile(list, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	out, err := runCLI(env, "checkin", id, list, "--source", "door-2")
+	if err == nil {
+		t.Fatalf("a failed line must fail the run:\n%s", out)
+	}
+	text := string(out)
+	for _, want := range []string{
+		"recorded from list:    4", "checked in:            3", "rejected:              1",
+		"bad lines:             1", `line 5: nobody@example.org: Attendee is not registered for this event.`,
+		`line 6: "not an email" is not an email address`, "2 not checked in: 1 bad line, 1 rejected",
+	} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("output lacks %q:\n%s", want, text)
+		}
+	}
+
+	// Again: the journal knows who is in; only the refused one is sent.
+	out, err = runCLI(env, "checkin", id, list, "-o", "json")
+	if err == nil {
+		t.Fatalf("second run must fail too:\n%s", out)
+	}
+	var sum checkinSummary
+	if jerr := json.Unmarshal(out[:strings.LastIndex(string(out), "}")+1], &sum); jerr != nil {
+		t.Fatalf("%v\n%s", jerr, out)
+	}
+	if sum.Already != 3 || sum.CheckedIn != 0 || sum.Rejected != 1 || len(sum.BadLines) != 1 || sum.BadLines[0].Line != 6 {
+		t.Fatalf("second run: %+v", sum)
+	}
+
+	// A CSV with an email column, from standard input.
+	cmd := exec.Command(binPath, "checkin", id, "-")
+	cmd.Env = env
+	cmd.Stdin = strings.NewReader("name,email\n\"Silva, Ana\"," + regs[3] + "\n")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "checked in:            1") {
+		t.Fatalf("csv from stdin: %v\n%s", err, out)
+	}
+
+	out, err = runCLI(env, "checkin", "list", id, "-o", "json")
+	var listed []map[string]string
+	if err != nil || json.Unmarshal(out, &listed) != nil || len(listed) != 4 || listed[0]["source"] != "door-2" {
+		t.Fatalf("checkin list: %v\n%s", err, out)
+	}
+}
+
+func TestConsoleCheckinSectionEndToEnd(t *testing.T) {
+	t.Parallel()
+	requireCheckinCommands(t)
+	tm := startTerm(t, 100, 30, "--demo")
+	// Screens are polled, never read once: a capture can catch a frame
+	// half drawn.
+	tm.waitText("DEMO", "1 All", "Check-in") // the console has a Check-in section
+	activeTab := func(screen string) string {
+		first, _, _ := strings.Cut(screen, "\n")
+		if _, rest, ok := strings.Cut(first, "["); ok {
+			tab, _, _ := strings.Cut(rest, "]")
+			return tab
+		}
+		return ""
+	}
+	for i := 0; i < 12 && activeTab(tm.screen()) != "Check-in"; i++ {
+		prev := activeTab(tm.screen())
+		tm.keys("Tab")
+		tm.waitFor("the next tab", func(s string) bool { return activeTab(s) != prev })
+	}
+	tm.waitText("choose an upcoming event")
+	tm.keys("/")
+	tm.keys("-l", "observ")
+	tm.keys("Enter")
+	tm.keys("Enter")
+	tm.waitText("Whole event", "Opening Keynote")
+	tm.keys("Down")
+	tm.keys("Enter")
+	tm.waitText("Desk: Opening Keynote", "ONLINE")
+	tm.keys("Escape")
+	tm.waitText("Whole event")
+	tm.keys("q")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}
+
+func TestEventDetailOpensTheDeskEndToEnd(t *testing.T) {
+	t.Parallel()
+	requireCheckinCommands(t)
+	tm := startTerm(t, 100, 30, "--demo")
+	tm.waitText("63 loaded")
+	tm.openEvent("observ", "Observability Summit APAC")
+	tm.keys("?")
+	tm.waitText("Keys", "check-in desk") // the event detail's help lists the desk's key
+	tm.keys("?")
+	tm.keys("i")
+	tm.waitText("Whole event", "Opening Keynote")
+	tm.keys("Enter")
+	tm.waitText("Desk: Observability Summit APAC", "ONLINE")
+	tm.keys("F3")
+	tm.waitText("Check-in history")
+	tm.keys("Escape")
+	tm.waitText("CHECK-IN DESK")
+	tm.keys("Escape") // the input is empty: leaves the desk
+	tm.waitText("Whole event")
+	tm.keys("Escape")
+	tm.waitText("Overview")
+	tm.keys("h")
+	tm.waitText("Check-in history", "Observability Summit APAC")
+	tm.keys("q")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}

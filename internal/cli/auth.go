@@ -1,0 +1,408 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evdesk/evdesk/auth"
+	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/words"
+)
+
+// addAuthCommands registers login, logout, auth (status, token) and config
+// on root, whose persistent --profile flag they read.
+func addAuthCommands(root *cobra.Command) {
+	root.AddCommand(newLoginCmd(), newLogoutCmd(), newAuthCmd(), newConfigCmd())
+}
+
+// profileFlag is the --profile value ("" when not given).
+func profileFlag(cmd *cobra.Command) string {
+	if f := cmd.Flag("profile"); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}
+
+// loadProfile resolves the profile of a command: --profile, the config file
+// and the environment.
+func loadProfile(cmd *cobra.Command) (config.Profile, error) {
+	return config.LoadProfile(profileFlag(cmd))
+}
+
+func profileArg(name string) string {
+	if name == config.DefaultProfileName {
+		return ""
+	}
+	return " --profile " + name
+}
+
+func newLoginCmd() *cobra.Command {
+	var (
+		noBrowser, insecure, ai bool
+		timeout                 time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "login",
+		Short: "Log in with your browser (OAuth) and keep the session in the keyring",
+		Long: "Log in to the profile's provider with the OAuth authorization-code flow (PKCE).\n" +
+			"evdesk opens your browser and also prints the URL: on a machine without a browser,\n" +
+			"open it elsewhere and paste the address the browser ends on (or just the code).\n" +
+			"The client secret is asked once and kept in the OS keyring, never in the config file.\n\n" +
+			"With --ai, store the API key and secret that sign transcription tokens instead.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := loadProfile(cmd)
+			if err != nil {
+				return err
+			}
+			out := cmd.ErrOrStderr()
+			term := auth.StdTerminal(out)
+			if in := cmd.InOrStdin(); in != nil && !authIsStdin(cmd) {
+				term = &auth.Terminal{In: auth.NewLineReader(in), Out: out}
+			}
+			st := auth.NewStore(auth.StoreOptions{AllowFile: insecure})
+			if ai {
+				return loginAI(cmd.Context(), p, st, term, insecure, out)
+			}
+			if err := p.ValidateLogin(); err != nil {
+				return err
+			}
+			secret, prompted := p.ClientSecret, false
+			if secret == "" {
+				secret, err = st.ClientSecret(p.Name)
+				if err != nil && !errors.Is(err, auth.ErrNotFound) {
+					fmt.Fprintf(out, "Could not read the stored client secret (%v).\n", err)
+				}
+				if secret == "" {
+					if secret, err = term.ReadSecret(cmd.Context(), fmt.Sprintf("Client secret for client id %s (input hidden): ", p.ClientID)); err != nil {
+						return fmt.Errorf("client secret: %w", err)
+					}
+					prompted = true
+				}
+			}
+			if err := ensureStorage(cmd.Context(), st, term, p.Name, insecure, out); err != nil {
+				return err
+			}
+			sess, err := auth.Login(cmd.Context(), auth.LoginOptions{Profile: p, ClientSecret: secret, SaveClientSecret: prompted,
+				Store: st, NoBrowser: noBrowser, Input: term.In, Out: out, Timeout: timeout})
+			if err != nil {
+				if errors.Is(err, auth.ErrInvalidClient) && !prompted && p.ClientSecret == "" {
+					return fmt.Errorf("%w: if the stored client secret is wrong, run `evdesk logout --forget-secrets%s` and log in again", err, profileArg(p.Name))
+				}
+				return err
+			}
+			who := sess.UserID
+			if who == "" {
+				who = "(user not reported by the provider)"
+			}
+			fmt.Fprintf(out, "\nLogged in to profile %q as %s.\n", p.Name, who)
+			if len(sess.Scopes) > 0 {
+				fmt.Fprintf(out, "Scopes: %s\n", strings.Join(sess.Scopes, " "))
+			}
+			announceBackend(out, st, p.Name, sess.Backend)
+			if p.Token != "" {
+				fmt.Fprintf(out, "Note: %s is set in this environment and overrides this login.\n", config.EnvToken)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&noBrowser, "no-browser", false, "do not open a browser; print the URL and wait for the redirect or a pasted URL/code")
+	f.BoolVar(&insecure, "insecure-storage", false, "if the OS keyring is unavailable, keep credentials in a plain 0600 file in the config dir")
+	f.BoolVar(&ai, "ai", false, "store the API key and secret for the AI (transcription) services instead of logging in")
+	f.DurationVar(&timeout, "timeout", auth.DefaultLoginTimeout, "how long to wait for the browser")
+	return cmd
+}
+
+// authIsStdin reports whether the command reads the process's standard input
+// (not a test's reader).
+func authIsStdin(cmd *cobra.Command) bool {
+	type fder interface{ Fd() uintptr }
+	f, ok := cmd.InOrStdin().(fder)
+	return ok && f.Fd() == 0
+}
+
+// ensureStorage makes sure secrets have somewhere to go: the keyring, or
+// the plain file with consent (--insecure-storage or a y/N answer).
+func ensureStorage(ctx context.Context, st *auth.Store, term *auth.Terminal, profile string, insecure bool, out io.Writer) error {
+	perr := st.Probe()
+	if perr == nil {
+		return nil
+	}
+	fmt.Fprintf(out, "The OS keyring cannot be used: %v\n", perr)
+	if !insecure {
+		if !term.Confirm(ctx, fmt.Sprintf("Keep the credentials in a PLAIN FILE %s (mode 0600, not encrypted)?", st.FilePath(profile))) {
+			return fmt.Errorf("%w: credentials not stored; fix the keyring or run again with --insecure-storage", perr)
+		}
+	}
+	st.SetAllowFile(true)
+	return nil
+}
+
+// announceBackend says loudly where the secrets went.
+func announceBackend(out io.Writer, st *auth.Store, profile string, b auth.Backend) {
+	if b == auth.BackendFile {
+		fmt.Fprintf(out, "WARNING: credentials are stored in %s.\n", st.Describe(profile, b))
+		return
+	}
+	fmt.Fprintf(out, "Credentials are stored in %s.\n", st.Describe(profile, b))
+}
+
+func loginAI(ctx context.Context, p config.Profile, st *auth.Store, term *auth.Terminal, insecure bool, out io.Writer) error {
+	key, err := term.ReadLine(ctx, "AI services API key: ")
+	if err != nil || key == "" {
+		return fmt.Errorf("API key: %w", authErrOr(err, errors.New("nothing entered")))
+	}
+	secret, err := term.ReadSecret(ctx, "AI services API secret (input hidden): ")
+	if err != nil {
+		return fmt.Errorf("API secret: %w", err)
+	}
+	if err := ensureStorage(ctx, st, term, p.Name, insecure, out); err != nil {
+		return err
+	}
+	c := auth.AICredentials{APIKey: key, APISecret: secret}
+	if _, err := auth.NewJWTSource(c); err != nil {
+		return err
+	}
+	b, err := st.SaveAICredentials(p.Name, c)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "Transcription credentials saved for profile %q.\n", p.Name)
+	announceBackend(out, st, p.Name, b)
+	return nil
+}
+
+func authErrOr(err, fallback error) error {
+	if err != nil {
+		return err
+	}
+	return fallback
+}
+
+func newLogoutCmd() *cobra.Command {
+	var all, forget bool
+	cmd := &cobra.Command{
+		Use:   "logout",
+		Short: "Remove the stored tokens of a profile (--all: of every profile)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out := cmd.OutOrStdout()
+			st := auth.NewStore(auth.StoreOptions{})
+			var names []string
+			if all {
+				stored, err := st.Profiles()
+				if err != nil {
+					return err
+				}
+				names = stored
+				if f, err := config.ReadFile(config.Path()); err == nil {
+					for _, n := range f.ProfileNames() {
+						if !slices.Contains(names, n) {
+							names = append(names, n)
+						}
+					}
+				}
+				slices.Sort(names)
+			} else {
+				p, err := loadProfile(cmd)
+				if err != nil {
+					return err
+				}
+				names = []string{p.Name}
+			}
+			var errs []error
+			for _, name := range names {
+				if err := logoutOne(cmd.Context(), st, name, forget, out); err != nil {
+					errs = append(errs, err)
+				}
+			}
+			if tok := strings.TrimSpace(os.Getenv(config.EnvToken)); tok != "" {
+				fmt.Fprintf(out, "Note: %s is still set in this environment; unset it to stop using that token.\n", config.EnvToken)
+			}
+			return errors.Join(errs...)
+		},
+	}
+	cmd.Flags().BoolVar(&all, "all", false, "log out of every profile")
+	cmd.Flags().BoolVar(&forget, "forget-secrets", false, "also remove the stored client secret and transcription credentials")
+	return cmd
+}
+
+func logoutOne(ctx context.Context, st *auth.Store, name string, forget bool, out io.Writer) error {
+	info, err := st.Info(name)
+	if err != nil {
+		return err
+	}
+	if info.Session == nil && (!forget || (info.ClientSecret == "" && info.AI == "")) {
+		fmt.Fprintf(out, "Profile %q: not logged in.\n", name)
+		return nil
+	}
+	lctx, cancel := context.WithTimeout(ctx, auth.DefaultLockTimeout)
+	defer cancel()
+	unlock, err := st.Lock(lctx, name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if forget {
+		err = st.Forget(name)
+	} else {
+		err = st.Clear(name)
+	}
+	if err != nil {
+		return err
+	}
+	what := "tokens"
+	if forget {
+		what = "tokens, client secret and transcription credentials"
+	}
+	fmt.Fprintf(out, "Profile %q: logged out (%s removed).\n", name, what)
+	return nil
+}
+
+func newAuthCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "auth",
+		Short: "Inspect the stored login and print access tokens",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(newAuthStatusCmd(), newAuthTokenCmd())
+	return cmd
+}
+
+func newAuthStatusCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show the login of the profile: user, scopes, token expiry, storage (exit 1 on a problem)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := loadProfile(cmd)
+			if err != nil {
+				return err
+			}
+			return authStatus(cmd.OutOrStdout(), p, auth.NewStore(auth.StoreOptions{}), time.Now())
+		},
+	}
+}
+
+// authStatus prints the status and returns an error when something needs
+// fixing.
+func authStatus(out io.Writer, p config.Profile, st *auth.Store, now time.Time) error {
+	var problems []string
+	row := func(k, v string) { fmt.Fprintf(out, "%-15s %s\n", k+":", v) }
+	src := p.File
+	if src == "" {
+		src = "the environment"
+	}
+	row("profile", fmt.Sprintf("%s (from %s)", p.Name, src))
+	row("auth url", words.OrDash(redactURLUserinfo(p.AuthURL)))
+	row("client id", words.OrDash(p.ClientID))
+	if p.Token != "" {
+		row(config.EnvToken, "set: it overrides the stored login for every command")
+	}
+	info, err := st.Info(p.Name)
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.ClientSecret != "":
+		row("client secret", "from "+config.EnvClientSecret+" (not shown)")
+	case info.ClientSecret != "":
+		row("client secret", "stored in "+st.Describe(p.Name, info.ClientSecret))
+	default:
+		row("client secret", "not stored (`evdesk login` asks for it)")
+	}
+	if info.Session == nil {
+		row("login", "not logged in")
+		if p.Token == "" {
+			problems = append(problems, fmt.Sprintf("not logged in: run `evdesk login%s`", profileArg(p.Name)))
+		}
+	} else {
+		s := info.Session
+		user := words.OrDash(s.UserID)
+		if s.AccountID != "" {
+			user += " (account " + s.AccountID + ")"
+		}
+		row("user", user)
+		row("scopes", words.OrDash(strings.Join(s.Scopes, " ")))
+		if now.Before(s.Expiry) {
+			row("access token", fmt.Sprintf("valid until %s (%s left)", s.Expiry.Local().Format(authTimeLayout), authRoundDur(s.Expiry.Sub(now))))
+		} else {
+			row("access token", fmt.Sprintf("expired %s ago (refreshed on next use)", authRoundDur(now.Sub(s.Expiry))))
+		}
+		if !s.RefreshIssuedAt.IsZero() {
+			ends := s.RefreshIssuedAt.Add(auth.DefaultRefreshTokenLifetime)
+			row("refresh token", fmt.Sprintf("%s old, valid until %s", authRoundDur(now.Sub(s.RefreshIssuedAt)), ends.Local().Format(authTimeLayout)))
+		}
+		if w := auth.RefreshWarning(s, now, auth.DefaultRefreshTokenLifetime, auth.DefaultRefreshWarnWithin); w != "" {
+			row("warning", w)
+			if !now.Before(s.RefreshIssuedAt.Add(auth.DefaultRefreshTokenLifetime)) {
+				problems = append(problems, w)
+			}
+		}
+		storage := st.Describe(p.Name, s.Backend)
+		if _, err := st.Load(p.Name); err != nil {
+			storage += ": " + err.Error()
+			problems = append(problems, err.Error())
+		}
+		row("storage", storage)
+	}
+	if info.AI != "" {
+		row("transcription", fmt.Sprintf("API key %s stored in %s", info.AIKeyHint, st.Describe(p.Name, info.AI)))
+	} else {
+		row("transcription", "no credentials (`evdesk login --ai`)")
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("profile %q: %s", p.Name, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+const authTimeLayout = "2006-01-02 15:04 MST"
+
+func authRoundDur(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+	case d >= time.Hour:
+		return d.Truncate(time.Minute).String()
+	}
+	return d.Truncate(time.Second).String()
+}
+
+func newAuthTokenCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "token",
+		Short: "Print a fresh access token for scripts (refreshing it if needed)",
+		Long: "Print a valid access token of the profile on standard output, refreshing it first\n" +
+			"when it is about to expire. With " + config.EnvToken + " set, that token is printed.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := loadProfile(cmd)
+			if err != nil {
+				return err
+			}
+			ts, err := auth.TokenSourceFor(cmd.Context(), p)
+			if err != nil {
+				return err
+			}
+			tok, err := ts.Token()
+			if err != nil {
+				return err
+			}
+			if w, ok := ts.(interface{ Warning() string }); ok && w.Warning() != "" {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w.Warning())
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), tok.AccessToken)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/words"
+)
+
+func newConfigCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Show and edit profiles in the config file",
+		Long: "Profiles live in " + "$XDG_CONFIG_HOME/evdesk/" + config.FileName + ". Every field can be overridden by\n" +
+			"EVDESK_<FIELD> (EVDESK_BASE_URL, EVDESK_AUTH_URL, EVDESK_PATH_WORD, EVDESK_CLIENT_ID,\n" +
+			"EVDESK_REDIRECT_URI, EVDESK_SCOPES). Secrets are never written to the file.",
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newConfigPathCmd(), newConfigShowCmd(), newConfigSetProfileCmd(), newConfigUseCmd())
+	return cmd
+}
+
+func newConfigPathCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "path",
+		Short: "Print the config file's path",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintln(cmd.OutOrStdout(), config.Path())
+		},
+	}
+}
+
+func newConfigShowCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "show [NAME]",
+		Short: "Show the active profile (or NAME) with where each value comes from; never shows secrets",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := config.ReadFile(config.Path())
+			if err != nil {
+				return err
+			}
+			name := profileFlag(cmd)
+			if len(args) == 1 {
+				name = args[0]
+			}
+			p, err := f.Resolve(name, os.LookupEnv)
+			if err != nil {
+				return err
+			}
+			showProfile(cmd.OutOrStdout(), f, p)
+			return nil
+		},
+	}
+}
+
+// showProfile prints a resolved profile without secrets.
+func showProfile(out io.Writer, f *config.File, p config.Profile) {
+	if _, err := os.Stat(f.Path); err != nil {
+		fmt.Fprintf(out, "config file:   %s (not present: the profile comes from the environment)\n", f.Path)
+	} else {
+		fmt.Fprintf(out, "config file:   %s\n", f.Path)
+	}
+	if names := f.ProfileNames(); len(names) > 0 {
+		fmt.Fprintf(out, "profiles:      %s (default: %s)\n", strings.Join(names, ", "), words.OrDash(f.DefaultProfile))
+	}
+	fmt.Fprintf(out, "\n[profiles.%s]\n", p.Name)
+	row := func(field, v string) {
+		origin := p.Origin(field)
+		if origin != "" {
+			origin = "  # " + origin
+		}
+		fmt.Fprintf(out, "%-13s = %s%s\n", field, words.OrDash(v), origin)
+	}
+	row(config.FieldBaseURL, redactURLUserinfo(p.BaseURL))
+	row(config.FieldAuthURL, redactURLUserinfo(p.AuthURL))
+	row(config.FieldPathWord, p.PathWord)
+	row(config.FieldClientID, p.ClientID)
+	row(config.FieldRedirectURI, p.RedirectURI)
+	row(config.FieldScopes, strings.Join(p.Scopes, " "))
+	if p.TokenEnv != "" {
+		row(config.FieldTokenEnv, p.TokenEnv)
+	}
+	if p.ClientSecret != "" {
+		fmt.Fprintf(out, "%-13s   (set by %s; not shown)\n", "client secret", config.EnvClientSecret)
+	} else {
+		fmt.Fprintf(out, "%-13s   (kept in the keyring by `evdesk login`; never shown)\n", "client secret")
+	}
+	switch {
+	case p.TokenEnv != "" && p.Token != "":
+		fmt.Fprintf(out, "%-13s   (from %s, which overrides the login; not shown)\n", "token", p.TokenEnv)
+	case p.TokenEnv != "":
+		fmt.Fprintf(out, "%-13s   (%s is not set)\n", "token", p.TokenEnv)
+	case p.Token != "":
+		fmt.Fprintf(out, "%-13s   (%s is set and overrides the login; not shown)\n", "token", config.EnvToken)
+	}
+}
+
+// redactURLUserinfo hides a password in a URL's user info.
+func redactURLUserinfo(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	return u.Redacted()
+}
+
+func newConfigSetProfileCmd() *cobra.Command {
+	var (
+		e          config.ProfileEntry
+		scopes     string
+		makeActive bool
+	)
+	cmd := &cobra.Command{
+		Use:   "set-profile NAME",
+		Short: "Create or update a profile (only the given flags change)",
+		Example: "  evdesk config set-profile work --base-url https://api.example.com/v2 \\\n" +
+			"      --auth-url https://auth.example.com --client-id abc123",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
+			path := config.Path()
+			f, err := config.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			cur, exists := f.Profiles[name]
+			if !exists {
+				cur = config.ProfileEntry{RedirectURI: config.DefaultRedirectURI}
+			}
+			fl := cmd.Flags()
+			set := func(flag string, dst *string, v string) {
+				if fl.Changed(flag) {
+					*dst = strings.TrimSpace(v)
+				}
+			}
+			set("base-url", &cur.BaseURL, e.BaseURL)
+			set("auth-url", &cur.AuthURL, strings.TrimRight(e.AuthURL, "/"))
+			set("path-word", &cur.PathWord, e.PathWord)
+			set("client-id", &cur.ClientID, e.ClientID)
+			set("redirect-uri", &cur.RedirectURI, e.RedirectURI)
+			set("token-env", &cur.TokenEnv, e.TokenEnv)
+			if fl.Changed("scopes") {
+				cur.Scopes = config.SplitScopes(scopes)
+			}
+			if err := f.SetProfile(name, cur); err != nil {
+				var fe *config.FileError
+				if errors.As(err, &fe) {
+					return fmt.Errorf("profile %q not saved: %s: %s", name, fe.Key, fe.Msg)
+				}
+				return err
+			}
+			if makeActive {
+				if err := f.Use(name); err != nil {
+					return err
+				}
+			}
+			if err := f.Save(); err != nil {
+				return err
+			}
+			verb := "updated"
+			if !exists {
+				verb = "created"
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Profile %q %s in %s", name, verb, path)
+			if f.DefaultProfile == name {
+				fmt.Fprint(cmd.OutOrStdout(), " (default)")
+			}
+			fmt.Fprintln(cmd.OutOrStdout())
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&e.BaseURL, "base-url", "", "API base URL, e.g. https://api.example.com/v2")
+	fl.StringVar(&e.AuthURL, "auth-url", "", "OAuth server root, e.g. https://auth.example.com")
+	fl.StringVar(&e.PathWord, "path-word", "", "the word in /v2/<word>_events paths (default "+config.DefaultPathWord+")")
+	fl.StringVar(&e.ClientID, "client-id", "", "OAuth client id of your registered application")
+	fl.StringVar(&e.RedirectURI, "redirect-uri", "", "registered loopback redirect URI with a fixed port (default "+config.DefaultRedirectURI+")")
+	fl.StringVar(&e.TokenEnv, "token-env", "", "`NAME` of the environment variable holding this profile's token (wins over "+config.EnvToken+"; empty to stop)")
+	fl.StringVar(&scopes, "scopes", "", "scopes to request, separated by spaces or commas (empty: the application's)")
+	fl.BoolVar(&makeActive, "default", false, "make this the default profile")
+	return cmd
+}
+
+func newConfigUseCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "use NAME",
+		Short: "Make NAME the default profile",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := config.ReadFile(config.Path())
+			if err != nil {
+				return err
+			}
+			if err := f.Use(args[0]); err != nil {
+				return err
+			}
+			if err := f.Save(); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Default profile is now %q.\n", args[0])
+			return nil
+		},
+	}
+}

@@ -1,0 +1,226 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/auth"
+	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/sanitize"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views/console"
+)
+
+// Factory is what every command is built with: the streams, the root's
+// flags, and the way to open a session once the flags are parsed.
+type Factory struct {
+	IOStreams *IOStreams
+	// BuildInfo reads the binary's build information (the module version
+	// and VCS revision `evdesk version` prints).
+	BuildInfo func() (*debug.BuildInfo, bool)
+
+	flags rootFlags // bound to the root command's persistent flags
+}
+
+// NewFactory returns a factory on ios.
+func NewFactory(ios *IOStreams) *Factory {
+	return &Factory{IOStreams: ios, BuildInfo: debug.ReadBuildInfo}
+}
+
+// session is what a command needs to talk to the API: clients and a label
+// for the place it talks to. In demo mode it owns the in-process simulator.
+type session struct {
+	client  *api.Client
+	profile string
+	demo    bool
+	warning string // e.g. the refresh token nears its end of life
+	account string // who is signed in, for the status bar
+	log     *slog.Logger
+	closers []io.Closer
+	// senderClient sends check-ins: few retries of its own, so an outage
+	// shows at once; the check-in sender retries without end.
+	senderClient *api.Client
+	transcriber  *api.Transcriber // nil: no AI credentials (the Transcribe screen explains)
+	// clientOpts are the options every client of the session shares.
+	clientOpts []api.Option
+}
+
+func (s *session) Close() {
+	for _, c := range s.closers {
+		_ = c.Close()
+	}
+}
+
+// warn prints a session warning (such as an ageing login) for scripts.
+func (s *session) warn(w io.Writer) {
+	if s.warning != "" {
+		fmt.Fprintln(w, "evdesk: warning:", s.warning)
+	}
+}
+
+// Who a session is for: the console sanitises every string of every answer
+// as it arrives (no screen can print a server's escape sequence); the CLI
+// keeps answers faithful for -o json and sanitises what it prints.
+const (
+	forConsole = true
+	forCLI     = false
+)
+
+// openSession connects to the configured API, or starts the simulator for --demo.
+func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool) (*session, error) {
+	logger, logFile := config.OpenLog(slog.LevelInfo)
+	s := &session{log: logger, closers: []io.Closer{logFile}}
+	var profile config.Profile
+	if !flags.demo { // a broken config file must not block the demo
+		p, err := config.LoadProfile(flags.profile)
+		if err != nil {
+			return nil, err
+		}
+		profile = p
+	} else {
+		srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("start the demo simulator: %w", err)
+		}
+		s.closers = append(s.closers, srv)
+		profile = config.Profile{Name: "demo", BaseURL: srv.URL(), PathWord: config.DefaultPathWord, Token: sim.DemoToken}
+		s.demo, s.account = true, sim.DemoHostEmail
+	}
+	if err := profile.Validate(); err != nil {
+		return nil, err
+	}
+	ts, err := auth.TokenSourceFor(ctx, profile)
+	if err != nil {
+		return nil, err
+	}
+	if w, ok := ts.(interface{ Warning() string }); ok {
+		s.warning = w.Warning()
+		s.account = accountLabel(profile.Name)
+	}
+	common := []api.Option{api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
+		api.WithTokenSource(ts), api.WithUserAgent("evdesk/" + f.version()), api.WithLogger(logger),
+		api.WithMaxBodyBytes(profile.MaxResponseBytes())}
+	if console {
+		common = append(common, api.WithStringFilter(sanitize.Field))
+	}
+	s.clientOpts = common
+	client, err := api.New(common...)
+	if err != nil {
+		return nil, err
+	}
+	sender, err := api.New(append(slices.Clone(common),
+		api.WithRetry(api.RetryPolicy{MaxAttempts: 2, BaseDelay: 200 * time.Millisecond,
+			MaxDelay: time.Second, MaxRetryAfter: 30 * time.Second}))...)
+	if err != nil {
+		return nil, err
+	}
+	s.client, s.senderClient, s.profile = client, sender, profile.Name
+	if tr, err := newTranscriber(ctx, flags, s); err == nil {
+		s.transcriber = tr
+	} else {
+		logger.Info("transcription unavailable", "err", err)
+	}
+	logger.Info("session opened", "base_url", profile.BaseURL, "demo", s.demo)
+	return s, nil
+}
+
+// accountLabel names the signed-in user and account from the session's
+// metadata (never its tokens), or "" when unknown.
+func accountLabel(profile string) string {
+	info, err := auth.NewStore(auth.StoreOptions{}).Info(profile)
+	if err != nil || info.Session == nil {
+		return ""
+	}
+	who := info.Session.UserID
+	if info.Session.AccountID != "" {
+		who = strings.TrimSpace(who + " @ " + info.Session.AccountID)
+	}
+	return who
+}
+
+// runConsole runs the console on the session until the user quits.
+func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option) error {
+	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: auth.OpenBrowser}
+	var samples []string
+	if s.demo {
+		samples = sim.SampleAudioURLs
+	}
+	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps(s),
+		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: f.phoneDeps(ctx, s)}), opts...)
+	p := tea.NewProgram(app, tea.WithContext(ctx))
+	if s.warning != "" {
+		go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: s.warning}) // delivered once the program runs
+	}
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // interrupted by a signal: a normal way to leave
+	}
+	return err
+}
+
+// sessionFunc is a command's body once its session is open.
+type sessionFunc func(cmd *cobra.Command, args []string, s *session) error
+
+// withSession wraps a command's body: it bounds the run by --timeout, opens
+// the session (printing any warning to stderr) and closes it when the body
+// returns.
+func (f *Factory) withSession(run sessionFunc) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		return f.runSession(cmd, args, f.flags, run)
+	}
+}
+
+// runSession runs a body in a session opened with flags: the root's, or
+// another profile's (phone compare opens one per side).
+func (f *Factory) runSession(cmd *cobra.Command, args []string, flags rootFlags, run sessionFunc) error {
+	parent := cmd.Context()
+	ctx, cancel := withTimeout(parent, flags.timeout)
+	defer cancel()
+	cmd.SetContext(ctx)
+	defer cmd.SetContext(parent) // a command may open a second session
+
+	s, err := f.openSession(ctx, flags, forCLI)
+	if err != nil {
+		return explainTimeout(ctx, err)
+	}
+	defer s.Close()
+	s.warn(cmd.ErrOrStderr())
+	return explainTimeout(ctx, run(cmd, args, s))
+}
+
+// errCommandTimeout is the cause of a context ended by --timeout.
+type errCommandTimeout struct{ after time.Duration }
+
+func (e errCommandTimeout) Error() string {
+	return fmt.Sprintf("the command did not finish within %s (--timeout; 0 means no limit)", e.after)
+}
+
+// withTimeout bounds ctx by d; d <= 0 means no bound.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeoutCause(ctx, d, errCommandTimeout{after: d})
+}
+
+// explainTimeout says, when err came from the --timeout running out, that
+// it did, after what the command was waiting for (err's own text).
+func explainTimeout(ctx context.Context, err error) error {
+	var cause errCommandTimeout
+	if err == nil || !errors.As(context.Cause(ctx), &cause) {
+		return err
+	}
+	return fmt.Errorf("%w: gave up while waiting for: %v", cause, err)
+}

@@ -1,0 +1,119 @@
+// Package cli holds evdesk's commands: the root command that opens the
+// console, and the subcommands for scripts. A Factory hands every command
+// its streams and opens the session (API clients, logging, deadline) on
+// demand; tests run the root command with in-memory streams.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evdesk/evdesk/sanitize"
+)
+
+// Run runs the command line args and returns the exit status, after
+// printing the error (sanitised) if there is one.
+func Run(ctx context.Context, f *Factory, args []string) int {
+	root := NewRootCmd(f)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	code := 0
+	if err != nil {
+		code = reportError(f.IOStreams.ErrOut, err)
+	}
+	_ = f.IOStreams.Flush()
+	return code
+}
+
+// exitCoder is an error that chooses the exit status (phone check and
+// compare: 1 for drift, 2 when they could not tell); others exit 1.
+type exitCoder interface{ ExitCode() int }
+
+// reportError prints a command's error, unless it is a bare exit status
+// (the command's output already said why), and returns the exit status.
+func reportError(w io.Writer, err error) int {
+	code := 1
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		code = ec.ExitCode()
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintln(w, "evdesk:", sanitize.Text(msg))
+	}
+	return code
+}
+
+// exitError gives an error its exit status; with a nil err it is silent.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+func (e *exitError) ExitCode() int { return e.code }
+
+// rootFlags are the persistent flags every command shares.
+type rootFlags struct {
+	demo    bool
+	profile string
+	timeout time.Duration
+}
+
+// DefaultTimeout bounds a command's whole run: long enough for a 100,000-row
+// export at the provider's rate, short enough that a stalled server cannot
+// hold a script for ever.
+const DefaultTimeout = 5 * time.Minute
+
+// NewRootCmd builds the evdesk command tree on f: the root opens the
+// console, the subcommands serve scripts.
+func NewRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "evdesk",
+		Short: "A terminal console for events, check-in desks and phone policy",
+		Long: "evdesk is a terminal console for an event-management platform's API.\n\n" +
+			"Run `evdesk --demo` to try it against the embedded simulator, or set\n" +
+			"EVDESK_BASE_URL and EVDESK_TOKEN (`evdesk sim` prints both for a local simulator).",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := f.openSession(cmd.Context(), f.flags, forConsole)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			return f.runConsole(cmd.Context(), s)
+		},
+	}
+	root.SetIn(f.IOStreams.In)
+	root.SetOut(f.IOStreams.Out)
+	root.SetErr(f.IOStreams.ErrOut)
+	pf := root.PersistentFlags()
+	pf.BoolVar(&f.flags.demo, "demo", false, "use the embedded simulator with demo data (no account needed)")
+	pf.StringVar(&f.flags.profile, "profile", "", "profile to use (default: $EVDESK_PROFILE, then the config file's default_profile)")
+	pf.DurationVar(&f.flags.timeout, "timeout", DefaultTimeout,
+		"give up on a command that has not finished after this long (0: no limit; the console has none)")
+	root.AddCommand(newSimCmd(), newEventsCmd(f), newVersionCmd(f))
+	addAuthCommands(root)
+	addCoeditorsCommands(root, f)
+	addEmailsCommands(root, f)
+	addCheckinCommands(root, f)
+	addPhoneCommands(root, f)
+	addAccessLinksCommands(root, f)
+	addRegistrationCommands(root, f)
+	addExhibitorsCommands(root, f)
+	addTranscribeCommands(root, f)
+	return root
+}

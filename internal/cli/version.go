@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evdesk/evdesk/internal/words"
+)
+
+// version, when set at build time (-ldflags "-X
+// github.com/evdesk/evdesk/internal/cli.version=v1.2.3"), overrides the
+// module version of the build information.
+var version = ""
+
+// buildVersion is what a binary knows of its making.
+type buildVersion struct {
+	Version   string // the module version (a tag or a pseudo-version), or "dev"
+	Revision  string // the VCS commit, "" when not built from a checkout
+	Time      string // the commit's time (RFC 3339)
+	Modified  bool   // the checkout had uncommitted changes
+	GoVersion string
+	Platform  string // GOOS/GOARCH
+}
+
+// readBuildVersion reads the build information: `go install
+// github.com/evdesk/evdesk@v1.2.3` records the module version, a build
+// in a git checkout the revision as well (and, since Go 1.24, a
+// pseudo-version such as v0.0.0-20260102030405-abcdef123456+dirty).
+func readBuildVersion(override string, read func() (*debug.BuildInfo, bool)) buildVersion {
+	v := buildVersion{Version: "dev", GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	info, ok := read()
+	if ok {
+		if m := info.Main.Version; m != "" && m != "(devel)" {
+			v.Version = m
+		}
+		if info.GoVersion != "" {
+			v.GoVersion = info.GoVersion
+		}
+		var goos, goarch string
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				v.Revision = s.Value
+			case "vcs.time":
+				v.Time = s.Value
+			case "vcs.modified":
+				v.Modified = s.Value == "true"
+			case "GOOS":
+				goos = s.Value
+			case "GOARCH":
+				goarch = s.Value
+			}
+		}
+		if goos != "" && goarch != "" {
+			v.Platform = goos + "/" + goarch
+		}
+	}
+	if override != "" {
+		v.Version = override
+	}
+	return v
+}
+
+// write prints the version on the first line, for scripts, then what else
+// is known, one "key: value" a line.
+func (v buildVersion) write(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "evdesk %s\n", v.Version)
+	if err == nil && v.Revision != "" {
+		modified := "no"
+		if v.Modified {
+			modified = "yes (uncommitted changes)"
+		}
+		_, err = fmt.Fprintf(w, "revision: %s\ncommitted: %s\nmodified: %s\n", v.Revision, words.OrDash(v.Time), modified)
+	}
+	if err == nil {
+		_, err = fmt.Fprintf(w, "go: %s %s\n", v.GoVersion, v.Platform)
+	}
+	return err
+}
+
+// version is the version the binary reports (and sends as its user agent).
+func (f *Factory) version() string { return readBuildVersion(version, f.BuildInfo).Version }
+
+func newVersionCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the evdesk version, the commit it was built from and the Go release",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return readBuildVersion(version, f.BuildInfo).write(cmd.OutOrStdout())
+		},
+	}
+}

@@ -1,0 +1,37 @@
+// Package words writes counts and empty values the same way on every screen
+// and in every command, for packages that must not depend on the UI.
+package words
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Count writes a number and its noun, with thousands separators and a
+// plural "s": "1 link", "12,300 recipients".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Thousands(n) + " " + noun + "s"
+}
+
+// Thousands writes 1234567 as "1,234,567".
+func Thousands(n int) string {
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// OrDash is s, or "-" when s is blank, so an empty cell reads as empty.
+func OrDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "-"
+	}
+	return s
+}

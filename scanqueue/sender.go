@@ -1,0 +1,476 @@
+package scanqueue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/evdesk/evdesk/api"
+)
+
+// CheckInFunc checks attendees in at an event (sessionID empty) or one of
+// its sessions; it has the shape of api.AttendeesService.CheckIn, which
+// production passes. Refused attendees come back in failed; an error means
+// the outcome of the whole call is unknown or it was refused as a whole.
+type CheckInFunc func(ctx context.Context, eventID, sessionID string, emails []string, source string) (failed []api.BatchError, err error)
+
+// State is what the sender is doing.
+type State int
+
+// States of a Sender.
+const (
+	// Idle: nothing pending, or waiting for the first scan.
+	Idle State = iota
+	// Sending: a request is under way.
+	Sending
+	// Offline: the server could not be reached or failed (network error,
+	// 5xx); retrying with backoff.
+	Offline
+	// Throttled: the server asked to slow down (429); retrying when it said.
+	Throttled
+	// Blocked: the server refuses every request (401, 403, 404: signed out,
+	// no access, no such event or session); scans stay pending and the
+	// sender retries slowly. The desk should show LastError.
+	Blocked
+	// Stopped: the journal failed or the sender was closed; nothing more
+	// is sent.
+	Stopped
+)
+
+func (s State) String() string {
+	switch s {
+	case Idle:
+		return "idle"
+	case Sending:
+		return "sending"
+	case Offline:
+		return "offline"
+	case Throttled:
+		return "throttled"
+	case Blocked:
+		return "blocked"
+	case Stopped:
+		return "stopped"
+	}
+	return fmt.Sprintf("state %d", int(s))
+}
+
+// Status is a snapshot of a sender and its journal, for the desk's status
+// line.
+type Status struct {
+	EventID, SessionID string
+	State              State
+	// Online is false while the server cannot be reached or fails.
+	Online bool
+	Counts
+	InFlight int // scans in the request under way
+	// Failures counts consecutive failed attempts; 0 after a success.
+	Failures int
+	// LastError is the latest failure; nil once a request succeeds.
+	LastError error
+	// RetryAt is when the next attempt starts while backing off.
+	RetryAt time.Time
+	// LastSent is when a request last succeeded.
+	LastSent time.Time
+	// Seq increases with every status; a consumer may drop one older than
+	// the last it showed.
+	Seq uint64
+}
+
+// SenderOptions configures a Sender.
+type SenderOptions struct {
+	// CheckIn sends one batch (required). Give it an api client whose own
+	// retries are few (api.WithRetry with MaxAttempts 1 or 2), so an outage
+	// shows as Offline at once; the sender retries without end.
+	CheckIn CheckInFunc
+	// BatchSize is the most scans per request: 1 to 300 (default 300).
+	BatchSize int
+	// OnStatus receives every change of status. OnAck receives the scans
+	// the server answered, once journaled. Both run on a goroutine of
+	// their own, in order, and may block (tea.Program.Send) without
+	// stalling the sender; Close does not wait for them.
+	OnStatus func(Status)
+	OnAck    func([]Scan)
+	// Sleep waits between attempts (default: a timer honouring ctx). Tests
+	// inject one that returns at once or advances a fake clock.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Now stamps RetryAt and LastSent (default time.Now).
+	Now func() time.Time
+	// Jitter returns a number in [0, 1) (default math/rand/v2).
+	Jitter func() float64
+	// BaseDelay and MaxDelay bound the exponential backoff (defaults 500ms
+	// and 30s); a server's Retry-After wins over both, up to MaxRetryAfter
+	// (default 5 minutes), so no answer can park the desk for long.
+	BaseDelay, MaxDelay, MaxRetryAfter time.Duration
+}
+
+// DefaultMaxRetryAfter caps the wait a server's Retry-After can ask of the
+// sender.
+const DefaultMaxRetryAfter = 5 * time.Minute
+
+// Sender delivers a journal's pending scans in the background.
+type Sender struct {
+	j    *Journal
+	opts SenderOptions
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+	wake   chan struct{}
+
+	mu      sync.Mutex
+	st      Status        // state fields only; counts come from the journal
+	changed chan struct{} // closed and replaced on every change
+
+	pub *publisher
+}
+
+// NewSender starts delivering j's pending scans, at once and whenever new
+// ones arrive. Close it before closing the journal.
+func NewSender(j *Journal, opts SenderOptions) (*Sender, error) {
+	if opts.CheckIn == nil {
+		return nil, errors.New("checkin: SenderOptions.CheckIn is required")
+	}
+	if opts.BatchSize <= 0 || opts.BatchSize > api.MaxAttendeesPerBatch {
+		opts.BatchSize = api.MaxAttendeesPerBatch
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = sleepContext
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Jitter == nil {
+		opts.Jitter = rand.Float64
+	}
+	if opts.BaseDelay <= 0 {
+		opts.BaseDelay = 500 * time.Millisecond
+	}
+	if opts.MaxDelay <= 0 {
+		opts.MaxDelay = 30 * time.Second
+	}
+	if opts.MaxRetryAfter <= 0 {
+		opts.MaxRetryAfter = DefaultMaxRetryAfter
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Sender{
+		j: j, opts: opts, ctx: ctx, cancel: cancel,
+		done: make(chan struct{}), wake: make(chan struct{}, 1), changed: make(chan struct{}),
+		st:  Status{EventID: j.EventID(), SessionID: j.SessionID(), State: Idle, Online: true},
+		pub: newPublisher(opts.OnStatus, opts.OnAck),
+	}
+	s.pub.status = s.Status
+	go s.pub.run()
+	go s.run()
+	return s, nil
+}
+
+// Scan journals a scan (see Journal.Scan); the sender picks it up.
+func (s *Sender) Scan(email, source string) (Scan, error) {
+	sc, err := s.j.Scan(email, source)
+	if err == nil {
+		s.touch(nil)
+	}
+	return sc, err
+}
+
+// Wake cuts a backoff wait short: the desk's "retry now".
+func (s *Sender) Wake() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Status is the current status.
+func (s *Sender) Status() Status {
+	s.mu.Lock()
+	st := s.st
+	s.mu.Unlock()
+	st.Counts = s.j.Counts()
+	return st
+}
+
+// Flush waits until nothing is pending, the sender stops or ctx ends.
+func (s *Sender) Flush(ctx context.Context) error {
+	for {
+		s.mu.Lock()
+		ch := s.changed
+		s.mu.Unlock()
+		st := s.Status()
+		if st.Pending == 0 {
+			return nil
+		}
+		if st.State == Stopped {
+			cause := st.LastError
+			if cause == nil {
+				cause = errors.New("it was closed")
+			}
+			return fmt.Errorf("%d scans still pending: the sender stopped: %w", st.Pending, cause)
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			if st.LastError != nil {
+				return fmt.Errorf("%d scans still pending (%s: %v): %w", st.Pending, st.State, st.LastError, ctx.Err())
+			}
+			return fmt.Errorf("%d scans still pending: %w", st.Pending, ctx.Err())
+		}
+	}
+}
+
+// Close stops the sender, cutting a request or a wait short; pending scans
+// stay in the journal for next time. It does not close the journal.
+func (s *Sender) Close() error {
+	s.cancel()
+	<-s.done
+	s.pub.stop()
+	return nil
+}
+
+// touch publishes a change; update, when set, changes the state first.
+func (s *Sender) touch(update func(*Status)) {
+	s.mu.Lock()
+	if update != nil {
+		update(&s.st)
+	}
+	s.st.Seq++
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
+	s.pub.poke(nil)
+}
+
+func (s *Sender) run() {
+	defer close(s.done)
+	defer s.touch(func(st *Status) { st.State, st.InFlight = Stopped, 0 })
+	failures := 0
+	for {
+		batch := s.j.batch(s.opts.BatchSize)
+		if len(batch) == 0 {
+			s.touch(func(st *Status) { st.State, st.InFlight, st.RetryAt = Idle, 0, time.Time{} })
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-s.j.Changed():
+			case <-s.wake:
+			}
+			continue
+		}
+		s.touch(func(st *Status) { st.State, st.InFlight, st.RetryAt = Sending, len(batch), time.Time{} })
+		acks, err := s.deliver(batch)
+		if len(acks) > 0 {
+			settled, jerr := s.j.Ack(acks)
+			if jerr != nil {
+				s.touch(func(st *Status) { st.LastError = jerr })
+				return
+			}
+			s.pub.poke(settled)
+		}
+		if s.ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			failures = 0
+			now := s.opts.Now()
+			s.touch(func(st *Status) {
+				st.Online, st.Failures, st.LastError, st.LastSent, st.InFlight = true, 0, nil, now, 0
+			})
+			continue
+		}
+		state, wait := s.classify(err, failures)
+		failures++
+		retryAt := s.opts.Now().Add(wait)
+		s.touch(func(st *Status) {
+			st.State, st.Online, st.Failures, st.LastError, st.RetryAt, st.InFlight =
+				state, state != Offline, failures, err, retryAt, 0
+		})
+		if !s.pause(wait) {
+			return
+		}
+	}
+}
+
+// deliver sends a batch and turns the answer into acks. A request refused
+// as malformed (400, or the client's own validation) is split in halves
+// until the culprit is alone, and that scan is rejected with the reason, so
+// one bad scan never holds the queue. Acks gathered before a failure are
+// returned with it.
+func (s *Sender) deliver(batch []Scan) ([]Ack, error) {
+	emails := make([]string, len(batch))
+	for i, sc := range batch {
+		emails[i] = sc.Email
+	}
+	failed, err := s.opts.CheckIn(s.ctx, s.j.EventID(), s.j.SessionID(), emails, batch[0].Source)
+	if err != nil {
+		if !malformed(err) {
+			return nil, err
+		}
+		if len(batch) == 1 {
+			return []Ack{{ID: batch[0].ID, Outcome: Rejected, Message: reason(err)}}, nil
+		}
+		half := len(batch) / 2
+		acks, err := s.deliver(batch[:half])
+		if err != nil {
+			return acks, err
+		}
+		more, err := s.deliver(batch[half:])
+		return append(acks, more...), err
+	}
+	refused := make(map[string]string, len(failed))
+	for _, f := range failed {
+		refused[api.NormalizeEmail(f.Email)] = f.Message
+	}
+	acks := make([]Ack, len(batch))
+	for i, sc := range batch {
+		acks[i] = Ack{ID: sc.ID, Outcome: CheckedIn}
+		if msg, no := refused[sc.Email]; no {
+			if msg == "" {
+				msg = "refused by the server"
+			}
+			acks[i] = Ack{ID: sc.ID, Outcome: Rejected, Message: msg}
+		}
+	}
+	return acks, nil
+}
+
+// malformed reports whether err refuses the request's content rather than
+// the request: a 400, or the client's own validation.
+func malformed(err error) bool {
+	var ve *api.ValidationError
+	return errors.As(err, &ve) || api.IsStatus(err, http.StatusBadRequest)
+}
+
+// reason is the message kept for a scan refused as malformed.
+func reason(err error) string {
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		if len(ae.Fields) > 0 && ae.Fields[0].Message != "" {
+			return ae.Fields[0].Message
+		}
+		if ae.Message != "" {
+			return ae.Message
+		}
+	}
+	return err.Error()
+}
+
+// classify turns a failure into a state and the wait before the next try:
+// the server's Retry-After when it gave one, else capped exponential
+// backoff with jitter (the cap from the start when Blocked).
+func (s *Sender) classify(err error, failures int) (State, time.Duration) {
+	state := Offline
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		switch {
+		case ae.Status == http.StatusTooManyRequests:
+			state = Throttled
+		case ae.Status >= 500:
+			state = Offline
+		default:
+			state = Blocked
+		}
+		if ae.RetryAfter > 0 {
+			return state, min(ae.RetryAfter, s.opts.MaxRetryAfter)
+		}
+	}
+	if state == Blocked {
+		failures = math.MaxInt32
+	}
+	d := float64(s.opts.BaseDelay) * math.Pow(2, float64(min(failures, 62)))
+	d = math.Min(d, float64(s.opts.MaxDelay))
+	return state, time.Duration(d/2 + s.opts.Jitter()*d/2)
+}
+
+// pause waits d, or less when woken; false when the sender is closing.
+func (s *Sender) pause(d time.Duration) bool {
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-s.wake:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	_ = s.opts.Sleep(ctx, d)
+	return s.ctx.Err() == nil
+}
+
+func sleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// publisher runs the callbacks on a goroutine of its own, in order.
+type publisher struct {
+	onStatus func(Status)
+	onAck    func([]Scan)
+	status   func() Status
+
+	mu     sync.Mutex
+	acks   [][]Scan
+	dirty  bool
+	signal chan struct{}
+	quit   chan struct{}
+	once   sync.Once
+}
+
+func newPublisher(onStatus func(Status), onAck func([]Scan)) *publisher {
+	return &publisher{onStatus: onStatus, onAck: onAck, signal: make(chan struct{}, 1), quit: make(chan struct{})}
+}
+
+// poke queues settled scans (if any) and a status update.
+func (p *publisher) poke(settled []Scan) {
+	if p.onStatus == nil && p.onAck == nil {
+		return
+	}
+	p.mu.Lock()
+	if len(settled) > 0 && p.onAck != nil {
+		p.acks = append(p.acks, settled)
+	}
+	p.dirty = true
+	p.mu.Unlock()
+	select {
+	case p.signal <- struct{}{}:
+	default:
+	}
+}
+
+func (p *publisher) run() {
+	for {
+		select {
+		case <-p.signal:
+		case <-p.quit:
+			p.drain() // the final status (Stopped)
+			return
+		}
+		p.drain()
+	}
+}
+
+func (p *publisher) drain() {
+	p.mu.Lock()
+	acks, dirty := p.acks, p.dirty
+	p.acks, p.dirty = nil, false
+	p.mu.Unlock()
+	for _, a := range acks {
+		p.onAck(a)
+	}
+	if dirty && p.onStatus != nil {
+		p.onStatus(p.status())
+	}
+}
+
+func (p *publisher) stop() { p.once.Do(func() { close(p.quit) }) }
