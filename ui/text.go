@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strings"
 	"time"
 
 	"github.com/evdesk/evdesk/internal/words"
@@ -18,17 +17,7 @@ func OrDash(s string) string { return words.OrDash(s) }
 
 // EnumLabel is the readable name of an API value (matched without regard
 // to case), "-" for none, or the value itself when it has no name.
-func EnumLabel(names map[string]string, v string) string {
-	if v == "" {
-		return "-"
-	}
-	for k, n := range names {
-		if strings.EqualFold(k, v) {
-			return n
-		}
-	}
-	return v
-}
+func EnumLabel(names map[string]string, v string) string { return words.Label(names, v) }
 
 // ClockAt writes a moment as a time of day when it falls on now's day in
 // loc, and with its date when it does not, so "next try 09:14:00" never

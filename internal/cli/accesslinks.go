@@ -30,7 +30,8 @@ func linkRows(links []api.AccessLink) [][]string {
 		if l.IsDefault {
 			def = "yes"
 		}
-		rows[i] = []string{l.AccessLinkID, l.Name, l.Type, l.AuthenticationMethod, def, l.RecurringRegistrationOption, l.URL}
+		rows[i] = []string{l.AccessLinkID, l.Name, l.Type, api.AuthMethodLabel(l.AuthenticationMethod), def,
+			api.RecurringOptionLabel(l.RecurringRegistrationOption), l.URL}
 	}
 	return rows
 }

@@ -54,7 +54,7 @@ func TestEmailsCommands(t *testing.T) {
 	isolateXDG(t)
 	f := demoFixtures()
 	out, _, err := execute(t, demo("emails", "types", f.PastEventID)...)
-	if err != nil || !strings.Contains(out, "Reminder: 1 day before") || !strings.Contains(out, "sent") {
+	if err != nil || !strings.Contains(out, "Reminder: 1 day before") || !strings.Contains(out, "Sent ") {
 		t.Fatalf("types: %v\n%s", err, out)
 	}
 	out, _, err = execute(t, demo("emails", "types", f.UpcomingEventID, "--status", "scheduled", "-o", "json")...)

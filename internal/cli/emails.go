@@ -58,7 +58,8 @@ func newEmailsTypesCmd(f *Factory) *cobra.Command {
 			}
 			rows := make([][]string, len(all))
 			for i, et := range all {
-				rows[i] = []string{et.EmailTypeID, et.Name, et.Status, utc(et.TriggerDate), et.TriggerOverview}
+				rows[i] = []string{et.EmailTypeID, et.Name, api.LookupEnum(api.EmailTypeStatuses, et.Status).Label,
+					utc(et.TriggerDate), et.TriggerOverview}
 			}
 			return out.writeRows(w, []string{"ID", "NAME", "STATUS", "TRIGGER (UTC)", "SENT WHEN"}, rows)
 		}),
@@ -106,7 +107,10 @@ func newEmailsStatusCmd(f *Factory) *cobra.Command {
 					return err
 				}
 				if keep(r) {
-					rows = append(rows, sendRow(r))
+					row := sendRow(r) // in words, as the console says them
+					row[2] = api.LookupEnum(api.SendStatuses, r.Status).Label
+					row[3] = api.LookupEnum(api.FailureReasons, r.FailureReason).Label
+					rows = append(rows, row)
 				}
 			}
 			return out.writeRows(w, sendHeader, rows)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/words"
 	"github.com/evdesk/evdesk/sanitize"
 )
 
@@ -61,7 +62,8 @@ func newEventsListCmd(f *Factory) *cobra.Command {
 			}
 			rows := make([][]string, len(all))
 			for i, e := range all {
-				rows[i] = []string{e.EventID, e.Name, e.EventType, e.Listing, e.AttendanceType, utc(e.StartTime)}
+				rows[i] = []string{e.EventID, e.Name, words.Label(api.EventTypeLabels, e.EventType),
+					e.Listing, words.Label(api.AttendanceLabels, e.AttendanceType), utc(e.StartTime)}
 			}
 			return out.writeRows(w, []string{"ID", "NAME", "TYPE", "LISTING", "ATTENDANCE", "START (UTC)"}, rows)
 		}),

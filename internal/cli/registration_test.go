@@ -13,7 +13,7 @@ func TestLinksAndRegisterCommands(t *testing.T) {
 	f := sim.New(sim.Options{}).Fixtures()
 	ev := f.RecurringEventID
 	out, _, err := execute(t, demo("links", "list", ev)...)
-	if err != nil || !strings.HasPrefix(out, "ID") || !strings.Contains(out, "multiple_sessions") {
+	if err != nil || !strings.HasPrefix(out, "ID") || !strings.Contains(out, "one or more sessions per ticket") || !strings.Contains(out, "account or email one-time code") {
 		t.Fatalf("list: %v\n%s", err, out)
 	}
 	out, _, err = execute(t, demo("links", "create", ev, "--name", "Partners", "--auth", "bypass_auth",

@@ -178,3 +178,16 @@ func TestCLIImportsNoViewButTheConsole(t *testing.T) {
 		}
 	}
 }
+
+// Tables say what the console says; JSON keeps the service's values.
+func TestTablesSpeakWordsAndJSONStaysRaw(t *testing.T) {
+	isolateXDG(t)
+	out, _, err := execute(t, demo("events", "list", "--status", "upcoming")...)
+	if err != nil || !strings.Contains(out, "Single") || !strings.Contains(out, "In person") || strings.Contains(out, "SIMPLE_EVENT") {
+		t.Fatalf("table: %v\n%s", err, out)
+	}
+	out, _, err = execute(t, demo("events", "list", "--status", "upcoming", "-o", "json")...)
+	if err != nil || !strings.Contains(out, `"SIMPLE_EVENT"`) || !strings.Contains(out, `"in-person"`) {
+		t.Fatalf("json: %v\n%.400s", err, out)
+	}
+}

@@ -35,3 +35,17 @@ func OrDash(s string) string {
 	}
 	return s
 }
+
+// Label names an enumeration's value in words for people (names maps each
+// value to its words; a value it lacks is shown as it is, "-" when empty).
+func Label(names map[string]string, v string) string {
+	if v == "" {
+		return "-"
+	}
+	for k, n := range names {
+		if strings.EqualFold(k, v) {
+			return n
+		}
+	}
+	return v
+}
