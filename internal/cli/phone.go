@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -286,68 +287,92 @@ func writePhoneCompare(w io.Writer, format, left, right string, changes []snapsh
 func newPhoneSettingsCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	var types, save, diff string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "settings",
 		Short: "Show the phone settings; save a snapshot or compare with one",
 		Long: "Show the account's phone settings: each one's state, lock and extra fields.\n\n" +
 			"--save FILE writes a snapshot (atomically); --diff FILE lists what was added,\n" +
 			"removed or changed since that snapshot, by dotted path (call_park.expiration_period).\n" +
-			"With both, the comparison is printed and then the snapshot is replaced.\n\n" +
+			"With both, the comparison is printed and then the snapshot is replaced.\n" +
+			"--save does not replace another existing file unless --force is given.\n\n" +
+			"Exit status with --diff: 0 when nothing changed, 1 when something did (for\n" +
+			"schedulers), 2 when the comparison could not be made.\n\n" +
 			"Setting types for --types:\n" + wrapWords(api.PhoneSettingTypes, 78, "  "),
 		Example: "  evdesk phone settings --types call_park,voicemail\n" +
 			"  evdesk phone settings --save policy.json\n" +
 			"  evdesk phone settings --diff policy.json -o json",
 		Args: cobra.NoArgs,
 		RunE: f.withSession(func(cmd *cobra.Command, _ []string, s *session) error {
-			opts := api.PhoneSettingsOptions{Types: api.ParsePhoneSettingTypes(types)}
-			if err := opts.Validate(); err != nil {
-				return fmt.Errorf("--types: %w", err)
+			err := phoneSettings(cmd, s, out, types, save, diff, force)
+			if err != nil && diff != "" && !errors.As(err, new(*exitError)) {
+				return &exitError{code: exitBroken, err: err} // no verdict
 			}
-			var before *snapshot.Snapshot
-			if diff != "" {
-				var err error
-				if before, err = snapshot.Load(diff); err != nil {
-					return fmt.Errorf("--diff: %w", err)
-				}
-				if types == "" { // compare like with like
-					opts.Types = before.Types
-				}
-			}
-			settings, err := s.client.Phone.AccountSettings(cmd.Context(), opts)
-			if err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			if before != nil {
-				changes, err := before.Compare(settings)
-				if err != nil {
-					return fmt.Errorf("compare with %s: %w", diff, err)
-				}
-				if err := writePhoneDiff(w, out.value, diff, before, changes); err != nil {
-					return err
-				}
-			} else if err := writePhoneSettings(w, out, settings); err != nil {
-				return err
-			}
-			if save != "" {
-				snap, err := snapshot.New(settings, opts.Types, s.profile, time.Now())
-				if err != nil {
-					return err
-				}
-				if err := snapshot.Save(save, snap); err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "saved %d settings to %s\n", settings.Len(), save)
-			}
-			return nil
+			return err
 		}),
 	}
 	fl := cmd.Flags()
 	fl.VarP(out, "output", "o", "output format: table or json")
 	fl.StringVar(&types, "types", "", "comma-separated setting types (default: all the server returns)")
 	fl.StringVar(&save, "save", "", "write a snapshot of the settings to `FILE`")
-	fl.StringVar(&diff, "diff", "", "show what changed since the snapshot in `FILE`")
+	fl.StringVar(&diff, "diff", "", "show what changed since the snapshot in `FILE`; exit 1 if anything did")
+	fl.BoolVar(&force, "force", false, "let --save replace an existing file")
 	return cmd
+}
+
+// phoneSettings is phone settings' body: print or compare, then save.
+func phoneSettings(cmd *cobra.Command, s *session, out *outputFormat, types, save, diff string, force bool) error {
+	opts := api.PhoneSettingsOptions{Types: api.ParsePhoneSettingTypes(types)}
+	if err := opts.Validate(); err != nil {
+		return fmt.Errorf("--types: %w", err)
+	}
+	if save != "" && save != diff && !force {
+		if _, err := os.Stat(save); err == nil {
+			return fmt.Errorf("--save: %s already exists: add --force to replace it", save)
+		}
+	}
+	var before *snapshot.Snapshot
+	if diff != "" {
+		var err error
+		if before, err = snapshot.Load(diff); err != nil {
+			return fmt.Errorf("--diff: %w", err)
+		}
+		if types == "" { // compare like with like
+			opts.Types = before.Types
+		}
+	}
+	settings, err := s.client.Phone.AccountSettings(cmd.Context(), opts)
+	if err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	drift := false
+	if before != nil {
+		changes, err := before.Compare(settings)
+		if err != nil {
+			return fmt.Errorf("compare with %s: %w", diff, err)
+		}
+		if err := writePhoneDiff(w, out.value, diff, before, changes); err != nil {
+			return err
+		}
+		drift = len(changes) > 0
+	} else if err := writePhoneSettings(w, out, settings); err != nil {
+		return err
+	}
+	if save != "" {
+		snap, err := snapshot.New(settings, opts.Types, s.profile, time.Now())
+		if err != nil {
+			return err
+		}
+		if err := snapshot.Save(save, snap); err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "saved %d settings to %s\n", settings.Len(), save)
+	}
+	if drift {
+		return &exitError{code: exitDrift}
+	}
+	return nil
 }
 
 func writePhoneSettings(w io.Writer, out *outputFormat, settings *api.PhoneSettings) error {

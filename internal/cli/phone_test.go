@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,8 +61,9 @@ func TestPhoneSettingsCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, err = execute(t, demo("phone", "settings", "--diff", path)...)
-	if err != nil {
-		t.Fatal(err)
+	var ec exitCoder
+	if !errors.As(err, &ec) || ec.ExitCode() != exitDrift || err.Error() != "" {
+		t.Fatalf("drift should exit %d quietly: %v", exitDrift, err)
 	}
 	for _, want := range []string{"3 changes since", "CHANGE", "changed  call_park.expiration_period  5",
 		"added    sms.international_sms", "removed  voicemail.allow_transcripts"} {
@@ -68,16 +71,31 @@ func TestPhoneSettingsCommand(t *testing.T) {
 			t.Errorf("diff lacks %q:\n%s", want, out)
 		}
 	}
-	out, _, err = execute(t, demo("phone", "settings", "--diff", path, "-o", "json")...)
+	out, _, _ = execute(t, demo("phone", "settings", "--diff", path, "-o", "json")...)
 	var d struct {
 		Snapshot string            `json:"snapshot"`
 		Changes  []snapshot.Change `json:"changes"`
 	}
-	if err != nil || json.Unmarshal([]byte(out), &d) != nil || len(d.Changes) != 3 || d.Changes[0].Path != "call_park.expiration_period" {
-		t.Fatalf("json diff: %v\n%s", err, out)
+	if json.Unmarshal([]byte(out), &d) != nil || len(d.Changes) != 3 || d.Changes[0].Path != "call_park.expiration_period" {
+		t.Fatalf("json diff:\n%s", out)
 	}
-	if _, _, err := execute(t, demo("phone", "settings", "--diff", filepath.Join(dir, "nope.json"))...); err == nil {
-		t.Error("a missing snapshot was accepted")
+	_, _, err = execute(t, demo("phone", "settings", "--diff", filepath.Join(dir, "nope.json"))...)
+	if !errors.As(err, &ec) || ec.ExitCode() != exitBroken {
+		t.Errorf("a missing snapshot should exit %d: %v", exitBroken, err)
+	}
+	// Saving over another file needs --force; over the compared one it does not.
+	other := filepath.Join(dir, "other.json")
+	if err := os.WriteFile(other, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := execute(t, demo("phone", "settings", "--save", other)...); err == nil || !strings.Contains(err.Error(), "add --force") {
+		t.Errorf("an existing file was replaced without --force: %v", err)
+	}
+	if b, _ := os.ReadFile(other); string(b) != "keep" {
+		t.Error("the file changed")
+	}
+	if _, _, err := execute(t, demo("phone", "settings", "--save", other, "--force")...); err != nil {
+		t.Errorf("--force: %v", err)
 	}
 }
 
