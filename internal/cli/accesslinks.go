@@ -41,9 +41,10 @@ var linkHeader = []string{"ID", "NAME", "TYPE", "AUTH", "DEFAULT", "RECURRING", 
 func newLinksListCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	cmd := &cobra.Command{
-		Use:   "list EVENT_ID",
-		Short: "List an event's access links",
-		Args:  cobra.ExactArgs(1),
+		Use:     "list EVENT_ID",
+		Example: "  evdesk links list Hb8d7l7QX88AmGvnKn9SMZ\n  evdesk links list Hb8d7l7QX88AmGvnKn9SMZ -o json",
+		Short:   "List an event's access links",
+		Args:    cobra.ExactArgs(1),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			links, err := s.client.AccessLinks.List(cmd.Context(), args[0])
 			if err != nil {
@@ -62,9 +63,10 @@ func newLinksListCmd(f *Factory) *cobra.Command {
 func newLinksGetCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	cmd := &cobra.Command{
-		Use:   "get EVENT_ID LINK_ID",
-		Short: "Show one access link",
-		Args:  cobra.ExactArgs(2),
+		Use:     "get EVENT_ID LINK_ID",
+		Example: "  evdesk links get Hb8d7l7QX88AmGvnKn9SMZ z0WONFjEOdK8Zcy6HMi7Vz",
+		Short:   "Show one access link",
+		Args:    cobra.ExactArgs(2),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			l, err := s.client.AccessLinks.Get(cmd.Context(), args[0], args[1])
 			if err != nil {
@@ -131,9 +133,10 @@ func newLinksCreateCmd(f *Factory) *cobra.Command {
 
 func newLinksDeleteCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
-		Use:   "delete EVENT_ID LINK_ID",
-		Short: "Delete an access link",
-		Args:  cobra.ExactArgs(2),
+		Use:     "delete EVENT_ID LINK_ID",
+		Example: "  evdesk links delete Hb8d7l7QX88AmGvnKn9SMZ z0WONFjEOdK8Zcy6HMi7Vz",
+		Short:   "Delete an access link",
+		Args:    cobra.ExactArgs(2),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			if err := s.client.AccessLinks.Delete(cmd.Context(), args[0], args[1]); err != nil {
 				return err

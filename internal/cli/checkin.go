@@ -58,8 +58,9 @@ func checkinDeps(s *session) checkin.Deps {
 func newDeskCmd(f *Factory) *cobra.Command {
 	var sessionID string
 	cmd := &cobra.Command{
-		Use:   "desk EVENT_ID",
-		Short: "Open the console straight on the check-in desk of an event (kiosk)",
+		Use:     "desk EVENT_ID",
+		Example: "  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ\n  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --session 9mSx2yUo1Jq3",
+		Short:   "Open the console straight on the check-in desk of an event (kiosk)",
 		Long: "Open the console on the check-in desk of an event, or of one of its sessions\n" +
 			"with --session. Scans are journaled on this computer before they are shown as\n" +
 			"recorded, and sent in the background; esc leaves the desk for the console.",
@@ -130,8 +131,9 @@ func newCheckinCmd(f *Factory) *cobra.Command {
 		out               = newOutput("text", "json")
 	)
 	cmd := &cobra.Command{
-		Use:   "checkin EVENT_ID [FILE|-]",
-		Short: "Check attendees in from a list of emails (for scripts), or list check-ins",
+		Use:     "checkin EVENT_ID [FILE|-]",
+		Example: "  evdesk checkin Hb8d7l7QX88AmGvnKn9SMZ badges.csv\n  printf 'ana@example.org\\nbo@example.org\\n' | evdesk checkin Hb8d7l7QX88AmGvnKn9SMZ -",
+		Short:   "Check attendees in from a list of emails (for scripts), or list check-ins",
 		Long: "Check attendees in to an event (or a session, with --session) from FILE, or from\n" +
 			"standard input with -: one email per line, or a CSV file with an email column.\n" +
 			"Scans an earlier run or desk left unsent are sent first; without FILE that is all\n" +
@@ -172,9 +174,10 @@ func newCheckinListCmd(f *Factory) *cobra.Command {
 	var sessionID string
 	out := newOutput("table", "json", "csv")
 	cmd := &cobra.Command{
-		Use:   "list EVENT_ID",
-		Short: "List the check-ins the server recorded for an event or session",
-		Args:  cobra.ExactArgs(1),
+		Use:     "list EVENT_ID",
+		Example: "  evdesk checkin list Hb8d7l7QX88AmGvnKn9SMZ\n  evdesk checkin list Hb8d7l7QX88AmGvnKn9SMZ -o csv > checkins.csv",
+		Short:   "List the check-ins the server recorded for an event or session",
+		Args:    cobra.ExactArgs(1),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			all := []api.AttendeeAction{}
 			opts := api.ListAttendeeActionsOptions{PageSize: api.MaxAttendeesPerBatch}

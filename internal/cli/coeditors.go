@@ -30,9 +30,10 @@ func addCoeditorsCommands(root *cobra.Command, f *Factory) {
 func newCoeditorsListCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	cmd := &cobra.Command{
-		Use:   "list EVENT_ID",
-		Short: "List co-editors and the sections each may edit",
-		Args:  cobra.ExactArgs(1),
+		Use:     "list EVENT_ID",
+		Example: "  evdesk coeditors list Hb8d7l7QX88AmGvnKn9SMZ",
+		Short:   "List co-editors and the sections each may edit",
+		Args:    cobra.ExactArgs(1),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			list, err := s.client.Coeditors.List(cmd.Context(), args[0])
 			if err != nil {
@@ -69,8 +70,9 @@ func newCoeditorsChangeCmd(f *Factory, op, use, short string) *cobra.Command {
 	var emails []string
 	var groupsFlag string
 	cmd := &cobra.Command{
-		Use:   use,
-		Short: short,
+		Use:     use,
+		Short:   short,
+		Example: "  evdesk coeditors " + strings.Fields(use)[0] + " Hb8d7l7QX88AmGvnKn9SMZ --email ana@example.org" + groupsExample(op),
 		Long: short + ". Lists longer than the provider accepts in one request (3) are sent as several\n" +
 			"requests. Addresses the server refuses are printed with its reason and make the exit status 1.",
 		Args: cobra.ExactArgs(1),
@@ -154,4 +156,13 @@ func writeOutcomes(w io.Writer, out *outputFormat, outcomes []coeditorOutcome) e
 		rows[i] = []string{o.Email, o.Result, o.Message}
 	}
 	return out.writeRows(w, []string{"EMAIL", "RESULT", "MESSAGE"}, rows)
+}
+
+// groupsExample is the --groups part of an example, for the operations
+// that take permission groups.
+func groupsExample(op string) string {
+	if op == api.CoeditorDelete {
+		return ""
+	}
+	return " --groups Publish,Email"
 }

@@ -34,9 +34,10 @@ func newEmailsTypesCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	var status string
 	cmd := &cobra.Command{
-		Use:   "types EVENT_ID",
-		Short: "List the email types of an event (every page)",
-		Args:  cobra.ExactArgs(1),
+		Use:     "types EVENT_ID",
+		Example: "  evdesk emails types Hb8d7l7QX88AmGvnKn9SMZ",
+		Short:   "List the email types of an event (every page)",
+		Args:    cobra.ExactArgs(1),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			opts := api.ListEmailTypesOptions{Status: strings.ToLower(status), PageSize: 300}
 			if err := opts.Validate(); err != nil {
@@ -73,8 +74,9 @@ func newEmailsStatusCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	var status, reason, search string
 	cmd := &cobra.Command{
-		Use:   "status EVENT_ID EMAIL_TYPE",
-		Short: "List who an email went to and how it went (every page)",
+		Use:     "status EVENT_ID EMAIL_TYPE",
+		Example: "  evdesk emails types Hb8d7l7QX88AmGvnKn9SMZ            # the EMAIL_TYPE ids\n  evdesk emails status Hb8d7l7QX88AmGvnKn9SMZ aGzSPHarC631bPGHIhqTmg --status failed",
+		Short:   "List who an email went to and how it went (every page)",
 		Long: "EMAIL_TYPE is an email type's id or its name (\"Reminder: 1 day before\"). Records stream out\n" +
 			"as pages arrive (csv and json); a listing that outlives its 15-minute page token starts over\n" +
 			"without repeating a recipient.",

@@ -26,9 +26,10 @@ func newEventsListCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	var status, role string
 	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List events (every page)",
-		Args:  cobra.NoArgs,
+		Use:     "list",
+		Example: "  evdesk events list --status upcoming\n  evdesk events list -o json",
+		Short:   "List events (every page)",
+		Args:    cobra.NoArgs,
 		RunE: f.withSession(func(cmd *cobra.Command, _ []string, s *session) error {
 			kinds := statusTypes
 			if status != "all" {
@@ -77,9 +78,10 @@ func newEventsListCmd(f *Factory) *cobra.Command {
 func newEventsGetCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json")
 	cmd := &cobra.Command{
-		Use:   "get EVENT_ID",
-		Short: "Show one event",
-		Args:  cobra.ExactArgs(1),
+		Use:     "get EVENT_ID",
+		Example: "  evdesk events list                         # the ids\n  evdesk events get Hb8d7l7QX88AmGvnKn9SMZ -o json",
+		Short:   "Show one event",
+		Args:    cobra.ExactArgs(1),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			e, err := s.client.Events.Get(cmd.Context(), args[0])
 			if err != nil {

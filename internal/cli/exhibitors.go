@@ -25,9 +25,10 @@ func addExhibitorsCommands(root *cobra.Command, f *Factory) {
 func newExhibitorsListCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	cmd := &cobra.Command{
-		Use:   "list EVENT_ID",
-		Short: "List exhibitors and sponsors with their tiers",
-		Args:  cobra.ExactArgs(1),
+		Use:     "list EVENT_ID",
+		Example: "  evdesk exhibitors list Hb8d7l7QX88AmGvnKn9SMZ",
+		Short:   "List exhibitors and sponsors with their tiers",
+		Args:    cobra.ExactArgs(1),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			list, err := s.client.Exhibitors.List(cmd.Context(), args[0])
 			if err != nil {

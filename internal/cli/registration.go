@@ -19,9 +19,10 @@ func addRegistrationCommands(root *cobra.Command, f *Factory) {
 func newTicketTypesCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
 	cmd := &cobra.Command{
-		Use:   "ticket-types EVENT_ID",
-		Short: "List an event's ticket types",
-		Args:  cobra.ExactArgs(1),
+		Use:     "ticket-types EVENT_ID",
+		Example: "  evdesk ticket-types Hb8d7l7QX88AmGvnKn9SMZ",
+		Short:   "List an event's ticket types",
+		Args:    cobra.ExactArgs(1),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			types, err := s.client.Registration.TicketTypes(cmd.Context(), args[0])
 			if err != nil {
@@ -59,8 +60,9 @@ func newRegisterCmd(f *Factory) *cobra.Command {
 	var ticketType, first, last, linkID, option string
 	var notify bool
 	cmd := &cobra.Command{
-		Use:   "register EVENT_ID --ticket-type ID --email ADDRESS... [--first NAME --last NAME] [--session ID...]",
-		Short: "Register attendees by creating tickets",
+		Use:     "register EVENT_ID --ticket-type ID --email ADDRESS... [--first NAME --last NAME] [--session ID...]",
+		Example: "  evdesk register Hb8d7l7QX88AmGvnKn9SMZ --ticket-type tt_1 --email ana@example.org --first Ana --last Lima",
+		Short:   "Register attendees by creating tickets",
 		Long: "Register attendees by creating tickets (the event must be published). For a recurring event the\n" +
 			"access link's recurring option decides the sessions: all_sessions takes no --session, single_session\n" +
 			"makes one ticket per --session, multiple_sessions one ticket with every --session. The option is\n" +

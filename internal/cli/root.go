@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -115,5 +116,75 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	addRegistrationCommands(root, f)
 	addExhibitorsCommands(root, f)
 	addTranscribeCommands(root, f)
+	explainMistakes(root)
 	return root
 }
+
+// explainMistakes makes a command line with the wrong arguments or an
+// unknown flag answer with the command's usage and an example, not only
+// "accepts 1 arg(s), received 0".
+func explainMistakes(root *cobra.Command) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if check := c.Args; check != nil {
+			c.Args = func(cmd *cobra.Command, args []string) error {
+				if err := check(cmd, args); err != nil {
+					return withUsage(cmd, err, missingArgs(cmd, args))
+				}
+				return nil
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return withUsage(cmd, err, "") })
+}
+
+// missingArgs names the arguments the usage line asks for that args lacks
+// ("EVENT_ID", "EVENT_ID and EMAIL_TYPE"), or "" when none is missing.
+func missingArgs(cmd *cobra.Command, args []string) string {
+	var names []string
+	for _, w := range strings.Fields(cmd.Use)[1:] {
+		if strings.HasPrefix(w, "-") || strings.HasPrefix(w, "[") {
+			break // flags and optional arguments follow
+		}
+		if w == strings.ToUpper(w) && strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == "" {
+			names = append(names, w)
+		}
+	}
+	if len(args) >= len(names) {
+		return ""
+	}
+	return strings.Join(names[len(args):], " and ")
+}
+
+// withUsage is err (or, when arguments are missing, which) followed by how
+// to use cmd; err stays underneath for its exit status.
+func withUsage(cmd *cobra.Command, err error, missing string) error {
+	what := err.Error()
+	if missing != "" {
+		what = "missing " + missing
+	}
+	msg := fmt.Sprintf("%s: %s\n\nUsage:\n  %s", cmd.CommandPath(), what, cmd.UseLine())
+	if !cmd.HasParent() { // the root: "evdesk:" already leads the line
+		msg = fmt.Sprintf("%s\n\nUsage:\n  %s", what, cmd.UseLine())
+	}
+	if cmd.Example != "" {
+		msg += "\n\nExample:\n" + cmd.Example
+	}
+	if cmd.HasAvailableSubCommands() {
+		msg += "\n\nRun `" + cmd.CommandPath() + " --help` for its commands."
+	}
+	return &usageError{msg: msg, err: err}
+}
+
+// usageError is a command-line mistake told with the command's usage.
+type usageError struct {
+	msg string
+	err error
+}
+
+func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Unwrap() error { return e.err }

@@ -56,7 +56,7 @@ func TestRunPrintsTheErrorSanitisedAndExits(t *testing.T) {
 
 	ios, _, _, errOut = TestStreams()
 	if code := Run(context.Background(), NewFactory(ios), []string{"no-such-command"}); code != 1 ||
-		errOut.String() != "evdesk: unknown command \"no-such-command\" for \"evdesk\"\n" {
+		!strings.HasPrefix(errOut.String(), "evdesk: unknown command \"no-such-command\" for \"evdesk\"\n\nUsage:") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
@@ -189,5 +189,21 @@ func TestTablesSpeakWordsAndJSONStaysRaw(t *testing.T) {
 	out, _, err = execute(t, demo("events", "list", "--status", "upcoming", "-o", "json")...)
 	if err != nil || !strings.Contains(out, `"SIMPLE_EVENT"`) || !strings.Contains(out, `"in-person"`) {
 		t.Fatalf("json: %v\n%.400s", err, out)
+	}
+}
+
+// A command line missing an argument says which, and how the command is
+// used, with an example.
+func TestMistakesShowUsageAndAnExample(t *testing.T) {
+	isolateXDG(t)
+	_, _, err := execute(t, "emails", "status", "ev1")
+	for _, want := range []string{"evdesk emails status: missing EMAIL_TYPE", "Usage:\n  evdesk emails status EVENT_ID EMAIL_TYPE", "Example:\n  evdesk emails types"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error lacks %q: %v", want, err)
+		}
+	}
+	_, _, err = execute(t, "events", "list", "--bogus")
+	if err == nil || !strings.Contains(err.Error(), "unknown flag: --bogus") || !strings.Contains(err.Error(), "Usage:\n  evdesk events list") {
+		t.Fatalf("unknown flag: %v", err)
 	}
 }
