@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -357,5 +358,43 @@ func TestLoginEndToEnd(t *testing.T) {
 	}
 	if out, err = runCLI(env, "auth", "status"); err == nil {
 		t.Fatalf("auth status after logout should fail:\n%s", out)
+	}
+}
+
+// TestSimEnvFileRecipe follows the README: the simulator keeps serving in
+// the background while another shell loads its variables from the file.
+func TestSimEnvFileRecipe(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	envFile := filepath.Join(dir, "sim.env")
+	sim := exec.Command(binPath, "sim", "--addr", "127.0.0.1:0", "--env-file", envFile)
+	sim.Env = isolatedEnv(t)
+	if err := sim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sim.Process.Kill(); _ = sim.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if fi, err := os.Stat(envFile); err == nil {
+			if fi.Mode().Perm() != 0o600 {
+				t.Fatalf("the env file holds secrets: mode %v", fi.Mode().Perm())
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the simulator wrote no env file")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	script := fmt.Sprintf("set -a; . %s; set +a; %s events list --status draft && env | grep -c '^EVDESK_'", envFile, binPath)
+	sh := exec.Command("sh", "-c", script)
+	sh.Env = isolatedEnv(t)
+	out, err := sh.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "draft") {
+		t.Fatalf("the recipe failed: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if n, _ := strconv.Atoi(lines[len(lines)-1]); n < 10 {
+		t.Errorf("only %d EVDESK_ variables were loaded", n)
 	}
 }

@@ -3,25 +3,30 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/atomicfile"
 )
 
 func newSimCmd() *cobra.Command {
 	var (
-		addr string
-		opts sim.Options
+		addr, envFile string
+		opts          sim.Options
 	)
 	cmd := &cobra.Command{
 		Use:   "sim",
 		Short: "Serve the API simulator for local development and tests",
 		Long: "Serve the simulator: the whole API in memory with deterministic demo data.\n" +
-			"It prints shell-ready variables; `eval \"$(evdesk sim ... | grep ^EVDESK_)\"` in\n" +
-			"another shell points evdesk at it.",
+			"It prints shell-ready variables, and --env-file writes them to a file (0600,\n" +
+			"atomically, once it listens) while it keeps serving, so another shell can load\n" +
+			"them: `set -a; . ./sim.env; set +a`.",
+		Example: "  evdesk sim --env-file sim.env &\n  set -a; . ./sim.env; set +a\n  evdesk events list\n" +
+			"  evdesk sim --token-ttl 3s --error-rate 0.05     # refresh and faults in seconds",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := validateShare("--error-rate", opts.ErrorRate); err != nil {
@@ -30,26 +35,33 @@ func newSimCmd() *cobra.Command {
 			if err := validateShare("--drop-rate", opts.DropRate); err != nil {
 				return err
 			}
-			if opts.RPS < 0 || opts.Latency < 0 {
-				return fmt.Errorf("--rps and --latency must not be negative")
+			if opts.RPS < 0 || opts.Latency < 0 || opts.TokenTTL < 0 {
+				return fmt.Errorf("--rps, --latency and --token-ttl must not be negative")
 			}
 			opts.NoRateLimit = opts.RPS == 0
 			srv, err := sim.Start(addr, opts)
 			if err != nil {
 				return fmt.Errorf("serve the simulator on %s: %w", addr, err)
 			}
+			vars := simVars(srv)
+			if envFile != "" {
+				if err := writeEnvFile(envFile, vars); err != nil {
+					_ = srv.Close()
+					return fmt.Errorf("--env-file: %w", err)
+				}
+			}
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "%s=%s\n", config.EnvBaseURL, srv.URL())
-			fmt.Fprintf(out, "%s=%s\n", config.EnvToken, sim.DemoToken)
-			fmt.Fprintf(out, "%s=%s\n", config.EnvAuthURL, srv.AuthURL())
-			fmt.Fprintf(out, "%s=%s\n", config.EnvClientID, sim.DemoClientID)
-			fmt.Fprintf(out, "%s=%s\n", config.EnvClientSecret, sim.DemoClientSecret)
-			fmt.Fprintf(out, "EVDESK_TOKEN_NO_PHONE=%s\n", sim.NoPhoneToken)
-			fmt.Fprintf(out, "# a second account, its phone policy a little different (evdesk phone compare):\n")
-			fmt.Fprintf(out, "%s=%s\n", simOtherHostTokenEnv, sim.OtherHostToken)
-			fmt.Fprintf(out, "# AI services (evdesk login --ai): key %s secret %s\n", sim.DemoAIKey, sim.DemoAISecret)
+			for _, kv := range vars {
+				if kv[0] == simOtherHostTokenEnv {
+					fmt.Fprintln(out, "# a second account, its phone policy a little different (evdesk phone compare):")
+				}
+				fmt.Fprintf(out, "%s=%s\n", kv[0], kv[1])
+			}
 			fmt.Fprintf(out, "# try: curl -H \"Authorization: Bearer $%s\" \"$%s/%s_events/events?role_type=host\"\n",
 				config.EnvToken, config.EnvBaseURL, config.DefaultPathWord)
+			if envFile != "" {
+				fmt.Fprintf(out, "# the variables are in %s: set -a; . %s; set +a\n", envFile, envFile)
+			}
 			fmt.Fprintln(out, "# serving until interrupted (ctrl+c)")
 			<-cmd.Context().Done()
 			ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
@@ -67,7 +79,37 @@ func newSimCmd() *cobra.Command {
 	f.Float64Var(&opts.ErrorRate, "error-rate", 0, "share of requests answered with a 5xx, 0 to 1")
 	f.Float64Var(&opts.DropRate, "drop-rate", 0, "share of connections dropped without an answer, 0 to 1")
 	f.Float64Var(&opts.RPS, "rps", 30, "requests per second per token before 429 (the LIGHT rate limit); 0 for no limit")
+	f.DurationVar(&opts.TokenTTL, "token-ttl", 0, "life of the access tokens its OAuth server issues, e.g. 3s (default 1h)")
+	f.StringVar(&envFile, "env-file", "", "also write the EVDESK_ variables to `FILE` (0600), for another shell")
 	return cmd
+}
+
+// simVars are the settings that point evdesk at srv, in print order.
+func simVars(srv *sim.Server) [][2]string {
+	return [][2]string{
+		{config.EnvBaseURL, srv.URL()},
+		{config.EnvToken, sim.DemoToken},
+		{config.EnvAuthURL, srv.AuthURL()},
+		{config.EnvClientID, sim.DemoClientID},
+		{config.EnvClientSecret, sim.DemoClientSecret},
+		{config.EnvRedirectURI, sim.DemoRedirectURI},
+		{config.EnvAIKey, sim.DemoAIKey},
+		{config.EnvAISecret, sim.DemoAISecret},
+		{"EVDESK_TOKEN_NO_PHONE", sim.NoPhoneToken},
+		{simOtherHostTokenEnv, sim.OtherHostToken},
+	}
+}
+
+// writeEnvFile writes vars as KEY=VALUE lines a shell can source, private
+// to the user (it holds the simulator's secrets), in one atomic step: a
+// shell polling for the file never reads half of it.
+func writeEnvFile(path string, vars [][2]string) error {
+	var b strings.Builder
+	b.WriteString("# evdesk sim: load with `set -a; . " + path + "; set +a`\n")
+	for _, kv := range vars {
+		fmt.Fprintf(&b, "%s=%s\n", kv[0], kv[1])
+	}
+	return atomicfile.WriteFile(path, []byte(b.String()), 0o600)
 }
 
 // shutdownTimeout bounds how long the simulator may take to stop.
