@@ -82,6 +82,9 @@ const (
 	// FieldPhoneBaseline names the profile's phone policy baseline file
 	// (package baseline), which the console checks the account against.
 	FieldPhoneBaseline = "phone_baseline"
+	// FieldMouse turns the console's mouse reporting off (mouse = false),
+	// leaving the mouse to the terminal for selecting text.
+	FieldMouse = "mouse"
 )
 
 // fieldEnv maps each settable field to its environment variable.
@@ -116,6 +119,8 @@ type Profile struct {
 	// path the program can open: a relative one is taken from the config
 	// file's folder, ~/ from the home folder. Empty when none.
 	PhoneBaseline string
+	// NoMouse is mouse = false: the console leaves the mouse to the terminal.
+	NoMouse bool
 	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
 	// (else the keyring).
 	AIKey, AISecret string
@@ -231,6 +236,10 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.setOrigin(FieldMaxResponseMB, f.origin(chosen, FieldMaxResponseMB))
 		}
 		p.PhoneBaseline = set(FieldPhoneBaseline, filePathFrom(f.Path, e.PhoneBaseline))
+		if e.Mouse != nil {
+			p.NoMouse = !*e.Mouse
+			p.setOrigin(FieldMouse, f.origin(chosen, FieldMouse))
+		}
 	} else if asked != "" && asked != DefaultProfileName {
 		// An explicitly named profile must exist (the implicit "default"
 		// profile may come from the environment alone).

@@ -48,10 +48,12 @@ type ProfileEntry struct {
 	// PhoneBaseline is the baseline file the console checks the account's
 	// phone policy against (relative to the config file's folder).
 	PhoneBaseline string `toml:"phone_baseline,omitempty"`
+	// Mouse, when false, leaves the mouse to the terminal.
+	Mouse *bool `toml:"mouse,omitempty"`
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
-	FieldTokenEnv, FieldMaxResponseMB, FieldPhoneBaseline}
+	FieldTokenEnv, FieldMaxResponseMB, FieldPhoneBaseline, FieldMouse}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -293,6 +295,7 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # read its token from $NAME instead.
 # phone_baseline = "FILE" names the baseline the console checks the account's
 # phone policy against (relative to this file's folder; ~/ is your home).
+# mouse = false leaves the mouse to the terminal (for selecting text).
 
 `
 

@@ -374,3 +374,18 @@ func TestMaxResponseMBFromFileAndEnvironment(t *testing.T) {
 		}
 	}
 }
+
+func TestMouseFalseLeavesTheMouseToTheTerminal(t *testing.T) {
+	path := writeConfig(t, sample+"mouse = false\n")
+	lab, err := Resolve(path, "lab", lookupFrom(nil))
+	if err != nil || !lab.NoMouse {
+		t.Fatalf("lab: NoMouse %v, %v", lab.NoMouse, err)
+	}
+	if work, _ := Resolve(path, "work", lookupFrom(nil)); work.NoMouse {
+		t.Fatal("a profile without the setting keeps the mouse")
+	}
+	bad := writeConfig(t, "[profiles.a]\nmouse = \"off\"\n")
+	if _, err := Resolve(bad, "a", lookupFrom(nil)); err == nil {
+		t.Fatal(`mouse = "off" should be refused: it is true or false`)
+	}
+}

@@ -398,3 +398,29 @@ func TestSimEnvFileRecipe(t *testing.T) {
 		t.Errorf("only %d EVDESK_ variables were loaded", n)
 	}
 }
+
+// TestNoMouseLeavesTheMouseToTheTerminal reads what the console asks of
+// the terminal: mouse reporting on by default, never with --no-mouse.
+func TestNoMouseLeavesTheMouseToTheTerminal(t *testing.T) {
+	t.Parallel()
+	const cellMotion = "\x1b[?1002h" // report clicks, drags and the wheel
+	for _, tc := range []struct {
+		args  []string
+		mouse bool
+	}{{[]string{"--demo"}, true}, {[]string{"--demo", "--no-mouse"}, false}} {
+		record := filepath.Join(t.TempDir(), "out")
+		tm := startTermRecorded(t, 100, 30, isolatedEnv(t), record, tc.args...)
+		tm.waitText("63 loaded")
+		tm.keys("q")
+		if st := tm.exitStatus(); st != "0" {
+			t.Fatalf("%v: exit %s", tc.args, st)
+		}
+		out, err := os.ReadFile(record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(out), cellMotion); got != tc.mouse {
+			t.Errorf("%v: mouse reporting %v, want %v", tc.args, got, tc.mouse)
+		}
+	}
+}

@@ -45,6 +45,7 @@ type session struct {
 	client  *api.Client
 	profile string
 	demo    bool
+	noMouse bool   // --no-mouse, or mouse = false in the profile
 	warning string // e.g. the refresh token nears its end of life
 	account string // who is signed in, for the status bar
 	log     *slog.Logger
@@ -127,6 +128,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		return nil, err
 	}
 	s.client, s.senderClient, s.profile = client, sender, profile.Name
+	s.noMouse = flags.noMouse || profile.NoMouse
 	if tr, err := newTranscriber(ctx, flags, s); err == nil {
 		s.transcriber = tr
 	} else {
@@ -152,7 +154,8 @@ func accountLabel(profile string) string {
 
 // runConsole runs the console on the session until the user quits.
 func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option) error {
-	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: auth.OpenBrowser}
+	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: auth.OpenBrowser,
+		NoMouse: s.noMouse}
 	var samples []string
 	if s.demo {
 		samples = sim.SampleAudioURLs

@@ -70,6 +70,7 @@ type rootFlags struct {
 	demo    bool
 	profile string
 	timeout time.Duration
+	noMouse bool
 }
 
 // DefaultTimeout bounds a command's whole run: long enough for a 100,000-row
@@ -104,6 +105,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	pf := root.PersistentFlags()
 	pf.BoolVar(&f.flags.demo, "demo", false, "use the embedded simulator with demo data (no account needed)")
 	pf.StringVar(&f.flags.profile, "profile", "", "profile to use (default: $EVDESK_PROFILE, then the config file's default_profile)")
+	pf.BoolVar(&f.flags.noMouse, "no-mouse", false, "leave the mouse to the terminal (select text as usual); also mouse = false in the profile")
 	pf.DurationVar(&f.flags.timeout, "timeout", DefaultTimeout,
 		"give up on a command that has not finished after this long (0: no limit; the console has none)")
 	root.AddCommand(newSimCmd(), newEventsCmd(f), newVersionCmd(f))
