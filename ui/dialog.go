@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"fmt"
+	"os"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/evdesk/evdesk/sanitize"
 )
 
 // Dialog is the one modal dialog a screen may have open at a time: a form
@@ -91,5 +95,15 @@ func (d *Dialog) ShortHelp() []key.Binding {
 	if d.confirm != nil {
 		return d.confirm.Keys().ShortHelp()
 	}
+	return nil
+}
+
+// Replace runs write when nothing is at path, and asks first when a file
+// is: a save or export never replaces a file without a yes.
+func (d *Dialog) Replace(theme *Theme, path string, write func() tea.Cmd) tea.Cmd {
+	if _, err := os.Stat(path); err != nil {
+		return write()
+	}
+	d.Ask(theme, fmt.Sprintf("%s already exists. Replace it?", sanitize.Line(path)), true, write)
 	return nil
 }

@@ -53,7 +53,9 @@ func (s *SendStatusScreen) openExport() tea.Cmd {
 	// One short description line: huh v2.0.3 hides the input line under a
 	// description that wraps.
 	f := ui.NewForm(s.ctx.Theme, "Export the "+what+" to CSV",
-		func() tea.Cmd { return s.startExport(*path) },
+		func() tea.Cmd {
+			return s.dialog.Replace(s.ctx.Theme, strings.TrimSpace(*path), func() tea.Cmd { return s.startExport(*path) })
+		},
 		huh.NewGroup(
 			huh.NewInput().Title("Save as").Description("Relative to the current folder.").
 				Value(path).Validate(checkExportPath),

@@ -74,7 +74,7 @@ func (s *Screen) openPathForm(op string) tea.Cmd {
 		return err
 	}
 	if op == "save" {
-		title, desc = "Save a snapshot", "The settings as loaded now; an existing file is replaced whole."
+		title, desc = "Save a snapshot", "The settings as loaded now; an existing file is replaced only if you say so."
 		validate = func(v string) error {
 			v = expand(v)
 			if strings.TrimSpace(v) == "" {
@@ -87,7 +87,13 @@ func (s *Screen) openPathForm(op string) tea.Cmd {
 		}
 	}
 	f := ui.NewForm(s.ctx.Theme, title,
-		func() tea.Cmd { return s.onPath(op, expand(*path)) },
+		func() tea.Cmd {
+			p := expand(*path)
+			if op != "save" {
+				return s.onPath(op, p)
+			}
+			return s.dialog.Replace(s.ctx.Theme, p, func() tea.Cmd { return s.onPath(op, p) })
+		},
 		huh.NewGroup(huh.NewInput().Title("File").Description(desc).Value(path).Validate(validate)))
 	return s.dialog.ShowForm(f)
 }

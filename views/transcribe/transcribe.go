@@ -258,7 +258,7 @@ func (s *Screen) openSave() tea.Cmd {
 			if *format == transcript.FormatSRT && filepath.Ext(p) == ".txt" {
 				p = strings.TrimSuffix(p, ".txt") + ".srt"
 			}
-			return s.save(p, *format)
+			return s.dialog.Replace(s.ctx.Theme, p, func() tea.Cmd { return s.save(p, *format) })
 		},
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Format").Options(

@@ -71,6 +71,23 @@ func TestTranscribeSearchAndSave(t *testing.T) {
 	if !strings.HasPrefix(string(got), "1\n00:00:00,600 --> ") || !strings.Contains(string(got), "Moderator: Welcome") {
 		t.Fatalf("srt:\n%s", got)
 	}
+
+	// Saving again over the same file asks first; No (the default) keeps it.
+	srt := filepath.Join(dir, "transcript-hybrid-events-panel.srt")
+	if err := os.WriteFile(srt, []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.Press("w", "down", "enter", "enter")
+	r.Contains("already exists. Replace it?")
+	r.Press("enter")
+	if b, _ := os.ReadFile(srt); string(b) != "mine" {
+		t.Fatal("the file was replaced without a yes")
+	}
+	r.Press("w", "down", "enter", "enter", "y")
+	r.Contains("Saved the transcript to")
+	if b, _ := os.ReadFile(srt); string(b) == "mine" {
+		t.Fatal("yes should replace the file")
+	}
 }
 
 func TestTranscribeServiceError(t *testing.T) {
