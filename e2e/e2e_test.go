@@ -300,47 +300,7 @@ func TestLoginEndToEnd(t *testing.T) {
 		t.Fatalf("sim printed no OAuth settings: %v", vars)
 	}
 
-	login := exec.Command(binPath, "login", "--no-browser", "--insecure-storage")
-	login.Env = env
-	stdin, _ := login.StdinPipe()
-	defer stdin.Close()
-	stdout, _ := login.StdoutPipe()
-	login.Stderr = login.Stdout
-	if err := login.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var authURL string
-	var transcript strings.Builder
-	sc := bufio.NewScanner(stdout)
-	for authURL == "" && sc.Scan() {
-		line := sc.Text()
-		transcript.WriteString(line + "\n")
-		if u := strings.TrimSpace(line); strings.HasPrefix(u, vars["EVDESK_AUTH_URL"]+"/oauth/authorize") {
-			authURL = u
-		}
-	}
-	if authURL == "" {
-		t.Fatalf("no authorize URL printed:\n%s", transcript.String())
-	}
-	go func() {
-		for sc.Scan() {
-			transcript.WriteString(sc.Text() + "\n")
-		}
-	}()
-	// The browser: approve, then land on the loopback redirect.
-	req, _ := http.NewRequest("GET", authURL, nil)
-	req.Header.Set("X-Sim-Auto-Approve", "1")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("browser: %v", err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("redirect page answered %d", resp.StatusCode)
-	}
-	if err := login.Wait(); err != nil {
-		t.Fatalf("login: %v\n%s", err, transcript.String())
-	}
+	loginThroughBrowser(t, env, vars["EVDESK_AUTH_URL"])
 
 	out, err := runCLI(env, "auth", "status")
 	if err != nil || !strings.Contains(string(out), "file") {
@@ -358,6 +318,57 @@ func TestLoginEndToEnd(t *testing.T) {
 	}
 	if out, err = runCLI(env, "auth", "status"); err == nil {
 		t.Fatalf("auth status after logout should fail:\n%s", out)
+	}
+}
+
+// loginThroughBrowser runs `evdesk login` in env and plays the browser: it
+// follows the printed address to the authorization server, which approves
+// and redirects to evdesk's loopback listener.
+func loginThroughBrowser(t *testing.T, env []string, authURLBase string) {
+	t.Helper()
+	login := exec.Command(binPath, "login", "--no-browser", "--insecure-storage")
+	login.Env = env
+	stdin, _ := login.StdinPipe()
+	defer stdin.Close()
+	stdout, _ := login.StdoutPipe()
+	login.Stderr = login.Stdout
+	if err := login.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var authURL string
+	var transcript strings.Builder
+	sc := bufio.NewScanner(stdout)
+	for authURL == "" && sc.Scan() {
+		line := sc.Text()
+		transcript.WriteString(line + "\n")
+		if u := strings.TrimSpace(line); strings.HasPrefix(u, authURLBase+"/oauth/authorize") {
+			authURL = u
+		}
+	}
+	if authURL == "" {
+		t.Fatalf("no authorize URL printed:\n%s", transcript.String())
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for sc.Scan() {
+			transcript.WriteString(sc.Text() + "\n")
+		}
+	}()
+	req, _ := http.NewRequest("GET", authURL, nil)
+	req.Header.Set("X-Sim-Auto-Approve", "1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("redirect page answered %d", resp.StatusCode)
+	}
+	err = login.Wait()
+	<-done
+	if err != nil {
+		t.Fatalf("login: %v\n%s", err, transcript.String())
 	}
 }
 
