@@ -100,7 +100,7 @@ func (s *SendStatusScreen) exportRows() []int32 {
 func (s *SendStatusScreen) startExport(path string) tea.Cmd {
 	abs, err := filepath.Abs(strings.TrimSpace(path))
 	if err != nil {
-		return ui.Toast(ui.ToastError, "Export failed: "+err.Error())
+		return ui.Fail("Export", err)
 	}
 	// The slices only grow by appending and their elements never change:
 	// these headers stay valid while more pages arrive.
@@ -115,7 +115,7 @@ func (s *SendStatusScreen) startExport(path string) tea.Cmd {
 
 func (s *SendStatusScreen) onExported(m exportDoneMsg) tea.Cmd {
 	if m.err != nil {
-		return ui.Toast(ui.ToastError, "Export failed: "+m.err.Error())
+		return ui.Fail("Export", m.err)
 	}
 	text := "Exported " + ui.Count(m.n, "recipient") + " to " + m.path
 	if m.partial {

@@ -87,7 +87,7 @@ func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		if msg.err != nil {
 			s.err = msg.err
 			s.refreshContent()
-			return s, ui.Toast(ui.ToastError, msg.err.Error())
+			return s, ui.Fail("get event", msg.err)
 		}
 		s.event, s.full, s.err = *msg.event, true, nil
 		if s.bucket != BucketCancelled {

@@ -89,7 +89,7 @@ func (s *ListScreen) create(req *api.EventCreate) tea.Cmd {
 
 func (s *ListScreen) onCreated(m createdMsg) tea.Cmd {
 	if m.err != nil {
-		return ui.Toast(ui.ToastError, "Create event: "+m.err.Error())
+		return ui.Fail("create event", m.err)
 	}
 	e := *m.event
 	return tea.Batch(ui.Toast(ui.ToastSuccess, fmt.Sprintf("Created the draft %q", e.Name)),

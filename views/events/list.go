@@ -224,7 +224,7 @@ func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
 		s.loading = false
 		s.err = m.Err
 		s.table.SetLoading(false)
-		return ui.Toast(ui.ToastError, "Loading "+strings.ToLower(bucket.String())+" events failed: "+m.Err.Error())
+		return ui.Fail("Loading "+strings.ToLower(bucket.String())+" events", m.Err)
 	}
 	for _, e := range m.Items {
 		if _, dup := s.events[e.EventID]; dup {

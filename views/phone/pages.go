@@ -130,11 +130,11 @@ func (s *Screen) onPath(op, path string) tea.Cmd {
 
 func (s *Screen) onSnapshot(m snapshotMsg) tea.Cmd {
 	if m.err != nil {
-		return ui.Toast(ui.ToastError, m.err.Error())
+		return ui.Fail("Reading the snapshot", m.err)
 	}
 	s.snap, s.snapPath = m.snap, m.path
 	if err := s.compare(); err != nil {
-		return ui.Toast(ui.ToastError, "Compare failed: "+err.Error())
+		return ui.Fail("Compare", err)
 	}
 	if len(s.changes) == 0 {
 		s.refresh()

@@ -206,7 +206,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 func (s *Screen) onFlow(m flowMsg) tea.Cmd {
 	if m.err != nil {
 		s.flowErr = m.err
-		return ui.Toast(ui.ToastError, "Loading the registration flow failed: "+m.err.Error())
+		return ui.Fail("Loading the registration flow", m.err)
 	}
 	s.flowErr = nil
 	s.event = m.event
