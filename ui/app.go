@@ -105,7 +105,7 @@ func NewApp(ctx *Context, sections []Section, opts ...Option) *App {
 		stacks:   make([][]entry, len(sections)),
 		help:     help.New(),
 	}
-	a.help.Ellipsis = "..."
+	a.help.Ellipsis = "…"
 	for _, o := range opts {
 		o(a)
 	}

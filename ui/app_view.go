@@ -130,7 +130,7 @@ func (a *App) breadcrumbView() string {
 	var b strings.Builder
 	b.WriteByte(' ')
 	if from > 0 {
-		b.WriteString(t.Breadcrumb.Render("..." + sep))
+		b.WriteString(t.Breadcrumb.Render("…" + sep))
 	}
 	for i := from; i < len(titles); i++ {
 		if i == len(titles)-1 {
@@ -151,7 +151,7 @@ func (a *App) toastView() string {
 		if a.toast.level == ToastError {
 			text = t.Error.Render(text)
 		}
-		return Fit(ansi.Truncate(" "+badge.Render(" "+mark+" ")+" "+text, w, "..."), w, 1)
+		return Fit(ansi.Truncate(" "+badge.Render(" "+mark+" ")+" "+text, w, "…"), w, 1)
 	}
 	var bindings []key.Binding
 	if top := a.Top(); top != nil {
@@ -195,7 +195,7 @@ func (a *App) statusView() string {
 	used := ansi.StringWidth(strings.Join(left, "") + right)
 	if a.lastErr != "" && w-used > 12 {
 		room := w - used - 1
-		msg := ansi.Truncate("error: "+OneLine(a.lastErr), room-1, "...")
+		msg := ansi.Truncate("error: "+OneLine(a.lastErr), room-1, "…")
 		left = append(left, bar(" ")+onBar(t, t.Error).Render(msg))
 	}
 	l := strings.Join(left, "")

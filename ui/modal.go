@@ -42,7 +42,7 @@ func Fit(s string, w, h int) string {
 		l := lines[i]
 		lw := ansi.StringWidth(l)
 		if lw > w {
-			l, lw = ansi.Truncate(l, w, ""), w
+			l, lw = ansi.Truncate(l, w, "…"), w // a cut line says so
 		}
 		b.WriteString(l)
 		b.WriteString(strings.Repeat(" ", w-lw))

@@ -94,7 +94,7 @@ func (d *Desk) connLine() string {
 	if detail != "" {
 		line += t.Muted.Render(" · ") + text(t, r).Render(detail)
 	}
-	return ui.Fit(ansi.Truncate(line, d.width, "..."), d.width, 1)
+	return ui.Fit(ansi.Truncate(line, d.width, "…"), d.width, 1)
 }
 
 // StatusText puts the connection and the unsent count in the shell's status
@@ -211,7 +211,7 @@ func (d *Desk) searchHead() string {
 		state = t.Muted.Render("  loading...")
 	}
 	head := t.Header.Render("Find a registrant") + t.Muted.Render(": type part of the email or name above · ↑/↓ choose · enter checks in · esc closes") + state
-	return ui.Fit(ansi.Truncate(head, d.width, "..."), d.width, 1)
+	return ui.Fit(ansi.Truncate(head, d.width, "…"), d.width, 1)
 }
 
 // spread puts left and right on one line of width w.
