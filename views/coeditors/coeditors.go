@@ -83,10 +83,14 @@ func (s *Screen) actions() ui.Actions {
 // Update handles the change's answer, then what every resource screen
 // handles.
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	var cmd tea.Cmd
 	if m, ok := msg.(changedMsg); ok {
-		return s, s.onChanged(m)
+		cmd = s.onChanged(m)
+	} else {
+		cmd = s.Base.Update(msg, s.actions())
 	}
-	return s, s.Base.Update(msg, s.actions())
+	s.layout() // the table's height follows the rows loaded
+	return s, cmd
 }
 
 // groupOptions are the twelve groups for a multi-select, those in selected
