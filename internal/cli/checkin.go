@@ -387,12 +387,14 @@ func newProgressLine(terminal io.Writer, total int) *progressLine {
 	return &progressLine{w: terminal, on: terminal != nil, total: total}
 }
 
+// update may run on the sender's goroutine after finish: finish turns it off
+// under the same lock.
 func (p *progressLine) update(st scanqueue.Status) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if !p.on {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	done := max(0, p.total-st.Pending)
 	pct := float64(done) / float64(max(1, p.total))
 	n := int(pct * barWidth)
