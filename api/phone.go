@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -80,16 +81,27 @@ func (s *PhoneService) AccountSettings(ctx context.Context, opts PhoneSettingsOp
 	}
 	var out PhoneSettings
 	if err := s.c.do(ctx, call{op: "get phone settings", method: http.MethodGet,
-		path: "/phone/account_settings", query: opts.query(), repeatable: true}, &out); err != nil {
+		path: phoneSettingsPath, query: opts.query(), repeatable: true,
+		meanings: map[int]string{http.StatusForbidden: phoneForbidden}}, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
 
-// IsPhoneNotSetUp reports whether err is the 403 of an account whose phone
-// service has not been set up (as opposed to a token that lacks the scope).
+// phoneSettingsPath is the phone endpoint below the base URL.
+const phoneSettingsPath = "/phone/account_settings"
+
+// phoneForbidden is what the spec says a 403 of the phone endpoint means. It
+// documents no code, so a token without the phone scope cannot be told apart
+// by the code: the meaning names both.
+const phoneForbidden = "phone service has not been set up on this account (it needs a Business or Enterprise plan and a phone licence), or the token lacks the " + PhoneScope + " scope"
+
+// IsPhoneNotSetUp reports whether err is a 403 of the phone endpoint, which
+// the spec documents as an account whose phone service has not been set up.
+// It does not depend on the answer's code (the spec documents none).
 func IsPhoneNotSetUp(err error) bool {
-	return IsCode(err, CodePhoneNotSetUp) && IsStatus(err, http.StatusForbidden)
+	var e *Error
+	return errors.As(err, &e) && e.Status == http.StatusForbidden && strings.HasSuffix(e.Path, phoneSettingsPath)
 }
 
 // nearestPhoneSettingType returns the known key closest to t when it is a

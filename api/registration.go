@@ -190,19 +190,52 @@ type Ticket struct {
 	QRCodeURL             string `json:"qr_code_url,omitempty"`
 }
 
-// Error codes of a refused ticket (from the provider's description).
+// Error codes of a refused ticket: the eight values of the provider's
+// description (its text names two more, TicketErrMissingAnswers and
+// TicketErrUnconfiguredQuestions).
 const (
-	TicketErrEmailNotFound      = "email_not_found"
-	TicketErrTicketTypeNotFound = "ticket_type_notfound"
-	TicketErrNoStock            = "stock_not_exist"
-	TicketErrSaleTime           = "invalid_sale_time"
+	TicketErrEmailNotFound            = "email_not_found"
+	TicketErrTicketTypeNotFound       = "ticket_type_notfound"
+	TicketErrNoStock                  = "stock_not_exist"
+	TicketErrSaleTime                 = "invalid_sale_time"
+	TicketErrInvalidAnswers           = "invalid_api_registration_questions_answers"
+	TicketErrNotGenerated             = "ticket_generated_failed"
+	TicketErrFastJoinWithRegistration = "fast_join_with_registrationNeeded"
+	TicketErrDuplicateQuestions       = "tickets_duplicate_custom_questions"
+	TicketErrMissingAnswers           = "missing_required_questions"
+	TicketErrUnconfiguredQuestions    = "non_configured_questions"
 )
+
+var ticketErrMeanings = map[string]string{
+	TicketErrEmailNotFound:            "the email address is missing or not valid",
+	TicketErrTicketTypeNotFound:       "the ticket type was not found (name one: the event's default ticket type is gone)",
+	TicketErrNoStock:                  "no tickets of this type are left",
+	TicketErrSaleTime:                 "the ticket type is not on sale now",
+	TicketErrInvalidAnswers:           "the answers to the registration questions are not valid",
+	TicketErrNotGenerated:             "the ticket could not be generated; try again",
+	TicketErrFastJoinWithRegistration: "fast join cannot be combined with registration_needed",
+	TicketErrDuplicateQuestions:       "a custom question is answered more than once",
+	TicketErrMissingAnswers:           "required registration questions were not answered",
+	TicketErrUnconfiguredQuestions:    "the answers name questions the registration form does not have",
+}
 
 // TicketError is one ticket the server refused, and why.
 type TicketError struct {
 	Email     string `json:"email"`
 	ErrorCode string `json:"error_code,omitempty"`
 	Message   string `json:"message,omitempty"`
+}
+
+// Meaning is what the error code means in words; the server's message when
+// the code is not one the description lists.
+func (e TicketError) Meaning() string {
+	if m, ok := ticketErrMeanings[e.ErrorCode]; ok {
+		return m
+	}
+	if e.Message != "" {
+		return e.Message
+	}
+	return e.ErrorCode
 }
 
 // TicketsResult is the answer of a create-tickets call: tickets made and

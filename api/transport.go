@@ -27,6 +27,9 @@ type call struct {
 	// whose outcome is unknown (5xx, dropped connection). GET and DELETE are;
 	// attendee-action PATCH is too, since a repeated check-in is no-op.
 	repeatable bool
+	// meanings says what an HTTP status means at this endpoint when the
+	// answer carries no documented code (the spec's per-endpoint statuses).
+	meanings map[int]string
 }
 
 const maxErrorBody = 64 << 10
@@ -78,6 +81,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			return nil
 		}
 		apiErr := readError(resp, cl.op)
+		apiErr.endpoint = cl.meanings[apiErr.Status]
 		filterStrings(apiErr, c.filter)
 		// A 429 was refused before any work, so even a POST may be repeated.
 		retryable := apiErr.Status == http.StatusTooManyRequests || (apiErr.Status >= 500 && cl.repeatable)

@@ -115,5 +115,5 @@ func TestCoeditorsRules(t *testing.T) {
 	// Scopes: the read-only token may list, not change.
 	e.do("GET", "/events/"+id+"/coeditors", ReadOnlyToken, nil).decode(t, 200, nil)
 	e.do("PATCH", "/events/"+id+"/coeditors", ReadOnlyToken, map[string]any{"operation": "add", "coeditors": four[:1]}).
-		wantError(t, 403, codeMissingScope)
+		wantError(t, 403, CodeMissingScope)
 }

@@ -129,7 +129,7 @@ func validationError(err error) error {
 	if errors.As(err, &ve) {
 		return fieldError(ve.Problems...)
 	}
-	return errf(http.StatusBadRequest, codeValidation, "%v", err)
+	return errf(http.StatusBadRequest, CodeValidation, "%v", err)
 }
 
 // checkHub enforces 26201 (hub not the caller's) and 260207 (conference event
@@ -337,7 +337,7 @@ func (s *Sim) deleteEvent(w http.ResponseWriter, r *http.Request, p *principal) 
 		return err
 	}
 	if !e.isDraft() {
-		return errf(http.StatusBadRequest, codeOnlyDrafts, "Only draft events can be deleted.")
+		return errf(http.StatusBadRequest, CodeOnlyDrafts, "Only draft events can be deleted.")
 	}
 	delete(s.st.events, e.ev.EventID)
 	noContent(w)
@@ -383,18 +383,18 @@ func (s *Sim) eventAction(w http.ResponseWriter, r *http.Request, p *principal) 
 	switch in.Operation {
 	case "publish":
 		if !e.isDraft() {
-			return errf(http.StatusBadRequest, codeNotDraft, "Only draft events can be published; this event is already published.")
+			return errf(http.StatusBadRequest, CodeNotDraft, "Only draft events can be published; this event is already published.")
 		}
 		e.ev.Status = api.StatusPublished
 		res.Status = api.ActionStatusPublished
 	case "cancel":
 		switch e.statusType(now) {
 		case api.ListDraft:
-			return errf(http.StatusBadRequest, codeNotCancelable, "Only published events can be cancelled; this event is a draft (delete it instead).")
+			return errf(http.StatusBadRequest, CodeNotCancelable, "Only published events can be cancelled; this event is a draft (delete it instead).")
 		case api.ListCancelled:
-			return errf(http.StatusBadRequest, codeNotCancelable, "The event is already cancelled.")
+			return errf(http.StatusBadRequest, CodeNotCancelable, "The event is already cancelled.")
 		case api.ListPast:
-			return errf(http.StatusBadRequest, codeNotCancelable, "Past events cannot be cancelled.")
+			return errf(http.StatusBadRequest, CodeNotCancelable, "Past events cannot be cancelled.")
 		}
 		if e.registrants > 0 && strings.TrimSpace(in.CancelMessage) == "" {
 			return fieldError(api.FieldError{Field: "cancel_message",

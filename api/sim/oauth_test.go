@@ -194,7 +194,7 @@ func TestOAuthCodeExchangeVerifiesPKCE(t *testing.T) {
 	at := body["access_token"].(string)
 	c.e.do("GET", "/events?role_type=host", at, nil).decode(t, http.StatusOK, nil)
 	c.e.clock.Advance(AccessTokenLifetime)
-	c.e.do("GET", "/events?role_type=host", at, nil).wantError(t, http.StatusUnauthorized, codeInvalidToken)
+	c.e.do("GET", "/events?role_type=host", at, nil).wantError(t, http.StatusUnauthorized, CodeInvalidToken)
 }
 
 func TestOAuthRequestedScopesOnly(t *testing.T) {
@@ -245,7 +245,7 @@ func TestOAuthPathsBypassBearerAuthOnly(t *testing.T) {
 	resp, body := c.refresh("nope")
 	wantOAuthError(t, resp, body, http.StatusBadRequest, "invalid_grant")
 	// ...but the API still needs one.
-	c.e.do("GET", "/events?role_type=host", "", nil).wantError(t, http.StatusUnauthorized, codeInvalidToken)
+	c.e.do("GET", "/events?role_type=host", "", nil).wantError(t, http.StatusUnauthorized, CodeInvalidToken)
 	// A path that only looks like an OAuth one is cleaned and redirected, not served.
 	req, _ := http.NewRequest(http.MethodGet, c.e.srv.URL+"/oauth/../v2/vendor_events/events", nil)
 	req.URL.Opaque = "/oauth/../v2/vendor_events/events"

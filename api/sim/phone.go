@@ -35,13 +35,13 @@ func (s *Sim) phoneRoutes() {
 	s.mux.HandleFunc("GET /v2/phone/account_settings", func(w http.ResponseWriter, r *http.Request) {
 		p := principalFrom(r.Context())
 		if !need.grantedTo(p) {
-			writeError(w, &apiError{Status: http.StatusForbidden, Code: codeMissingScope,
+			writeError(w, &apiError{Status: http.StatusForbidden, Code: CodeMissingScope,
 				Message: "Invalid access token, does not contain scopes: [" + strings.Join(need.names(), ", ") + "]"})
 			return
 		}
 		policy := phonePolicyFor(p.user.AccountID)
 		if policy == nil {
-			writeError(w, &apiError{Status: http.StatusForbidden, Code: api.CodePhoneNotSetUp, Message: msgPhoneNotSetUp})
+			writeError(w, &apiError{Status: http.StatusForbidden, Code: CodePhoneNotSetUp, Message: msgPhoneNotSetUp})
 			return
 		}
 		keys, err := parseSettingTypes(r.URL.Query()["setting_types"])

@@ -105,12 +105,12 @@ func TestPhoneSettingTypesFilterAndErrors(t *testing.T) {
 		t.Errorf("400 body: %s", r.body)
 	}
 	r = e.phoneGet(NoPhoneToken, nil)
-	if apiErr := r.wantError(t, 403, api.CodePhoneNotSetUp); !strings.Contains(apiErr.Message, "not been set up") {
+	if apiErr := r.wantError(t, 403, CodePhoneNotSetUp); !strings.Contains(apiErr.Message, "not been set up") {
 		t.Errorf("403 body: %s", r.body)
 	}
 	// The account check comes before the parameter check.
-	e.phoneGet(NoPhoneToken, &bad).wantError(t, 403, api.CodePhoneNotSetUp)
-	e.phoneGet("", nil).wantError(t, 401, codeInvalidToken)
+	e.phoneGet(NoPhoneToken, &bad).wantError(t, 403, CodePhoneNotSetUp)
+	e.phoneGet("", nil).wantError(t, 401, CodeInvalidToken)
 	// The read-only token reads phone settings too.
 	e.phoneGet(ReadOnlyToken, nil).decode(t, 200, nil)
 }
@@ -118,7 +118,7 @@ func TestPhoneSettingTypesFilterAndErrors(t *testing.T) {
 func TestPhoneMissingScope(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.sim.issueToken("no-phone-scope", DemoHostID, []string{"vendor_events_basic:read"}, testEpoch.Add(3600e9))
-	e.phoneGet("no-phone-scope", nil).wantError(t, 403, codeMissingScope)
+	e.phoneGet("no-phone-scope", nil).wantError(t, 403, CodeMissingScope)
 	e.sim.issueToken("granular-only", DemoHostID, []string{api.PhoneGranularScope}, testEpoch.Add(3600e9))
 	e.phoneGet("granular-only", nil).decode(t, 200, nil)
 }

@@ -9,10 +9,6 @@ import (
 	"github.com/evdesk/evdesk/api"
 )
 
-// codeNotPublished answers tickets for an event that is not published (flow
-// rule 2); the spec shows no code for it.
-const codeNotPublished = 3003
-
 func (s *Sim) ticketRoutes(b *regBook) {
 	s.handle("GET", "/events/{eventId}/ticket_types",
 		s.scopeFor("events_ticket_types:read", "events:read:list_ticket_types"), b.with(s.listTicketTypes))
@@ -86,9 +82,9 @@ func (s *Sim) createTickets(b *regBook, w http.ResponseWriter, r *http.Request, 
 	}
 	switch {
 	case e.isDraft():
-		return errf(http.StatusBadRequest, codeNotPublished, "Publish the event before registering attendees.")
+		return errf(http.StatusBadRequest, api.CodeEventNotPublished, "Publish the event before registering attendees.")
 	case e.cancelled:
-		return errf(http.StatusBadRequest, codeNotPublished, "The event was cancelled; attendees cannot register.")
+		return errf(http.StatusBadRequest, api.CodeEventNotPublished, "The event was cancelled; attendees cannot register.")
 	}
 	if n := len(in.Tickets); n > api.MaxTicketsPerRequest {
 		return fieldError(api.FieldError{Field: "tickets",

@@ -45,12 +45,12 @@ func TestTranscribeAuthIsJWTOnly(t *testing.T) {
 	if st, _ := e.post(t, path, aiToken(t, e.clock.Now(), time.Hour), body); st != 200 {
 		t.Fatalf("valid JWT: %d", st)
 	}
-	if st, er := e.post(t, path, DemoToken, body); st != 401 || er.Code != api.CodeAITokenInvalid {
+	if st, er := e.post(t, path, DemoToken, body); st != 401 || er.Code != CodeAITokenInvalid {
 		t.Fatalf("OAuth token on the AI path: %d %+v", st, er)
 	}
 	tok := aiToken(t, e.clock.Now(), 30*time.Minute)
 	e.clock.Advance(31 * time.Minute)
-	if st, er := e.post(t, path, tok, body); st != 401 || er.Code != api.CodeAITokenExpired || !strings.Contains(er.Message, "expired") {
+	if st, er := e.post(t, path, tok, body); st != 401 || er.Code != CodeAITokenExpired || !strings.Contains(er.Message, "expired") {
 		t.Fatalf("expired: %d %+v", st, er)
 	}
 	// The JWT opens nothing else.
