@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,9 +22,13 @@ const (
 
 // PhoneSettingsOptions selects the settings to read.
 type PhoneSettingsOptions struct {
-	// Types lists setting keys (PhoneSettingTypes); empty asks for the
+	// Types lists setting keys (PhoneSettingTypes, the three that carry the
+	// provider's name spelt with the path word); empty asks for the
 	// provider's default selection.
 	Types []string
+	// Word is the path word the branded keys must carry; "" accepts any
+	// (AccountSettings fills in the client's).
+	Word string
 }
 
 // Validate checks every type against the known setting keys; a problem
@@ -34,9 +39,12 @@ func (o PhoneSettingsOptions) Validate() error {
 		switch t = strings.TrimSpace(t); {
 		case t == "":
 			v.add(fmt.Sprintf("setting_types[%d]", i), "is empty")
-		case !IsPhoneSettingType(t):
+		case !isPhoneSettingTypeFor(o.Word, t):
 			msg := fmt.Sprintf("%q is not a phone setting type", t)
-			if near := nearestPhoneSettingType(t); near != "" {
+			if w, _ := brandWord(t); w != "" {
+				msg = fmt.Sprintf("%q carries the word %q, but this profile's path word is %q: use %q",
+					t, w, o.Word, PhoneSettingKeyFor(o.Word, t))
+			} else if near := NearestName(t, PhoneSettingTypesFor(cmp.Or(o.Word, DefaultPathWord))); near != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", near)
 			} else {
 				msg += "; see `evdesk phone settings --help` for the list"
@@ -76,6 +84,7 @@ func ParsePhoneSettingTypes(s string) []string {
 // AccountSettings reads the account's phone settings. An account without
 // phone service answers 403 (IsPhoneNotSetUp reports it).
 func (s *PhoneService) AccountSettings(ctx context.Context, opts PhoneSettingsOptions) (*PhoneSettings, error) {
+	opts.Word = s.c.word
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
@@ -104,6 +113,6 @@ func IsPhoneNotSetUp(err error) bool {
 	return errors.As(err, &e) && e.Status == http.StatusForbidden && strings.HasSuffix(e.Path, phoneSettingsPath)
 }
 
-// nearestPhoneSettingType returns the known key closest to t when it is a
-// plausible typo.
-func nearestPhoneSettingType(t string) string { return NearestName(t, PhoneSettingTypes) }
+// SettingTypes lists the 43 setting keys as this client's provider spells
+// them (its path word in the three that carry the provider's name).
+func (s *PhoneService) SettingTypes() []string { return PhoneSettingTypesFor(s.c.word) }

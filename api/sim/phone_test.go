@@ -190,3 +190,26 @@ func TestConformancePhoneCatchesShapeErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPhoneKeysCarryTheWord: the keys that carry the provider's name carry
+// the simulator's word, in answers and in setting_types.
+func TestPhoneKeysCarryTheWord(t *testing.T) {
+	e := newEnv(t, Options{PathWord: "acme"})
+	keys := keysOf(t, e.phoneGet(DemoToken, nil).body)
+	for _, k := range []string{"acme_phone_on_mobile", "acme_phone_on_pwa", "external_calling_on_acme_room_common_area"} {
+		if !slices.Contains(keys, k) {
+			t.Errorf("%s missing from %v", k, keys)
+		}
+		q := k
+		e.phoneGet(DemoToken, &q).decode(t, 200, nil)
+	}
+	if slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, "vendor") }) {
+		t.Errorf("the default word leaks: %v", keys)
+	}
+	q := "vendor_phone_on_mobile"
+	e.phoneGet(DemoToken, &q).wantError(t, 400, api.CodeInvalidSettingTypes)
+	// The simulator's list and the client's are written apart; they agree.
+	if got := newEnv(t, Options{}).sim.phoneKeys(); !slices.Equal(got, api.PhoneSettingTypes) {
+		t.Errorf("simulator keys %v", got)
+	}
+}
