@@ -53,9 +53,13 @@ func TestCoeditorsRules(t *testing.T) {
 	e := newEnv(t, Options{})
 	f := e.sim.Fixtures()
 	id := f.NoRegistrantsEventID
+	var res coeditorResult
+	// Start from none, so the event has room.
+	if seeded := e.sim.Coeditors(id); len(seeded) > 0 {
+		patchCoeditors(e, id, "delete", seeded...).decode(t, 201, &res)
+	}
 	before := e.sim.Coeditors(id)
 
-	var res coeditorResult
 	patchCoeditors(e, id, "add",
 		api.Coeditor{Email: "Ana.Ribeiro@example.org", PermissionGroups: []string{api.PermRegistrationJoin, api.PermPublish, api.PermPublish}},
 		api.Coeditor{Email: DemoHostEmail},
@@ -89,6 +93,18 @@ func TestCoeditorsRules(t *testing.T) {
 	got := e.sim.Coeditors(id)
 	if last := got[len(got)-1]; last.Email != "ana.ribeiro@example.org" || !slices.Equal(last.PermissionGroups, []string{api.PermEmail}) {
 		t.Fatalf("after update/delete %+v", got)
+	}
+
+	// An event has at most three co-editors: a fourth is refused by address.
+	patchCoeditors(e, id, "add", api.Coeditor{Email: "b@example.org"}, api.Coeditor{Email: "c@example.org"},
+		api.Coeditor{Email: "d@example.org"}).decode(t, 201, &res)
+	if len(res.Errors) != 1 || res.Errors[0].Email != "d@example.org" || !strings.Contains(res.Errors[0].Message, "the most an event may have") {
+		t.Fatalf("fourth %+v", res.Errors)
+	}
+	var listed api.CoeditorList
+	e.do("GET", "/events/"+id+"/coeditors", DemoToken, nil).decode(t, 200, &listed)
+	if len(listed.Coeditors) != maxCoeditorsPerEvent || listed.TotalRecords != maxCoeditorsPerEvent {
+		t.Fatalf("listed %+v", listed)
 	}
 
 	// Request-level problems are 400s naming the field.

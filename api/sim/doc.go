@@ -35,6 +35,51 @@
 //     format), 40003 (a language other than English).
 //   - A fault of the fault knobs answers 500, 502 or 503 with code = status.
 //
-// Other choices:
-//   - Tickets for a cancelled event are refused with 26501, as for a draft.
+// Requests:
+//   - Date-times must be exactly yyyy-MM-ddTHH:mm:ssZ (the spec's form):
+//     an offset, a fraction or a date alone is a 400 naming the field.
+//   - Enumerations are matched exactly (attendance_type in lower case, as
+//     the spec's table writes it); country codes are current two-letter
+//     ISO 3166-1 codes in capitals (the registry of golang.org/x/text).
+//   - Calendar problems of an update are field errors (code 300): the spec
+//     lists 26202 to 26204 for create only.
+//   - An update ignores meeting_type (the spec changes it through the
+//     session API), as it ignores the read-only start_time and end_time.
+//   - Day lists of a recurrence are read in either shape (array, or the
+//     compact string or integer).
+//
+// Tickets (create tickets; the description lists the codes, not when each
+// applies):
+//   - 26501 for a draft, and for a cancelled event.
+//   - 26502 for a ticket_type_id that cannot be an id (characters other
+//     than letters, digits, '-' and '_', or over 64); a well-formed id that
+//     is not one of the event's is refused per ticket (ticket_type_notfound).
+//   - 2007 (404) when a named ticket type has no seat left at all;
+//     stock_not_exist per ticket when its seats run out within a request.
+//   - 26401 when a named ticket type is not on sale now; invalid_sale_time
+//     per ticket when the event's default type is not. Seeded ticket types
+//     are on sale from three months before the event until it ends.
+//   - Registration forms: most events ask for an optional first and last
+//     name; Fixtures.QuestionsEventID (the conference) requires first_name,
+//     job_title, organization and WorkshopQuestion (one of WorkshopChoices).
+//     Missing answers are 260504, listing the questions as a JSON array
+//     after " - ", as the description's example does; with
+//     validation_level=strict, answers to questions the form lacks are
+//     260503, listed the same way. registration_needed skips the questions
+//     and gives the ticket a registration link instead of a join link.
+//   - Per ticket: email_not_found for a missing or malformed address,
+//     fast_join_with_registrationNeeded, tickets_duplicate_custom_questions
+//     for a title answered twice, invalid_api_registration_questions_answers
+//     for an answer outside a question's choices. ticket_generated_failed is
+//     never produced.
+//
+// Other resources:
+//   - Co-editors: a fourth co-editor of an event, the event's owner,
+//     no-reply and events@ mailboxes, a repeated address, and an update or
+//     delete of someone who is not a co-editor are refused per address in
+//     the 201 answer's errors, with a message and no code.
+//   - Exhibitors: an exhibitor_id sent with a create is answered 1020 when
+//     it cannot be an id or names an existing exhibitor, 2006 when it names
+//     none; youtube_url is not read; is_sponsor is true when absent.
+//   - Access links: each link's URL, the seeded links and ticket types.
 package sim
