@@ -33,7 +33,11 @@
 //     and 40102 (expired, or a life over an hour); 400 codes 40001 (audio
 //     not reachable: only the sample files exist), 40002 (not an audio
 //     format), 40003 (a language other than English).
-//   - A fault of the fault knobs answers 500, 502 or 503 with code = status.
+//   - 429 (the rate limit) and the fault knobs' 500, 502 and 503 carry
+//     code = status.
+//
+// Rate limit: one LIGHT bucket (Options.RPS a second, burst as large) per
+// access token, and one per AI API key for the transcription endpoint.
 //
 // Requests:
 //   - Date-times must be exactly yyyy-MM-ddTHH:mm:ssZ (the spec's form):

@@ -269,3 +269,18 @@ func TestServerAuthURL(t *testing.T) {
 		t.Fatalf("%s vs %s", srv.AuthURL(), srv.URL())
 	}
 }
+
+// TestOAuthGrantsTheGranularPhoneScope: a token asked for with the phone
+// endpoint's granular scope alone reads the phone settings and nothing else.
+func TestOAuthGrantsTheGranularPhoneScope(t *testing.T) {
+	c := newOAuthEnv(t)
+	q := authorizeQuery()
+	q.Set("scope", "phone:read:list_account_settings:admin")
+	_, body := c.exchange(c.code(q), testVerifier)
+	at, _ := body["access_token"].(string)
+	if body["scope"] != "phone:read:list_account_settings:admin" || at == "" {
+		t.Fatalf("%v", body)
+	}
+	c.e.phoneGet(at, nil).decode(t, http.StatusOK, nil)
+	c.e.do("GET", "/events?role_type=host", at, nil).wantError(t, http.StatusForbidden, CodeMissingScope)
+}

@@ -192,14 +192,24 @@ func (s *Sim) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if ok, wait := s.limits.allow(p.token, s.now()); !ok {
-		secs := max(1, int(math.Ceil(wait.Seconds())))
-		w.Header().Set("Retry-After", fmt.Sprint(secs))
-		writeError(w, &apiError{Status: http.StatusTooManyRequests, Code: http.StatusTooManyRequests,
-			Message: "You have reached the maximum per-second rate limit for this API. Try again later."})
+	if s.rateLimited(w, p.token) {
 		return
 	}
 	s.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+}
+
+// rateLimited takes a request from bucket's share of the LIGHT limit; when
+// the bucket is empty it answers 429 with Retry-After and reports true.
+func (s *Sim) rateLimited(w http.ResponseWriter, bucket string) bool {
+	ok, wait := s.limits.allow(bucket, s.now())
+	if ok {
+		return false
+	}
+	secs := max(1, int(math.Ceil(wait.Seconds())))
+	w.Header().Set("Retry-After", fmt.Sprint(secs))
+	writeError(w, &apiError{Status: http.StatusTooManyRequests, Code: http.StatusTooManyRequests,
+		Message: "You have reached the maximum per-second rate limit for this API. Try again later."})
+	return true
 }
 
 // wait sleeps for d unless the request or the simulator ends first.

@@ -100,8 +100,8 @@ func (s *Sim) checkAIToken(r *http.Request) *apiError {
 	case err != nil:
 		return invalid("Invalid JWT: the token is malformed or not signed with HS256.")
 	}
-	if typ, _ := tok.Header["typ"].(string); typ != "" && !strings.EqualFold(typ, "JWT") {
-		return invalid("Invalid JWT: typ must be JWT.")
+	if typ, _ := tok.Header["typ"].(string); !strings.EqualFold(typ, "JWT") {
+		return invalid("Invalid JWT: the header's typ must be JWT.")
 	}
 	iss, _ := claims["iss"].(string)
 	if iss == "" {
@@ -132,6 +132,11 @@ func (s *Sim) checkAIToken(r *http.Request) *apiError {
 func (s *Sim) transcribe(w http.ResponseWriter, r *http.Request) {
 	if e := s.checkAIToken(r); e != nil {
 		writeError(w, e)
+		return
+	}
+	// The AI services follow the account's rate limit: one bucket per API
+	// key (the JWT's iss, DemoAIKey once the token checked out).
+	if s.rateLimited(w, "ai:"+DemoAIKey) {
 		return
 	}
 	var in api.TranscribeRequest

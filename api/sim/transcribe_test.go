@@ -58,3 +58,45 @@ func TestTranscribeAuthIsJWTOnly(t *testing.T) {
 		t.Fatalf("JWT on the events API: %d", st)
 	}
 }
+
+func TestTranscribeNeedsTypJWT(t *testing.T) {
+	e := newEnv(t, Options{})
+	now := e.clock.Now()
+	claims := jwt.MapClaims{"iss": DemoAIKey, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
+	for name, typ := range map[string]any{"no typ": nil, "other typ": "JWS"} {
+		tok := jwt.NewWithClaims(jwt.SigningMethodHS256, claims)
+		if typ == nil {
+			delete(tok.Header, "typ")
+		} else {
+			tok.Header["typ"] = typ
+		}
+		raw, err := tok.SignedString([]byte(DemoAISecret))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, er := e.post(t, "/v2"+api.TranscribePath, raw, api.TranscribeRequest{File: SampleKeynoteURL}); st != 401 ||
+			er.Code != CodeAITokenInvalid || !strings.Contains(er.Message, "typ") {
+			t.Errorf("%s: %d %+v", name, st, er)
+		}
+	}
+}
+
+// TestTranscribeGoesThroughTheRateLimit: the AI path has the LIGHT limit
+// too (per API key); the frozen test clock never refills the bucket.
+func TestTranscribeGoesThroughTheRateLimit(t *testing.T) {
+	e := newEnv(t, Options{RPS: 2})
+	tok := aiToken(t, e.clock.Now(), time.Hour)
+	body := api.TranscribeRequest{File: SampleKeynoteURL}
+	for i := range 2 {
+		if st, er := e.post(t, "/v2"+api.TranscribePath, tok, body); st != 200 {
+			t.Fatalf("request %d: %d %+v", i, st, er)
+		}
+	}
+	if st, _ := e.post(t, "/v2"+api.TranscribePath, tok, body); st != http.StatusTooManyRequests {
+		t.Fatalf("third request: %d", st)
+	}
+	e.clock.Advance(time.Second)
+	if st, _ := e.post(t, "/v2"+api.TranscribePath, tok, body); st != 200 {
+		t.Fatalf("after a second: %d", st)
+	}
+}
