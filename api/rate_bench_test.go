@@ -121,3 +121,51 @@ func BenchmarkBulkSendStatusRate(b *testing.B) {
 		b.ReportMetric(float64(rs.requests.Load()), "requests")
 	}
 }
+
+// BenchmarkBulkCheckInLowerPlan: the same 20,000 check-ins into a
+// simulator that allows only 10 requests a second, with the client's
+// default (30): the client finds the lower rate by itself. The ceiling is
+// 6.7 s.
+//
+//	go test ./api -run '^$' -bench BulkCheckInLowerPlan -benchtime 1x
+func BenchmarkBulkCheckInLowerPlan(b *testing.B) {
+	for b.Loop() {
+		rs := newRateServer(b, 10)
+		c := rateClient(b, rs.srv.URL)
+		took := bulkCheckIns(b, rs, c)
+		b.ReportMetric(took.Seconds(), "s/20k-checkins")
+		b.ReportMetric(float64(rs.refusals.Load()), "429s")
+		b.ReportMetric(c.Pacer().Rate(), "final-rps")
+	}
+}
+
+// TestBulkWorkKeepsTo429sAHandful: at the server's rate the client draws
+// no more than a handful of 429s, and above it (a profile set higher than
+// the plan allows) it slows down to the server's rate on its own. Figures
+// are logged, not asserted: timing depends on the machine.
+func TestBulkWorkKeepsTo429sAHandful(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes a few seconds of wall time")
+	}
+	for _, tc := range []struct {
+		name        string
+		server      float64
+		client      float64
+		most429s    int64
+		requestsMax int64
+	}{
+		{"client at the server's rate", 30, api.DefaultRateLimit, 2, 67 + 2},
+		{"client at three times the server's rate", 30, 90, 6, 67 + 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := newRateServer(t, tc.server)
+			c := rateClient(t, rs.srv.URL, api.WithRateLimit(tc.client, 1))
+			took := bulkCheckIns(t, rs, c)
+			t.Logf("20,000 check-ins in %v, %d requests, %d 429s, final rate %.1f/s", took.Round(time.Millisecond),
+				rs.requests.Load(), rs.refusals.Load(), c.Pacer().Rate())
+			if rs.refusals.Load() > tc.most429s || rs.requests.Load() > tc.requestsMax {
+				t.Errorf("%d 429s in %d requests; at most %d allowed", rs.refusals.Load(), rs.requests.Load(), tc.most429s)
+			}
+		})
+	}
+}

@@ -73,6 +73,11 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			}
 			continue
 		}
+		if resp.StatusCode == http.StatusTooManyRequests {
+			c.pacer.throttled()
+		} else {
+			c.pacer.answered()
+		}
 		if resp.StatusCode < 300 {
 			if err := c.decodeBody(ctx, resp, out, cl, start); err != nil {
 				return err
@@ -171,10 +176,8 @@ func isTimeout(err error) bool {
 
 // send makes one attempt, after the client-side rate limit admits it.
 func (c *Client) send(ctx context.Context, cl call, payload []byte) (*http.Response, error) {
-	if c.limiter != nil {
-		if err := c.limiter.Wait(ctx); err != nil {
-			return nil, err
-		}
+	if err := c.pacer.Wait(ctx); err != nil {
+		return nil, err
 	}
 	u := *c.base
 	u.Path = strings.TrimRight(u.Path, "/") + cl.path
