@@ -134,6 +134,21 @@ type CustomAnswer struct {
 var StandardQuestions = []string{"first_name", "last_name", "address", "city", "state", "zip", "country",
 	"phone", "industry", "job_title", "organization", "organization_size", "comments"}
 
+// questionLabels name the standard questions for people.
+var questionLabels = map[string]string{"first_name": "First name", "last_name": "Last name", "address": "Address",
+	"city": "City", "state": "State or province", "zip": "ZIP or postal code", "country": "Country (two-letter code, such as US)",
+	"phone": "Phone", "industry": "Industry", "job_title": "Job title", "organization": "Organization",
+	"organization_size": "Organization size (employees)", "comments": "Questions and comments"}
+
+// QuestionLabel names a registration question for people: a standard one in
+// words ("job_title" is "Job title"), a custom one by its title.
+func QuestionLabel(question string) string {
+	if l, ok := questionLabels[question]; ok {
+		return l
+	}
+	return question
+}
+
 // standardField returns the field of t that answers a standard question.
 func (t *TicketRequest) standardField(name string) *string {
 	return map[string]*string{"first_name": &t.FirstName, "last_name": &t.LastName, "address": &t.Address,
