@@ -37,7 +37,27 @@
 //     code = status.
 //
 // Rate limit: one LIGHT bucket (Options.RPS a second, burst as large) per
-// access token, and one per AI API key for the transcription endpoint.
+// access token, and one per AI API key for the transcription endpoint; a
+// 429 carries Retry-After in whole seconds.
+//
+// Auth and plumbing:
+//   - Seeded access tokens (DemoToken, ReadOnlyToken, OtherHostToken,
+//     NoPhoneToken) never expire; the OAuth server's tokens live
+//     Options.TokenTTL (an hour by default) and its answer adds user_id and
+//     account_id. Refresh tokens rotate: a used one is refused
+//     (invalid_grant). The demo client is DemoClientID with
+//     DemoClientSecret; redirect URIs must equal DemoRedirectURI or one
+//     added with RegisterRedirectURI; AutoApproveParam or
+//     AutoApproveHeader skips the consent page.
+//   - Page tokens are signed, tied to their listing and expire after 15
+//     minutes on Options.Now; page_size is 1 to 300 (default 30).
+//   - The fault knobs (Options.Latency, ErrorRate, DropRate) and the
+//     hostile package, which attacks the client on purpose, are test tools.
+//   - Phone: the demo account's policy carries every setting and two the
+//     spec does not list (online_fax, call_screening); NoPhoneToken's
+//     account has no phone service.
+//   - Transcription knows three sample files (SampleAudioURLs) and English.
+//   - Listing events without role_type lists the caller's as an attendee.
 //
 // Requests:
 //   - Date-times must be exactly yyyy-MM-ddTHH:mm:ssZ (the spec's form):
