@@ -15,11 +15,6 @@ type question struct {
 	choices  []string // the answers a custom question allows; nil: free text
 }
 
-// standardQuestions are the ticket fields the provider's description calls
-// the standard questions.
-var standardQuestions = []string{"first_name", "last_name", "address", "city", "state", "zip", "country",
-	"phone", "industry", "job_title", "organization", "organization_size", "comments"}
-
 // WorkshopQuestion and DietQuestion are the custom questions of the
 // conference's form (Fixtures.QuestionsEventID); WorkshopChoices are the
 // answers the first allows.
