@@ -206,7 +206,7 @@ func openSession(ctx context.Context, flags rootFlags, console bool) (*session, 
 	}
 	// One pacer for the account: the console's calls and the check-in
 	// sender keep to its rate together.
-	pacer := api.NewPacer(profile.RequestRate(), 1)
+	pacer := api.NewPacer(profile.RequestRate(), 0)
 	common := []api.Option{api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
 		api.WithTokenSource(ts), api.WithUserAgent("evdesk/" + versionString()), api.WithLogger(logger),
 		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer)}

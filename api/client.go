@@ -117,8 +117,8 @@ func WithSleep(sleep func(context.Context, time.Duration) error) Option {
 }
 
 // WithRateLimit paces requests at most rps a second, in bursts of at most
-// burst, slowing down on 429 and back up after (see Pacer); rps <= 0
-// removes the limit. The default is DefaultRateLimit, burst 1.
+// burst (0: a third of rps), slowing down on 429 and back up after (see
+// Pacer); rps <= 0 removes the limit. The default is DefaultRateLimit.
 func WithRateLimit(rps float64, burst int) Option {
 	return func(c *Client) {
 		if rps <= 0 {
@@ -169,7 +169,7 @@ func New(opts ...Option) (*Client, error) {
 		now:       time.Now,
 		sleep:     sleepContext,
 		jitter:    rand.Float64,
-		pacer:     NewPacer(DefaultRateLimit, 1),
+		pacer:     NewPacer(DefaultRateLimit, 0),
 		retry:     DefaultRetryPolicy,
 		maxBody:   DefaultMaxBodyBytes,
 		log:       slog.New(slog.DiscardHandler),

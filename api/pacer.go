@@ -37,10 +37,11 @@ const (
 // LIGHT label, spec section 8): it starts at its ceiling, the configured
 // rate; a 429 halves the rate, and answers without one bring it back up
 // (additive increase, multiplicative decrease), gently near the rate that
-// drew the last 429. Requests leave one at a time (burst 1), so the
-// server's own bucket keeps its slack for the jitter of the network. A
-// Pacer is safe for concurrent use; clients that share an account's limit
-// share one (WithPacer).
+// drew the last 429. Bursts are small (a third of a second's worth by
+// default): a screen's first requests leave together, and the server's own
+// bucket keeps most of its slack for the jitter of the network. A Pacer is
+// safe for concurrent use; clients that share an account's limit share one
+// (WithPacer).
 type Pacer struct {
 	mu       sync.Mutex
 	lim      *rate.Limiter
@@ -54,9 +55,13 @@ type Pacer struct {
 }
 
 // NewPacer paces at most rps requests a second, in bursts of at most burst
-// (1 when smaller). rps <= 0 removes the limit: the pacer never waits.
+// (burst <= 0: a third of rps, at least 1). rps <= 0 removes the limit: the
+// pacer never waits.
 func NewPacer(rps float64, burst int) *Pacer {
 	p := &Pacer{ceiling: rps, rate: rps, now: time.Now}
+	if burst <= 0 {
+		burst = int(rps / 3)
+	}
 	if rps > 0 {
 		p.lim = rate.NewLimiter(rate.Limit(rps), max(burst, 1))
 	}

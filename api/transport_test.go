@@ -242,7 +242,7 @@ func TestErrorDetailsNameTheEndpoint(t *testing.T) {
 // check-in sender share one pacer, so a 429 one of them meets slows both.
 func TestASharedPacerSlowsEveryClientOfTheAccount(t *testing.T) {
 	srv, n := scripted(t, []int{429}, map[string]string{"Retry-After": "1"})
-	shared := NewPacer(DefaultRateLimit, 1)
+	shared := NewPacer(DefaultRateLimit, 0)
 	var waits []time.Duration
 	clients := make([]*Client, 2)
 	for i := range clients {
