@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
-	"golang.org/x/time/rate"
 )
 
 // DefaultPathWord is the word that stands for the provider's name in paths
@@ -32,7 +31,7 @@ type Client struct {
 	now       func() time.Time
 	sleep     func(context.Context, time.Duration) error
 	jitter    func() float64
-	limiter   *rate.Limiter
+	pacer     *Pacer // nil: no client-side limit
 	retry     RetryPolicy
 	maxBody   int64
 	tokens    oauth2.TokenSource
@@ -117,17 +116,23 @@ func WithSleep(sleep func(context.Context, time.Duration) error) Option {
 	return func(c *Client) { c.sleep = sleep }
 }
 
-// WithRateLimit caps requests per second on the client side (the LIGHT
-// label); rps <= 0 removes the cap.
+// WithRateLimit paces requests at most rps a second, in bursts of at most
+// burst (0: a third of rps), slowing down on 429 and back up after (see
+// Pacer); rps <= 0 removes the limit. The default is DefaultRateLimit.
 func WithRateLimit(rps float64, burst int) Option {
 	return func(c *Client) {
 		if rps <= 0 {
-			c.limiter = nil
+			c.pacer = nil
 			return
 		}
-		c.limiter = rate.NewLimiter(rate.Limit(rps), max(burst, 1))
+		c.pacer = NewPacer(rps, burst)
 	}
 }
+
+// WithPacer paces requests with p, which other clients of the same account
+// may share (the console's client and the check-in sender), so together
+// they keep to the account's rate.
+func WithPacer(p *Pacer) Option { return func(c *Client) { c.pacer = p } }
 
 // WithRetry sets the retry policy.
 func WithRetry(p RetryPolicy) Option { return func(c *Client) { c.retry = p } }
@@ -164,7 +169,7 @@ func New(opts ...Option) (*Client, error) {
 		now:       time.Now,
 		sleep:     sleepContext,
 		jitter:    rand.Float64,
-		limiter:   rate.NewLimiter(20, 10),
+		pacer:     NewPacer(DefaultRateLimit, 0),
 		retry:     DefaultRetryPolicy,
 		maxBody:   DefaultMaxBodyBytes,
 		log:       slog.New(slog.DiscardHandler),
@@ -198,6 +203,10 @@ func New(opts ...Option) (*Client, error) {
 	c.Exhibitors = &ExhibitorsService{c: c}
 	return c, nil
 }
+
+// Pacer is the client's pacer (nil when unlimited), to share with another
+// client of the same account.
+func (c *Client) Pacer() *Pacer { return c.pacer }
 
 // BaseURL returns the base address the client calls.
 func (c *Client) BaseURL() string { return c.base.String() }

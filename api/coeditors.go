@@ -14,7 +14,7 @@ import (
 type CoeditorsService struct{ c *Client }
 
 // Co-editor operations and limits (spec 4.2; the provider's description caps
-// a request at 3 co-editors).
+// a request, and an event's list, at 3 co-editors).
 const (
 	CoeditorAdd    = "add"
 	CoeditorUpdate = "update"
@@ -22,6 +22,9 @@ const (
 	// MaxCoeditorsPerRequest is how many co-editors one PATCH may carry;
 	// CoeditorsService.Change splits longer lists.
 	MaxCoeditorsPerRequest = 3
+	// MaxCoeditorsPerEvent is how many co-editors an event may have; an add
+	// that would pass it is refused before it is sent.
+	MaxCoeditorsPerEvent = 3
 )
 
 // CoeditorOperations lists the operation values a PATCH accepts.
@@ -306,6 +309,11 @@ func (s *CoeditorsService) Change(ctx context.Context, eventID, op string, coedi
 	if err := v.err(); err != nil {
 		return nil, err
 	}
+	if op == CoeditorAdd {
+		if err := s.roomFor(ctx, eventID, all.Coeditors); err != nil {
+			return nil, err
+		}
+	}
 	path := s.c.eventsPath("events", eventID, "coeditors")
 	n := len(all.Coeditors)
 	batches := (n + MaxCoeditorsPerRequest - 1) / MaxCoeditorsPerRequest
@@ -330,4 +338,40 @@ func (s *CoeditorsService) Change(ctx context.Context, eventID, op string, coedi
 		failed = append(failed, out.Errors...)
 	}
 	return failed, nil
+}
+
+// roomFor refuses an add that would give the event more co-editors than it
+// may have, naming those it has: the server would refuse the extra ones
+// one by one, after the others were added.
+func (s *CoeditorsService) roomFor(ctx context.Context, eventID string, adding []Coeditor) error {
+	current, err := s.List(ctx, eventID)
+	if err != nil {
+		return err
+	}
+	have := make([]string, len(current))
+	for i, c := range current {
+		have[i] = NormalizeEmail(c.Email)
+	}
+	var fresh []string
+	for _, c := range adding {
+		if !slices.Contains(have, c.Email) && !slices.Contains(fresh, c.Email) {
+			fresh = append(fresh, c.Email)
+		}
+	}
+	if len(have)+len(fresh) <= MaxCoeditorsPerEvent {
+		return nil
+	}
+	var v validator
+	switch room := MaxCoeditorsPerEvent - len(have); {
+	case len(have) == 0:
+		v.add("coeditors", "an event takes at most %d co-editors; %d were asked (%s)",
+			MaxCoeditorsPerEvent, len(fresh), strings.Join(fresh, ", "))
+	case room <= 0:
+		v.add("coeditors", "the event already has %d co-editors (%s), the most an event may have: remove one before adding %s",
+			len(have), strings.Join(have, ", "), strings.Join(fresh, ", "))
+	default:
+		v.add("coeditors", "the event has %d co-editors (%s) and takes at most %d: there is room for %d more, not the %d asked (%s)",
+			len(have), strings.Join(have, ", "), MaxCoeditorsPerEvent, room, len(fresh), strings.Join(fresh, ", "))
+	}
+	return v.err()
 }

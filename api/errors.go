@@ -22,6 +22,9 @@ type Error struct {
 	Path   string `json:"-"`
 	// RetryAfter is the server's requested wait on 429 or 503, if any.
 	RetryAfter time.Duration `json:"-"`
+	// endpoint is what the endpoint's description says its status means
+	// when the answer carries no documented code (phone 403, AI 401).
+	endpoint string
 }
 
 // FieldError is one entry of the provider's errors array.
@@ -32,14 +35,17 @@ type FieldError struct {
 
 // Meaning is what the spec says the error means: the code's meaning when the
 // code is known, otherwise the meaning of the HTTP status.
+//
+// Only codes the spec or the provider's descriptions document have a meaning
+// here: any other code (a simulator's, or one the provider added later) is
+// shown with the server's message and the meaning of its HTTP status, and
+// nothing in the client depends on it.
 func (e *Error) Meaning() string {
-	// The provider answers 300 both for bad fields and for stale page tokens;
-	// the field list tells them apart.
-	if e.Code == CodeInvalidPageToken && len(e.Fields) > 0 {
-		return "invalid request"
-	}
 	if m, ok := codeMeanings[e.Code]; ok && e.Code != 0 {
 		return m
+	}
+	if e.endpoint != "" {
+		return e.endpoint
 	}
 	if m, ok := statusMeanings[e.Status]; ok {
 		return m
@@ -132,35 +138,39 @@ func IsStatus(err error, status int) bool {
 	return errors.As(err, &e) && e.Status == status
 }
 
-// Error codes of the spec (events doc section 7) and the phone service.
+// Error codes of the spec (events doc section 7) and of the provider's
+// published descriptions (tickets, exhibitors, phone). Codes that neither
+// documents have no constant here: the client never depends on them.
 const (
 	CodeInvalidEventID         = 1001
 	CodeInvalidDuplicate       = 1002
 	CodeInvalidDuplicateTZ     = 1003
 	CodeUnsupportedEventType   = 1006
+	CodeInvalidExhibitorID     = 1020 // create exhibitor (description)
 	CodeEventNotFound          = 2002
 	CodeEventNotFoundForUpdate = 2003
 	CodeSessionNotFound        = 2005
+	CodeExhibitorNotFound      = 2006 // create exhibitor (description)
+	CodeNotEnoughStock         = 2007 // create tickets (description)
 	CodeNotHost                = 3011
 	CodeHubPermission          = 26201
 	CodeScheduleTooLong        = 26202
 	CodeEndBeforeStart         = 26203
 	CodeCalendarIncomplete     = 26204
+	CodeInvalidSaleDates       = 26401 // create tickets (description)
+	CodeEventNotPublished      = 26501 // create tickets (description)
+	CodeInvalidTicketType      = 26502 // create tickets (description)
 	CodeEventAccessDenied      = 260200
 	CodeHubConference          = 260207
 	CodeEventNotEditable       = 260210
+	CodeUnconfiguredQuestions  = 260503 // create tickets, strict validation (description)
+	CodeMissingRequiredAnswers = 260504 // create tickets (description)
 	CodeAccessLinkNotFound     = 261201
 	CodeTicketTypeNotFound     = 261202
 	CodeJoinLinkNameTaken      = 261203
-	// CodeInvalidPageToken is the simulator's code for an expired or unknown
-	// next_page_token; the spec names none, so the pager does not depend on
-	// it (it restarts on a 4xx to any request that carried a token).
-	CodeInvalidPageToken = 300
-	// Phone: the provider's description gives 400 as the code of an invalid
-	// setting_types; the spec shows no code for its 403, and the client
-	// expects the same convention (code = status) there.
+	// CodeInvalidSettingTypes is the phone description's code for an
+	// invalid setting_types (it equals the HTTP status).
 	CodeInvalidSettingTypes = 400
-	CodePhoneNotSetUp       = 403
 )
 
 var codeMeanings = map[int]string{
@@ -168,23 +178,29 @@ var codeMeanings = map[int]string{
 	CodeInvalidDuplicate:       "invalid name or start time for the duplicated event",
 	CodeInvalidDuplicateTZ:     "invalid timezone for the duplicated event",
 	CodeUnsupportedEventType:   "operation not supported for this event type",
+	CodeInvalidExhibitorID:     "the exhibitor id is not valid",
 	CodeEventNotFound:          "event not found",
 	CodeEventNotFoundForUpdate: "event not found",
 	CodeSessionNotFound:        "session not found",
+	CodeExhibitorNotFound:      "exhibitor not found",
+	CodeNotEnoughStock:         "not enough tickets of this type are left, or the ticket type id is not valid",
 	CodeNotHost:                "user is not a host",
 	CodeHubPermission:          "no permission to create an event under this hub",
 	CodeScheduleTooLong:        "the event schedule cannot be longer than 6 days",
 	CodeEndBeforeStart:         "the event end time must be after its start time",
 	CodeCalendarIncomplete:     "each calendar entry needs a start_time and an end_time",
+	CodeInvalidSaleDates:       "the ticket type is not on sale now (check its sale dates)",
+	CodeEventNotPublished:      "the event is not published yet: publish it before registering attendees",
+	CodeInvalidTicketType:      "the ticket type id is not valid for this event",
 	CodeEventAccessDenied:      "access to this event is denied",
 	CodeHubConference:          "this hub does not support conference events",
 	CodeEventNotEditable:       "past and cancelled events cannot be edited",
+	CodeUnconfiguredQuestions:  "the request answers questions the event's registration form does not have",
+	CodeMissingRequiredAnswers: "the event's registration form has required questions that were not answered",
 	CodeAccessLinkNotFound:     "event access link not found",
 	CodeTicketTypeNotFound:     "ticket type not found",
 	CodeJoinLinkNameTaken:      "each join link needs a unique name",
-	CodeInvalidPageToken:       "the page token is invalid or has expired",
 	CodeInvalidSettingTypes:    "a setting type in setting_types is not valid",
-	CodePhoneNotSetUp:          "phone service has not been set up on this account: it needs a Business or Enterprise plan and a phone licence",
 }
 
 var statusMeanings = map[int]string{

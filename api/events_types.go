@@ -45,6 +45,14 @@ const (
 	maxEventListPageSize      = 300
 )
 
+// Limits of an event's lists (the provider's description).
+const (
+	MaxCalendarEntries  = 6
+	MaxTags             = 200
+	MaxBlockedCountries = 200
+	MaxCategories       = 20
+)
+
 // Listing filters for ListEvents (event_status_type in the provider's API).
 const (
 	ListUpcoming  = eventStatusTypeUpcoming
@@ -171,11 +179,12 @@ type EventUpdate struct {
 	ContactName      *string         `json:"contact_name,omitempty"`
 	LobbyStartTime   *time.Time      `json:"lobby_start_time,omitempty"`
 	LobbyEndTime     *time.Time      `json:"lobby_end_time,omitempty"`
-	MeetingType      *string         `json:"meeting_type,omitempty"`
-	PhysicalLocation *string         `json:"physical_location,omitempty"`
-	Recurrence       *Recurrence     `json:"recurrence,omitempty"`
-	Tagline          *string         `json:"tagline,omitempty"`
-	Tags             []string        `json:"tags,omitempty"`
+	// No meeting_type: an update does not change it (the spec routes it
+	// through the session API).
+	PhysicalLocation *string     `json:"physical_location,omitempty"`
+	Recurrence       *Recurrence `json:"recurrence,omitempty"`
+	Tagline          *string     `json:"tagline,omitempty"`
+	Tags             []string    `json:"tags,omitempty"`
 }
 
 // DuplicateEvent names the copy made by the duplicate action.
@@ -279,9 +288,7 @@ func (c *EventCreate) Validate() error {
 	if c.PhysicalLocation != "" && c.AttendanceType == AttendanceVirtual {
 		v.add("physical_location", "applies to hybrid and in-person events only")
 	}
-	for _, cat := range c.Categories {
-		v.oneOf("categories", cat, Categories)
-	}
+	validateLists(&v, c.Categories, c.Tags, c.BlockedCountries, c.Calendar)
 	validateSchedule(&v, c.Calendar, c.LobbyStartTime, c.LobbyEndTime)
 	if c.Recurrence != nil {
 		c.Recurrence.validate(&v)
@@ -314,15 +321,37 @@ func (u *EventUpdate) Validate() error {
 	oneOfPtr("event_type", u.EventType, EventTypes)
 	oneOfPtr("access_level", u.AccessLevel, AccessLevels)
 	oneOfPtr("attendance_type", u.AttendanceType, AttendanceTypes)
-	oneOfPtr("meeting_type", u.MeetingType, MeetingTypes)
-	for _, cat := range u.Categories {
-		v.oneOf("categories", cat, Categories)
-	}
+	validateLists(&v, u.Categories, u.Tags, u.BlockedCountries, u.Calendar)
 	validateSchedule(&v, u.Calendar, u.LobbyStartTime, u.LobbyEndTime)
 	if u.Recurrence != nil {
 		u.Recurrence.validate(&v)
 	}
 	return v.err()
+}
+
+// validateLists checks the lengths of an event's lists, the categories'
+// values and the blocked countries' codes.
+func validateLists(v *validator, categories, tags, countries []string, cal []CalendarEntry) {
+	for _, l := range []struct {
+		field string
+		n     int
+		limit int
+		what  string
+	}{{"categories", len(categories), MaxCategories, "categories"}, {"tags", len(tags), MaxTags, "tags"},
+		{"blocked_countries", len(countries), MaxBlockedCountries, "countries"},
+		{"calendar", len(cal), MaxCalendarEntries, "entries"}} {
+		if l.n > l.limit {
+			v.add(l.field, "holds %d %s; at most %d are allowed", l.n, l.what, l.limit)
+		}
+	}
+	for _, cat := range categories {
+		v.oneOf("categories", cat, Categories)
+	}
+	for i, c := range countries {
+		if err := CheckCountryCode(c); err != nil {
+			v.add(fmt.Sprintf("blocked_countries[%d]", i), "%v", err)
+		}
+	}
 }
 
 func validateSchedule(v *validator, cal []CalendarEntry, lobbyStart, lobbyEnd *time.Time) {

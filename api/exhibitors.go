@@ -9,7 +9,8 @@ import (
 )
 
 // ExhibitorsService covers the exhibitors and sponsors of multi-session
-// (conference) events (spec 2.10, 4.5).
+// events: conferences and recurring series (spec 2.10, 4.5); a
+// single-session event answers 1006.
 type ExhibitorsService struct{ c *Client }
 
 // MaxExhibitorSessions is how many sessions one exhibitor may be associated
@@ -58,7 +59,8 @@ type ExhibitorList struct {
 
 // ExhibitorCreate is the create request (spec 2.10, create column).
 // is_sponsor and tier_id are always sent: the provider's description marks
-// both required, and a non-sponsor carries an empty tier.
+// both required (is_sponsor is true when absent), and a non-sponsor carries
+// an empty tier.
 type ExhibitorCreate struct {
 	Name               string   `json:"name"`
 	ContactName        string   `json:"contact_name"`
@@ -71,17 +73,18 @@ type ExhibitorCreate struct {
 	PrivacyPolicy      string   `json:"privacy_policy,omitempty"`
 	LinkedInURL        string   `json:"linkedin_url,omitempty"`
 	TwitterURL         string   `json:"twitter_url,omitempty"`
-	YouTubeURL         string   `json:"youtube_url,omitempty"`
 	InstagramURL       string   `json:"instagram_url,omitempty"`
 	FacebookURL        string   `json:"facebook_url,omitempty"`
+	// YouTubeURL is never sent: the spec shows youtube_url in the list
+	// answer only, so a create cannot set it and Validate refuses a value.
+	YouTubeURL string `json:"-"`
 }
 
 // urlFields pairs each link field's JSON name with its value.
 func (c *ExhibitorCreate) urlFields() [][2]string {
 	return [][2]string{
 		{"website", c.Website}, {"privacy_policy", c.PrivacyPolicy}, {"linkedin_url", c.LinkedInURL},
-		{"twitter_url", c.TwitterURL}, {"youtube_url", c.YouTubeURL}, {"instagram_url", c.InstagramURL},
-		{"facebook_url", c.FacebookURL},
+		{"twitter_url", c.TwitterURL}, {"instagram_url", c.InstagramURL}, {"facebook_url", c.FacebookURL},
 	}
 }
 
@@ -106,6 +109,9 @@ func (c *ExhibitorCreate) Validate() error {
 		if err := CheckLink(f[1]); err != nil {
 			v.add(f[0], "%v", err)
 		}
+	}
+	if strings.TrimSpace(c.YouTubeURL) != "" {
+		v.add("youtube_url", "is read-only: the service sets it and a create cannot; leave it empty")
 	}
 	if n := len(c.AssociatedSessions); n > MaxExhibitorSessions {
 		v.add("associated_sessions", "holds %d sessions; at most %d", n, MaxExhibitorSessions)
@@ -145,9 +151,9 @@ func CheckLink(s string) error {
 	return nil
 }
 
-// List returns the exhibitors and sponsors of a conference event. Other
-// event types answer 1006 (CodeUnsupportedEventType); a user who is not a
-// host of the event gets 3011 (CodeNotHost).
+// List returns the exhibitors and sponsors of a multi-session event. A
+// single-session event answers 1006 (CodeUnsupportedEventType); a user who
+// is not a host of the event gets 3011 (CodeNotHost).
 func (s *ExhibitorsService) List(ctx context.Context, eventID string) ([]Exhibitor, error) {
 	if eventID == "" {
 		return nil, ErrNoEventID
@@ -163,7 +169,7 @@ func (s *ExhibitorsService) List(ctx context.Context, eventID string) ([]Exhibit
 	return out.Exhibitors, nil
 }
 
-// Create adds an exhibitor or sponsor to a conference event after
+// Create adds an exhibitor or sponsor to a multi-session event after
 // validating the request. The POST is not repeated after a failure of
 // unknown outcome (it would create a second exhibitor): such errors wrap
 // ErrOutcomeUnknown.

@@ -15,3 +15,8 @@ func (s *EventsService) RawAction(ctx context.Context, id string, body any) (*Ac
 	err := s.c.do(ctx, call{op: "event action", method: "POST", path: s.c.eventsPath("events", id, "event_actions"), body: body}, &out)
 	return &out, err
 }
+
+// RawUpdate sends an update body without client-side validation.
+func (s *EventsService) RawUpdate(ctx context.Context, id string, body any) error {
+	return s.c.do(ctx, call{op: "update event", method: "PATCH", path: s.c.eventsPath("events", id), body: body}, nil)
+}

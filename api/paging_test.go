@@ -28,7 +28,7 @@ func (f *fakeListing) fetch(_ context.Context, token string) (Page[string], erro
 		at, ok := f.issued[token]
 		if !ok || f.now.Sub(at) >= PageTokenLifetime {
 			f.expired++
-			return Page[string]{}, &Error{Status: 400, Code: CodeInvalidPageToken}
+			return Page[string]{}, &Error{Status: 400, Message: "The next page token is invalid or expired."} // no documented code
 		}
 		off, _ = strconv.Atoi(token[:len(token)-len("@x")])
 	}

@@ -177,9 +177,15 @@ var phoneWords = map[string]map[string]string{
 // ("recording_calls", "play_beep_member", "time_unit", "type" of a
 // retention item, "extension_type", "locked_by"); unknown values come back
 // as they are, with ok false.
+//
+// The provider's own rooms carry its name (vendorRoom): any path word in
+// that place reads as a room.
 func PhoneWord(field, value string) (string, bool) {
 	if w, ok := phoneWords[field][value]; ok {
 		return w, true
+	}
+	if field == "extension_type" && roomExtensionType(value) {
+		return phoneWords[field][PhoneExtensionRoom(DefaultPathWord)], true
 	}
 	return value, false
 }

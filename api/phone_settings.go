@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -46,11 +47,13 @@ const (
 	PhoneSettingUnknown
 )
 
-// IsPhoneSettingType reports whether key is one of the 43 setting keys.
-func IsPhoneSettingType(key string) bool { return slices.Contains(PhoneSettingTypes, key) }
+// IsPhoneSettingType reports whether key is one of the 43 setting keys, the
+// three that carry the provider's name spelt with any path word.
+func IsPhoneSettingType(key string) bool { return isPhoneSettingTypeFor("", key) }
 
 // KindOfPhoneSetting classifies a key.
 func KindOfPhoneSetting(key string) PhoneSettingKind {
+	key = NeutralPhoneSettingKey(key)
 	switch {
 	case slices.Contains(unshownPhoneSettings, key):
 		return PhoneSettingUnshown
@@ -74,7 +77,7 @@ func NewPhoneSettingValue(key string) any {
 		return &PhoneSettingCommon{}
 	}
 	var p PhoneSettings
-	v, _ := p.decoders()[key](json.RawMessage("{}")) // an empty object always decodes
+	v, _ := p.decoders()[NeutralPhoneSettingKey(key)](json.RawMessage("{}")) // an empty object always decodes
 	return v
 }
 
@@ -242,7 +245,7 @@ type SMSEtiquetteTool struct {
 	SMSEtiquettePolicy []SMSEtiquetteRule `json:"sms_etiquette_policy,omitempty"`
 }
 
-// PhoneOnMobile is vendor_phone_on_mobile.
+// PhoneOnMobile is vendor_phone_on_mobile (spelt with the path word).
 type PhoneOnMobile struct {
 	PhoneSettingCommon
 	AllowCallingSMSMMS *bool `json:"allow_calling_sms_mms,omitempty"`
@@ -459,7 +462,7 @@ func (p *PhoneSettings) UnmarshalJSON(data []byte) error {
 			continue
 		}
 		p.common[k] = c
-		if dec := decoders[k]; dec != nil {
+		if dec := decoders[NeutralPhoneSettingKey(k)]; dec != nil {
 			t, err := dec(v)
 			if err != nil {
 				p.errs[k] = err
@@ -499,23 +502,22 @@ func (p *PhoneSettings) Len() int { return len(p.raw) }
 // Has reports whether the answer carries key.
 func (p *PhoneSettings) Has(key string) bool { _, ok := p.raw[key]; return ok }
 
-// Keys lists the answer's keys: the known ones in the spec's order, then
-// any others sorted.
+// Keys lists the answer's keys: the known ones in the spec's order (the
+// three that carry the provider's name, spelt as the server does), then any
+// others sorted.
 func (p *PhoneSettings) Keys() []string {
-	out := make([]string, 0, len(p.raw))
-	for _, k := range PhoneSettingTypes {
-		if p.Has(k) {
-			out = append(out, k)
-		}
-	}
-	var other []string
+	var known, other []string
 	for k := range p.raw {
-		if !IsPhoneSettingType(k) {
+		if IsPhoneSettingType(k) {
+			known = append(known, k)
+		} else {
 			other = append(other, k)
 		}
 	}
+	order := func(k string) int { return slices.Index(PhoneSettingTypes, NeutralPhoneSettingKey(k)) }
+	slices.SortFunc(known, func(a, b string) int { return cmp.Or(cmp.Compare(order(a), order(b)), strings.Compare(a, b)) })
 	sort.Strings(other)
-	return append(out, other...)
+	return append(known, other...)
 }
 
 // Raw returns a setting's JSON as received.

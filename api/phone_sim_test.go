@@ -212,7 +212,7 @@ func TestPhoneSettingsServerErrors(t *testing.T) {
 
 	np := newPhoneFixture(t, sim.NoPhoneToken)
 	_, err = np.client.Phone.AccountSettings(ctx, api.PhoneSettingsOptions{})
-	wantCode(t, err, 403, api.CodePhoneNotSetUp)
+	wantCode(t, err, 403, sim.CodePhoneNotSetUp)
 	if !api.IsPhoneNotSetUp(err) || !strings.Contains(err.Error(), "Business or Enterprise") {
 		t.Errorf("403: %v", err)
 	}

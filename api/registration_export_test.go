@@ -1,6 +1,10 @@
 package api
 
-import "context"
+import (
+	"context"
+	"net/url"
+	"strings"
+)
 
 // RawCreateLink, RawUpdateLink and RawCreateTickets send bodies without
 // client-side validation, so tests can reach the server's own checks.
@@ -20,5 +24,14 @@ func (s *RegistrationService) RawCreateTickets(ctx context.Context, eventID stri
 	var out TicketsResult
 	err := s.c.do(ctx, call{op: "create tickets", method: "POST",
 		path: s.c.eventsPath("events", eventID, "tickets"), body: body}, &out)
+	return &out, err
+}
+
+// RawCreateTicketsQuery is RawCreateTickets with a query ("?validation_level=strict").
+func (s *RegistrationService) RawCreateTicketsQuery(ctx context.Context, eventID, query string, body any) (*TicketsResult, error) {
+	var out TicketsResult
+	q, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
+	err := s.c.do(ctx, call{op: "create tickets", method: "POST",
+		path: s.c.eventsPath("events", eventID, "tickets"), query: q, body: body}, &out)
 	return &out, err
 }

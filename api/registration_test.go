@@ -195,3 +195,100 @@ func TestTicketsFlowRulesOnTheServer(t *testing.T) {
 	_, err = f.client.Registration.CreateTickets(ctx, f.ids.OtherHostEventID, &api.TicketsRequest{Tickets: []api.TicketRequest{{Email: "c@example.org"}}})
 	wantCode(t, err, http.StatusForbidden, api.CodeEventAccessDenied)
 }
+
+// TestRequiredQuestionsRefuseTicketsWithoutAnswers: an event whose form has
+// required questions refuses tickets that do not answer them (260504),
+// naming them; with the answers, the same tickets go through.
+func TestRequiredQuestionsRefuseTicketsWithoutAnswers(t *testing.T) {
+	f := newFixture(t, sim.DemoToken)
+	ctx := context.Background()
+	ev := f.ids.QuestionsEventID
+	ticket := api.TicketRequest{Email: "lee.park@example.org", FirstName: "Lee"}
+	_, err := f.client.Registration.CreateTickets(ctx, ev, &api.TicketsRequest{Tickets: []api.TicketRequest{ticket}})
+	wantCode(t, err, http.StatusBadRequest, api.CodeMissingRequiredAnswers)
+	missing := api.QuestionsIn(err)
+	if !slices.Equal(missing, f.sim.RequiredQuestions(ev)[1:]) || !slices.Contains(missing, sim.WorkshopQuestion) {
+		t.Fatalf("named %v, the form requires %v", missing, f.sim.RequiredQuestions(ev))
+	}
+	for _, q := range missing {
+		ticket.SetAnswer(q, "Engineer")
+	}
+	ticket.SetAnswer(sim.WorkshopQuestion, sim.WorkshopChoices[0])
+	if ticket.JobTitle != "Engineer" || ticket.Answer(sim.WorkshopQuestion) != sim.WorkshopChoices[0] || len(ticket.CustomQuestions) != 1 {
+		t.Fatalf("answers %+v", ticket)
+	}
+	res, err := f.client.Registration.CreateTickets(ctx, ev, &api.TicketsRequest{RegistrationSource: "evdesk",
+		Tickets: []api.TicketRequest{ticket}})
+	if err != nil || len(res.Tickets) != 1 || len(res.Errors) != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	// An answer outside the question's choices is refused for that ticket.
+	other := ticket
+	other.Email, other.CustomQuestions = "sam@example.org", nil
+	other.SetAnswer(sim.WorkshopQuestion, "Pottery")
+	res, err = f.client.Registration.CreateTickets(ctx, ev, &api.TicketsRequest{Tickets: []api.TicketRequest{other}})
+	if err != nil || len(res.Errors) != 1 || res.Errors[0].ErrorCode != api.TicketErrInvalidAnswers {
+		t.Fatalf("bad choice: %+v %v", res, err)
+	}
+	// Strict validation refuses answers to questions the form lacks.
+	extra := ticket
+	extra.Email, extra.Phone = "kim@example.org", "5550100"
+	_, err = f.client.Registration.CreateTickets(ctx, ev, &api.TicketsRequest{ValidationLevel: api.ValidationStrict,
+		Tickets: []api.TicketRequest{extra}})
+	wantCode(t, err, http.StatusBadRequest, api.CodeUnconfiguredQuestions)
+	if got := api.QuestionsIn(err); !slices.Equal(got, []string{"phone"}) {
+		t.Fatalf("unconfigured %v", got)
+	}
+	// registration_needed defers the questions to the online form.
+	yes := true
+	deferred := api.TicketRequest{Email: "noor@example.org", RegistrationNeeded: &yes}
+	res, err = f.client.Registration.CreateTickets(ctx, ev, &api.TicketsRequest{Tickets: []api.TicketRequest{deferred}})
+	if err != nil || len(res.Tickets) != 1 || res.Tickets[0].EventRegistrationLink == "" || res.Tickets[0].EventJoinLink != "" {
+		t.Fatalf("registration needed: %+v %v", res, err)
+	}
+	// Validation none checks nothing.
+	_, err = f.client.Registration.CreateTickets(ctx, ev, &api.TicketsRequest{ValidationLevel: api.ValidationNone,
+		Tickets: []api.TicketRequest{{Email: "ola@example.org"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestQuestionsInReadsTheServersList(t *testing.T) {
+	err := &api.Error{Status: 400, Code: api.CodeMissingRequiredAnswers,
+		Message: `Missing required fields - ["email", "phone", "Foo,Bar", "Foo\"Bar"].`}
+	if got := api.QuestionsIn(err); !slices.Equal(got, []string{"email", "phone", "Foo,Bar", `Foo"Bar`}) {
+		t.Fatalf("got %q", got)
+	}
+	for _, e := range []error{&api.Error{Code: api.CodeMissingRequiredAnswers, Message: "Missing required fields."},
+		&api.Error{Code: 300, Message: `["x"]`}, fmt.Errorf("plain")} {
+		if got := api.QuestionsIn(e); got != nil {
+			t.Errorf("%v: %q", e, got)
+		}
+	}
+}
+
+func TestTicketAnswersAndLimitsValidate(t *testing.T) {
+	yes := true
+	long := func(n int) string { return string(make([]rune, n)) }
+	for _, tc := range []struct {
+		req   api.TicketsRequest
+		field string
+	}{
+		{api.TicketsRequest{RegistrationSource: "a-source-longer-than-16", Tickets: []api.TicketRequest{{Email: "a@x.org"}}}, "registration_source"},
+		{api.TicketsRequest{ValidationLevel: "loose", Tickets: []api.TicketRequest{{Email: "a@x.org"}}}, "validation_level"},
+		{api.TicketsRequest{Tickets: []api.TicketRequest{{Email: "a@x.org", FastJoin: &yes, RegistrationNeeded: &yes}}}, "tickets[0].fast_join"},
+		{api.TicketsRequest{Tickets: []api.TicketRequest{{Email: "a@x.org", Comments: "x" + long(255)}}}, "tickets[0].comments"},
+		{api.TicketsRequest{Tickets: []api.TicketRequest{{Email: "a@x.org", Country: "UK"}}}, "tickets[0].country"},
+		{api.TicketsRequest{Tickets: []api.TicketRequest{{Email: "a@x.org", CustomQuestions: []api.CustomAnswer{{Title: "Q"}, {Title: "Q"}}}}}, "tickets[0].custom_questions[1].title"},
+		{api.TicketsRequest{Tickets: []api.TicketRequest{{Email: "a@x.org", CustomQuestions: []api.CustomAnswer{{Title: "x" + long(256)}}}}}, "tickets[0].custom_questions[0].title"},
+	} {
+		wantProblem(t, tc.req.Validate(), tc.field)
+	}
+	if q, a, err := api.ParseAnswer("Which workshop? = Design review"); err != nil || q != "Which workshop?" || a != "Design review" {
+		t.Errorf("parse: %q %q %v", q, a, err)
+	}
+	if _, _, err := api.ParseAnswer("no equals sign"); err == nil {
+		t.Error("an answer without = accepted")
+	}
+}

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -25,24 +24,9 @@ const (
 	maxTranscribeURLLength = 2048
 )
 
-// Error codes of the transcription service. The change log shows none, so
-// these are evdesk's and the simulator's convention; a real server's other
-// codes still carry their HTTP status and message.
-const (
-	CodeAITokenInvalid      = 40101 // 401: bad signature, issuer or shape
-	CodeAITokenExpired      = 40102 // 401: expired, or lives longer than one hour
-	CodeAudioUnreachable    = 40001 // 400: the audio file could not be fetched
-	CodeAudioUnsupported    = 40002 // 400: not an audio format the service reads
-	CodeLanguageUnsupported = 40003 // 400: config.language is not supported
-)
-
-func init() {
-	codeMeanings[CodeAITokenInvalid] = "the AI services refused the token: check the API key and secret (evdesk login --ai)"
-	codeMeanings[CodeAITokenExpired] = "the AI services token has expired or lives longer than one hour: check the computer's clock"
-	codeMeanings[CodeAudioUnreachable] = "the audio file could not be fetched: check that the URL is public and spelled right"
-	codeMeanings[CodeAudioUnsupported] = "the audio format is not supported: use WAV, MP3, M4A, FLAC or OGG"
-	codeMeanings[CodeLanguageUnsupported] = "the language is not supported: use a locale code such as en-US"
-}
+// aiUnauthorized is what a 401 of the transcription endpoint means: the
+// change log documents no codes, so the client explains the status.
+const aiUnauthorized = "the AI services refused the token: check the API key and secret (evdesk login --ai) and the computer's clock"
 
 // Transcriber calls the AI transcription service. Its calls carry a JWT
 // from the injected token source (auth.JWTSource), not the OAuth token of
@@ -159,14 +143,8 @@ func (t *Transcriber) Transcribe(ctx context.Context, req TranscribeRequest) (*T
 	}
 	var out Transcript
 	err := t.c.do(ctx, call{op: "transcribe " + redactAudioURL(req.File), method: http.MethodPost,
-		path: TranscribePath, body: &req}, &out)
+		path: TranscribePath, body: &req, meanings: map[int]string{http.StatusUnauthorized: aiUnauthorized}}, &out)
 	if err != nil {
-		var e *Error
-		if errors.As(err, &e) && e.Status == http.StatusUnauthorized && e.Code != CodeAITokenInvalid && e.Code != CodeAITokenExpired {
-			// The generic 401 meaning speaks of the OAuth login; say which
-			// credentials matter here.
-			return nil, fmt.Errorf("%w; the AI services refused the token: check the API key and secret (evdesk login --ai)", err)
-		}
 		return nil, err
 	}
 	if out.Result.Segments == nil {

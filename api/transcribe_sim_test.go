@@ -80,11 +80,11 @@ func TestTranscribeAudioErrors(t *testing.T) {
 	tr := newTranscriber(t, f, demoJWT(t, f))
 	ctx := context.Background()
 	_, err := tr.Transcribe(ctx, api.TranscribeRequest{File: "https://" + sim.SampleHost + "/samples/missing.mp3"})
-	wantCode(t, err, http.StatusBadRequest, api.CodeAudioUnreachable)
+	wantCode(t, err, http.StatusBadRequest, sim.CodeAudioUnreachable)
 	_, err = tr.Transcribe(ctx, api.TranscribeRequest{File: "https://" + sim.SampleHost + "/samples/slides.pdf"})
-	wantCode(t, err, http.StatusBadRequest, api.CodeAudioUnsupported)
+	wantCode(t, err, http.StatusBadRequest, sim.CodeAudioUnsupported)
 	_, err = tr.Transcribe(ctx, api.TranscribeRequest{File: sim.SampleKeynoteURL, Config: api.TranscribeConfig{Language: "de-DE"}})
-	wantCode(t, err, http.StatusBadRequest, api.CodeLanguageUnsupported)
+	wantCode(t, err, http.StatusBadRequest, sim.CodeLanguageUnsupported)
 
 	before := f.posts.Load()
 	for _, bad := range []api.TranscribeRequest{{}, {File: "keynote.mp3"}, {File: sim.SampleKeynoteURL,
@@ -110,12 +110,12 @@ func TestTranscribeRejectsBadJWT(t *testing.T) {
 		ts   oauth2.TokenSource
 		code int
 	}{
-		{"expired", signed(t, sim.DemoAISecret, claims(sim.DemoAIKey, now.Add(-2*time.Hour), now.Add(-time.Hour))), api.CodeAITokenExpired},
-		{"too long", signed(t, sim.DemoAISecret, claims(sim.DemoAIKey, now, now.Add(2*time.Hour))), api.CodeAITokenExpired},
-		{"forged", signed(t, "not-the-secret", claims(sim.DemoAIKey, now, now.Add(time.Hour))), api.CodeAITokenInvalid},
-		{"wrong issuer", signed(t, sim.DemoAISecret, claims("someone-else", now, now.Add(time.Hour))), api.CodeAITokenInvalid},
-		{"no iat", signed(t, sim.DemoAISecret, jwt.MapClaims{"iss": sim.DemoAIKey, "exp": now.Add(time.Hour).Unix()}), api.CodeAITokenInvalid},
-		{"events token", oauth2.StaticTokenSource(&oauth2.Token{AccessToken: sim.DemoToken}), api.CodeAITokenInvalid},
+		{"expired", signed(t, sim.DemoAISecret, claims(sim.DemoAIKey, now.Add(-2*time.Hour), now.Add(-time.Hour))), sim.CodeAITokenExpired},
+		{"too long", signed(t, sim.DemoAISecret, claims(sim.DemoAIKey, now, now.Add(2*time.Hour))), sim.CodeAITokenExpired},
+		{"forged", signed(t, "not-the-secret", claims(sim.DemoAIKey, now, now.Add(time.Hour))), sim.CodeAITokenInvalid},
+		{"wrong issuer", signed(t, sim.DemoAISecret, claims("someone-else", now, now.Add(time.Hour))), sim.CodeAITokenInvalid},
+		{"no iat", signed(t, sim.DemoAISecret, jwt.MapClaims{"iss": sim.DemoAIKey, "exp": now.Add(time.Hour).Unix()}), sim.CodeAITokenInvalid},
+		{"events token", oauth2.StaticTokenSource(&oauth2.Token{AccessToken: sim.DemoToken}), sim.CodeAITokenInvalid},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -147,7 +147,7 @@ func TestTranscribeJWTRenewedAfterExpiry(t *testing.T) {
 	}
 	f.clock.Add(11 * time.Minute)
 	_, err = newTranscriber(t, f, oauth2.StaticTokenSource(tok)).Transcribe(ctx, api.TranscribeRequest{File: sim.SampleBriefingURL})
-	wantCode(t, err, http.StatusUnauthorized, api.CodeAITokenExpired)
+	wantCode(t, err, http.StatusUnauthorized, sim.CodeAITokenExpired)
 }
 
 func TestNewTranscriberNeedsTokenSource(t *testing.T) {

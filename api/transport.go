@@ -27,6 +27,9 @@ type call struct {
 	// whose outcome is unknown (5xx, dropped connection). GET and DELETE are;
 	// attendee-action PATCH is too, since a repeated check-in is no-op.
 	repeatable bool
+	// meanings says what an HTTP status means at this endpoint when the
+	// answer carries no documented code (the spec's per-endpoint statuses).
+	meanings map[int]string
 }
 
 const maxErrorBody = 64 << 10
@@ -70,6 +73,11 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			}
 			continue
 		}
+		if resp.StatusCode == http.StatusTooManyRequests {
+			c.pacer.throttled()
+		} else {
+			c.pacer.answered()
+		}
 		if resp.StatusCode < 300 {
 			if err := c.decodeBody(ctx, resp, out, cl, start); err != nil {
 				return err
@@ -78,6 +86,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			return nil
 		}
 		apiErr := readError(resp, cl.op)
+		apiErr.endpoint = cl.meanings[apiErr.Status]
 		filterStrings(apiErr, c.filter)
 		// A 429 was refused before any work, so even a POST may be repeated.
 		retryable := apiErr.Status == http.StatusTooManyRequests || (apiErr.Status >= 500 && cl.repeatable)
@@ -167,10 +176,8 @@ func isTimeout(err error) bool {
 
 // send makes one attempt, after the client-side rate limit admits it.
 func (c *Client) send(ctx context.Context, cl call, payload []byte) (*http.Response, error) {
-	if c.limiter != nil {
-		if err := c.limiter.Wait(ctx); err != nil {
-			return nil, err
-		}
+	if err := c.pacer.Wait(ctx); err != nil {
+		return nil, err
 	}
 	u := *c.base
 	u.Path = strings.TrimRight(u.Path, "/") + cl.path

@@ -237,3 +237,29 @@ func TestErrorDetailsNameTheEndpoint(t *testing.T) {
 		t.Fatalf("details %v", got)
 	}
 }
+
+// TestASharedPacerSlowsEveryClientOfTheAccount: the console's client and the
+// check-in sender share one pacer, so a 429 one of them meets slows both.
+func TestASharedPacerSlowsEveryClientOfTheAccount(t *testing.T) {
+	srv, n := scripted(t, []int{429}, map[string]string{"Retry-After": "1"})
+	shared := NewPacer(DefaultRateLimit, 0)
+	var waits []time.Duration
+	clients := make([]*Client, 2)
+	for i := range clients {
+		c, err := New(WithBaseURL(srv.URL+"/v2"), WithToken("tok"), WithPacer(shared),
+			WithSleep(func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients[i] = c
+	}
+	if _, err := clients[0].Events.Get(context.Background(), "abc"); err != nil || n.Load() != 2 {
+		t.Fatalf("err=%v requests=%d", err, n.Load())
+	}
+	if clients[1].Pacer() != shared || shared.Rate() != DefaultRateLimit/2 || shared.Throttled() != 1 {
+		t.Fatalf("rate %v after a 429, %d throttled", shared.Rate(), shared.Throttled())
+	}
+	if c, _ := New(WithBaseURL(srv.URL + "/v2")); c.Pacer().Rate() != DefaultRateLimit {
+		t.Errorf("default rate %v", c.Pacer().Rate())
+	}
+}

@@ -54,12 +54,17 @@ type simEnv struct {
 	cfgDir   string
 }
 
-func newSimEnv(t *testing.T) *simEnv {
+func newSimEnv(t *testing.T) *simEnv { return newSimEnvWith(t, sim.Options{}) }
+
+// newSimEnvWith is newSimEnv with simulator options (its clock and rate
+// limit are the env's).
+func newSimEnvWith(t *testing.T, opts sim.Options) *simEnv {
 	t.Helper()
 	keyring.MockInit()
 	clock := &fakeClock{t: testEpoch}
 	e := &simEnv{t: t, clock: clock, stateDir: t.TempDir(), cfgDir: t.TempDir()}
-	e.sim = sim.New(sim.Options{Now: clock.Now, NoRateLimit: true})
+	opts.Now, opts.NoRateLimit = clock.Now, true
+	e.sim = sim.New(opts)
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/oauth/token" {
 			b, _ := io.ReadAll(r.Body)

@@ -168,7 +168,18 @@ func loginRequired(profile, why string) error {
 
 // fresh reports whether the session's access token can be used now.
 func (ts *TokenSource) fresh(s *Session) bool {
-	return s != nil && s.AccessToken != "" && ts.o.now().Add(ts.o.leeway).Before(s.Expiry)
+	return s != nil && s.AccessToken != "" && ts.o.now().Add(ts.leeway(s)).Before(s.Expiry)
+}
+
+// leeway is how long before its expiry a token is refreshed: the configured
+// leeway, but at most a quarter of the token's life (from its issue, the
+// last login or rotation), so a token issued for seconds (evdesk sim
+// --token-ttl 3s) is used before it is refreshed, not refreshed every call.
+func (ts *TokenSource) leeway(s *Session) time.Duration {
+	if life := s.Expiry.Sub(s.RefreshIssuedAt); !s.RefreshIssuedAt.IsZero() && life > 0 {
+		return min(ts.o.leeway, life/4)
+	}
+	return ts.o.leeway
 }
 
 // Token returns a valid access token, refreshing it when needed.

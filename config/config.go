@@ -37,6 +37,8 @@ const (
 	EnvScopes       = "EVDESK_SCOPES"
 	// EnvMaxResponseMB caps the size of one answer from the server, in MiB.
 	EnvMaxResponseMB = "EVDESK_MAX_RESPONSE_MB"
+	// EnvRateLimit is the most requests a second evdesk sends.
+	EnvRateLimit = "EVDESK_RATE_LIMIT"
 	// EnvToken is a bearer token that overrides all other authentication
 	// (scripts, CI). It is never written to disk.
 	EnvToken = "EVDESK_TOKEN"
@@ -64,6 +66,12 @@ const (
 	// MaxMaxResponseMB bounds max_response_mb: 64 GiB is beyond any answer
 	// this API gives and keeps the byte count far from overflow.
 	MaxMaxResponseMB = 64 << 10
+	// DefaultRateLimit is the request rate when a profile sets none: the
+	// LIGHT limit of a Pro account, the least plan the endpoints need (the
+	// api package's default, restated for messages and the file header).
+	DefaultRateLimit = 30
+	// MaxRateLimit bounds rate_limit, far above any plan's LIGHT limit.
+	MaxRateLimit = 1000
 )
 
 // Field names as they appear in the config file.
@@ -79,6 +87,9 @@ const (
 	FieldTokenEnv = "token_env"
 	// FieldMaxResponseMB caps one answer's size in MiB (default 64).
 	FieldMaxResponseMB = "max_response_mb"
+	// FieldRateLimit is the most requests a second (default 30; evdesk
+	// slows down by itself when the server answers 429).
+	FieldRateLimit = "rate_limit"
 	// FieldPhoneBaseline names the profile's phone policy baseline file
 	// (package baseline), which the console checks the account against.
 	FieldPhoneBaseline = "phone_baseline"
@@ -91,7 +102,7 @@ const (
 var fieldEnv = map[string]string{
 	FieldBaseURL: EnvBaseURL, FieldAuthURL: EnvAuthURL, FieldPathWord: EnvPathWord,
 	FieldClientID: EnvClientID, FieldRedirectURI: EnvRedirectURI, FieldScopes: EnvScopes,
-	FieldMaxResponseMB: EnvMaxResponseMB,
+	FieldMaxResponseMB: EnvMaxResponseMB, FieldRateLimit: EnvRateLimit,
 }
 
 // Profile is one place evdesk can connect to, with everything resolved:
@@ -107,6 +118,9 @@ type Profile struct {
 	// MaxResponseMB caps one answer's body in MiB; 0 means the default
 	// (DefaultMaxResponseMB).
 	MaxResponseMB int
+	// RateLimit is the most requests a second; 0 means the default
+	// (DefaultRateLimit).
+	RateLimit float64
 	// ClientSecret comes from EVDESK_CLIENT_SECRET only (else the keyring);
 	// it is never written to the config file and never shown.
 	ClientSecret string
@@ -132,11 +146,22 @@ type Profile struct {
 	// badMaxResponse keeps an EVDESK_MAX_RESPONSE_MB that is not a number,
 	// for Validate to report.
 	badMaxResponse string
+	// badRateLimit keeps an EVDESK_RATE_LIMIT that is not a number.
+	badRateLimit string
 }
 
 // MaxResponseBytes is the answer-size cap in bytes; 0 when the profile sets
 // none, which the api package reads as its default.
 func (p Profile) MaxResponseBytes() int64 { return int64(p.MaxResponseMB) << 20 }
+
+// RequestRate is the most requests a second the profile allows:
+// rate_limit, else DefaultRateLimit.
+func (p Profile) RequestRate() float64 {
+	if p.RateLimit > 0 {
+		return p.RateLimit
+	}
+	return DefaultRateLimit
+}
 
 // Origin says where a field's value came from: an environment variable
 // name, "<file>:<line>" or "default". Empty when unset.
@@ -235,6 +260,10 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.MaxResponseMB = e.MaxResponseMB
 			p.setOrigin(FieldMaxResponseMB, f.origin(chosen, FieldMaxResponseMB))
 		}
+		if e.RateLimit != 0 {
+			p.RateLimit = e.RateLimit
+			p.setOrigin(FieldRateLimit, f.origin(chosen, FieldRateLimit))
+		}
 		p.PhoneBaseline = set(FieldPhoneBaseline, filePathFrom(f.Path, e.PhoneBaseline))
 		if e.Mouse != nil {
 			p.NoMouse = !*e.Mouse
@@ -287,6 +316,12 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 				p.badMaxResponse = v
 			}
 			p.MaxResponseMB = n
+		case FieldRateLimit:
+			r, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				p.badRateLimit = v
+			}
+			p.RateLimit = r
 		}
 	}
 	p.ClientSecret = getenv(lookup, EnvClientSecret)
@@ -381,6 +416,24 @@ func (p Profile) validateFields() error {
 		if err := CheckMaxResponseMB(p.MaxResponseMB); err != nil {
 			return fmt.Errorf("%s=%d %v", p.label(FieldMaxResponseMB), p.MaxResponseMB, err)
 		}
+	}
+	if p.badRateLimit != "" {
+		return fmt.Errorf("%s=%q is not a number: give requests a second, from 0.5 to %d (default %d)",
+			p.label(FieldRateLimit), p.badRateLimit, MaxRateLimit, DefaultRateLimit)
+	}
+	if p.origins[FieldRateLimit] != "" {
+		if err := CheckRateLimit(p.RateLimit); err != nil {
+			return fmt.Errorf("%s=%v %v", p.label(FieldRateLimit), p.RateLimit, err)
+		}
+	}
+	return nil
+}
+
+// CheckRateLimit reports whether r can be a request rate.
+func CheckRateLimit(r float64) error {
+	if !(r >= 0.5 && r <= MaxRateLimit) { // also refuses NaN
+		return fmt.Errorf("is out of range: give requests a second, from 0.5 to %d (default %d, the LIGHT limit of a Pro account)",
+			MaxRateLimit, DefaultRateLimit)
 	}
 	return nil
 }

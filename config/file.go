@@ -45,6 +45,8 @@ type ProfileEntry struct {
 	TokenEnv string `toml:"token_env,omitempty"`
 	// MaxResponseMB caps one answer's size in MiB; 0 (absent) is the default.
 	MaxResponseMB int `toml:"max_response_mb,omitzero"`
+	// RateLimit is the most requests a second; 0 (absent) is the default.
+	RateLimit float64 `toml:"rate_limit,omitzero"`
 	// PhoneBaseline is the baseline file the console checks the account's
 	// phone policy against (relative to the config file's folder).
 	PhoneBaseline string `toml:"phone_baseline,omitempty"`
@@ -53,7 +55,7 @@ type ProfileEntry struct {
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
-	FieldTokenEnv, FieldMaxResponseMB, FieldPhoneBaseline, FieldMouse}
+	FieldTokenEnv, FieldMaxResponseMB, FieldRateLimit, FieldPhoneBaseline, FieldMouse}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -213,6 +215,11 @@ func (f *File) Check() error {
 				return bad(FieldMaxResponseMB, fmt.Sprintf("%d %v", e.MaxResponseMB, err))
 			}
 		}
+		if e.RateLimit != 0 || f.line(name, FieldRateLimit) > 0 {
+			if err := CheckRateLimit(e.RateLimit); err != nil {
+				return bad(FieldRateLimit, fmt.Sprintf("%v %v", e.RateLimit, err))
+			}
+		}
 		if e.PhoneBaseline != "" {
 			if err := CheckFilePath(e.PhoneBaseline); err != nil {
 				return bad(FieldPhoneBaseline, fmt.Sprintf("%q %v", e.PhoneBaseline, err))
@@ -287,9 +294,12 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # --profile NAME or EVDESK_PROFILE; default_profile is used otherwise.
 # Every field can be overridden by EVDESK_<FIELD> (EVDESK_BASE_URL,
 # EVDESK_AUTH_URL, EVDESK_PATH_WORD, EVDESK_CLIENT_ID, EVDESK_REDIRECT_URI,
-# EVDESK_SCOPES, EVDESK_MAX_RESPONSE_MB). max_response_mb caps the size of
-# one answer from the server in MiB (default 64); raise it only when a call
-# says its answer is larger. Secrets never go here: the client secret and
+# EVDESK_SCOPES, EVDESK_MAX_RESPONSE_MB, EVDESK_RATE_LIMIT). max_response_mb
+# caps the size of one answer from the server in MiB (default 64); raise it
+# only when a call says its answer is larger. rate_limit is the most
+# requests a second (default 30, the LIGHT limit of a Pro account); evdesk
+# slows down by itself when the server answers 429, so set it only to use a
+# higher plan's limit. Secrets never go here: the client secret and
 # tokens live in the OS keyring (` + "`evdesk login`" + `) or come from
 # EVDESK_CLIENT_SECRET / EVDESK_TOKEN; token_env = "NAME" makes a profile
 # read its token from $NAME instead.

@@ -238,6 +238,9 @@ func TestFileErrorsNameFileLineAndField(t *testing.T) {
 		{"negative cap", "[profiles.a]\n\nmax_response_mb = -5\n", ":3", "profiles.a.max_response_mb"},
 		{"huge cap", "[profiles.a]\nmax_response_mb = 99999999999\n", ":2", "profiles.a.max_response_mb"},
 		{"text cap", "[profiles.a]\nmax_response_mb = \"lots\"\n", ":2", "profiles.a.max_response_mb"},
+		{"zero rate", "[profiles.a]\nrate_limit = 0\n", ":2", "profiles.a.rate_limit"},
+		{"huge rate", "[profiles.a]\n\nrate_limit = 5000.0\n", ":3", "profiles.a.rate_limit: 5000 is out of range"},
+		{"text rate", "[profiles.a]\nrate_limit = \"fast\"\n", ":2", "profiles.a.rate_limit"},
 		{"blank baseline", "[profiles.a]\nphone_baseline = \"  \"\n", ":2", "profiles.a.phone_baseline: \"  \" is blank"},
 		{"baseline with a line break", "[profiles.a]\n\nphone_baseline = \"a\\nb.toml\"\n", ":3", "profiles.a.phone_baseline: \"a\\nb.toml\" holds a control character"},
 		{"baseline not a string", "[profiles.a]\nphone_baseline = 3\n", ":2", "profiles.a.phone_baseline"},
@@ -387,5 +390,34 @@ func TestMouseFalseLeavesTheMouseToTheTerminal(t *testing.T) {
 	bad := writeConfig(t, "[profiles.a]\nmouse = \"off\"\n")
 	if _, err := Resolve(bad, "a", lookupFrom(nil)); err == nil {
 		t.Fatal(`mouse = "off" should be refused: it is true or false`)
+	}
+}
+
+func TestRateLimitFromFileAndEnvironment(t *testing.T) {
+	path := writeConfig(t, "[profiles.a]\nbase_url = \"https://api.example.com/v2\"\nrate_limit = 80\n")
+	p, err := Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t"}))
+	if err != nil || p.Validate() != nil {
+		t.Fatal(err, p.Validate())
+	}
+	if p.RequestRate() != 80 || p.Origin(FieldRateLimit) != path+":3" {
+		t.Fatalf("%v %q", p.RequestRate(), p.Origin(FieldRateLimit))
+	}
+	p, _ = Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t", EnvRateLimit: "12.5"}))
+	if p.RequestRate() != 12.5 || p.Origin(FieldRateLimit) != EnvRateLimit || p.Validate() != nil {
+		t.Fatalf("env override: %v %q %v", p.RequestRate(), p.Origin(FieldRateLimit), p.Validate())
+	}
+	if q := FromEnv(lookupFrom(nil)); q.RequestRate() != DefaultRateLimit {
+		t.Errorf("unset rate %v", q.RequestRate())
+	}
+	for v, want := range map[string]string{
+		"0":    "EVDESK_RATE_LIMIT=0 is out of range: give requests a second, from 0.5 to 1000 (default 30",
+		"NaN":  "EVDESK_RATE_LIMIT=NaN is out of range",
+		"2000": "EVDESK_RATE_LIMIT=2000 is out of range",
+		"30/s": `EVDESK_RATE_LIMIT="30/s" is not a number`,
+	} {
+		p, _ := Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t", EnvRateLimit: v}))
+		if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v", v, err)
+		}
 	}
 }

@@ -100,7 +100,8 @@ func TestHostileSilenceEndsAtTheTimeout(t *testing.T) {
 // did not answer; only the server's explicit refusal later clears it.
 func TestHostileLostRefreshAnswerKeepsTheLogin(t *testing.T) {
 	t.Parallel()
-	s := sim.New(sim.Options{NoRateLimit: true, TokenTTL: time.Second}) // every token is due for refresh
+	const ttl = time.Second
+	s := sim.New(sim.Options{NoRateLimit: true, TokenTTL: ttl})
 	h := hostile.Wrap(s, hostile.Options{})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -112,6 +113,10 @@ func TestHostileLostRefreshAnswerKeepsTheLogin(t *testing.T) {
 		config.EnvClientID+"="+sim.DemoClientID, config.EnvClientSecret+"="+sim.DemoClientSecret,
 		config.EnvRedirectURI+"="+redirect)
 	loginThroughBrowser(t, env, srv.URL)
+	// The token expires at most ttl after the login's answer arrived: past
+	// that moment the next command must refresh (a token is used, not
+	// refreshed, for the first three quarters of its life).
+	time.Sleep(ttl)
 
 	h.Set(hostile.Options{LoseTokenAnswer: true})
 	before := h.TokenCalls()

@@ -1,7 +1,7 @@
 package sim
 
 import (
-	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -85,9 +85,10 @@ func (b *regBook) of(s *Sim, e *eventRec) *regState {
 			tt.SoldQuantity = min(e.registrants, t.quantity)
 			tt.Quantity = max(t.quantity, e.registrants+t.quantity)
 		}
-		if e.ev.StartTime != nil {
-			end := e.ev.StartTime.UTC()
-			start := end.AddDate(0, -3, 0)
+		if e.ev.StartTime != nil && e.ev.EndTime != nil {
+			// On sale from three months before the event until it ends (a
+			// running series still sells its later sessions).
+			start, end := e.ev.StartTime.UTC().AddDate(0, -3, 0), e.ev.EndTime.UTC()
 			tt.StartTime, tt.EndTime = &start, &end
 		}
 		st.types = append(st.types, tt)
@@ -216,26 +217,40 @@ type linkBody struct {
 	TicketTypeID                *string             `json:"ticket_type_id"`
 }
 
-// neutralAuth writes an account method with the spec's neutral word, the
-// form the api package's validators know.
-func (s *Sim) neutralAuth(m *string) *string {
-	if m == nil {
-		return nil
+// checkLink applies the access-link rules of the spec (2.9, section 8) to
+// the fields sent: linkType and eventType are the link's and the event's.
+func (s *Sim) checkLink(c *checks, in *linkBody, linkType, eventType string) {
+	auth := make([]string, len(authMethods))
+	for i, m := range authMethods {
+		auth[i] = s.branded(m)
 	}
-	if rest, ok := strings.CutPrefix(*m, s.word+"_"); ok {
-		n := api.DefaultPathWord + "_" + rest
-		return &n
+	c.among("authentication_method", in.AuthenticationMethod, auth)
+	c.among("recurring_registration_option", in.RecurringRegistrationOption, recurringOptions)
+	if idp := str(in.IdPName); idp != "" && in.AuthenticationMethod != nil && *in.AuthenticationMethod != "corporate_idp" {
+		c.add("idp_name", "applies only to the corporate_idp authentication method.")
 	}
-	return m
-}
-
-// asFieldError turns the api package's validation problems into a 400.
-func asFieldError(err error) error {
-	var ve *api.ValidationError
-	if errors.As(err, &ve) {
-		return fieldError(ve.Problems...)
+	if d := list(in.AllowDomainList); len(d) > 0 {
+		c.atMost("allow_domain_list", len(d), maxAllowedDomains, "domains")
+		for i, dom := range d {
+			if !validDomain(dom) {
+				c.add(fmt.Sprintf("allow_domain_list[%d]", i), "%q is not a domain such as example.org.", dom)
+			}
+		}
 	}
-	return err
+	for i, e := range list(in.EmailRestrictList) {
+		if !validEmail(strings.TrimSpace(e)) {
+			c.add(fmt.Sprintf("email_restrict_list[%d]", i), "%q is not an email address.", e)
+		}
+	}
+	if str(in.TicketTypeID) != "" && linkType != "group-join" {
+		c.add("ticket_type_id", "applies only to group-join links.")
+	}
+	if in.SecurityAtJoin != nil && in.SecurityAtJoin.EmailAuthentication && linkType == "group-join" {
+		c.add("security_at_join.email_authentication", "applies only to registration links.")
+	}
+	if str(in.RecurringRegistrationOption) != "" && eventType != "RECURRING" {
+		c.add("recurring_registration_option", "applies only to recurring events.")
+	}
 }
 
 func str(p *string) string {
@@ -263,24 +278,26 @@ func (s *Sim) createLink(b *regBook, w http.ResponseWriter, r *http.Request, p *
 	if err != nil {
 		return err
 	}
-	c := api.AccessLinkCreate{Name: str(in.Name), Type: str(in.Type), AuthenticationMethod: str(s.neutralAuth(in.AuthenticationMethod)),
-		IdPName: str(in.IdPName), AllowDomainList: list(in.AllowDomainList), EmailRestrictList: list(in.EmailRestrictList),
-		RecurringRegistrationOption: str(in.RecurringRegistrationOption), SecurityAtJoin: in.SecurityAtJoin,
-		TicketTypeID: str(in.TicketTypeID), EventType: e.ev.EventType}
-	if err := c.Validate(); err != nil {
-		return asFieldError(err)
+	var c checks
+	c.present("name", in.Name)
+	c.present("type", in.Type)
+	c.present("authentication_method", in.AuthenticationMethod)
+	c.among("type", in.Type, linkTypes)
+	s.checkLink(&c, &in, str(in.Type), e.ev.EventType)
+	if err := c.err(); err != nil {
+		return err
 	}
-	if c.TicketTypeID != "" && st.ticketType(c.TicketTypeID) < 0 {
+	if t := str(in.TicketTypeID); t != "" && st.ticketType(t) < 0 {
 		return errf(http.StatusBadRequest, api.CodeTicketTypeNotFound, "Ticket type could not be found.")
 	}
-	if st.nameTaken(c.Name, "") {
+	if st.nameTaken(str(in.Name), "") {
 		return errf(http.StatusBadRequest, api.CodeJoinLinkNameTaken, "Each join link must have a unique name.")
 	}
 	id := s.st.newID("link", func(id string) bool { return st.link(id) >= 0 })
-	l := api.AccessLink{AccessLinkID: id, Name: strings.TrimSpace(c.Name), Type: c.Type, AuthenticationMethod: str(in.AuthenticationMethod),
-		IdPName: c.IdPName, IsDefault: in.IsDefault != nil && *in.IsDefault, AllowDomainList: normDomains(c.AllowDomainList),
-		EmailRestrictList: normEmails(c.EmailRestrictList), RecurringRegistrationOption: c.RecurringRegistrationOption,
-		SecurityAtJoin: c.SecurityAtJoin, TicketTypeID: c.TicketTypeID, URL: s.linkURL(id)}
+	l := api.AccessLink{AccessLinkID: id, Name: strings.TrimSpace(str(in.Name)), Type: str(in.Type), AuthenticationMethod: str(in.AuthenticationMethod),
+		IdPName: str(in.IdPName), IsDefault: in.IsDefault != nil && *in.IsDefault, AllowDomainList: normDomains(list(in.AllowDomainList)),
+		EmailRestrictList: normEmails(list(in.EmailRestrictList)), RecurringRegistrationOption: str(in.RecurringRegistrationOption),
+		SecurityAtJoin: in.SecurityAtJoin, TicketTypeID: str(in.TicketTypeID), URL: s.linkURL(id)}
 	if l.IsDefault {
 		st.clearDefault()
 	}
@@ -315,7 +332,7 @@ func normEmails(in []string) []string {
 	}
 	out := make([]string, len(in))
 	for i, e := range in {
-		out[i] = api.NormalizeEmail(e)
+		out[i] = normEmail(e)
 	}
 	return out
 }
@@ -338,16 +355,17 @@ func (s *Sim) updateLink(b *regBook, w http.ResponseWriter, r *http.Request, p *
 	cur := &st.links[i]
 	// The type is not part of an update and is_default false is ignored
 	// (spec 2.9): neither is an error.
-	u := api.AccessLinkUpdate{Name: in.Name, AuthenticationMethod: s.neutralAuth(in.AuthenticationMethod), IdPName: in.IdPName,
-		AllowDomainList: in.AllowDomainList, EmailRestrictList: in.EmailRestrictList,
-		RecurringRegistrationOption: in.RecurringRegistrationOption, SecurityAtJoin: in.SecurityAtJoin,
-		TicketTypeID: in.TicketTypeID, LinkType: cur.Type, EventType: e.ev.EventType}
-	if u.IdPName != nil && u.AuthenticationMethod == nil {
+	var c checks
+	c.notBlank("name", in.Name)
+	c.notBlank("authentication_method", in.AuthenticationMethod)
+	checked := in
+	if in.IdPName != nil && in.AuthenticationMethod == nil {
 		m := cur.AuthenticationMethod
-		u.AuthenticationMethod = s.neutralAuth(&m)
+		checked.AuthenticationMethod = &m
 	}
-	if err := u.Validate(); err != nil {
-		return asFieldError(err)
+	s.checkLink(&c, &checked, cur.Type, e.ev.EventType)
+	if err := c.err(); err != nil {
+		return err
 	}
 	if t := str(in.TicketTypeID); t != "" && st.ticketType(t) < 0 {
 		return errf(http.StatusBadRequest, api.CodeTicketTypeNotFound, "Ticket type could not be found.")
@@ -360,7 +378,7 @@ func (s *Sim) updateLink(b *regBook, w http.ResponseWriter, r *http.Request, p *
 	}
 	if in.AuthenticationMethod != nil {
 		cur.AuthenticationMethod = *in.AuthenticationMethod
-		if cur.AuthenticationMethod != api.AuthCorporateIdP {
+		if cur.AuthenticationMethod != "corporate_idp" {
 			cur.IdPName = ""
 		}
 	}

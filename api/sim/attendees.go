@@ -134,8 +134,12 @@ func (s *Sim) attendeeTarget(p *principal, r *http.Request, notFoundCode int) (*
 // checkInBody is the PATCH body; a per-attendee source (spec 2.5) overrides
 // the batch's.
 type checkInBody struct {
-	Attendees []api.AttendeeAction `json:"attendees"`
-	Source    string               `json:"source"`
+	Attendees []struct {
+		Action string `json:"action"`
+		Email  string `json:"email"`
+		Source string `json:"source"`
+	} `json:"attendees"`
+	Source string `json:"source"`
 }
 
 func (s *Sim) checkIn(w http.ResponseWriter, r *http.Request, p *principal) error {
@@ -158,7 +162,7 @@ func (s *Sim) checkIn(w http.ResponseWriter, r *http.Request, p *principal) erro
 		Errors []api.BatchError `json:"errors"`
 	}{Errors: []api.BatchError{}}
 	for _, at := range in.Attendees {
-		email := api.NormalizeEmail(at.Email)
+		email := normEmail(at.Email)
 		if _, ok := a.byEmail[email]; !ok {
 			out.Errors = append(out.Errors, api.BatchError{Email: at.Email, Message: "Attendee is not registered for this event."})
 			continue
@@ -178,30 +182,22 @@ func (s *Sim) checkIn(w http.ResponseWriter, r *http.Request, p *principal) erro
 }
 
 // validateCheckIn applies the spec's batch rules: 1 to 300 attendees, each
-// with an email and the check-in action (any case).
+// with an email and the check-in action (any case: samples capitalise it).
 func validateCheckIn(in *checkInBody) error {
-	var problems []api.FieldError
-	switch n := len(in.Attendees); {
-	case n == 0:
-		problems = append(problems, api.FieldError{Field: "attendees", Message: "is required: send 1 to 300 attendees."})
-	case n > api.MaxAttendeesPerBatch:
-		problems = append(problems, api.FieldError{Field: "attendees",
-			Message: fmt.Sprintf("holds %d attendees; a batch holds at most %d.", n, api.MaxAttendeesPerBatch)})
+	var c checks
+	if len(in.Attendees) == 0 {
+		c.add("attendees", "is required: send 1 to %d attendees.", maxAttendeesPerBatch)
 	}
+	c.atMost("attendees", len(in.Attendees), maxAttendeesPerBatch, "attendees")
 	for i, at := range in.Attendees {
 		if strings.TrimSpace(at.Email) == "" {
-			problems = append(problems, api.FieldError{Field: fmt.Sprintf("attendees[%d].email", i), Message: "is required."})
+			c.add(fmt.Sprintf("attendees[%d].email", i), "is required.")
 		}
-		// AttendeeAction decoding lower-cases the action already.
-		if at.Action != api.ActionCheckIn {
-			problems = append(problems, api.FieldError{Field: fmt.Sprintf("attendees[%d].action", i),
-				Message: fmt.Sprintf("%q is not allowed; use check-in.", at.Action)})
+		if !strings.EqualFold(strings.TrimSpace(at.Action), "check-in") {
+			c.add(fmt.Sprintf("attendees[%d].action", i), "%q is not allowed; use check-in.", at.Action)
 		}
 	}
-	if len(problems) > 0 {
-		return fieldError(problems...)
-	}
-	return nil
+	return c.err()
 }
 
 // attendeeActionJSON is a listed check-in, with the action capitalised as in
@@ -213,7 +209,7 @@ type attendeeActionJSON struct {
 }
 
 func (s *Sim) listCheckIns(w http.ResponseWriter, r *http.Request, p *principal) error {
-	filter := api.NormalizeEmail(r.URL.Query().Get("email"))
+	filter := normEmail(r.URL.Query().Get("email"))
 	s.st.mu.Lock()
 	e, a, sid, err := s.attendeeTarget(p, r, api.CodeEventNotFound)
 	var items []CheckInRecord

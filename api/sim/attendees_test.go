@@ -168,7 +168,7 @@ func TestCheckInErrors(t *testing.T) {
 	regs := e.sim.RegistrantEmails(id)
 
 	r := e.patch(DemoToken, id, "", checkInBodyOf("d", regs[:301]...))
-	r.wantError(t, 400, codeValidation)
+	r.wantError(t, 400, CodeValidation)
 	if !r.hasField("attendees") {
 		t.Errorf("301 attendees: %s", r.body)
 	}
@@ -176,13 +176,13 @@ func TestCheckInErrors(t *testing.T) {
 		t.Fatal("a refused batch recorded check-ins")
 	}
 	e.patch(DemoToken, id, "", checkInBodyOf("d", regs[:300]...)).decode(t, 201, nil)
-	e.patch(DemoToken, id, "", map[string]any{"attendees": []any{}}).wantError(t, 400, codeValidation)
+	e.patch(DemoToken, id, "", map[string]any{"attendees": []any{}}).wantError(t, 400, CodeValidation)
 	r = e.patch(DemoToken, id, "", map[string]any{"attendees": []map[string]string{{"email": regs[0], "action": "check-out"}}})
-	if r.wantError(t, 400, codeValidation); !r.hasField("attendees[0].action") {
+	if r.wantError(t, 400, CodeValidation); !r.hasField("attendees[0].action") {
 		t.Errorf("bad action: %s", r.body)
 	}
 	r = e.patch(DemoToken, id, "", map[string]any{"attendees": []map[string]string{{"action": "check-in"}}})
-	if r.wantError(t, 400, codeValidation); !r.hasField("attendees[0].email") {
+	if r.wantError(t, 400, CodeValidation); !r.hasField("attendees[0].email") {
 		t.Errorf("no email: %s", r.body)
 	}
 	one := checkInBodyOf("d", regs[0])
@@ -199,7 +199,7 @@ func TestCheckInErrors(t *testing.T) {
 
 	// Scopes: read-only may list but not check in; the granular scopes of
 	// the session endpoints are their own.
-	e.patch(ReadOnlyToken, id, "", one).wantError(t, 403, codeMissingScope)
+	e.patch(ReadOnlyToken, id, "", one).wantError(t, 403, CodeMissingScope)
 	e.do("GET", "/events/"+id+"/attendee_action", ReadOnlyToken, nil).decode(t, 200, nil)
 	e.do("GET", "/events/"+id+"/registrants", ReadOnlyToken, nil).decode(t, 200, nil)
 	e.sim.st.mu.Lock()
@@ -208,9 +208,9 @@ func TestCheckInErrors(t *testing.T) {
 	e.sim.st.addToken("session-desk", u, []string{"vendor_events:update:batch_session_attendee_actions:admin"})
 	e.sim.st.mu.Unlock()
 	e.patch("event-desk", id, "", one).decode(t, 201, nil)
-	e.patch("event-desk", id, sid, one).wantError(t, 403, codeMissingScope)
+	e.patch("event-desk", id, sid, one).wantError(t, 403, CodeMissingScope)
 	e.patch("session-desk", id, sid, one).decode(t, 201, nil)
-	e.patch("session-desk", id, "", one).wantError(t, 403, codeMissingScope)
+	e.patch("session-desk", id, "", one).wantError(t, 403, CodeMissingScope)
 }
 
 func TestCheckInListing(t *testing.T) {
@@ -254,7 +254,7 @@ func TestCheckInListing(t *testing.T) {
 	if one.TotalRecords != 1 || one.Attendees[0]["email"] != regs[7] {
 		t.Errorf("email filter: %+v", one)
 	}
-	e.do("GET", "/events/"+id+"/attendee_action?page_size=301", DemoToken, nil).wantError(t, 400, codeValidation)
+	e.do("GET", "/events/"+id+"/attendee_action?page_size=301", DemoToken, nil).wantError(t, 400, CodeValidation)
 
 	// Registrants page through the whole crowd, each once.
 	seen := map[string]bool{}

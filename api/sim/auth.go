@@ -131,7 +131,7 @@ func (s *Sim) registerTokens() {
 
 // authenticate finds the caller of a request from its bearer token.
 func (s *Sim) authenticate(r *http.Request) (*principal, *apiError) {
-	bad := &apiError{Status: http.StatusUnauthorized, Code: codeInvalidToken, Message: "Invalid access token."}
+	bad := &apiError{Status: http.StatusUnauthorized, Code: CodeInvalidToken, Message: "Invalid access token."}
 	scheme, tok, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
 	tok = strings.TrimSpace(tok)
 	if !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {

@@ -95,36 +95,29 @@ type coeditorBody struct {
 }
 
 // validateCoeditors applies the request-level rules: a known operation, one
-// to three co-editors, known permission groups. Problems with one address
-// (not an address, the owner, already or not a co-editor) are answered per
-// address instead.
+// to three co-editors (the description's maxItems), known permission
+// groups. Problems with one address (not an address, the owner, already or
+// not a co-editor, no room left) are answered per address instead.
 func validateCoeditors(in *coeditorBody) error {
-	var problems []api.FieldError
-	if !slices.Contains(api.CoeditorOperations, in.Operation) {
-		problems = append(problems, api.FieldError{Field: "operation",
-			Message: fmt.Sprintf("%q is not allowed; use add, update or delete.", in.Operation)})
+	var c checks
+	c.among("operation", &in.Operation, coeditorOperations)
+	if in.Operation == "" {
+		c.add("operation", "is required; use add, update or delete.")
 	}
-	switch n := len(in.Coeditors); {
-	case n == 0:
-		problems = append(problems, api.FieldError{Field: "coeditors", Message: "is required: send 1 to 3 co-editors."})
-	case n > api.MaxCoeditorsPerRequest:
-		problems = append(problems, api.FieldError{Field: "coeditors",
-			Message: fmt.Sprintf("holds %d co-editors; a request holds at most %d.", n, api.MaxCoeditorsPerRequest)})
+	if len(in.Coeditors) == 0 {
+		c.add("coeditors", "is required: send 1 to %d co-editors.", maxCoeditorsPerEvent)
 	}
-	if in.Operation != api.CoeditorDelete {
-		for i, c := range in.Coeditors {
-			for j, g := range c.PermissionGroups {
-				if _, ok := api.LookupPermissionGroup(g); !ok {
-					problems = append(problems, api.FieldError{Field: fmt.Sprintf("coeditors[%d].permission_groups[%d]", i, j),
-						Message: fmt.Sprintf("%q is not a permission group.", g)})
+	c.atMost("coeditors", len(in.Coeditors), maxCoeditorsPerEvent, "co-editors")
+	if in.Operation != "delete" {
+		for i, ce := range in.Coeditors {
+			for j, g := range ce.PermissionGroups {
+				if !slices.Contains(permissionGroups, g) {
+					c.add(fmt.Sprintf("coeditors[%d].permission_groups[%d]", i, j), "%q is not a permission group.", g)
 				}
 			}
 		}
 	}
-	if len(problems) > 0 {
-		return fieldError(problems...)
-	}
-	return nil
+	return c.err()
 }
 
 // ineligible reports addresses the provider would refuse as co-editors:
@@ -159,24 +152,26 @@ func (s *Sim) changeCoeditors(w http.ResponseWriter, r *http.Request, p *princip
 	refuse := func(email, msg string) { out.Errors = append(out.Errors, api.BatchError{Email: email, Message: msg}) }
 	done := map[string]bool{}
 	for _, c := range in.Coeditors {
-		email := api.NormalizeEmail(c.Email)
+		email := normEmail(c.Email)
 		at := set.index(email)
 		switch {
-		case api.CheckEmail(email) != nil:
+		case !validEmail(email):
 			refuse(c.Email, "Invalid email address.")
 		case done[email]:
 			refuse(c.Email, "This address appears more than once in the request.")
 		case email == owner:
 			refuse(c.Email, "The event owner already has full access and cannot be a co-editor.")
-		case in.Operation == api.CoeditorAdd && at >= 0:
+		case in.Operation == "add" && at >= 0:
 			refuse(c.Email, "User is already a co-editor of this event.")
-		case in.Operation == api.CoeditorAdd && ineligible(email):
+		case in.Operation == "add" && ineligible(email):
 			refuse(c.Email, "User not eligible for co-editor.")
-		case in.Operation != api.CoeditorAdd && at < 0:
+		case in.Operation == "add" && len(set.list) >= maxCoeditorsPerEvent:
+			refuse(c.Email, fmt.Sprintf("The event already has %d co-editors, the most an event may have.", len(set.list)))
+		case in.Operation != "add" && at < 0:
 			refuse(c.Email, "User is not a co-editor of this event.")
-		case in.Operation == api.CoeditorAdd:
+		case in.Operation == "add":
 			set.list = append(set.list, api.Coeditor{Email: email, PermissionGroups: canonicalGroups(c.PermissionGroups)})
-		case in.Operation == api.CoeditorUpdate:
+		case in.Operation == "update":
 			set.list[at].PermissionGroups = canonicalGroups(c.PermissionGroups)
 		default:
 			set.list = slices.Delete(set.list, at, at+1)
@@ -190,9 +185,9 @@ func (s *Sim) changeCoeditors(w http.ResponseWriter, r *http.Request, p *princip
 // canonicalGroups de-duplicates groups and puts them in the spec's order.
 func canonicalGroups(groups []string) []string {
 	out := []string{}
-	for _, g := range api.PermissionGroups {
-		if slices.Contains(groups, g.Value) {
-			out = append(out, g.Value)
+	for _, g := range permissionGroups {
+		if slices.Contains(groups, g) {
+			out = append(out, g)
 		}
 	}
 	return out

@@ -53,9 +53,13 @@ func TestCoeditorsRules(t *testing.T) {
 	e := newEnv(t, Options{})
 	f := e.sim.Fixtures()
 	id := f.NoRegistrantsEventID
+	var res coeditorResult
+	// Start from none, so the event has room.
+	if seeded := e.sim.Coeditors(id); len(seeded) > 0 {
+		patchCoeditors(e, id, "delete", seeded...).decode(t, 201, &res)
+	}
 	before := e.sim.Coeditors(id)
 
-	var res coeditorResult
 	patchCoeditors(e, id, "add",
 		api.Coeditor{Email: "Ana.Ribeiro@example.org", PermissionGroups: []string{api.PermRegistrationJoin, api.PermPublish, api.PermPublish}},
 		api.Coeditor{Email: DemoHostEmail},
@@ -91,6 +95,18 @@ func TestCoeditorsRules(t *testing.T) {
 		t.Fatalf("after update/delete %+v", got)
 	}
 
+	// An event has at most three co-editors: a fourth is refused by address.
+	patchCoeditors(e, id, "add", api.Coeditor{Email: "b@example.org"}, api.Coeditor{Email: "c@example.org"},
+		api.Coeditor{Email: "d@example.org"}).decode(t, 201, &res)
+	if len(res.Errors) != 1 || res.Errors[0].Email != "d@example.org" || !strings.Contains(res.Errors[0].Message, "the most an event may have") {
+		t.Fatalf("fourth %+v", res.Errors)
+	}
+	var listed api.CoeditorList
+	e.do("GET", "/events/"+id+"/coeditors", DemoToken, nil).decode(t, 200, &listed)
+	if len(listed.Coeditors) != maxCoeditorsPerEvent || listed.TotalRecords != maxCoeditorsPerEvent {
+		t.Fatalf("listed %+v", listed)
+	}
+
 	// Request-level problems are 400s naming the field.
 	four := []api.Coeditor{{Email: "a@example.org"}, {Email: "b@example.org"}, {Email: "c@example.org"}, {Email: "d@example.org"}}
 	if r := patchCoeditors(e, id, "add", four...); r.status != 400 || !r.hasField("coeditors") {
@@ -115,5 +131,5 @@ func TestCoeditorsRules(t *testing.T) {
 	// Scopes: the read-only token may list, not change.
 	e.do("GET", "/events/"+id+"/coeditors", ReadOnlyToken, nil).decode(t, 200, nil)
 	e.do("PATCH", "/events/"+id+"/coeditors", ReadOnlyToken, map[string]any{"operation": "add", "coeditors": four[:1]}).
-		wantError(t, 403, codeMissingScope)
+		wantError(t, 403, CodeMissingScope)
 }

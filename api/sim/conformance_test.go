@@ -489,8 +489,7 @@ func TestConformanceExhibitors(t *testing.T) {
 		IsSponsor: true, TierID: tier, AssociatedSessions: sessions[:2], Description: "Lunch for everyone.",
 		Website: "https://contoso.example", PrivacyPolicy: "https://contoso.example/privacy",
 		LinkedInURL: "https://linkedin.com/company/contoso", TwitterURL: "https://twitter.com/contoso",
-		YouTubeURL: "https://youtube.com/@contoso", InstagramURL: "https://instagram.com/contoso",
-		FacebookURL: "https://facebook.com/contoso"}
+		InstagramURL: "https://instagram.com/contoso", FacebookURL: "https://facebook.com/contoso"}
 	if err := sponsor.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -140,10 +140,10 @@ func TestSendStatusPagingFiltersAndExpiry(t *testing.T) {
 		t.Fatalf("order changed: %+v vs %+v", l.Emails[0], first)
 	}
 	e.clock.Advance(15 * time.Minute)
-	sendPage(e, id, typ, url.Values{"page_size": {"10"}, "next_page_token": {l.NextPageToken}}).wantError(t, 400, api.CodeInvalidPageToken)
+	sendPage(e, id, typ, url.Values{"page_size": {"10"}, "next_page_token": {l.NextPageToken}}).wantError(t, 400, CodeInvalidPageToken)
 	// A token is only good for its own listing (filters included).
 	sendPage(e, id, typ, url.Values{"page_size": {"10"}}).decode(t, 200, &l)
-	sendPage(e, id, typ, url.Values{"status": {"failed"}, "next_page_token": {l.NextPageToken}}).wantError(t, 400, api.CodeInvalidPageToken)
+	sendPage(e, id, typ, url.Values{"status": {"failed"}, "next_page_token": {l.NextPageToken}}).wantError(t, 400, CodeInvalidPageToken)
 
 	// The status filter partitions the listing.
 	sum := 0

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -97,41 +96,6 @@ func (s *Sim) listEvents(w http.ResponseWriter, r *http.Request, p *principal) e
 	return nil
 }
 
-// checkCalendar applies the create-event codes of the spec, in the order
-// 26204 (entry incomplete), 26203 (end not after start), 26202 (span).
-func checkCalendar(cal []api.CalendarEntry) error {
-	for _, c := range cal {
-		if c.StartTime == nil || c.EndTime == nil || c.StartTime.IsZero() || c.EndTime.IsZero() {
-			return errf(http.StatusBadRequest, api.CodeCalendarIncomplete, "Calendar must contain start_time and end_time.")
-		}
-	}
-	var first, last time.Time
-	for _, c := range cal {
-		if !c.EndTime.After(*c.StartTime) {
-			return errf(http.StatusBadRequest, api.CodeEndBeforeStart, "Event end_time must be after event start_time.")
-		}
-		if first.IsZero() || c.StartTime.Before(first) {
-			first = *c.StartTime
-		}
-		if c.EndTime.After(last) {
-			last = *c.EndTime
-		}
-	}
-	if len(cal) > 0 && last.Sub(first) > maxScheduleSpan {
-		return errf(http.StatusBadRequest, api.CodeScheduleTooLong, "Event schedule cannot be more than 6 days.")
-	}
-	return nil
-}
-
-// validationError turns an api validation error into a 400 naming the fields.
-func validationError(err error) error {
-	var ve *api.ValidationError
-	if errors.As(err, &ve) {
-		return fieldError(ve.Problems...)
-	}
-	return errf(http.StatusBadRequest, codeValidation, "%v", err)
-}
-
 // checkHub enforces 26201 (hub not the caller's) and 260207 (conference event
 // on a hub without conference support). Call with st.mu held.
 func (s *Sim) checkHub(p *principal, hubID, eventType string) error {
@@ -146,75 +110,53 @@ func (s *Sim) checkHub(p *principal, hubID, eventType string) error {
 }
 
 func (s *Sim) createEvent(w http.ResponseWriter, r *http.Request, p *principal) error {
-	var in api.EventCreate
-	if err := decodeJSON(w, r, &in); err != nil {
+	in, err := decodeEventBody(w, r)
+	if err != nil {
 		return err
 	}
-	if err := checkCalendar(in.Calendar); err != nil {
+	if err := in.checkCreate(); err != nil {
 		return err
-	}
-	if err := in.Validate(); err != nil {
-		return validationError(err)
 	}
 	now := s.now()
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
-	if err := s.checkHub(p, in.HubID, in.EventType); err != nil {
+	if err := s.checkHub(p, str(in.HubID), str(in.EventType)); err != nil {
 		return err
 	}
 	id := s.st.newEventID()
 	ev := api.Event{
 		EventID:          id,
-		Name:             in.Name,
-		Description:      in.Description,
-		Timezone:         in.Timezone,
-		EventType:        in.EventType,
-		HubID:            in.HubID,
-		AccessLevel:      in.AccessLevel,
-		AttendanceType:   in.AttendanceType,
-		BlockedCountries: slices.Clone(in.BlockedCountries),
-		Calendar:         utcCalendar(in.Calendar),
-		Categories:       slices.Clone(in.Categories),
-		ContactName:      in.ContactName,
+		Name:             str(in.Name),
+		Description:      str(in.Description),
+		Timezone:         str(in.Timezone),
+		EventType:        str(in.EventType),
+		HubID:            str(in.HubID),
+		AccessLevel:      str(in.AccessLevel),
+		AttendanceType:   str(in.AttendanceType),
+		BlockedCountries: list(in.BlockedCountries),
+		Calendar:         in.calendar,
+		Categories:       list(in.Categories),
+		ContactName:      str(in.ContactName),
 		ContactEmail:     p.user.Email,
-		LobbyStartTime:   utcTime(in.LobbyStartTime),
-		LobbyEndTime:     utcTime(in.LobbyEndTime),
-		MeetingType:      in.MeetingType,
-		PhysicalLocation: in.PhysicalLocation,
-		Recurrence:       cloneRecurrence(in.Recurrence, false),
-		Tagline:          in.Tagline,
-		Tags:             slices.Clone(in.Tags),
+		LobbyStartTime:   in.times["lobby_start_time"],
+		LobbyEndTime:     in.times["lobby_end_time"],
+		MeetingType:      str(in.MeetingType),
+		PhysicalLocation: str(in.PhysicalLocation),
+		Recurrence:       in.recurrence,
+		Tagline:          str(in.Tagline),
+		Tags:             list(in.Tags),
 		Status:           api.StatusDraft,
 		EventURL:         s.eventURL(id),
 		HostID:           p.user.ID,
 	}
-	if ev.Recurrence != nil {
-		ev.Recurrence.EndDateTime = utcTime(ev.Recurrence.EndDateTime)
-	}
-	if in.PhysicalLocation != "" {
-		ev.Venue = &api.Venue{StreetAddress: in.PhysicalLocation}
+	if ev.PhysicalLocation != "" {
+		ev.Venue = &api.Venue{StreetAddress: ev.PhysicalLocation}
 	}
 	schedule(&ev, now.UTC().Add(7*24*time.Hour).Truncate(time.Hour))
 	e := &eventRec{ev: ev, attendees: map[string]bool{}}
 	s.st.events[id] = e
 	writeJSON(w, http.StatusCreated, e.view(viewCreate))
 	return nil
-}
-
-func utcTime(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
-
-func utcCalendar(cal []api.CalendarEntry) []api.CalendarEntry {
-	out := cloneCalendar(cal)
-	for i := range out {
-		out[i].StartTime, out[i].EndTime = utcTime(out[i].StartTime), utcTime(out[i].EndTime)
-	}
-	return out
 }
 
 func (s *Sim) getEvent(w http.ResponseWriter, r *http.Request, p *principal) error {
@@ -233,8 +175,8 @@ func (s *Sim) getEvent(w http.ResponseWriter, r *http.Request, p *principal) err
 }
 
 func (s *Sim) updateEvent(w http.ResponseWriter, r *http.Request, p *principal) error {
-	var in api.EventUpdate
-	if err := decodeJSON(w, r, &in); err != nil {
+	in, err := decodeEventBody(w, r)
+	if err != nil {
 		return err
 	}
 	now := s.now()
@@ -247,8 +189,8 @@ func (s *Sim) updateEvent(w http.ResponseWriter, r *http.Request, p *principal) 
 	if st := e.statusType(now); st == api.ListPast || st == api.ListCancelled {
 		return errf(http.StatusBadRequest, api.CodeEventNotEditable, "Past and cancelled events not editable.")
 	}
-	if err := in.Validate(); err != nil {
-		return validationError(err)
+	if err := in.checkUpdate(); err != nil {
+		return err
 	}
 	if in.HubID != nil || in.EventType != nil {
 		hub, typ := e.ev.HubID, e.ev.EventType
@@ -262,13 +204,14 @@ func (s *Sim) updateEvent(w http.ResponseWriter, r *http.Request, p *principal) 
 			return err
 		}
 	}
-	applyUpdate(&e.ev, &in)
+	applyUpdate(&e.ev, in)
 	noContent(w)
 	return nil
 }
 
-// applyUpdate copies the fields an update sends onto ev.
-func applyUpdate(ev *api.Event, u *api.EventUpdate) {
+// applyUpdate copies the fields an update sends onto ev (meeting_type is
+// not among them: checkUpdate dropped it).
+func applyUpdate(ev *api.Event, u *eventBody) {
 	set := func(dst *string, src *string) {
 		if src != nil {
 			*dst = *src
@@ -282,23 +225,22 @@ func applyUpdate(ev *api.Event, u *api.EventUpdate) {
 	set(&ev.AccessLevel, u.AccessLevel)
 	set(&ev.AttendanceType, u.AttendanceType)
 	set(&ev.ContactName, u.ContactName)
-	set(&ev.MeetingType, u.MeetingType)
 	set(&ev.PhysicalLocation, u.PhysicalLocation)
 	set(&ev.Tagline, u.Tagline)
 	if u.BlockedCountries != nil {
-		ev.BlockedCountries = slices.Clone(u.BlockedCountries)
+		ev.BlockedCountries = slices.Clone(*u.BlockedCountries)
 	}
 	if u.Categories != nil {
-		ev.Categories = slices.Clone(u.Categories)
+		ev.Categories = slices.Clone(*u.Categories)
 	}
 	if u.Tags != nil {
-		ev.Tags = slices.Clone(u.Tags)
+		ev.Tags = slices.Clone(*u.Tags)
 	}
-	if u.LobbyStartTime != nil {
-		ev.LobbyStartTime = utcTime(u.LobbyStartTime)
+	if t := u.times["lobby_start_time"]; t != nil {
+		ev.LobbyStartTime = t
 	}
-	if u.LobbyEndTime != nil {
-		ev.LobbyEndTime = utcTime(u.LobbyEndTime)
+	if t := u.times["lobby_end_time"]; t != nil {
+		ev.LobbyEndTime = t
 	}
 	if u.PhysicalLocation != nil {
 		if *u.PhysicalLocation == "" {
@@ -312,12 +254,11 @@ func applyUpdate(ev *api.Event, u *api.EventUpdate) {
 	}
 	reschedule := false
 	if u.Calendar != nil {
-		ev.Calendar = utcCalendar(u.Calendar)
+		ev.Calendar = u.calendar
 		reschedule = true
 	}
 	if u.Recurrence != nil {
-		ev.Recurrence = cloneRecurrence(u.Recurrence, false)
-		ev.Recurrence.EndDateTime = utcTime(ev.Recurrence.EndDateTime)
+		ev.Recurrence = u.recurrence
 		reschedule = true
 	}
 	if reschedule {
@@ -337,7 +278,7 @@ func (s *Sim) deleteEvent(w http.ResponseWriter, r *http.Request, p *principal) 
 		return err
 	}
 	if !e.isDraft() {
-		return errf(http.StatusBadRequest, codeOnlyDrafts, "Only draft events can be deleted.")
+		return errf(http.StatusBadRequest, CodeOnlyDrafts, "Only draft events can be deleted.")
 	}
 	delete(s.st.events, e.ev.EventID)
 	noContent(w)
@@ -383,18 +324,18 @@ func (s *Sim) eventAction(w http.ResponseWriter, r *http.Request, p *principal) 
 	switch in.Operation {
 	case "publish":
 		if !e.isDraft() {
-			return errf(http.StatusBadRequest, codeNotDraft, "Only draft events can be published; this event is already published.")
+			return errf(http.StatusBadRequest, CodeNotDraft, "Only draft events can be published; this event is already published.")
 		}
 		e.ev.Status = api.StatusPublished
 		res.Status = api.ActionStatusPublished
 	case "cancel":
 		switch e.statusType(now) {
 		case api.ListDraft:
-			return errf(http.StatusBadRequest, codeNotCancelable, "Only published events can be cancelled; this event is a draft (delete it instead).")
+			return errf(http.StatusBadRequest, CodeNotCancelable, "Only published events can be cancelled; this event is a draft (delete it instead).")
 		case api.ListCancelled:
-			return errf(http.StatusBadRequest, codeNotCancelable, "The event is already cancelled.")
+			return errf(http.StatusBadRequest, CodeNotCancelable, "The event is already cancelled.")
 		case api.ListPast:
-			return errf(http.StatusBadRequest, codeNotCancelable, "Past events cannot be cancelled.")
+			return errf(http.StatusBadRequest, CodeNotCancelable, "Past events cannot be cancelled.")
 		}
 		if e.registrants > 0 && strings.TrimSpace(in.CancelMessage) == "" {
 			return fieldError(api.FieldError{Field: "cancel_message",

@@ -244,7 +244,7 @@ func TestPageTokenExpiry(t *testing.T) {
 		t.Error("the second page repeats the first")
 	}
 	e.clock.Advance(time.Second)
-	er := e.do("GET", next, DemoToken, nil).wantError(t, 400, api.CodeInvalidPageToken)
+	er := e.do("GET", next, DemoToken, nil).wantError(t, 400, CodeInvalidPageToken)
 	if er.Message != "The next page token is invalid or expired." {
 		t.Errorf("message %q", er.Message)
 	}
@@ -440,7 +440,7 @@ func TestDeleteEvent(t *testing.T) {
 	}
 	e.do("GET", "/events/"+f.DraftEventID, DemoToken, nil).wantError(t, 404, 2002)
 	e.do("DELETE", "/events/"+f.DraftEventID, DemoToken, nil).wantError(t, 404, 2002)
-	er := e.do("DELETE", "/events/"+f.UpcomingEventID, DemoToken, nil).wantError(t, 400, codeOnlyDrafts)
+	er := e.do("DELETE", "/events/"+f.UpcomingEventID, DemoToken, nil).wantError(t, 400, CodeOnlyDrafts)
 	if er.Message != "Only draft events can be deleted." {
 		t.Errorf("message %q", er.Message)
 	}
@@ -470,7 +470,7 @@ func TestPublish(t *testing.T) {
 	if !listed {
 		t.Error("published event not upcoming")
 	}
-	er := action(e, DemoToken, f.DraftEventID, api.EventAction{Operation: "publish"}).wantError(t, 400, codeNotDraft)
+	er := action(e, DemoToken, f.DraftEventID, api.EventAction{Operation: "publish"}).wantError(t, 400, CodeNotDraft)
 	if !strings.Contains(er.Message, "already published") {
 		t.Errorf("message %q", er.Message)
 	}
@@ -505,11 +505,11 @@ func TestCancel(t *testing.T) {
 	if in("upcoming") || !in("cancelled") {
 		t.Error("cancelled event listed in the wrong place")
 	}
-	action(e, DemoToken, f.UpcomingEventID, api.EventAction{Operation: "cancel", CancelMessage: "again"}).wantError(t, 400, codeNotCancelable)
+	action(e, DemoToken, f.UpcomingEventID, api.EventAction{Operation: "cancel", CancelMessage: "again"}).wantError(t, 400, CodeNotCancelable)
 	// No registrants: no message needed.
 	action(e, DemoToken, f.NoRegistrantsEventID, api.EventAction{Operation: "cancel"}).decode(t, 201, &res)
-	action(e, DemoToken, f.DraftEventID, api.EventAction{Operation: "cancel", CancelMessage: "x"}).wantError(t, 400, codeNotCancelable)
-	action(e, DemoToken, f.PastEventID, api.EventAction{Operation: "cancel", CancelMessage: "x"}).wantError(t, 400, codeNotCancelable)
+	action(e, DemoToken, f.DraftEventID, api.EventAction{Operation: "cancel", CancelMessage: "x"}).wantError(t, 400, CodeNotCancelable)
+	action(e, DemoToken, f.PastEventID, api.EventAction{Operation: "cancel", CancelMessage: "x"}).wantError(t, 400, CodeNotCancelable)
 }
 
 func TestDuplicate(t *testing.T) {

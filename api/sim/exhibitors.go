@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -70,22 +71,27 @@ func tiersOf(eventID string) []Tier {
 	return out
 }
 
-// SponsorTiers lists the sponsor tiers of a conference event, highest
-// first; nil for other events. For tests, demos and the views' tier names.
+// SponsorTiers lists the sponsor tiers of a multi-session event (a
+// conference or a recurring series), highest first; nil for other events.
+// For tests, demos and the views' tier names.
 func (s *Sim) SponsorTiers(eventID string) []Tier {
 	s.st.mu.Lock()
 	e := s.st.events[eventID]
 	s.st.mu.Unlock()
-	if e == nil || e.ev.EventType != api.EventTypeConference {
+	if e == nil || !multiSession(e) {
 		return nil
 	}
 	return tiersOf(eventID)
 }
 
+// multiSession reports the events that take exhibitors: multi-session and
+// conference-type ones (spec 4.5), that is every type but SIMPLE_EVENT.
+func multiSession(e *eventRec) bool { return e.ev.EventType != "SIMPLE_EVENT" }
+
 // exhibitorEvent finds an event the caller may manage exhibitors of:
 // unknown events are 404 (no code, as the spec lists for this endpoint), a
 // registered attendee is not a host (3011), anyone else is denied (260200),
-// and only conferences have exhibitors (1006). Call with st.mu held.
+// and single-session events have no exhibitors (1006). Call with st.mu held.
 func (s *Sim) exhibitorEvent(p *principal, id string) (*eventRec, error) {
 	e := s.st.events[id]
 	if e == nil {
@@ -97,7 +103,7 @@ func (s *Sim) exhibitorEvent(p *principal, id string) (*eventRec, error) {
 		}
 		return nil, errf(http.StatusForbidden, api.CodeEventAccessDenied, "Event access denied.")
 	}
-	if e.ev.EventType != api.EventTypeConference {
+	if !multiSession(e) {
 		return nil, errf(http.StatusBadRequest, api.CodeUnsupportedEventType, "Operation is not supported for this event type.")
 	}
 	return e, nil
@@ -175,11 +181,43 @@ func (s *Sim) listExhibitors(book *exhibitorBook, w http.ResponseWriter, r *http
 }
 
 // exhibitorBody is the create body; pointers tell a missing field from a
-// zero one.
+// zero one. youtube_url is read-only (spec 2.10: in the list response
+// only): it is not read. exhibitor_id is not part of a create: when sent it
+// is answered with the description's codes (1020, 2006).
 type exhibitorBody struct {
-	api.ExhibitorCreate
-	IsSponsor *bool   `json:"is_sponsor"`
-	TierID    *string `json:"tier_id"`
+	ExhibitorID        *string  `json:"exhibitor_id"`
+	Name               *string  `json:"name"`
+	ContactName        *string  `json:"contact_name"`
+	ContactEmail       *string  `json:"contact_email"`
+	IsSponsor          *bool    `json:"is_sponsor"`
+	TierID             *string  `json:"tier_id"`
+	AssociatedSessions []string `json:"associated_sessions"`
+	Description        *string  `json:"description"`
+	Website            *string  `json:"website"`
+	PrivacyPolicy      *string  `json:"privacy_policy"`
+	LinkedInURL        *string  `json:"linkedin_url"`
+	TwitterURL         *string  `json:"twitter_url"`
+	InstagramURL       *string  `json:"instagram_url"`
+	FacebookURL        *string  `json:"facebook_url"`
+}
+
+// exhibitorIDPattern is what an exhibitor id looks like.
+var exhibitorIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// checkExhibitorID answers an exhibitor_id sent with a create: malformed
+// (1020), unknown (2006), or naming one that exists (1020: a create makes
+// a new exhibitor).
+func checkExhibitorID(id *string, list []api.Exhibitor) error {
+	if id == nil {
+		return nil
+	}
+	switch {
+	case !exhibitorIDPattern.MatchString(*id):
+		return badRequest(api.CodeInvalidExhibitorID, "Exhibitor ID is invalid.")
+	case !slices.ContainsFunc(list, func(x api.Exhibitor) bool { return x.ExhibitorID == *id }):
+		return errf(http.StatusNotFound, api.CodeExhibitorNotFound, "Exhibitor not found.")
+	}
+	return badRequest(api.CodeInvalidExhibitorID, "Exhibitor ID is invalid: a create cannot name an existing exhibitor.")
 }
 
 func (s *Sim) createExhibitor(book *exhibitorBook, w http.ResponseWriter, r *http.Request, p *principal) error {
@@ -194,74 +232,60 @@ func (s *Sim) createExhibitor(book *exhibitorBook, w http.ResponseWriter, r *htt
 		return err
 	}
 	list := s.exhibitorsOf(book, e)
-	var problems []api.FieldError
-	bad := func(field, format string, args ...any) {
-		problems = append(problems, api.FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	if err := checkExhibitorID(in.ExhibitorID, list); err != nil {
+		return err
 	}
-	for _, f := range [][2]string{{"name", in.Name}, {"contact_name", in.ContactName}, {"contact_email", in.ContactEmail}} {
-		if strings.TrimSpace(f[1]) == "" {
-			bad(f[0], "is required.")
-		}
+	var c checks
+	c.present("name", in.Name)
+	c.present("contact_name", in.ContactName)
+	c.present("contact_email", in.ContactEmail)
+	if v := str(in.ContactEmail); v != "" && !validEmail(strings.TrimSpace(v)) {
+		c.add("contact_email", "%q is not an email address.", v)
 	}
-	if in.ContactEmail != "" {
-		if err := api.CheckEmail(in.ContactEmail); err != nil {
-			bad("contact_email", "%v.", err)
-		}
-	}
-	sponsor := in.IsSponsor != nil && *in.IsSponsor
-	tier := ""
-	if in.TierID != nil {
-		tier = strings.TrimSpace(*in.TierID)
-	}
+	// is_sponsor is true by default (the description).
+	sponsor := in.IsSponsor == nil || *in.IsSponsor
+	tier := strings.TrimSpace(str(in.TierID))
 	switch {
-	case in.IsSponsor == nil:
-		bad("is_sponsor", "is required.")
-	case in.TierID == nil:
-		bad("tier_id", "is required.")
 	case sponsor && tier == "":
-		bad("tier_id", "is required for a sponsor.")
+		c.add("tier_id", "is required for a sponsor.")
 	case !sponsor && tier != "":
-		bad("tier_id", "applies only to sponsors.")
+		c.add("tier_id", "applies only to sponsors.")
 	case sponsor && !slices.ContainsFunc(tiersOf(e.ev.EventID), func(t Tier) bool { return t.ID == tier }):
-		bad("tier_id", "%q is not a sponsor tier of this event.", tier)
+		c.add("tier_id", "%q is not a sponsor tier of this event.", tier)
 	}
-	in.ExhibitorCreate.IsSponsor, in.ExhibitorCreate.TierID = sponsor, tier
-	for _, f := range [][2]string{
-		{"website", in.Website}, {"privacy_policy", in.PrivacyPolicy}, {"linkedin_url", in.LinkedInURL},
-		{"twitter_url", in.TwitterURL}, {"youtube_url", in.YouTubeURL}, {"instagram_url", in.InstagramURL},
-		{"facebook_url", in.FacebookURL},
-	} {
-		if err := api.CheckLink(f[1]); err != nil {
-			bad(f[0], "%v.", err)
+	links := [][2]string{{"website", str(in.Website)}, {"privacy_policy", str(in.PrivacyPolicy)},
+		{"linkedin_url", str(in.LinkedInURL)}, {"twitter_url", str(in.TwitterURL)},
+		{"instagram_url", str(in.InstagramURL)}, {"facebook_url", str(in.FacebookURL)}}
+	for _, f := range links {
+		if f[1] != "" && !validURL(f[1]) {
+			c.add(f[0], "%q is not an http(s) URL.", f[1])
 		}
 	}
-	if n := len(in.AssociatedSessions); n > api.MaxExhibitorSessions {
-		bad("associated_sessions", "holds %d sessions; at most %d.", n, api.MaxExhibitorSessions)
-	}
+	c.atMost("associated_sessions", len(in.AssociatedSessions), maxExhibitorSessions, "sessions")
 	known := s.sessionsOf(e).sessionIndex
 	for i, id := range in.AssociatedSessions {
 		if _, ok := known[id]; !ok {
-			bad(fmt.Sprintf("associated_sessions[%d]", i), "%q is not a session of this event.", id)
+			c.add(fmt.Sprintf("associated_sessions[%d]", i), "%q is not a session of this event.", id)
 		}
 	}
+	name := strings.TrimSpace(str(in.Name))
 	for _, x := range list {
-		if strings.EqualFold(x.Name, strings.TrimSpace(in.Name)) {
-			bad("name", "an exhibitor named %q already exists.", x.Name)
+		if name != "" && strings.EqualFold(x.Name, name) {
+			c.add("name", "an exhibitor named %q already exists.", x.Name)
 		}
 	}
-	if len(problems) > 0 {
-		return fieldError(problems...)
+	if err := c.err(); err != nil {
+		return err
 	}
-	c := in.ExhibitorCreate
 	x := api.Exhibitor{
 		ExhibitorID: s.st.newID("exhibitor", func(id string) bool {
 			return slices.ContainsFunc(list, func(x api.Exhibitor) bool { return x.ExhibitorID == id })
 		}),
-		Name: strings.TrimSpace(c.Name), ContactName: strings.TrimSpace(c.ContactName),
-		ContactEmail: api.NormalizeEmail(c.ContactEmail), IsSponsor: c.IsSponsor, TierID: c.TierID,
-		AssociatedSessions: slices.Clone(c.AssociatedSessions), Description: c.Description,
-		Website: c.Website, PrivacyPolicy: c.PrivacyPolicy, LinkedInURL: c.LinkedInURL, TwitterURL: c.TwitterURL,
-		YouTubeURL: c.YouTubeURL, InstagramURL: c.InstagramURL, FacebookURL: c.FacebookURL,
+		Name: name, ContactName: strings.TrimSpace(str(in.ContactName)),
+		ContactEmail: normEmail(str(in.ContactEmail)), IsSponsor: sponsor, TierID: tier,
+		AssociatedSessions: slices.Clone(in.AssociatedSessions), Description: str(in.Description),
+		Website: str(in.Website), PrivacyPolicy: str(in.PrivacyPolicy), LinkedInURL: str(in.LinkedInURL),
+		TwitterURL: str(in.TwitterURL), InstagramURL: str(in.InstagramURL), FacebookURL: str(in.FacebookURL),
 	}
 	book.byEvent[e] = append(list, x)
 	writeJSON(w, http.StatusCreated, cloneExhibitor(x))

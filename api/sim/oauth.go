@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/evdesk/evdesk/api"
 )
 
 // The demo OAuth application the simulator knows (spec section 5). `evdesk
@@ -163,8 +165,11 @@ func (s *Sim) grantableScopes(requested string) ([]string, bool) {
 	if len(asked) == 0 {
 		return all, true
 	}
+	// The phone endpoint's granular scope may be asked for too.
+	grantable := append(slices.Clone(all), api.PhoneGranularScope)
 	for _, sc := range asked {
-		if !strings.HasPrefix(sc, s.word+"_") && !slices.Contains(all, sc) {
+		if !strings.HasPrefix(sc, s.word+"_") && !slices.Contains(grantable, strings.TrimSuffix(sc, ":admin")) &&
+			!slices.Contains(grantable, sc) {
 			return nil, false
 		}
 	}

@@ -194,7 +194,7 @@ func TestOAuthCodeExchangeVerifiesPKCE(t *testing.T) {
 	at := body["access_token"].(string)
 	c.e.do("GET", "/events?role_type=host", at, nil).decode(t, http.StatusOK, nil)
 	c.e.clock.Advance(AccessTokenLifetime)
-	c.e.do("GET", "/events?role_type=host", at, nil).wantError(t, http.StatusUnauthorized, codeInvalidToken)
+	c.e.do("GET", "/events?role_type=host", at, nil).wantError(t, http.StatusUnauthorized, CodeInvalidToken)
 }
 
 func TestOAuthRequestedScopesOnly(t *testing.T) {
@@ -245,7 +245,7 @@ func TestOAuthPathsBypassBearerAuthOnly(t *testing.T) {
 	resp, body := c.refresh("nope")
 	wantOAuthError(t, resp, body, http.StatusBadRequest, "invalid_grant")
 	// ...but the API still needs one.
-	c.e.do("GET", "/events?role_type=host", "", nil).wantError(t, http.StatusUnauthorized, codeInvalidToken)
+	c.e.do("GET", "/events?role_type=host", "", nil).wantError(t, http.StatusUnauthorized, CodeInvalidToken)
 	// A path that only looks like an OAuth one is cleaned and redirected, not served.
 	req, _ := http.NewRequest(http.MethodGet, c.e.srv.URL+"/oauth/../v2/vendor_events/events", nil)
 	req.URL.Opaque = "/oauth/../v2/vendor_events/events"
@@ -268,4 +268,19 @@ func TestServerAuthURL(t *testing.T) {
 	if srv.AuthURL()+"/v2" != srv.URL() {
 		t.Fatalf("%s vs %s", srv.AuthURL(), srv.URL())
 	}
+}
+
+// TestOAuthGrantsTheGranularPhoneScope: a token asked for with the phone
+// endpoint's granular scope alone reads the phone settings and nothing else.
+func TestOAuthGrantsTheGranularPhoneScope(t *testing.T) {
+	c := newOAuthEnv(t)
+	q := authorizeQuery()
+	q.Set("scope", "phone:read:list_account_settings:admin")
+	_, body := c.exchange(c.code(q), testVerifier)
+	at, _ := body["access_token"].(string)
+	if body["scope"] != "phone:read:list_account_settings:admin" || at == "" {
+		t.Fatalf("%v", body)
+	}
+	c.e.phoneGet(at, nil).decode(t, http.StatusOK, nil)
+	c.e.do("GET", "/events?role_type=host", at, nil).wantError(t, http.StatusForbidden, CodeMissingScope)
 }

@@ -103,7 +103,7 @@ func paginateWith[T any](s *Sim, r *http.Request, listingKey string, items []T, 
 	if tok := q.Get("next_page_token"); tok != "" {
 		t, ok := s.decodePageToken(tok, listingKey, now)
 		if !ok {
-			return nil, "", 0, errf(http.StatusBadRequest, api.CodeInvalidPageToken, "The next page token is invalid or expired.")
+			return nil, "", 0, errf(http.StatusBadRequest, CodeInvalidPageToken, "The next page token is invalid or expired.")
 		}
 		offset = t.Offset
 	}

@@ -25,6 +25,40 @@ const (
 	msgPhoneNotSetUp       = "Phone service has not been set up on this account. It needs a Business or Enterprise plan and a phone license."
 )
 
+// phoneSettingKeys are the 43 keys setting_types accepts (phone spec 4), in
+// the spec's order, "%s" standing for the provider's name (the path word).
+var phoneSettingKeys = []string{
+	"call_live_transcription", "local_survivability_mode", "external_calling_on_%s_room_common_area",
+	"select_outbound_caller_id", "personal_audio_library", "voicemail", "voicemail_transcription",
+	"voicemail_notification_by_email", "shared_voicemail_notification_by_email", "restricted_call_hours",
+	"allowed_call_locations", "check_voicemails_over_phone", "auto_call_recording", "ad_hoc_call_recording",
+	"international_calling", "outbound_calling", "outbound_sms", "sms", "sms_etiquette_tool",
+	"%s_phone_on_mobile", "%s_phone_on_pwa", "e2e_encryption", "call_handling_forwarding_to_other_users",
+	"call_overflow", "call_transferring", "elevate_to_meeting", "call_park", "hand_off_to_room",
+	"mobile_switch_to_carrier", "delegation", "audio_intercom", "block_calls_without_caller_id",
+	"block_external_calls", "call_queue_opt_out_reason", "auto_delete_data_after_retention_duration",
+	"auto_call_from_third_party_apps", "override_default_port", "peer_to_peer_media", "advanced_encryption",
+	"display_call_feedback_survey", "block_list_for_inbound_calls_and_messaging", "block_calls_as_threat",
+	"manage_call_routing_for_unassigned_numbers",
+}
+
+// phoneKeys lists the 43 keys with the simulator's word.
+func (s *Sim) phoneKeys() []string {
+	out := make([]string, len(phoneSettingKeys))
+	for i, k := range phoneSettingKeys {
+		out[i] = s.branded(k)
+	}
+	return out
+}
+
+// branded puts the simulator's word where a name carries the provider's.
+func (s *Sim) branded(k string) string {
+	if strings.Contains(k, "%s") {
+		return fmt.Sprintf(k, s.word)
+	}
+	return k
+}
+
 // phoneExtras are settings of the provider's description beyond the spec's
 // 43. A full answer (no setting_types) carries them, as the provider's does,
 // so clients meet keys they do not know.
@@ -35,37 +69,37 @@ func (s *Sim) phoneRoutes() {
 	s.mux.HandleFunc("GET /v2/phone/account_settings", func(w http.ResponseWriter, r *http.Request) {
 		p := principalFrom(r.Context())
 		if !need.grantedTo(p) {
-			writeError(w, &apiError{Status: http.StatusForbidden, Code: codeMissingScope,
+			writeError(w, &apiError{Status: http.StatusForbidden, Code: CodeMissingScope,
 				Message: "Invalid access token, does not contain scopes: [" + strings.Join(need.names(), ", ") + "]"})
 			return
 		}
-		policy := phonePolicyFor(p.user.AccountID)
+		policy := s.phonePolicyFor(p.user.AccountID)
 		if policy == nil {
-			writeError(w, &apiError{Status: http.StatusForbidden, Code: api.CodePhoneNotSetUp, Message: msgPhoneNotSetUp})
+			writeError(w, &apiError{Status: http.StatusForbidden, Code: CodePhoneNotSetUp, Message: msgPhoneNotSetUp})
 			return
 		}
-		keys, err := parseSettingTypes(r.URL.Query()["setting_types"])
+		keys, err := parseSettingTypes(r.URL.Query()["setting_types"], s.phoneKeys())
 		if err != nil {
 			writeErr(w, err)
 			return
 		}
 		if keys == nil {
-			keys = append(slices.Clone(api.PhoneSettingTypes), phoneExtras...)
+			keys = append(s.phoneKeys(), phoneExtras...)
 		}
 		writeOrderedJSON(w, keys, policy)
 	})
 }
 
 // parseSettingTypes reads setting_types (comma-separated; the parameter may
-// also repeat). nil means "not given".
-func parseSettingTypes(values []string) ([]string, error) {
+// also repeat) against the known keys. nil means "not given".
+func parseSettingTypes(values, known []string) ([]string, error) {
 	var keys, bad []string
 	for _, v := range values {
 		for _, k := range strings.Split(v, ",") {
 			k = strings.TrimSpace(k)
 			switch {
 			case k == "" || slices.Contains(keys, k):
-			case !api.IsPhoneSettingType(k):
+			case !slices.Contains(known, k):
 				bad = append(bad, k)
 			default:
 				keys = append(keys, k)
@@ -117,15 +151,23 @@ func writeOrderedJSON(w http.ResponseWriter, keys []string, policy map[string]ob
 type obj = map[string]any
 
 // phonePolicyFor returns an account's phone settings, or nil when the
-// account has no phone service.
-func phonePolicyFor(accountID string) map[string]obj {
+// account has no phone service. The keys that carry the provider's name
+// carry the simulator's word.
+func (s *Sim) phonePolicyFor(accountID string) map[string]obj {
+	var policy map[string]obj
 	switch accountID {
 	case DemoAccountID:
-		return demoPhonePolicy()
+		policy = demoPhonePolicy()
 	case OtherAccountID:
-		return otherPhonePolicy()
+		policy = otherPhonePolicy()
+	default:
+		return nil
 	}
-	return nil
+	out := make(map[string]obj, len(policy))
+	for k, v := range policy {
+		out[s.branded(k)] = v
+	}
+	return out
 }
 
 // setting builds a setting with the common fields (locked_by is "account"
@@ -150,9 +192,9 @@ func demoPhonePolicy() map[string]obj {
 	return map[string]obj{
 		"call_live_transcription": setting(true, false, obj{"transcription_start_prompt": obj{
 			"enable": true, "audio_id": api.RemovedAudioPrefix + "aUd1oTrNotice7", "audio_name": "Transcription notice (2025)"}}),
-		"local_survivability_mode":                    setting(true, true, nil),
-		"external_calling_on_vendor_room_common_area": setting(false, false, nil),
-		"select_outbound_caller_id":                   setting(true, false, obj{"allow_hide_outbound_caller_id": false}),
+		"local_survivability_mode":                setting(true, true, nil),
+		"external_calling_on_%s_room_common_area": setting(false, false, nil),
+		"select_outbound_caller_id":               setting(true, false, obj{"allow_hide_outbound_caller_id": false}),
 		"personal_audio_library": setting(true, false, obj{"allow_music_on_hold_customization": true,
 			"allow_voicemail_and_message_greeting_customization": true}),
 		"voicemail": setting(true, true, obj{"allow_videomail": true, "allow_download": true, "allow_delete": false,
@@ -187,8 +229,8 @@ func demoPhonePolicy() map[string]obj {
 			{"id": "EtQ7rPasswords", "name": "Passwords", "description": "Asks before sending what looks like a password.",
 				"rule": 1, "content": "password,passcode,PIN", "action": 1, "active": false},
 		}}),
-		"vendor_phone_on_mobile":                  setting(true, false, obj{"allow_calling_sms_mms": true}),
-		"vendor_phone_on_pwa":                     setting(false, false, nil),
+		"%s_phone_on_mobile":                      setting(true, false, obj{"allow_calling_sms_mms": true}),
+		"%s_phone_on_pwa":                         setting(false, false, nil),
 		"e2e_encryption":                          setting(false, false, nil),
 		"call_handling_forwarding_to_other_users": setting(true, true, obj{"call_forwarding_type": 2}),
 		"call_overflow":                           setting(true, false, obj{"call_overflow_type": 1}),

@@ -105,12 +105,12 @@ func TestPhoneSettingTypesFilterAndErrors(t *testing.T) {
 		t.Errorf("400 body: %s", r.body)
 	}
 	r = e.phoneGet(NoPhoneToken, nil)
-	if apiErr := r.wantError(t, 403, api.CodePhoneNotSetUp); !strings.Contains(apiErr.Message, "not been set up") {
+	if apiErr := r.wantError(t, 403, CodePhoneNotSetUp); !strings.Contains(apiErr.Message, "not been set up") {
 		t.Errorf("403 body: %s", r.body)
 	}
 	// The account check comes before the parameter check.
-	e.phoneGet(NoPhoneToken, &bad).wantError(t, 403, api.CodePhoneNotSetUp)
-	e.phoneGet("", nil).wantError(t, 401, codeInvalidToken)
+	e.phoneGet(NoPhoneToken, &bad).wantError(t, 403, CodePhoneNotSetUp)
+	e.phoneGet("", nil).wantError(t, 401, CodeInvalidToken)
 	// The read-only token reads phone settings too.
 	e.phoneGet(ReadOnlyToken, nil).decode(t, 200, nil)
 }
@@ -118,7 +118,7 @@ func TestPhoneSettingTypesFilterAndErrors(t *testing.T) {
 func TestPhoneMissingScope(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.sim.issueToken("no-phone-scope", DemoHostID, []string{"vendor_events_basic:read"}, testEpoch.Add(3600e9))
-	e.phoneGet("no-phone-scope", nil).wantError(t, 403, codeMissingScope)
+	e.phoneGet("no-phone-scope", nil).wantError(t, 403, CodeMissingScope)
 	e.sim.issueToken("granular-only", DemoHostID, []string{api.PhoneGranularScope}, testEpoch.Add(3600e9))
 	e.phoneGet("granular-only", nil).decode(t, 200, nil)
 }
@@ -188,5 +188,28 @@ func TestConformancePhoneCatchesShapeErrors(t *testing.T) {
 		if err := openapi3filter.ValidateResponse(context.Background(), out); err == nil {
 			t.Errorf("%s: not caught", name)
 		}
+	}
+}
+
+// TestPhoneKeysCarryTheWord: the keys that carry the provider's name carry
+// the simulator's word, in answers and in setting_types.
+func TestPhoneKeysCarryTheWord(t *testing.T) {
+	e := newEnv(t, Options{PathWord: "acme"})
+	keys := keysOf(t, e.phoneGet(DemoToken, nil).body)
+	for _, k := range []string{"acme_phone_on_mobile", "acme_phone_on_pwa", "external_calling_on_acme_room_common_area"} {
+		if !slices.Contains(keys, k) {
+			t.Errorf("%s missing from %v", k, keys)
+		}
+		q := k
+		e.phoneGet(DemoToken, &q).decode(t, 200, nil)
+	}
+	if slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(k, "vendor") }) {
+		t.Errorf("the default word leaks: %v", keys)
+	}
+	q := "vendor_phone_on_mobile"
+	e.phoneGet(DemoToken, &q).wantError(t, 400, api.CodeInvalidSettingTypes)
+	// The simulator's list and the client's are written apart; they agree.
+	if got := newEnv(t, Options{}).sim.phoneKeys(); !slices.Equal(got, api.PhoneSettingTypes) {
+		t.Errorf("simulator keys %v", got)
 	}
 }

@@ -30,6 +30,11 @@ type Fixtures struct {
 
 	BigEmailEventID string // demo host; upcoming; its invitation went to BigEmailRecipients people
 	BigEmailTypeID  string // that invitation (status sent)
+
+	// QuestionsEventID is the event whose registration form has required
+	// questions (the conference; RequiredQuestions lists them); other
+	// events ask only for optional names.
+	QuestionsEventID string
 }
 
 // Fixtures returns the ids of notable seeded events.
@@ -271,6 +276,7 @@ func (s *Sim) seed(now time.Time) {
 		MonthlyEventID:       id("Monthly Product Office Hours"),
 		OtherHostEventID:     id("Contoso Customer Webinar: Data Privacy"),
 		AttendedEventID:      id("Contoso Design Systems Meetup"),
+		QuestionsEventID:     id("Northwind Partner Summit {year}"),
 	}
 	s.seedAttendance(byName)
 	s.seedEmails(byName)

@@ -1,13 +1,3 @@
-// Package sim is an in-memory simulator of the event-management API: an
-// http.Handler serving the spec's endpoints under /v2 with realistic seed
-// data, bearer-token auth with scopes, the spec's error codes, expiring page
-// tokens on an injectable clock, the LIGHT rate limit and fault knobs
-// (latency, 5xx answers, dropped connections).
-//
-// Each resource lives in its own file (events.go, hubs.go, ...) and registers
-// its routes from routes below; the plumbing shared by all of them (auth,
-// scopes, JSON, errors, paging, faults, rate limit) lives in this file and its
-// neighbours.
 package sim
 
 import (
@@ -202,14 +192,24 @@ func (s *Sim) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if ok, wait := s.limits.allow(p.token, s.now()); !ok {
-		secs := max(1, int(math.Ceil(wait.Seconds())))
-		w.Header().Set("Retry-After", fmt.Sprint(secs))
-		writeError(w, &apiError{Status: http.StatusTooManyRequests, Code: http.StatusTooManyRequests,
-			Message: "You have reached the maximum per-second rate limit for this API. Try again later."})
+	if s.rateLimited(w, p.token) {
 		return
 	}
 	s.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+}
+
+// rateLimited takes a request from bucket's share of the LIGHT limit; when
+// the bucket is empty it answers 429 with Retry-After and reports true.
+func (s *Sim) rateLimited(w http.ResponseWriter, bucket string) bool {
+	ok, wait := s.limits.allow(bucket, s.now())
+	if ok {
+		return false
+	}
+	secs := max(1, int(math.Ceil(wait.Seconds())))
+	w.Header().Set("Retry-After", fmt.Sprint(secs))
+	writeError(w, &apiError{Status: http.StatusTooManyRequests, Code: http.StatusTooManyRequests,
+		Message: "You have reached the maximum per-second rate limit for this API. Try again later."})
+	return true
 }
 
 // wait sleeps for d unless the request or the simulator ends first.
@@ -239,7 +239,7 @@ func (s *Sim) handle(method, path string, need scope, h handlerFunc) {
 	s.mux.HandleFunc(method+" "+s.base+path, func(w http.ResponseWriter, r *http.Request) {
 		p := principalFrom(r.Context())
 		if !need.grantedTo(p) {
-			writeError(w, &apiError{Status: http.StatusForbidden, Code: codeMissingScope,
+			writeError(w, &apiError{Status: http.StatusForbidden, Code: CodeMissingScope,
 				Message: "Invalid access token, does not contain scopes: [" + strings.Join(need.names(), ", ") + "]"})
 			return
 		}
@@ -269,14 +269,25 @@ func (s *Sim) notFound(w http.ResponseWriter, r *http.Request) {
 	writeError(w, &apiError{Status: http.StatusNotFound, Message: "No such endpoint: " + r.URL.Path})
 }
 
-// Error codes the simulator answers beyond those of the spec.
+// Codes the simulator answers where neither the spec nor the provider's
+// descriptions document one (doc.go lists them with every other
+// simulator-only behaviour). The client depends on none of them; they are
+// exported for tests.
 const (
-	codeInvalidToken  = 124  // 401: missing or unknown access token
-	codeMissingScope  = 4711 // 403: token lacks the endpoint's scope
-	codeValidation    = 300  // 400: invalid field(s), also the page-token code
-	codeOnlyDrafts    = 3000 // 400: only draft events can be deleted
-	codeNotDraft      = 3001 // 400: publish of an event that is not a draft
-	codeNotCancelable = 3002 // 400: cancel of a draft, past or cancelled event
+	CodeInvalidToken     = 124  // 401: missing, unknown or expired access token
+	CodeMissingScope     = 4711 // 403: the token lacks the endpoint's scope
+	CodeValidation       = 300  // 400: invalid field(s), named in "errors"
+	CodeInvalidPageToken = 300  // 400: unknown or expired next_page_token
+	CodeOnlyDrafts       = 3000 // 400: delete of an event that is not a draft
+	CodeNotDraft         = 3001 // 400: publish of an event that is not a draft
+	CodeNotCancelable    = 3002 // 400: cancel of a draft, past or cancelled event
+	CodePhoneNotSetUp    = 403  // 403: the account has no phone service
+	// AI services (the change log documents no codes).
+	CodeAITokenInvalid      = 40101 // 401: bad signature, issuer, typ or shape
+	CodeAITokenExpired      = 40102 // 401: expired, or lives longer than one hour
+	CodeAudioUnreachable    = 40001 // 400: the audio file could not be fetched
+	CodeAudioUnsupported    = 40002 // 400: not an audio format the service reads
+	CodeLanguageUnsupported = 40003 // 400: config.language is not supported
 )
 
 var simulatedMessages = map[int]string{
@@ -302,7 +313,7 @@ func errf(status, code int, format string, args ...any) *apiError {
 
 // fieldError is a 400 naming the offending fields.
 func fieldError(problems ...api.FieldError) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Code: codeValidation, Message: "Validation Failed.", Errors: problems}
+	return &apiError{Status: http.StatusBadRequest, Code: CodeValidation, Message: "Validation Failed.", Errors: problems}
 }
 
 func writeErr(w http.ResponseWriter, err error) {
@@ -339,9 +350,9 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
 	if err := dec.Decode(v); err != nil {
 		if errors.Is(err, io.EOF) {
-			return errf(http.StatusBadRequest, codeValidation, "The request body is required.")
+			return errf(http.StatusBadRequest, CodeValidation, "The request body is required.")
 		}
-		return errf(http.StatusBadRequest, codeValidation, "The request body is not valid: %v.", err)
+		return errf(http.StatusBadRequest, CodeValidation, "The request body is not valid: %v.", err)
 	}
 	return nil
 }

@@ -80,10 +80,10 @@ func isAIPath(p string) bool { return strings.HasPrefix(p, "/v2/aiservices/") }
 // expired, and exp at most an hour after now and after iat.
 func (s *Sim) checkAIToken(r *http.Request) *apiError {
 	invalid := func(msg string) *apiError {
-		return &apiError{Status: http.StatusUnauthorized, Code: api.CodeAITokenInvalid, Message: msg}
+		return &apiError{Status: http.StatusUnauthorized, Code: CodeAITokenInvalid, Message: msg}
 	}
 	expired := func(msg string) *apiError {
-		return &apiError{Status: http.StatusUnauthorized, Code: api.CodeAITokenExpired, Message: msg}
+		return &apiError{Status: http.StatusUnauthorized, Code: CodeAITokenExpired, Message: msg}
 	}
 	scheme, raw, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
 	raw = strings.TrimSpace(raw)
@@ -100,8 +100,8 @@ func (s *Sim) checkAIToken(r *http.Request) *apiError {
 	case err != nil:
 		return invalid("Invalid JWT: the token is malformed or not signed with HS256.")
 	}
-	if typ, _ := tok.Header["typ"].(string); typ != "" && !strings.EqualFold(typ, "JWT") {
-		return invalid("Invalid JWT: typ must be JWT.")
+	if typ, _ := tok.Header["typ"].(string); !strings.EqualFold(typ, "JWT") {
+		return invalid("Invalid JWT: the header's typ must be JWT.")
 	}
 	iss, _ := claims["iss"].(string)
 	if iss == "" {
@@ -134,6 +134,11 @@ func (s *Sim) transcribe(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
+	// The AI services follow the account's rate limit: one bucket per API
+	// key (the JWT's iss, DemoAIKey once the token checked out).
+	if s.rateLimited(w, "ai:"+DemoAIKey) {
+		return
+	}
 	var in api.TranscribeRequest
 	if err := decodeJSON(w, r, &in); err != nil {
 		writeErr(w, err)
@@ -152,24 +157,24 @@ func (s *Sim) transcribe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if l := strings.ToLower(in.Config.Language); l != "" && l != "en" && !strings.HasPrefix(l, "en-") {
-		writeError(w, errf(http.StatusBadRequest, api.CodeLanguageUnsupported,
+		writeError(w, errf(http.StatusBadRequest, CodeLanguageUnsupported,
 			"Language %q is not supported; the service transcribes English (en-US, en-GB).", in.Config.Language))
 		return
 	}
 	u, err := url.Parse(file)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		writeError(w, errf(http.StatusBadRequest, api.CodeAudioUnreachable, "The audio file could not be fetched: %q is not an http(s) URL.", file))
+		writeError(w, errf(http.StatusBadRequest, CodeAudioUnreachable, "The audio file could not be fetched: %q is not an http(s) URL.", file))
 		return
 	}
 	if !audioExtensions[strings.ToLower(path.Ext(u.Path))] {
-		writeError(w, errf(http.StatusBadRequest, api.CodeAudioUnsupported,
+		writeError(w, errf(http.StatusBadRequest, CodeAudioUnsupported,
 			"Unsupported audio format %q; use WAV, MP3, M4A, FLAC, OGG or WEBM.", path.Ext(u.Path)))
 		return
 	}
 	u.RawQuery, u.Fragment = "", ""
 	script, ok := sampleScripts[u.String()]
 	if !ok {
-		writeError(w, errf(http.StatusBadRequest, api.CodeAudioUnreachable, "The audio file could not be fetched from %s.", u.Host))
+		writeError(w, errf(http.StatusBadRequest, CodeAudioUnreachable, "The audio file could not be fetched from %s.", u.Host))
 		return
 	}
 	writeJSON(w, http.StatusOK, buildTranscript(u.String(), script))

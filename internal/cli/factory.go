@@ -110,9 +110,12 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		s.warning = w.Warning()
 		s.account = accountLabel(profile.Name)
 	}
+	// One pacer for the account: the console's calls and the check-in
+	// sender keep to its rate together.
+	pacer := api.NewPacer(profile.RequestRate(), 0)
 	common := []api.Option{api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
 		api.WithTokenSource(ts), api.WithUserAgent("evdesk/" + f.version()), api.WithLogger(logger),
-		api.WithMaxBodyBytes(profile.MaxResponseBytes())}
+		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer)}
 	if console {
 		common = append(common, api.WithStringFilter(sanitize.Field))
 	}

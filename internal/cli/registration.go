@@ -56,17 +56,20 @@ type ticketOutcome struct {
 
 func newRegisterCmd(f *Factory) *cobra.Command {
 	out := newOutput("table", "json", "csv")
-	var emails, sessions []string
+	var emails, sessions, answers []string
 	var ticketType, first, last, linkID, option string
 	var notify bool
 	cmd := &cobra.Command{
-		Use:     "register EVENT_ID --ticket-type ID --email ADDRESS... [--first NAME --last NAME] [--session ID...]",
+		Use:     "register EVENT_ID --ticket-type ID --email ADDRESS... [--first NAME --last NAME] [--session ID...] [--answer QUESTION=VALUE...]",
 		Example: "  evdesk register Hb8d7l7QX88AmGvnKn9SMZ --ticket-type tt_1 --email ana@example.org --first Ana --last Lima",
 		Short:   "Register attendees by creating tickets",
 		Long: "Register attendees by creating tickets (the event must be published). For a recurring event the\n" +
 			"access link's recurring option decides the sessions: all_sessions takes no --session, single_session\n" +
 			"makes one ticket per --session, multiple_sessions one ticket with every --session. The option is\n" +
 			"read from --link (default: the event's default link) unless --recurring names it.\n" +
+			"--answer answers a question of the event's registration form for every --email: a standard one\n" +
+			"by its field (job_title=Engineer, organization=Contoso, phone=...), a custom one by its title; an\n" +
+			"event that requires answers names the missing ones.\n" +
 			"Addresses the server refuses are printed with its reason and make the exit status 1.",
 		Args: cobra.ExactArgs(1),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
@@ -107,9 +110,19 @@ func newRegisterCmd(f *Factory) *cobra.Command {
 				if cmd.Flags().Changed("notify") {
 					base.SendNotification = &notify
 				}
+				for _, a := range answers {
+					q, v, err := api.ParseAnswer(a)
+					if err != nil {
+						return fmt.Errorf("--answer: %w", err)
+					}
+					base.SetAnswer(q, v)
+				}
 				req.Tickets = append(req.Tickets, api.BuildTickets(option, base, sessions)...)
 			}
 			res, err := s.client.Registration.CreateTickets(ctx, args[0], req)
+			if missing := api.QuestionsIn(err); len(missing) > 0 && api.IsCode(err, api.CodeMissingRequiredAnswers) {
+				return fmt.Errorf("%w; answer them with --answer QUESTION=VALUE for: %s", err, strings.Join(missing, ", "))
+			}
 			if err != nil {
 				if res != nil {
 					for _, t := range res.Tickets {
@@ -147,6 +160,7 @@ func newRegisterCmd(f *Factory) *cobra.Command {
 	fl.StringVar(&linkID, "link", "", "access link whose recurring option applies (default: the default link)")
 	fl.StringVar(&option, "recurring", "", "recurring option to apply without asking the server: "+strings.Join(api.RecurringOptions, ", "))
 	fl.BoolVar(&notify, "notify", false, "send the attendees the notification email")
+	fl.StringArrayVar(&answers, "answer", nil, "`QUESTION=VALUE` answer to a registration question, for every --email (repeat)")
 	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
 	return cmd
 }

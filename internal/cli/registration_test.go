@@ -52,3 +52,23 @@ func TestLinksAndRegisterCommands(t *testing.T) {
 		t.Fatalf("draft: %v", err)
 	}
 }
+
+// TestRegisterAnswersRequiredQuestions: an event whose form requires
+// answers names them; --answer gives them, for every --email.
+func TestRegisterAnswersRequiredQuestions(t *testing.T) {
+	isolateXDG(t)
+	ev := sim.New(sim.Options{}).Fixtures().QuestionsEventID
+	_, _, err := execute(t, demo("register", ev, "--email", "lee@example.org", "--first", "Lee")...)
+	if err == nil || !strings.Contains(err.Error(), "answer them with --answer QUESTION=VALUE for: job_title, organization, "+sim.WorkshopQuestion) {
+		t.Fatalf("without answers: %v", err)
+	}
+	out, _, err := execute(t, demo("register", ev, "--email", "lee@example.org", "--first", "Lee", "--answer", "job_title=Engineer",
+		"--answer", "organization = Contoso, Ltd.", "--answer", sim.WorkshopQuestion+"="+sim.WorkshopChoices[0], "-o", "json")...)
+	if err != nil || !strings.Contains(out, `"result": "ok"`) {
+		t.Fatalf("with answers: %v\n%s", err, out)
+	}
+	if _, _, err := execute(t, demo("register", ev, "--email", "lee@example.org", "--answer", "no equals sign")...); err == nil ||
+		!strings.Contains(err.Error(), "--answer") {
+		t.Fatalf("a malformed answer: %v", err)
+	}
+}

@@ -65,17 +65,18 @@ func TestAddSeveralReportsEachRefusal(t *testing.T) {
 	r.Press("enter")
 	r.Contains("not an email address")
 	r.Press("ctrl+u")
-	r.Type("ines.lopez@example.org, " + sim.DemoHostEmail + ", kofi.mensah@example.org, noreply@northwind.example")
+	// The conference has one co-editor and an event takes three: two
+	// addresses fit.
+	r.Type(sim.DemoHostEmail + ", kofi.mensah@example.org")
 	r.Press("enter")
 	// Tick Publish (first) and Registration & join (fourth), then save.
 	r.Press("space", "down", "down", "down", "space")
 	r.Golden("add_form")
 	r.Press("enter")
-	r.Contains("PARTLY Added 2 of 4; 2 refused",
-		"REFUSED "+sim.DemoHostEmail, "REFUSED noreply@northwind.example: User not eligible", "ines.lopez@example.org")
+	r.Contains("PARTLY Added 1 of 2; 1 refused", "REFUSED "+sim.DemoHostEmail, "kofi.mensah@example.org")
 	r.Golden("add_partial")
 	after := r.sim.Coeditors(r.id)
-	if len(after) != len(before)+2 {
+	if len(after) != len(before)+1 {
 		t.Fatalf("co-editors %v", emails(after))
 	}
 	if got := after[len(after)-1]; got.Email != "kofi.mensah@example.org" ||

@@ -3,6 +3,9 @@
 // ticket type, sessions, then attendees registered through create tickets.
 // The sessions still to come are the screen's list; an event that takes no
 // registrations (a draft, a cancelled event) is refused at once, in words.
+// An event whose registration form has required questions names them when
+// it refuses tickets without answers (260504); the attendees form then asks
+// for them.
 package registration
 
 import (
@@ -70,11 +73,19 @@ type Screen struct {
 	results []string // per email
 	summary string
 	failed  bool
+
+	// questions are the required registration questions the server named
+	// (260504); answers the last answers typed to them, and typed the last
+	// attendees, both kept to fill the form again.
+	questions []string
+	answers   map[string]string
+	typed     string
 }
 
 // New builds the registration flow of one event.
 func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ...Option) ui.Screen {
-	s := &Screen{client: client, eventID: eventID, eventName: eventName, now: time.Now, chosen: map[string]bool{}}
+	s := &Screen{client: client, eventID: eventID, eventName: eventName, now: time.Now, chosen: map[string]bool{},
+		answers: map[string]string{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -506,12 +517,18 @@ func parseAttendees(text string) []api.TicketRequest {
 	return out
 }
 
-// request builds the tickets for the people typed, per the current choices.
-func (s *Screen) request(text string) *api.TicketsRequest {
+// request builds the tickets for the people typed, per the current choices,
+// each with the answers to the required questions.
+func (s *Screen) request(text string, answers map[string]string) *api.TicketsRequest {
 	opt, ids, typ := s.option(), s.chosenIDs(), s.currentTypeID()
 	req := &api.TicketsRequest{Option: opt}
 	for _, p := range parseAttendees(text) {
 		p.TicketTypeID = typ
+		for _, q := range s.questions {
+			if a := strings.TrimSpace(answers[q]); a != "" {
+				p.SetAnswer(q, a)
+			}
+		}
 		req.Tickets = append(req.Tickets, api.BuildTickets(opt, p, ids)...)
 	}
 	return req
@@ -519,15 +536,40 @@ func (s *Screen) request(text string) *api.TicketsRequest {
 
 func (s *Screen) openForm() tea.Cmd {
 	text := new(string)
+	*text = s.typed
+	answers := make([]string, len(s.questions))
+	for i, q := range s.questions {
+		answers[i] = s.answers[q]
+	}
 	validate := s.validator()
+	fields := []huh.Field{huh.NewText().Title("Attendees").
+		Description("One a line: email, first name, last name (names optional). alt+enter or ctrl+j: new line.").
+		Value(text).CharLimit(20000).Lines(6).Validate(validate)}
+	for i, q := range s.questions {
+		in := huh.NewInput().Title(api.QuestionLabel(q)).Value(&answers[i]).Validate(required(q))
+		if i == 0 {
+			in.Description("Required by the registration form, one answer for everyone above:")
+		}
+		fields = append(fields, in)
+	}
 	f := ui.NewForm(s.Ctx.Theme, "Register attendees for "+s.eventName, func() tea.Cmd {
-		return s.register(*text)
-	}, huh.NewGroup(
-		huh.NewText().Title("Attendees").
-			Description("One a line: email, first name, last name (names optional). alt+enter or ctrl+j: new line.").
-			Value(text).CharLimit(20000).Lines(6).Validate(validate),
-	))
+		given := map[string]string{}
+		for i, q := range s.questions {
+			given[q] = answers[i]
+		}
+		return s.register(*text, given)
+	}, huh.NewGroup(fields...))
 	return s.Dialog.ShowForm(f)
+}
+
+// required refuses a blank answer to a required question.
+func required(question string) func(string) error {
+	return func(v string) error {
+		if strings.TrimSpace(v) == "" {
+			return fmt.Errorf("%s is required by the registration form", api.QuestionLabel(question))
+		}
+		return nil
+	}
 }
 
 // validator checks the typed attendees with the client's rules, naming the
@@ -556,8 +598,12 @@ func (s *Screen) validator() func(string) error {
 	}
 }
 
-func (s *Screen) register(text string) tea.Cmd {
-	req := s.request(text)
+func (s *Screen) register(text string, answers map[string]string) tea.Cmd {
+	s.typed = text
+	for q, a := range answers {
+		s.answers[q] = a
+	}
+	req := s.request(text, answers)
 	var emails []string
 	for _, t := range req.Tickets {
 		if !slices.Contains(emails, t.Email) {
@@ -570,6 +616,21 @@ func (s *Screen) register(text string) tea.Cmd {
 		res, err := client.Registration.CreateTickets(context.Background(), id, req)
 		return createdMsg{emails: emails, res: res, err: err}
 	})
+}
+
+// learnQuestions keeps the required questions a refusal names; it reports
+// whether there were any the form did not ask yet.
+func (s *Screen) learnQuestions(err error) bool {
+	if !api.IsCode(err, api.CodeMissingRequiredAnswers) {
+		return false
+	}
+	added := false
+	for _, q := range api.QuestionsIn(err) {
+		if !slices.Contains(s.questions, q) {
+			s.questions, added = append(s.questions, q), true
+		}
+	}
+	return added
 }
 
 func (s *Screen) onCreated(m createdMsg) tea.Cmd {
@@ -596,6 +657,13 @@ func (s *Screen) onCreated(m createdMsg) tea.Cmd {
 	}
 	var level ui.ToastLevel
 	switch {
+	case s.learnQuestions(m.err):
+		s.summary, s.failed, level = fmt.Sprintf("NEEDS ANSWERS nobody was registered: the registration form requires %s (%s: the form asks for them)",
+			ui.Count(len(s.questions), "answer"), s.Ctx.Keys.Add.Help().Key), true, ui.ToastError
+		s.results = nil
+		for _, q := range s.questions {
+			s.results = append(s.results, "ASK     "+api.QuestionLabel(q))
+		}
 	case m.err != nil && errors.Is(m.err, api.ErrOutcomeUnknown):
 		s.summary, s.failed, level = "ERROR no answer arrived: check the registrants before trying again. "+m.err.Error(), true, ui.ToastError
 	case m.err != nil:

@@ -129,7 +129,7 @@ func TestPastSessionsAreNeverOffered(t *testing.T) {
 	}
 	// A chooses every session offered; the request names only those.
 	r.Press("A")
-	req := r.screen.request("ana@example.org")
+	req := r.screen.request("ana@example.org", nil)
 	if len(req.Tickets) != 1 || len(req.Tickets[0].SessionIDs) != len(offered) {
 		t.Fatalf("request: %+v", req.Tickets)
 	}
@@ -228,5 +228,37 @@ func TestKeysMeanOneThing(t *testing.T) {
 		if !slices.ContainsFunc(bindings, func(b key.Binding) bool { return slices.Equal(b.Keys(), want.Keys()) }) {
 			t.Errorf("no action on %v", want.Keys())
 		}
+	}
+}
+
+// TestRequiredQuestionsAreAskedInTheForm: the conference's form requires
+// answers; the first attempt learns which (nobody is registered), the form
+// then asks for each, keeps the attendees typed, and the tickets go through.
+func TestRequiredQuestionsAreAskedInTheForm(t *testing.T) {
+	r := newRig(t, 100, 34, func(f sim.Fixtures) string { return f.QuestionsEventID })
+	r.Contains("[x] 2 Published", "press a to enter emails")
+	r.Press("a")
+	r.Type("lee.park@example.org, Lee, Park")
+	r.Press("enter")
+	r.Contains("NEEDS ANSWERS nobody was registered: the registration form requires 3 answers",
+		"ASK     Job title", "ASK     Organization", "ASK     "+sim.WorkshopQuestion)
+	if slices.Contains(r.sim.RegistrantEmails(r.id), "lee.park@example.org") {
+		t.Fatal("registered without the answers")
+	}
+	r.Press("a")
+	r.Contains("lee.park@example.org, Lee, Park", "Job title", "Required by the registration form")
+	r.Golden("questions_form")
+	r.Press("tab")
+	r.Press("enter") // a blank answer is refused
+	r.Contains("Job title is required by the registration form")
+	r.Type("Engineer")
+	r.Press("enter")
+	r.Type("Contoso")
+	r.Press("enter")
+	r.Type(sim.WorkshopChoices[1])
+	r.Press("enter")
+	r.Contains("OK registered 1 person (1 ticket)", "OK      lee.park@example.org: 1 ticket")
+	if !slices.Contains(r.sim.RegistrantEmails(r.id), "lee.park@example.org") {
+		t.Fatal("not registered")
 	}
 }

@@ -95,7 +95,7 @@ func TestTranscribeServiceError(t *testing.T) {
 	r.Press("ctrl+u")
 	r.Type("https://" + sim.SampleHost + "/samples/gone.mp3")
 	r.Press("enter", "enter")
-	r.Contains("ERROR", "error 40001: the audio file could not be")
+	r.Contains("ERROR", "error 40001", "The audio file could not be fetched")
 	r.Press("n")
 	r.Contains("Transcribe an audio file")
 }
