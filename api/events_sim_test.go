@@ -362,3 +362,27 @@ func BenchmarkPagingThroughput(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "events/s")
 }
+
+// TestAnEmptyListClearsItAndANilOneKeepsIt: an update sends tags: [] to
+// clear the tags, and leaves a list it does not name alone.
+func TestAnEmptyListClearsItAndANilOneKeepsIt(t *testing.T) {
+	f := newFixture(t, sim.DemoToken)
+	ctx := context.Background()
+	before, err := f.client.Events.Get(ctx, f.ids.DraftEventID)
+	if err != nil || len(before.Tags) == 0 {
+		t.Fatalf("the draft needs tags for this test: %v %v", before, err)
+	}
+	name := "Renamed draft"
+	if err := f.client.Events.Update(ctx, f.ids.DraftEventID, &api.EventUpdate{Name: &name}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := f.client.Events.Get(ctx, f.ids.DraftEventID); len(got.Tags) != len(before.Tags) {
+		t.Fatalf("an update that names no tags changed them: %v", got.Tags)
+	}
+	if err := f.client.Events.Update(ctx, f.ids.DraftEventID, &api.EventUpdate{Tags: []string{}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := f.client.Events.Get(ctx, f.ids.DraftEventID); len(got.Tags) != 0 {
+		t.Fatalf("tags: [] should clear them: %v", got.Tags)
+	}
+}

@@ -164,7 +164,9 @@ type EventCreate struct {
 	Tags             []string        `json:"tags,omitempty"`
 }
 
-// EventUpdate is the body of an update-event request: only set fields are sent.
+// EventUpdate is the body of an update-event request: only set fields are
+// sent. A list left nil is not sent; an empty, non-nil list clears it
+// (omitzero keeps [] where omitempty would drop it).
 type EventUpdate struct {
 	Name             *string         `json:"name,omitempty"`
 	Description      *string         `json:"description,omitempty"`
@@ -173,9 +175,9 @@ type EventUpdate struct {
 	HubID            *string         `json:"hub_id,omitempty"`
 	AccessLevel      *string         `json:"access_level,omitempty"`
 	AttendanceType   *string         `json:"attendance_type,omitempty"`
-	BlockedCountries []string        `json:"blocked_countries,omitempty"`
+	BlockedCountries []string        `json:"blocked_countries,omitzero"`
 	Calendar         []CalendarEntry `json:"calendar,omitempty"`
-	Categories       []string        `json:"categories,omitempty"`
+	Categories       []string        `json:"categories,omitzero"`
 	ContactName      *string         `json:"contact_name,omitempty"`
 	LobbyStartTime   *time.Time      `json:"lobby_start_time,omitempty"`
 	LobbyEndTime     *time.Time      `json:"lobby_end_time,omitempty"`
@@ -184,7 +186,7 @@ type EventUpdate struct {
 	PhysicalLocation *string     `json:"physical_location,omitempty"`
 	Recurrence       *Recurrence `json:"recurrence,omitempty"`
 	Tagline          *string     `json:"tagline,omitempty"`
-	Tags             []string    `json:"tags,omitempty"`
+	Tags             []string    `json:"tags,omitzero"`
 }
 
 // DuplicateEvent names the copy made by the duplicate action.

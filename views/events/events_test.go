@@ -3,6 +3,7 @@ package events
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -401,6 +402,14 @@ func TestEditSendsTheFieldsThatChanged(t *testing.T) {
 	}
 	if _, changed, _ := orig.update(orig); changed {
 		t.Fatal("an untouched form changes nothing")
+	}
+	// Emptied, the tags are sent as [] so the server clears them.
+	f = *orig
+	f.tags = ""
+	if u, changed, err := f.update(orig); err != nil || !changed {
+		t.Fatalf("clearing tags: %v %v", changed, err)
+	} else if body, _ := json.Marshal(u); !strings.Contains(string(body), `"tags":[]`) || strings.Contains(string(body), "categories") {
+		t.Fatalf("clearing tags sends %s", body)
 	}
 	f = *orig
 	f.blocked = "France"
