@@ -144,7 +144,7 @@ func (s *Screen) openAdd() tea.Cmd {
 		},
 		huh.NewGroup(
 			huh.NewInput().Title("Email addresses").
-				Description("One or more, separated by commas. Up to 3 go in each request.").
+				Description(placesLeft(len(s.Items))).
 				Value(emails).CharLimit(2000).Validate(func(v string) error {
 				return validate(splitEmails(v), nil)
 			}),
@@ -352,3 +352,16 @@ func (s *Screen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()
 
 // FullHelp implements help.KeyMap.
 func (s *Screen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }
+
+// placesLeft tells how many co-editors the event may still take: an event
+// has at most api.MaxCoeditorsPerEvent.
+func placesLeft(have int) string {
+	switch left := api.MaxCoeditorsPerEvent - have; {
+	case left <= 0:
+		return fmt.Sprintf("One or more, separated by commas. This event has its %d co-editors already: the server will refuse more.", api.MaxCoeditorsPerEvent)
+	case left == 1:
+		return fmt.Sprintf("One address. An event has at most %d co-editors; this one has room for 1 more.", api.MaxCoeditorsPerEvent)
+	default:
+		return fmt.Sprintf("One or more, separated by commas. An event has at most %d co-editors; this one has room for %d more.", api.MaxCoeditorsPerEvent, left)
+	}
+}
