@@ -207,3 +207,19 @@ func TestMistakesShowUsageAndAnExample(t *testing.T) {
 		t.Fatalf("unknown flag: %v", err)
 	}
 }
+
+// TestSimRefusesFlagsItCannotHonour: rates and shares in range, a token
+// life in whole seconds (a fraction would reach clients as 0, no expiry).
+func TestSimRefusesFlagsItCannotHonour(t *testing.T) {
+	for flag, want := range map[string]string{
+		"--token-ttl=500ms": "--token-ttl 500ms: give whole seconds, at least 1s",
+		"--token-ttl=1.5s":  "--token-ttl 1.5s: give whole seconds",
+		"--token-ttl=-1s":   "must not be negative",
+		"--error-rate=2":    "--error-rate",
+	} {
+		_, _, err := execute(t, "sim", "--addr", "127.0.0.1:0", flag)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", flag, err, want)
+		}
+	}
+}

@@ -38,6 +38,11 @@ func newSimCmd() *cobra.Command {
 			if opts.RPS < 0 || opts.Latency < 0 || opts.TokenTTL < 0 {
 				return fmt.Errorf("--rps, --latency and --token-ttl must not be negative")
 			}
+			// OAuth gives a token's life in whole seconds: below one it
+			// would read as 0, a token that never expires.
+			if opts.TokenTTL != 0 && (opts.TokenTTL < time.Second || opts.TokenTTL%time.Second != 0) {
+				return fmt.Errorf("--token-ttl %v: give whole seconds, at least 1s (tokens carry their life in seconds)", opts.TokenTTL)
+			}
 			opts.NoRateLimit = opts.RPS == 0
 			srv, err := sim.Start(addr, opts)
 			if err != nil {
