@@ -118,6 +118,7 @@ func newConfigSetProfileCmd() *cobra.Command {
 		e          config.ProfileEntry
 		scopes     string
 		makeActive bool
+		mouse      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "set-profile NAME",
@@ -150,6 +151,18 @@ func newConfigSetProfileCmd() *cobra.Command {
 			set("token-env", &cur.TokenEnv, e.TokenEnv)
 			if fl.Changed("scopes") {
 				cur.Scopes = config.SplitScopes(scopes)
+			}
+			if fl.Changed("rate-limit") {
+				cur.RateLimit = e.RateLimit
+			}
+			if fl.Changed("max-response-mb") {
+				cur.MaxResponseMB = e.MaxResponseMB
+			}
+			if fl.Changed("mouse") {
+				cur.Mouse = nil // the default: the console takes the mouse
+				if !mouse {
+					cur.Mouse = &mouse
+				}
 			}
 			if err := f.SetProfile(name, cur); err != nil {
 				var fe *config.FileError
@@ -186,6 +199,9 @@ func newConfigSetProfileCmd() *cobra.Command {
 	fl.StringVar(&e.RedirectURI, "redirect-uri", "", "registered loopback redirect URI with a fixed port (default "+config.DefaultRedirectURI+")")
 	fl.StringVar(&e.TokenEnv, "token-env", "", "`NAME` of the environment variable holding this profile's token (wins over "+config.EnvToken+"; empty to stop)")
 	fl.StringVar(&scopes, "scopes", "", "scopes to request, separated by spaces or commas (empty: the application's)")
+	fl.Float64Var(&e.RateLimit, "rate-limit", 0, fmt.Sprintf("most requests a second (0: the default, %v)", config.DefaultRateLimit))
+	fl.IntVar(&e.MaxResponseMB, "max-response-mb", 0, "largest answer read, in MiB (0: the default)")
+	fl.BoolVar(&mouse, "mouse", true, "let the console take the mouse (--mouse=false leaves it to the terminal)")
 	fl.BoolVar(&makeActive, "default", false, "make this the default profile")
 	return cmd
 }
