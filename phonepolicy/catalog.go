@@ -6,6 +6,8 @@ package phonepolicy
 import (
 	"slices"
 	"strings"
+
+	"github.com/evdesk/evdesk/api"
 )
 
 // Themes the settings are grouped by, in display order.
@@ -91,9 +93,16 @@ var catalog = map[string]info{
 	"display_call_feedback_survey":    {"Call feedback survey", gDevices, "Users are asked to rate call quality after some calls."},
 }
 
+// entry finds a setting in the catalog, which is keyed by the spec's
+// neutral spelling: acme_phone_on_mobile is vendor_phone_on_mobile.
+func entry(key string) (info, bool) {
+	in, ok := catalog[api.NeutralPhoneSettingKey(key)]
+	return in, ok
+}
+
 // Title is a setting's name in words; unknown keys are spelled out.
 func Title(key string) string {
-	if in, ok := catalog[key]; ok {
+	if in, ok := entry(key); ok {
 		return in.title
 	}
 	t := strings.ReplaceAll(key, "_", " ")
@@ -112,7 +121,7 @@ func Group(key string) string { return groupNames[GroupIndex(key)] }
 
 // GroupIndex is the place of a setting's theme in Groups.
 func GroupIndex(key string) int {
-	if in, ok := catalog[key]; ok {
+	if in, ok := entry(key); ok {
 		return in.group
 	}
 	return gOther
@@ -120,7 +129,7 @@ func GroupIndex(key string) int {
 
 // About says what a setting does.
 func About(key string) string {
-	if in, ok := catalog[key]; ok {
+	if in, ok := entry(key); ok {
 		return in.about
 	}
 	return "Not one of the 43 settings the spec describes; shown as the server sent it."

@@ -60,6 +60,11 @@ func TestGroupsAndUnknownKeys(t *testing.T) {
 	if Group("vendor_new_thing") != groups[len(groups)-1] || Title("vendor_new_thing") != "New thing" {
 		t.Errorf("unknown key: %q %q", Group("vendor_new_thing"), Title("vendor_new_thing"))
 	}
+	// Keys spelt with another provider's word are the same settings.
+	if Title("acme_phone_on_mobile") != Title("vendor_phone_on_mobile") || About("external_calling_on_acme_room_common_area") != About("external_calling_on_vendor_room_common_area") ||
+		Group("acme_phone_on_pwa") == groups[len(groups)-1] {
+		t.Errorf("a branded key: %q %q", Title("acme_phone_on_mobile"), Group("acme_phone_on_pwa"))
+	}
 	groups[0] = "changed"
 	if Groups()[0] == "changed" {
 		t.Error("Groups hands out its own slice")
