@@ -16,6 +16,9 @@ func Heading(th *Theme, title string, st LoadState) string {
 		return title + th.Muted.Render("  "+st.Busy+"...")
 	case st.Loading:
 		return title + th.Muted.Render("  loading...")
+	case st.Err != nil && st.Summary != "":
+		// A failed reload keeps the rows of the last good one: say both.
+		return title + th.Muted.Render("  "+st.Summary) + th.Error.Render("  ERROR: reload failed, r to retry")
 	case st.Err != nil:
 		return title + th.Error.Render("  ERROR: load failed, r to retry")
 	case st.Summary != "":

@@ -15,7 +15,8 @@ func TestHeadingSaysWhatTheScreenIsDoing(t *testing.T) {
 	}{
 		{LoadState{Busy: "adding", Loading: true}, "Links  adding..."},
 		{LoadState{Loading: true, Summary: "2 links"}, "Links  loading..."},
-		{LoadState{Err: errors.New("down"), Summary: "2 links"}, "Links  ERROR: load failed, r to retry"},
+		{LoadState{Err: errors.New("down"), Summary: "2 links"}, "Links  2 links  ERROR: reload failed, r to retry"},
+		{LoadState{Err: errors.New("down")}, "Links  ERROR: load failed, r to retry"},
 		{LoadState{Summary: "2 links"}, "Links  2 links"},
 		{LoadState{}, "Links"},
 	} {

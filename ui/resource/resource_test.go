@@ -96,3 +96,16 @@ func TestLoadAlsoWithEveryLoad(t *testing.T) {
 		t.Fatalf("after r: %d LoadAlso replies and %d loads, want 2 and 2", f.also, f.loads)
 	}
 }
+
+// A reload keeps the rows on screen until its answer, and a failed reload
+// keeps them too (with the failure told), so r against a server that is
+// down loses nothing.
+func TestAFailedReloadKeepsTheRows(t *testing.T) {
+	d, f := open(t, []string{"alpha", "beta"}, nil)
+	d.Contains("alpha", "beta", "2 things")
+	d.Press("r")
+	d.Contains("alpha", "beta", "2 things  ERROR: reload failed, r to retry", "server down")
+	if f.loads != 2 || len(f.Items) != 2 {
+		t.Fatalf("after a failed reload: %d loads, items %v", f.loads, f.Items)
+	}
+}
