@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -416,4 +417,35 @@ func TestEditSendsTheFieldsThatChanged(t *testing.T) {
 	if err := countryCodes(splitList(f.blocked)); err == nil || !strings.Contains(err.Error(), "two-letter country code") {
 		t.Fatalf("country codes: %v", err)
 	}
+}
+
+// TestRefreshKeepsTheRowsUntilTheAnswer: r against a server that fails
+// keeps every row and count on screen and says the reload failed; the next
+// good reload shows the new answer.
+func TestRefreshKeepsTheRowsUntilTheAnswer(t *testing.T) {
+	var down atomic.Bool
+	r := newRigWith(t, 100, 30, viewtest.Context(), func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if down.Load() {
+				// Not a 5xx: the client would retry it with backoff.
+				http.Error(w, `{"code":300,"message":"maintenance"}`, http.StatusBadRequest)
+				return
+			}
+			next.ServeHTTP(w, req)
+		})
+	})
+	r.Contains("1 All 63", "63 loaded")
+	down.Store(true)
+	r.Press("r")
+	r.Contains("1 All 63", "63 loaded", "ERROR: reload failed, r to retry")
+	down.Store(false)
+	start, end := testNow.Add(72*time.Hour), testNow.Add(75*time.Hour)
+	if _, err := r.client.Events.Create(context.Background(), &api.EventCreate{Name: "Late addition", Description: "x",
+		Timezone: "UTC", EventType: api.EventTypeSimple, HubID: sim.HubID, AccessLevel: api.AccessPrivateUnrestricted,
+		AttendanceType: api.AttendanceVirtual, MeetingType: api.MeetingTypeMeeting, Calendar: []api.CalendarEntry{{StartTime: &start, EndTime: &end}}}); err != nil {
+		t.Fatal(err)
+	}
+	r.Press("r")
+	r.Contains("1 All 64", "64 loaded")
+	r.Lacks("reload failed")
 }

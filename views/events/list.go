@@ -62,7 +62,12 @@ type ListScreen struct {
 	hubOrder []string
 	dialog   ui.Dialog
 	counts   [5]int
-	bucket   Bucket
+	// incoming and incomingCounts collect a reload's answer; the rows on
+	// screen stay until it is whole (the first load shows as it arrives).
+	incoming       map[string]listedEvent
+	incomingCounts [5]int
+	loaded         bool // a load has completed
+	bucket         Bucket
 	// stream loads the listing of loadOrder[stage]; a reload restarts it,
 	// so answers to older loads are dropped.
 	stream   ui.Stream[api.Event]
@@ -111,16 +116,18 @@ func (s *ListScreen) loadHubs() tea.Cmd {
 	})
 }
 
-// reload starts a fresh load of every listing, dropping answers to older ones.
+// reload starts a fresh load of every listing, dropping answers to older
+// ones. The rows on screen stay until the new answer is whole, and stay
+// if it fails.
 func (s *ListScreen) reload() tea.Cmd {
-	s.events = map[string]listedEvent{}
-	s.counts = [5]int{}
+	s.incoming, s.incomingCounts = map[string]listedEvent{}, [5]int{}
+	if !s.loaded {
+		s.events = s.incoming // the first load shows as it arrives
+	}
 	s.stage = 0
 	s.loading = true
 	s.err = nil
-	s.table.SetRows(nil)
 	s.table.SetLoading(true)
-	s.table.SetTotal(0)
 	return s.startStage()
 }
 
@@ -227,16 +234,20 @@ func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
 		return ui.Fail("Loading "+strings.ToLower(bucket.String())+" events", m.Err)
 	}
 	for _, e := range m.Items {
-		if _, dup := s.events[e.EventID]; dup {
+		if _, dup := s.incoming[e.EventID]; dup {
 			continue // an event can move between listings while we load
 		}
-		s.events[e.EventID] = listedEvent{event: e, bucket: bucket}
-		s.counts[bucket]++
-		s.counts[BucketAll]++
+		s.incoming[e.EventID] = listedEvent{event: e, bucket: bucket}
+		s.incomingCounts[bucket]++
+		s.incomingCounts[BucketAll]++
 	}
-	// The rows are rebuilt in their order (by listing, then by when): a
-	// series' next occurrence can put it before events that start earlier.
-	s.table.SetRows(s.rowsFor(s.bucket))
+	if !s.loaded {
+		s.counts = s.incomingCounts
+		// The rows are rebuilt in their order (by listing, then by when):
+		// a series' next occurrence can put it before events that start
+		// earlier.
+		s.table.SetRows(s.rowsFor(s.bucket))
+	}
 	if !m.Done {
 		return s.stream.Next()
 	}
@@ -244,6 +255,8 @@ func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
 		s.stage++
 		return s.startStage()
 	}
+	s.events, s.counts, s.loaded = s.incoming, s.incomingCounts, true
+	s.table.SetRows(s.rowsFor(s.bucket))
 	s.loading = false
 	s.table.SetLoading(false)
 	return nil
@@ -326,9 +339,14 @@ func (s *ListScreen) View() string {
 		}
 	}
 	head := strings.Join(tabs, " ")
-	if s.loading {
-		head += th.Muted.Render("  loading " + strings.ToLower(loadOrder[s.stage].String()) + "...")
-	} else if s.err != nil {
+	switch {
+	case s.loading && s.loaded:
+		head += th.Muted.Render("  refreshing " + strings.ToLower(loadOrder[s.stage].String()) + "…")
+	case s.loading:
+		head += th.Muted.Render("  loading " + strings.ToLower(loadOrder[s.stage].String()) + "…")
+	case s.err != nil && s.loaded:
+		head += th.Error.Render("  ERROR: reload failed, r to retry")
+	case s.err != nil:
 		head += th.Error.Render("  ERROR: load failed, r to retry")
 	}
 	return s.dialog.View(ui.Fit(head, s.width, 1)+"\n\n"+s.table.View(), s.width, s.height)
