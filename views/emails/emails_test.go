@@ -231,7 +231,7 @@ func TestStreamingShowsProgress(t *testing.T) {
 	}
 	s.onPage(page(0, 300))
 	v := s.View()
-	for _, want := range []string{"loading 300 of 100,000...", "(300 of 100,000 loaded)", "Person 1 ", "300 of 100,000 loaded"} {
+	for _, want := range []string{"loading 300 of 100,000…", "(300 of 100,000 loaded)", "Person 1 ", "300 of 100,000 loaded"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("first page: view lacks %q:\n%s", want, v)
 		}
@@ -239,7 +239,7 @@ func TestStreamingShowsProgress(t *testing.T) {
 	for p := 1; p < 41; p++ {
 		s.onPage(page(p*300, 300))
 	}
-	if v := s.View(); !strings.Contains(v, "loading 12,300 of 100,000...") {
+	if v := s.View(); !strings.Contains(v, "loading 12,300 of 100,000…") {
 		t.Fatalf("after 41 pages:\n%s", v)
 	}
 	// A page the screen's stream did not ask for (a stale answer) is dropped.
@@ -251,6 +251,25 @@ func TestStreamingShowsProgress(t *testing.T) {
 	s.onPage(ui.Page[api.EmailSendRecord]{Err: fmt.Errorf("boom")})
 	if v := s.View(); !strings.Contains(v, "ERROR: stopped at 12,300 of 100,000") {
 		t.Fatalf("after an error:\n%s", v)
+	}
+
+	// A reload after a whole load keeps the rows on screen until the new
+	// answer is whole, and keeps them when it fails.
+	_ = s.reload()
+	s.onPage(ui.Page[api.EmailSendRecord]{Items: page(0, 500).Items, Total: 500, Done: true})
+	_ = s.reload()
+	s.onPage(ui.Page[api.EmailSendRecord]{Items: page(0, 200).Items, Total: 900})
+	if v := s.View(); len(s.recs) != 500 || !strings.Contains(v, "500 recipients") || !strings.Contains(v, "refreshing 200 of 900…") {
+		t.Fatalf("while reloading (%d rows):\n%s", len(s.recs), v)
+	}
+	s.onPage(ui.Page[api.EmailSendRecord]{Err: fmt.Errorf("boom")})
+	if v := s.View(); len(s.recs) != 500 || !strings.Contains(v, "ERROR: reload failed") {
+		t.Fatalf("after a failed reload (%d rows):\n%s", len(s.recs), v)
+	}
+	_ = s.reload()
+	s.onPage(ui.Page[api.EmailSendRecord]{Items: page(0, 300).Items, Total: 300, Done: true})
+	if v := s.View(); len(s.recs) != 300 || !strings.Contains(v, "300 recipients") {
+		t.Fatalf("after a whole reload (%d rows):\n%s", len(s.recs), v)
 	}
 }
 

@@ -32,6 +32,17 @@ type sendRec struct {
 	sent   int64 // Unix seconds; 0 when not sent
 }
 
+// sendData is one load of the recipients. rows and recs grow by appending
+// only and their elements never change, so an export may read them in the
+// background while pages arrive.
+type sendData struct {
+	rows    []table.Row
+	recs    []sendRec
+	statusN [6]int // by status index
+	reasonN [7]int // by reason index
+	total   int    // the server's count
+}
+
 // SendStatusScreen shows who an email went to and how it went.
 type SendStatusScreen struct {
 	ctx       *ui.Context
@@ -43,19 +54,18 @@ type SendStatusScreen struct {
 	export    ui.Task // the CSV being written
 	table     table.Model
 
-	// rows and recs grow by appending only and their elements never change,
-	// so an export may read them in the background while pages arrive.
-	rows    []table.Row
-	recs    []sendRec
-	statusN [6]int           // by status index
-	reasonN [7]int           // by reason index
-	times   map[int64]string // local minute cells, shared
+	// sendData is what the screen shows; a reload collects into next and
+	// the rows on screen stay until it is whole (the first load shows as
+	// it arrives).
+	sendData
+	next   *sendData
+	loaded bool             // a load has completed
+	times  map[int64]string // local minute cells, shared
 
 	statusFilter uint8 // 0: all
 	reasonFilter uint8 // 0: all
 
 	stream  ui.Stream[api.EmailSendRecord]
-	total   int
 	loading bool
 	err     error
 
@@ -93,10 +103,12 @@ func (s *SendStatusScreen) Title() string { return s.et.Name }
 func (s *SendStatusScreen) Init() tea.Cmd { return s.reload() }
 
 func (s *SendStatusScreen) reload() tea.Cmd {
-	s.rows, s.recs = nil, nil
-	s.statusN, s.reasonN = [6]int{}, [7]int{}
-	s.total, s.loading, s.err = 0, true, nil
-	s.table.SetRows(nil)
+	s.next = &sendData{}
+	if !s.loaded {
+		s.sendData = sendData{}
+		s.table.SetRows(nil)
+	}
+	s.loading, s.err = true, nil
 	s.table.SetLoading(true)
 	return s.stream.Start(s.client.Emails.SendStatusPager(s.eventID, s.et.EmailTypeID,
 		api.ListSendStatusOptions{PageSize: sendPageSize}))
@@ -219,29 +231,43 @@ func (s *SendStatusScreen) setTableTotal() {
 }
 
 func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
+	into := &s.sendData
+	if s.loaded {
+		into = s.next
+	}
 	if m.Err != nil {
 		s.loading, s.err = false, m.Err
 		s.table.SetLoading(false)
-		return ui.Toast(ui.ToastError, fmt.Sprintf("Loading recipients failed after %s of %s: %v (r reloads)",
-			ui.Thousands(len(s.recs)), ui.Thousands(s.total), m.Err))
+		what := "Loading recipients"
+		if s.loaded {
+			what = "Reloading recipients (the rows shown are from the last load)"
+		}
+		return ui.Fail(what, fmt.Errorf("stopped after %s of %s: %w", ui.Thousands(len(into.recs)), ui.Thousands(into.total), m.Err))
 	}
-	s.total = m.Total
+	into.total = m.Total
 	fresh := make([]table.Row, 0, len(m.Items)) // the table applies the filters
 	// The pager delivers each recipient once, across restarts too.
 	for _, it := range m.Items {
 		r, row := s.convert(api.NormalizeEmail(it.Email), it)
-		s.rows = append(s.rows, row)
-		s.recs = append(s.recs, r)
-		s.statusN[r.status]++
-		s.reasonN[r.reason]++
+		into.rows = append(into.rows, row)
+		into.recs = append(into.recs, r)
+		into.statusN[r.status]++
+		into.reasonN[r.reason]++
 		fresh = append(fresh, row)
 	}
-	s.table.AppendRows(fresh)
-	s.setTableTotal()
+	if !s.loaded {
+		s.table.AppendRows(fresh)
+		s.setTableTotal()
+	}
 	if !m.Done {
 		return s.stream.Next()
 	}
-	s.loading = false
+	if s.loaded {
+		s.sendData = *s.next
+		s.table.SetRows(s.rows)
+		s.setTableTotal()
+	}
+	s.next, s.loaded, s.loading = nil, true, false
 	s.table.SetLoading(false)
 	return nil
 }
@@ -339,10 +365,16 @@ func (s *SendStatusScreen) header() string {
 		h += th.Muted.Render("  " + localTime(s.et.TriggerDate, s.opts.local) + " (" + relative(s.et.TriggerDate, s.opts.now()) + ")")
 	}
 	switch {
+	case s.loading && s.loaded && s.next.total > 0:
+		h += th.Muted.Render("  "+ui.Count(len(s.recs), "recipient")) + th.Info.Render(fmt.Sprintf("  refreshing %s of %s…", ui.Thousands(len(s.next.recs)), ui.Thousands(s.next.total)))
+	case s.loading && s.loaded:
+		h += th.Muted.Render("  "+ui.Count(len(s.recs), "recipient")) + th.Info.Render("  refreshing…")
 	case s.loading && s.total > 0:
-		h += th.Info.Render(fmt.Sprintf("  loading %s of %s...", ui.Thousands(len(s.recs)), ui.Thousands(s.total)))
+		h += th.Info.Render(fmt.Sprintf("  loading %s of %s…", ui.Thousands(len(s.recs)), ui.Thousands(s.total)))
 	case s.loading:
-		h += th.Info.Render("  loading...")
+		h += th.Info.Render("  loading…")
+	case s.err != nil && s.loaded:
+		h += th.Muted.Render("  "+ui.Count(len(s.recs), "recipient")) + th.Error.Render("  ERROR: reload failed, r reloads")
 	case s.err != nil:
 		h += th.Error.Render(fmt.Sprintf("  ERROR: stopped at %s of %s, r reloads", ui.Thousands(len(s.recs)), ui.Thousands(s.total)))
 	default:
