@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
 )
@@ -22,8 +23,13 @@ type History struct {
 	stream  ui.Stream[api.AttendeeAction]
 	loading bool
 	err     error
-	width   int
-	height  int
+	// The first load shows as it arrives; a reload collects into next and
+	// the rows on screen stay until it is whole, or when it fails.
+	loaded    bool
+	next      []table.Row
+	nextTotal int
+	width     int
+	height    int
 }
 
 type historyKeys struct{ Refresh key.Binding }
@@ -61,8 +67,11 @@ func (h *History) Init() tea.Cmd { return h.reload() }
 func (h *History) reload() tea.Cmd {
 	h.err = nil
 	h.loading = true
-	h.table.SetRows(nil)
-	h.table.SetTotal(0)
+	h.next, h.nextTotal = nil, 0
+	if !h.loaded {
+		h.table.SetRows(nil)
+		h.table.SetTotal(0)
+	}
 	h.table.SetLoading(true)
 	return h.stream.Start(h.deps.Client.Attendees.Pager(h.eventID, h.sessionID,
 		api.ListAttendeeActionsOptions{PageSize: historyPageSize}))
@@ -92,7 +101,7 @@ func (h *History) onPage(m ui.Page[api.AttendeeAction]) tea.Cmd {
 	if m.Err != nil {
 		h.loading, h.err = false, m.Err
 		h.table.SetLoading(false)
-		return ui.Toast(ui.ToastError, "Check-in history: "+m.Err.Error())
+		return ui.Fail("Check-in history", m.Err)
 	}
 	rows := make([]table.Row, len(m.Items))
 	for i, a := range m.Items {
@@ -102,12 +111,21 @@ func (h *History) onPage(m ui.Page[api.AttendeeAction]) tea.Cmd {
 		}
 		rows[i] = table.Row{ID: a.Action + "\x00" + api.NormalizeEmail(a.Email), Cells: []string{a.Email, a.Action, src}}
 	}
-	h.table.AppendRows(rows)
-	h.table.SetTotal(m.Total)
+	if h.loaded {
+		h.next, h.nextTotal = append(h.next, rows...), m.Total
+	} else {
+		h.table.AppendRows(rows)
+		h.table.SetTotal(m.Total)
+	}
 	if !m.Done {
 		return h.stream.Next()
 	}
-	h.loading = false
+	if h.loaded {
+		h.table.SetRows(h.next)
+		h.table.SetTotal(h.nextTotal)
+		h.next = nil
+	}
+	h.loading, h.loaded = false, true
 	h.table.SetLoading(false)
 	return nil
 }
@@ -123,8 +141,14 @@ func (h *History) View() string {
 	if h.sessionID != "" {
 		scope = "session " + h.sessionID
 	}
-	head := ui.Heading(th, th.Title.Render("Check-in history")+th.Muted.Render(" · "+h.eventName+" · "+scope),
-		ui.LoadState{Loading: h.loading, Err: h.err})
+	st := ui.LoadState{Loading: h.loading && !h.loaded, Err: h.err}
+	if h.loaded {
+		st.Summary = ui.Count(h.table.Len(), "check-in")
+		if h.loading {
+			st.Summary += ", refreshing..."
+		}
+	}
+	head := ui.Heading(th, th.Title.Render("Check-in history")+th.Muted.Render(" · "+sanitize.Line(h.eventName)+" · "+scope), st)
 	return ui.Fit(head, h.width, 1) + "\n\n" + h.table.View()
 }
 

@@ -1,0 +1,56 @@
+package checkin
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/ui"
+)
+
+// TestHistoryReloadKeepsTheRows feeds pages by hand: the first load shows
+// as it arrives, a reload keeps the rows until its answer is whole, and a
+// failed reload keeps them and says so.
+func TestHistoryReloadKeepsTheRows(t *testing.T) {
+	client, err := api.New(api.WithBaseURL("http://127.0.0.1:1/v2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: ui.DefaultGlobalKeys()}
+	h := NewHistory(ctx, Deps{Client: client}, "e1", "Launch", "").(*History)
+	h.SetSize(100, 20)
+	_ = h.Init() // not run: pages are fed by hand
+	page := func(n int, done bool) ui.Page[api.AttendeeAction] {
+		p := ui.Page[api.AttendeeAction]{Total: n, Done: done}
+		for i := range n {
+			p.Items = append(p.Items, api.AttendeeAction{Email: fmt.Sprintf("p%d@example.org", i), Action: "check-in", Source: "Desk 1"})
+		}
+		return p
+	}
+	view := func(want ...string) {
+		t.Helper()
+		v := h.View()
+		for _, w := range want {
+			if !strings.Contains(v, w) {
+				t.Fatalf("view lacks %q:\n%s", w, v)
+			}
+		}
+	}
+	h.onPage(page(3, true))
+	view("3 check-ins", "p2@example.org")
+
+	_ = h.reload()
+	view("3 check-ins, refreshing...", "p2@example.org")
+	h.onPage(page(5, false))
+	view("3 check-ins, refreshing...", "p2@example.org")
+	if strings.Contains(h.View(), "p4@example.org") {
+		t.Fatalf("a partial reload reached the table:\n%s", h.View())
+	}
+	h.onPage(ui.Page[api.AttendeeAction]{Err: fmt.Errorf("connection refused")})
+	view("3 check-ins", "ERROR: reload failed", "p2@example.org")
+
+	_ = h.reload()
+	h.onPage(page(5, true))
+	view("5 check-ins", "p4@example.org")
+}
