@@ -283,7 +283,7 @@ func (p *Picker) onSessions(m pickerSessionsMsg) tea.Cmd {
 		if where == "" {
 			where = "-"
 		}
-		name := s.Name
+		name := sessionLabel(p.chosen.Name, s.Name)
 		if name == "" {
 			name = s.SessionID
 		}
@@ -342,4 +342,19 @@ func (p *Picker) ShortHelp() []key.Binding {
 
 func (p *Picker) FullHelp() [][]key.Binding {
 	return append([][]key.Binding{{p.keys.Open, p.keys.History, p.keys.Refresh}}, p.current().Keys.FullHelp()...)
+}
+
+// sessionLabel is a session's name without the event's name in front, as
+// services often write it ("Summit 2027 - Opening Keynote"): the heading
+// names the event, and the part that tells sessions apart is what must fit.
+func sessionLabel(event, session string) string {
+	event = strings.TrimSpace(event)
+	if event == "" || len(session) <= len(event) || !strings.EqualFold(session[:len(event)], event) {
+		return session
+	}
+	rest := strings.TrimLeft(session[len(event):], " -–—:·|,/")
+	if rest == "" || len(rest) == len(session)-len(event) {
+		return session // nothing after the name, or the name runs on ("Summit 2027b")
+	}
+	return rest
 }
