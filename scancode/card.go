@@ -51,32 +51,30 @@ func readVCard(s string) (Scan, string) {
 
 // vcardLines unfolds the lines of the first vCard in s (CRLF, LF or CR
 // ends; a line starting with a space or tab continues the one before) and
-// returns those between BEGIN and END, and whether END:VCARD came.
+// returns them up to END:VCARD (BEGIN:VCARD first), and whether it came.
 func vcardLines(s string) (lines []string, ended bool) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
+	begin, rest, _ := strings.Cut(s, "\n")
 	var cur strings.Builder
-	first := true
-	for l := range strings.SplitSeq(s, "\n") {
+	cur.WriteString(begin) // BEGIN:VCARD, kept with the rest: harmless
+	for l := range strings.SplitSeq(rest, "\n") {
 		if l != "" && (l[0] == ' ' || l[0] == '\t') {
-			cur.WriteString(l[1:])
+			cur.WriteString(l[1:]) // a folded line continues the one before
 			continue
 		}
-		if done := cur.String(); first {
-			first = false // BEGIN:VCARD
-		} else if strings.EqualFold(strings.TrimSpace(done), "END:VCARD") {
+		done := cur.String()
+		if isEndVCard(done) {
 			return lines, true
-		} else {
-			lines = append(lines, done)
 		}
+		lines = append(lines, done)
 		cur.Reset()
 		cur.WriteString(l)
 	}
-	if strings.EqualFold(strings.TrimSpace(cur.String()), "END:VCARD") {
-		return lines, true
-	}
-	return lines, false
+	return lines, isEndVCard(cur.String())
 }
+
+func isEndVCard(l string) bool { return strings.EqualFold(strings.TrimSpace(l), "END:VCARD") }
 
 // vcardProperty splits "group.NAME;PARAM=x;PARAM:value" at the first colon
 // outside double quotes. The group is dropped; params keeps the raw

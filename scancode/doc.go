@@ -25,12 +25,13 @@
 //     it may hold letters, digits and . _ ~ - (at most 64). The link itself is
 //     kept in Scan.Link, so a roster can also match it against the
 //     registrants' qr_code_url.
-//   - a bare ticket id: 6 to 32 letters and digits that do not read as a word.
-//     Ids are random draws from [A-Za-z0-9] (the simulator's are 12
-//     characters), so they mix cases and digits; a run of letters in one case,
-//     or one capital then lower case ("Registration"), is taken for a word and
-//     refused. About 1 in 11,000 random 12-character ids has such a shape:
-//     its ticket link still reads.
+//   - a bare ticket id: 6 to 32 letters and digits that do not read as a
+//     word. Ids are random draws from [A-Za-z0-9] (the simulator's are 12
+//     characters), so they mix cases and digits; letters alone, in one case
+//     or one capital then lower case ("Registration"), with a vowel (or y)
+//     in every four letters, are taken for a word and refused. About 1 in
+//     70,000 of the simulator's ids has that shape: its ticket link still
+//     reads.
 //
 // Anything else is refused with an *Error that shows what was read (made safe
 // for a terminal and shortened) and what the desk expects. Read examines at

@@ -26,8 +26,7 @@ func readMailto(rest string) (Scan, string) {
 	} else {
 		return Scan{}, "a mailto link with a broken %-escape"
 	}
-	q, _ := url.ParseQuery(header) // pairs that do not decode are left out
-	for k, vs := range q {
+	for k, vs := range badgeQuery(header) {
 		if strings.EqualFold(k, "to") {
 			for _, v := range vs {
 				add(v)
@@ -43,6 +42,14 @@ func readMailto(rest string) (Scan, string) {
 	return Scan{}, "a mailto link with several addresses; the desk checks in one person at a time"
 }
 
+// badgeQuery parses a link's query, '+' taken literally: addresses use it
+// for tags (ann+desk@example.org) and never hold a space, and ticket ids
+// hold neither. Pairs that do not decode are left out.
+func badgeQuery(raw string) url.Values {
+	q, _ := url.ParseQuery(strings.ReplaceAll(raw, "+", "%2B"))
+	return q
+}
+
 // ticketParams are the query names that carry a ticket id in a link.
 var ticketParams = []string{"t", "ticket", "ticket_id"}
 
@@ -55,7 +62,7 @@ func readLink(s string) (Scan, string) {
 	if err != nil || u.Host == "" {
 		return Scan{}, "a link that does not parse"
 	}
-	q, _ := url.ParseQuery(u.RawQuery) // pairs that do not decode are left out
+	q := badgeQuery(u.RawQuery)
 	var tickets, emails []string
 	named := false // a ticket parameter is present, perhaps empty
 	for k, vs := range q {
