@@ -9,15 +9,20 @@
 //     Validity is the client's own rule (api.CheckEmail).
 //   - a mailto: link (the scheme in any case), with percent-encoding and
 //     ?subject=... or other header fields; an address may also come in a to=
-//     field. Exactly one address is taken: a link naming two people is
-//     refused, since checking in either would be a guess.
+//     field (cc= and bcc= are not the person at the desk). Exactly one
+//     address is taken: a link naming two people is refused, since checking
+//     in either would be a guess; the same address twice is one.
 //   - a vCard (BEGIN:VCARD ... END:VCARD, any version) with CRLF, LF or CR
 //     line ends and folded lines. Of several EMAIL lines the most preferred
 //     valid one is taken (PREF=n, TYPE=pref or a bare PREF parameter), else
-//     the first valid one. A vCard without END:VCARD is refused as cut short.
+//     the first valid one. A vCard without END:VCARD is refused as cut short;
+//     Unfinished tells a desk whose scanner types each line break as Enter
+//     to wait for the rest.
 //   - a MECARD (MECARD:N:Doe,Ann;EMAIL:ann@example.org;;) with backslash
-//     escapes; the first EMAIL field is taken.
-//   - an http(s) link, any host, with an email= query parameter.
+//     escapes; the first EMAIL field that holds something is taken.
+//   - an http(s) link, any host, with an email= query parameter (one).
+//     In the query of any link a '+' stays a '+' (ann+desk@example.org):
+//     an address never holds a space.
 //   - a ticket link: an http(s) link, any host, whose query has t=, ticket=
 //     or ticket_id= (names in any case), or whose path ends in /qr/<id>. The
 //     simulator's QR codes read https://events.<word>.example/qr?t=<id>. A link

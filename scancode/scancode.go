@@ -8,7 +8,8 @@ import (
 )
 
 // MaxBytes is the most Read examines. The largest QR code holds 2,953 bytes
-// and the other 2D codes less, so longer text is a paste, not a badge.
+// of text (or 7,089 digits) and no badge or ticket comes near that, so
+// longer text is a paste, not a badge.
 const MaxBytes = 4096
 
 // Expected is what the desk can scan, in the words its messages use.

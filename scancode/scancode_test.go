@@ -33,6 +33,7 @@ func TestRead(t *testing.T) {
 		{"tagged address", "ann+desk@example.org", email("ann+desk@example.org", PlainEmail), ""},
 		{"ticket-shaped local part is an email", "UASe4Eg74boZ@example.org", email("uase4eg74boz@example.org", PlainEmail), ""},
 		{"no dot in the domain", "ann@example", Scan{}, `read "ann@example": it is not an email address (the domain needs a dot, as in example.org); expected ` + Expected},
+		{"longer than an address can be", strings.Repeat("a", 250) + "@example.org", Scan{}, "it is 262 characters long; an email address has at most 254"},
 		{"two @", "ann@@example.org", Scan{}, "it is not an email address"},
 		{"space inside", "ann smith@example.org", Scan{}, "is not an email address"},
 		{"NUL", "ann\x00@example.org", Scan{}, "control character"},
@@ -68,9 +69,11 @@ func TestRead(t *testing.T) {
 			email(ann, VCard), ""},
 		{"vCard folded line, grouped property", "BEGIN:VCARD\r\nVERSION:3.0\r\nitem1.EMAIL;TYPE=\"INTERNET,WORK\":ann@exam\r\n ple.org\r\nEND:VCARD",
 			email(ann, VCard), ""},
+		{"two vCards: the first is read", "BEGIN:VCARD\nEMAIL:ann@example.org\nEND:VCARD\nBEGIN:VCARD\nEMAIL:bob@example.org\nEND:VCARD", email(ann, VCard), ""},
+		{"vCard with a colon in a quoted parameter", "BEGIN:VCARD\nEMAIL;X-NOTE=\"a:b\";PREF=1:ann@example.org\nEND:VCARD", email(ann, VCard), ""},
 		{"vCard in lower case", "begin:vcard\nemail:ann@example.org\nend:vcard", email(ann, VCard), ""},
 		{"vCard skips an invalid EMAIL", "BEGIN:VCARD\nEMAIL;PREF=1:not an address\nEMAIL:ann@example.org\nEND:VCARD", email(ann, VCard), ""},
-		{"vCard without EMAIL", "BEGIN:VCARD\nVERSION:3.0\nFN:Ann Doe\nTEL:+1 555 0100\nEND:VCARD", Scan{}, "a vCard without an EMAIL line"},
+		{"vCard without EMAIL", "BEGIN:VCARD\nVERSION:3.0\nFN:Ann Doe\nEMAIL ann@example.org\nTEL:+1 555 0100\nEND:VCARD", Scan{}, "a vCard without an EMAIL line"},
 		{"vCard with an empty EMAIL", "BEGIN:VCARD\nEMAIL:\nEND:VCARD", Scan{}, "a vCard without an EMAIL line"},
 		{"vCard cut short", "BEGIN:VCARD\nVERSION:3.0\nEMAIL:ann@example.org", Scan{}, "a vCard without an END:VCARD line"},
 		{"vCard with its line breaks lost", "BEGIN:VCARD VERSION:3.0 EMAIL:ann@example.org END:VCARD", Scan{}, "line breaks lost"},
@@ -246,7 +249,10 @@ func FuzzRead(f *testing.F) {
 // size before anything else looks at it.
 func BenchmarkRead(b *testing.B) {
 	vcard := "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann Doe\r\nEMAIL;TYPE=INTERNET:ann@example.org\r\nEND:VCARD"
-	nearCap := "BEGIN:VCARD\n" + strings.Repeat("NOTE:"+strings.Repeat("x", 60)+"\n", 62) + "EMAIL:ann@example.org\nEND:VCARD"
+	nearCap := "BEGIN:VCARD\n" + strings.Repeat("NOTE:"+strings.Repeat("x", 60)+"\n", 61) + "EMAIL:ann@example.org\nEND:VCARD"
+	if sc, err := Read(nearCap); err != nil || len(nearCap) > MaxBytes-20 || sc.Value != "ann@example.org" {
+		b.Fatalf("the vCard near the cap (%d bytes) reads as %+v, %v", len(nearCap), sc, err)
+	}
 	for _, bc := range []struct{ name, in string }{
 		{"email", "Ann@Example.org"},
 		{"ticket link", simLink},
@@ -254,6 +260,7 @@ func BenchmarkRead(b *testing.B) {
 		{"vCard", vcard},
 		{"vCard near the cap", nearCap},
 		{"link with 1000 params", "https://b.example/?" + strings.Repeat("a=b&", 1000) + "t=UASe4Eg74boZ"},
+		{"mailto with 290 addresses", "mailto:" + strings.Repeat("a%40b.example,", 290)},
 		{"10 kB paste", strings.Repeat("Ann@Example.org ", 640)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
