@@ -381,20 +381,31 @@ func locateKey(src []byte, key toml.Key) int {
 	return 0
 }
 
-// splitDotted splits a.b."c.d" into its parts.
+// splitDotted splits a.b."c.d" into its parts; a double-quoted part's
+// escapes ("t\u00e9") are decoded, so it matches the decoder's key.
 func splitDotted(s string) []string {
 	var parts []string
 	var cur strings.Builder
-	quote := byte(0)
+	quote, start := byte(0), 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
+		case quote == '"' && c == '\\' && i+1 < len(s):
+			cur.WriteString(s[i : i+2])
+			i++
 		case quote != 0 && c == quote:
+			if quote == '"' {
+				done := cur.String()
+				if u, err := strconv.Unquote(`"` + done[start:] + `"`); err == nil {
+					cur.Reset()
+					cur.WriteString(done[:start] + u)
+				}
+			}
 			quote = 0
 		case quote != 0:
 			cur.WriteByte(c)
 		case c == '"' || c == '\'':
-			quote = c
+			quote, start = c, cur.Len()
 		case c == '.':
 			parts = append(parts, strings.TrimSpace(cur.String()))
 			cur.Reset()

@@ -35,4 +35,8 @@ func TestDecodeTOMLNamesFileAndLine(t *testing.T) {
 	if got := KeyLine([]byte("# c\n[a]\n\"x.y\" = 1\n"), "a", "x.y"); got != 3 {
 		t.Fatalf("KeyLine = %d, want 3", got)
 	}
+	// An escaped quoted key is found by what it decodes to.
+	if got := KeyLine([]byte("[a]\n\"t\\u0000x\\\"\" = 1\n"), "a", "t\x00x\""); got != 2 {
+		t.Fatalf("KeyLine of an escaped key = %d, want 2", got)
+	}
 }
