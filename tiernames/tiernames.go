@@ -214,7 +214,7 @@ func Set(path, id, name string) (Names, error) {
 	}
 	names, err := Load(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w (fix or remove the file, then name the tier again)", err)
+		return nil, fmt.Errorf("fix or remove the file first: %w", err)
 	}
 	if name == "" {
 		delete(names, id)
