@@ -6,6 +6,7 @@
 package tiernames
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -171,12 +172,19 @@ const header = `# Sponsor tier names for evdesk.
 // Write encodes names as the file's content: the header, then [tiers] in
 // id order.
 func Write(w io.Writer, names Names) error {
-	if _, err := io.WriteString(w, header); err != nil {
-		return err
-	}
-	return toml.NewEncoder(w).Encode(struct {
+	var body bytes.Buffer
+	enc := toml.NewEncoder(&body)
+	enc.Indent = ""
+	if err := enc.Encode(struct {
 		Tiers Names `toml:"tiers"`
-	}{names})
+	}{names}); err != nil {
+		return fmt.Errorf("encode the tier names: %w", err)
+	}
+	if !bytes.HasSuffix(body.Bytes(), []byte("\n")) {
+		body.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, header+body.String())
+	return err
 }
 
 // Save writes names to path atomically, creating its directory.
