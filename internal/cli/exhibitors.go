@@ -30,7 +30,7 @@ func newExhibitorsListCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "list EVENT_ID",
 		Example: "  evdesk exhibitors list Hb8d7l7QX88AmGvnKn9SMZ",
-		Short:   "List exhibitors and sponsors with their tiers (by name where named; -o json keeps the ids)",
+		Short:   "List exhibitors and sponsors with their tiers (by name where named; json and csv keep the ids)",
 		Args:    cobra.ExactArgs(1),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			list, err := s.client.Exhibitors.List(cmd.Context(), args[0])
@@ -41,9 +41,12 @@ func newExhibitorsListCmd(f *Factory) *cobra.Command {
 			if out.value == "json" {
 				return writeJSON(w, list)
 			}
-			names, err := tiernames.Load(tiernames.Path())
-			if err != nil { // the list is still worth having: with the ids
-				fmt.Fprintf(cmd.ErrOrStderr(), "evdesk: warning: tier names not read, ids shown: %v\n", err)
+			// Tables name the tiers; CSV, like JSON, keeps the service's ids.
+			names := tiernames.Names{}
+			if out.value == "table" {
+				if names, err = tiernames.Load(tiernames.Path()); err != nil { // the list is still worth having
+					fmt.Fprintf(cmd.ErrOrStderr(), "evdesk: warning: tier names not read, ids shown: %v\n", err)
+				}
 			}
 			rows := make([][]string, len(list))
 			for i, x := range list {

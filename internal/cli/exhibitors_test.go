@@ -31,6 +31,10 @@ func TestExhibitorsNameTier(t *testing.T) {
 	if err != nil || !strings.Contains(out, `"tier_id": "`+tier+`"`) || strings.Contains(out, "Platinum") {
 		t.Fatalf("json keeps the raw id: %v\n%s", err, out)
 	}
+	out, _, err = execute(t, demo("exhibitors", "list", ev, "-o", "csv")...)
+	if err != nil || !strings.Contains(out, ","+tier+",") || strings.Contains(out, "Platinum") {
+		t.Fatalf("csv keeps the raw id: %v\n%s", err, out)
+	}
 
 	out, _, err = execute(t, "exhibitors", "name-tier", tier, "--clear")
 	if err != nil || !strings.Contains(out, "shows its id again") {
