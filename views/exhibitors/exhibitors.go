@@ -284,6 +284,9 @@ type addForm struct {
 	website, privacy, linkedin, twitter, youtube      string
 	instagram, facebook                               string
 	sponsor                                           bool
+	// named maps the names of the tiers in use (lower case) to their ids,
+	// so a name typed in the tier field is sent as its id.
+	named map[string]string
 }
 
 func (f *addForm) request() api.ExhibitorCreate {
@@ -294,6 +297,9 @@ func (f *addForm) request() api.ExhibitorCreate {
 		InstagramURL: t(f.instagram), FacebookURL: t(f.facebook)}
 	if f.sponsor {
 		req.TierID = t(f.tier)
+		if id, ok := f.named[strings.ToLower(req.TierID)]; ok {
+			req.TierID = id
+		}
 	}
 	req.AssociatedSessions = strings.FieldsFunc(f.sessions, func(r rune) bool { return r == ',' || r == ' ' || r == ';' })
 	return req
@@ -324,7 +330,12 @@ func (s *Screen) create(req api.ExhibitorCreate) tea.Cmd {
 }
 
 func (s *Screen) openAdd() tea.Cmd {
-	v := &addForm{}
+	v := &addForm{named: map[string]string{}}
+	for _, x := range s.Items {
+		if name := s.names.Name(x.TierID); name != "" {
+			v.named[strings.ToLower(name)] = x.TierID
+		}
+	}
 	check := func(field string, set func(string)) func(string) error {
 		return func(x string) error {
 			set(x)
@@ -334,6 +345,9 @@ func (s *Screen) openAdd() tea.Cmd {
 	tierDesc := "Required for a sponsor."
 	if used := s.tiersInUse(); len(used) > 0 {
 		tierDesc = "In use: " + strings.Join(used, ", ")
+		if len(v.named) > 0 {
+			tierDesc += ". A name stands for its id."
+		}
 	}
 	input := func(title, field string, dst *string, set func(string)) *huh.Input {
 		return huh.NewInput().Title(title).Value(dst).Validate(check(field, set))

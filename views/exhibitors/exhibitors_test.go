@@ -244,7 +244,8 @@ func TestHostileTierFile(t *testing.T) {
 	}
 }
 
-// The add form's tier field lists the tiers in use by their names.
+// The add form's tier field lists the tiers in use by their names, and
+// takes a name for its id.
 func TestAddFormNamesTiers(t *testing.T) {
 	r, tiers := newNamedRig(t)
 	r.Press("a")
@@ -254,5 +255,17 @@ func TestAddFormNamesTiers(t *testing.T) {
 	r.Press("enter")
 	r.Type("lee@contoso.example")
 	r.Press("enter", "left", "enter")
-	r.Contains("Sponsor tier id", "In use:", "Platinum = "+tiers[0].ID)
+	r.Contains("Sponsor tier id", "In use:", "Platinum = "+tiers[0].ID, "A name stands")
+	// A name typed in the field is sent as its id.
+	r.Type("platinum")
+	r.Press("enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
+	r.Contains("Added Contoso Catering")
+	list, err := r.client.Exhibitors.List(t.Context(), r.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(list, func(x api.Exhibitor) bool { return x.Name == "Contoso Catering" })
+	if i < 0 || list[i].TierID != tiers[0].ID {
+		t.Fatalf("the tier's name was not sent as its id %s: %+v", tiers[0].ID, list)
+	}
 }
