@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -93,28 +92,17 @@ func (e *FileError) Unwrap() error { return e.Err }
 // empty File (with Path set) and no error; a malformed one is a *FileError
 // naming the file, line and field.
 func ReadFile(path string) (*File, error) {
-	fh, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	src, err := ReadCapped(path, MaxFileSize)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return &File{Path: path}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the config file: %w", err)
-	}
-	defer fh.Close()
-	if fi, err := fh.Stat(); err == nil && fi.Size() > MaxFileSize {
+	case errors.Is(err, ErrTooLarge):
 		return nil, tooLarge(path)
-	}
-	// Bounded even when the size lies (a device, a file still growing).
-	src, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
-	if err != nil {
+	case err != nil:
 		return nil, fmt.Errorf("read the config file: %w", err)
 	}
 	return Parse(path, src)
 }
-
-// decodeErrPattern matches the decoder's type errors, which are not
-// toml.ParseError values: `toml: line 3 (last key "a.b"): message`.
-var decodeErrPattern = regexp.MustCompile(`^toml: line (\d+) \(last key "(.*?)"\): (.*)$`)
 
 // Parse decodes and checks config file content; path names the file in
 // errors.
@@ -122,21 +110,10 @@ func Parse(path string, src []byte) (*File, error) {
 	if len(src) > MaxFileSize {
 		return nil, tooLarge(path)
 	}
-	if err := checkShape(path, src); err != nil {
-		return nil, err
-	}
 	f := &File{Path: path, src: src}
-	md, err := decode(src, f)
+	md, err := DecodeTOML(path, src, f)
 	if err != nil {
-		fe := &FileError{File: path, Msg: err.Error(), Err: err}
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			fe.Line, fe.Key, fe.Msg = pe.Position.Line, pe.LastKey, pe.Message
-		} else if m := decodeErrPattern.FindStringSubmatch(err.Error()); m != nil {
-			fe.Line, _ = strconv.Atoi(m[1])
-			fe.Key, fe.Msg = m[2], m[3]
-		}
-		return nil, fe
+		return nil, err
 	}
 	f.Path = path
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
@@ -159,19 +136,6 @@ func Parse(path string, src []byte) (*File, error) {
 		return nil, err
 	}
 	return f, nil
-}
-
-// tomlDecode is the decoder (a variable so a test can make it panic).
-var tomlDecode = toml.Decode
-
-// decode runs the TOML decoder; a panic in it becomes an error.
-func decode(src []byte, f *File) (md toml.MetaData, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the TOML decoder failed on this file: %v", r)
-		}
-	}()
-	return tomlDecode(string(src), f)
 }
 
 // Check validates every profile and the default profile name, naming file,
@@ -417,20 +381,31 @@ func locateKey(src []byte, key toml.Key) int {
 	return 0
 }
 
-// splitDotted splits a.b."c.d" into its parts.
+// splitDotted splits a.b."c.d" into its parts; a double-quoted part's
+// escapes ("t\u00e9") are decoded, so it matches the decoder's key.
 func splitDotted(s string) []string {
 	var parts []string
 	var cur strings.Builder
-	quote := byte(0)
+	quote, start := byte(0), 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
+		case quote == '"' && c == '\\' && i+1 < len(s):
+			cur.WriteString(s[i : i+2])
+			i++
 		case quote != 0 && c == quote:
+			if quote == '"' {
+				done := cur.String()
+				if u, err := strconv.Unquote(`"` + done[start:] + `"`); err == nil {
+					cur.Reset()
+					cur.WriteString(done[:start] + u)
+				}
+			}
 			quote = 0
 		case quote != 0:
 			cur.WriteByte(c)
 		case c == '"' || c == '\'':
-			quote = c
+			quote, start = c, cur.Len()
 		case c == '.':
 			parts = append(parts, strings.TrimSpace(cur.String()))
 			cur.Reset()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -8,17 +9,19 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/internal/words"
+	"github.com/evdesk/evdesk/tiernames"
 )
 
-// addExhibitorsCommands adds `evdesk exhibitors list|create`.
+// addExhibitorsCommands adds `evdesk exhibitors list|create|name-tier`.
 func addExhibitorsCommands(root *cobra.Command, f *Factory) {
 	cmd := &cobra.Command{
 		Use:   "exhibitors",
 		Short: "List and add the exhibitors and sponsors of a conference event (for scripts)",
 		Long: "Exhibitors and sponsors belong to conference (multi-session) events; other events answer\n" +
-			"error 1006. A sponsor needs its tier id; a tier applies only to sponsors.",
+			"error 1006. A sponsor needs its tier id; a tier applies only to sponsors. The API names\n" +
+			"tiers by id only: name-tier gives a tier a name that tables show in its place.",
 	}
-	cmd.AddCommand(newExhibitorsListCmd(f), newExhibitorsCreateCmd(f))
+	cmd.AddCommand(newExhibitorsListCmd(f), newExhibitorsCreateCmd(f), newExhibitorsNameTierCmd())
 	root.AddCommand(cmd)
 }
 
@@ -27,7 +30,7 @@ func newExhibitorsListCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "list EVENT_ID",
 		Example: "  evdesk exhibitors list Hb8d7l7QX88AmGvnKn9SMZ",
-		Short:   "List exhibitors and sponsors with their tiers",
+		Short:   "List exhibitors and sponsors with their tiers (by name where named; json and csv keep the ids)",
 		Args:    cobra.ExactArgs(1),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			list, err := s.client.Exhibitors.List(cmd.Context(), args[0])
@@ -38,13 +41,20 @@ func newExhibitorsListCmd(f *Factory) *cobra.Command {
 			if out.value == "json" {
 				return writeJSON(w, list)
 			}
+			// Tables name the tiers; CSV, like JSON, keeps the service's ids.
+			names := tiernames.Names{}
+			if out.value == "table" {
+				if names, err = tiernames.Load(tiernames.Path()); err != nil { // the list is still worth having
+					fmt.Fprintf(cmd.ErrOrStderr(), "evdesk: warning: tier names not read, ids shown: %v\n", err)
+				}
+			}
 			rows := make([][]string, len(list))
 			for i, x := range list {
 				kind := "exhibitor"
 				if x.IsSponsor {
 					kind = "sponsor"
 				}
-				rows[i] = []string{x.ExhibitorID, x.Name, kind, words.OrDash(x.TierID), x.ContactName, x.ContactEmail,
+				rows[i] = []string{x.ExhibitorID, x.Name, kind, words.OrDash(names.Label(x.TierID)), x.ContactName, x.ContactEmail,
 					fmt.Sprint(len(x.AssociatedSessions)), words.OrDash(x.Website)}
 			}
 			return out.writeRows(w, []string{"ID", "NAME", "KIND", "TIER", "CONTACT", "EMAIL", "SESSIONS", "WEBSITE"}, rows)
@@ -98,6 +108,49 @@ func newExhibitorsCreateCmd(f *Factory) *cobra.Command {
 		{"facebook", &req.FacebookURL}} {
 		fl.StringVar(l.dst, l.name, "", strings.ReplaceAll(l.name, "-", " ")+" URL (https://...)")
 	}
+	return cmd
+}
+
+func newExhibitorsNameTierCmd() *cobra.Command {
+	var clear bool
+	cmd := &cobra.Command{
+		Use:   "name-tier TIER_ID NAME",
+		Short: "Give a sponsor tier a name that tables show in place of its id (kept on this computer)",
+		Long: "The API names sponsor tiers by id only. name-tier keeps a name for a tier id in\n" +
+			"tiers.toml in the config directory; `exhibitors list` and the console show it in place of\n" +
+			"the id (-o json keeps the id). A name is one line of at most 40 characters; --clear\n" +
+			"forgets it.",
+		Example: "  evdesk exhibitors name-tier VlktEmPVBS8maDiNi3XaqD Platinum\n" +
+			"  evdesk exhibitors name-tier VlktEmPVBS8maDiNi3XaqD --clear",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if clear && len(args) == 2 {
+				return errors.New("--clear forgets the name: give only TIER_ID")
+			}
+			if clear {
+				return cobra.ExactArgs(1)(cmd, args)
+			}
+			return cobra.ExactArgs(2)(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, name := args[0], ""
+			if !clear {
+				if name = strings.TrimSpace(args[1]); name == "" {
+					return errors.New("tier name is empty: give a name such as Gold, or use --clear to show the id again")
+				}
+			}
+			path := tiernames.Path()
+			if _, err := tiernames.Set(path, id, name); err != nil {
+				return err
+			}
+			if clear {
+				_, err := fmt.Fprintf(cmd.OutOrStdout(), "tier %s shows its id again (%s)\n", id, path)
+				return err
+			}
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "tier %s is named %s (%s)\n", id, name, path)
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&clear, "clear", false, "forget the tier's name, so its id shows again")
 	return cmd
 }
 

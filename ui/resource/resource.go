@@ -218,12 +218,19 @@ func (b *Base[T]) onPage(p ui.Page[T]) tea.Cmd {
 	}
 	b.err, b.loaded = nil, true
 	b.Items = append(b.Items[:0:0], b.next...)
+	b.Redraw()
+	return nil
+}
+
+// Redraw builds the rows again from Items, for a screen whose rows show
+// more than the items (names it loads for their ids) when that changes.
+// The cursor stays on its row.
+func (b *Base[T]) Redraw() {
 	rows := make([]table.Row, len(b.Items))
 	for i, it := range b.Items {
 		rows[i] = b.cfg.Row(it)
 	}
 	b.Table.SetRows(rows)
-	return nil
 }
 
 // SetSize records the screen's size and fits the dialog; the screen lays

@@ -21,7 +21,8 @@ type fake struct {
 	*Base[string]
 	answers [][]string // one per load; nil answers an error
 	loads   int
-	also    int // LoadAlso replies received
+	also    int    // LoadAlso replies received
+	mark    string // shown before each row's text, as names loaded beside the list are
 }
 
 func newFake(ctx *ui.Context, answers ...[]string) *fake {
@@ -32,7 +33,7 @@ func newFake(ctx *ui.Context, answers ...[]string) *fake {
 		Load:     func(context.Context) ([]string, error) { return f.next() },
 		Explain:  func(err error) string { return "in our words: " + err.Error() },
 		LoadAlso: func() tea.Cmd { return func() tea.Msg { return namesMsg{} } },
-		Row:      func(s string) table.Row { return table.Row{ID: s, Cells: []string{s}} },
+		Row:      func(s string) table.Row { return table.Row{ID: s, Cells: []string{f.mark + s}} },
 	})
 	return f
 }
@@ -94,6 +95,19 @@ func TestLoadAlsoWithEveryLoad(t *testing.T) {
 	d.Contains("2 things")
 	if f.also != 2 || f.loads != 2 {
 		t.Fatalf("after r: %d LoadAlso replies and %d loads, want 2 and 2", f.also, f.loads)
+	}
+}
+
+// Redraw shows what the rows show beside the items once it changes,
+// without a reload, and the cursor stays on its row.
+func TestRedraw(t *testing.T) {
+	d, f := open(t, []string{"a", "b"})
+	d.Press("down")
+	f.mark = "named "
+	f.Redraw()
+	d.Contains("named a", "> named b")
+	if f.loads != 1 {
+		t.Fatalf("Redraw loaded again: %d loads", f.loads)
 	}
 }
 

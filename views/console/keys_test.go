@@ -29,6 +29,7 @@ type screenKeys struct {
 // demo's data, and records each one's keys.
 func walk(t *testing.T) (*ui.GlobalKeys, []screenKeys) {
 	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // screens read local files (tier names)
 	srv := viewtest.NewServer(t)
 	client := srv.Client(t, sim.DemoToken)
 	jwt, err := auth.NewJWTSource(auth.AICredentials{APIKey: sim.DemoAIKey, APISecret: sim.DemoAISecret})

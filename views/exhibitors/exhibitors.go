@@ -1,6 +1,7 @@
 // Package exhibitors is the exhibitors screen of a conference event: its
-// exhibitors and sponsors with their tiers, a detail pane with contact and
-// links, and a form to add one.
+// exhibitors and sponsors with their tiers (by the names the user gave
+// them, package tiernames), a detail pane with contact and links, and forms
+// to add one and to name a tier.
 package exhibitors
 
 import (
@@ -16,6 +17,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/tiernames"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/resource"
 	"github.com/evdesk/evdesk/ui/table"
@@ -27,17 +29,37 @@ type createdMsg struct {
 	err error
 }
 
+// namesMsg carries the tier names read from the user's file.
+type namesMsg struct {
+	names tiernames.Names
+	err   error
+}
+
+// namedMsg answers the naming of a tier: the file's names once written.
+type namedMsg struct {
+	id, name string
+	names    tiernames.Names
+	err      error
+}
+
 // Screen lists an event's exhibitors and sponsors.
 type Screen struct {
 	*resource.Base[api.Exhibitor]
 	client    *api.Client
 	eventID   string
 	eventName string
+	// tierFile holds the tier names; names is what it held last (empty
+	// when it cannot be read: the ids show).
+	tierFile  string
+	names     tiernames.Names
+	namesLoad ui.Task
+	naming    ui.Task
 }
 
-// New builds the exhibitors screen of one event.
+// New builds the exhibitors screen of one event; tier names come from
+// tiernames.Path().
 func New(ctx *ui.Context, client *api.Client, eventID, eventName string) ui.Screen {
-	s := &Screen{client: client, eventID: eventID, eventName: eventName}
+	s := &Screen{client: client, eventID: eventID, eventName: eventName, tierFile: tiernames.Path()}
 	s.Base = resource.New(ctx, resource.Config[api.Exhibitor]{
 		Heading: "Exhibitors of " + eventName,
 		Summary: summary,
@@ -51,9 +73,10 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string) ui.Scre
 			{Title: "Contact", Width: 18, Flex: 2},
 			{Title: "Sessions", Width: 8},
 		},
-		Load: func(ctx context.Context) ([]api.Exhibitor, error) { return client.Exhibitors.List(ctx, eventID) },
+		Load:     func(ctx context.Context) ([]api.Exhibitor, error) { return client.Exhibitors.List(ctx, eventID) },
+		LoadAlso: s.loadNames,
 		Row: func(x api.Exhibitor) table.Row {
-			return table.Row{ID: x.ExhibitorID, Cells: []string{x.Name, kind(x), tierLabel(x.TierID),
+			return table.Row{ID: x.ExhibitorID, Cells: []string{x.Name, kind(x), s.tierLabel(x.TierID),
 				x.ContactName, fmt.Sprint(len(x.AssociatedSessions))}}
 		},
 	})
@@ -63,30 +86,116 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string) ui.Scre
 // Title is the breadcrumb.
 func (s *Screen) Title() string { return "Exhibitors" }
 
+// loadNames reads the tier names with every load of the list (the file
+// may have been edited meanwhile).
+func (s *Screen) loadNames() tea.Cmd {
+	path := s.tierFile
+	return s.namesLoad.Run(func(context.Context) tea.Msg {
+		names, err := tiernames.Load(path)
+		return namesMsg{names: names, err: err}
+	})
+}
+
+// Close cancels the loads in flight; a tier name being saved is written.
+func (s *Screen) Close() {
+	s.Base.Close()
+	s.namesLoad.Stop()
+}
+
 // actions are what the screen lets the user do.
 func (s *Screen) actions() ui.Actions {
-	return ui.Actions{{Key: s.Ctx.Keys.Add, Help: "add exhibitor", Run: s.openAdd, Why: func() string {
-		if why := s.NotBusy(); why != "" {
-			return why
-		}
-		if api.IsCode(s.Err(), api.CodeUnsupportedEventType) {
-			return "Add: only conference (multi-session) events have exhibitors"
-		}
-		return ""
-	}}}
+	k := s.Ctx.Keys
+	return ui.Actions{
+		{Key: k.Add, Help: "add exhibitor", Run: s.openAdd, Why: func() string {
+			if why := s.NotBusy(); why != "" {
+				return why
+			}
+			if api.IsCode(s.Err(), api.CodeUnsupportedEventType) {
+				return "Add: only conference (multi-session) events have exhibitors"
+			}
+			return ""
+		}},
+		{Key: k.Edit, Help: "name tier", Run: s.openNameTier, Why: s.whyNotName},
+	}
+}
+
+// whyNotName says why the selected row's tier cannot be named now.
+func (s *Screen) whyNotName() string {
+	x, ok := s.Selected()
+	switch {
+	case s.naming.Running():
+		return "Wait: the last tier name is still being saved"
+	case !ok:
+		return "No exhibitor selected: name a tier on a sponsor's row"
+	case !x.IsSponsor:
+		return x.Name + " is an exhibitor, not a sponsor: only sponsors have a tier to name"
+	case x.TierID == "":
+		return x.Name + " has no tier id, so there is no tier to name"
+	}
+	return ""
 }
 
 // Update handles the creation's answer, then what every resource screen
 // handles; the table's height follows the rows loaded.
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	var cmd tea.Cmd
-	if m, ok := msg.(createdMsg); ok {
+	switch m := msg.(type) {
+	case createdMsg:
 		cmd = s.onCreated(m)
-	} else {
+	case namesMsg:
+		s.names = m.names
+		s.Redraw()
+		if m.err != nil {
+			cmd = ui.Fail("Reading tier names", fmt.Errorf("ids show until it is fixed: %w", m.err))
+		}
+	case namedMsg:
+		cmd = s.onNamed(m)
+	default:
 		cmd = s.Base.Update(msg, s.actions())
 	}
 	s.layout()
 	return s, cmd
+}
+
+func (s *Screen) onNamed(m namedMsg) tea.Cmd {
+	if m.err != nil {
+		return ui.Fail("Naming tier "+m.id, m.err)
+	}
+	s.names = m.names
+	s.Redraw()
+	if m.name == "" {
+		return ui.Toast(ui.ToastSuccess, "Tier "+m.id+" shows its id again")
+	}
+	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Tier %s is now named %s", m.id, m.name))
+}
+
+// openNameTier asks for the selected sponsor's tier name, prefilled with
+// the current one; an empty name clears it.
+func (s *Screen) openNameTier() tea.Cmd {
+	x, _ := s.Selected()
+	id, name := x.TierID, s.names.Name(x.TierID)
+	f := ui.NewForm(s.Ctx.Theme, "Name the sponsor tier of "+x.Name,
+		func() tea.Cmd { return s.saveName(id, strings.TrimSpace(name)) },
+		huh.NewGroup(huh.NewInput().Title("Tier name").Value(&name).CharLimit(tiernames.MaxNameLen).
+			Description("Tier id "+id+". Shown in place of the id, on this computer only; empty shows the id again.").
+			Validate(func(v string) error {
+				if strings.TrimSpace(v) == "" {
+					return nil
+				}
+				return tiernames.CheckName(v)
+			})),
+	)
+	return s.Dialog.ShowForm(f)
+}
+
+// saveName writes the tier's name in the background: the file is read
+// again and replaced whole.
+func (s *Screen) saveName(id, name string) tea.Cmd {
+	path := s.tierFile
+	return s.naming.Detached(func() tea.Msg {
+		names, err := tiernames.Set(path, id, name)
+		return namedMsg{id: id, name: name, names: names, err: err}
+	})
 }
 
 func (s *Screen) onCreated(m createdMsg) tea.Cmd {
@@ -132,12 +241,14 @@ func explain(err error) string {
 	return err.Error()
 }
 
-// tierLabel shows the start of a tier id: the API names tiers by id only
-// (no list of an event's tiers and their names), so the detail pane shows
-// the id whole.
-func tierLabel(id string) string {
-	if id == "" {
+// tierLabel is the name the user gave tier id, else the start of the id
+// (the detail pane shows it whole).
+func (s *Screen) tierLabel(id string) string {
+	switch {
+	case id == "":
 		return "-"
+	case s.names.Name(id) != "":
+		return s.names.Name(id)
 	}
 	return clip(id, 8)
 }
@@ -150,12 +261,18 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// tiersInUse lists the tier ids the event's sponsors carry, for the form.
+// tiersInUse lists the tiers the event's sponsors carry, for the form:
+// "Gold = id" when named, else the id.
 func (s *Screen) tiersInUse() []string {
-	var out []string
+	var ids, out []string
 	for _, x := range s.Items {
-		if x.TierID != "" && !slices.Contains(out, x.TierID) {
-			out = append(out, x.TierID)
+		if x.TierID != "" && !slices.Contains(ids, x.TierID) {
+			ids = append(ids, x.TierID)
+			if name := s.names.Name(x.TierID); name != "" {
+				out = append(out, name+" = "+x.TierID)
+			} else {
+				out = append(out, x.TierID)
+			}
 		}
 	}
 	return out
@@ -167,6 +284,9 @@ type addForm struct {
 	website, privacy, linkedin, twitter, youtube      string
 	instagram, facebook                               string
 	sponsor                                           bool
+	// named maps the names of the tiers in use (lower case) to their ids,
+	// so a name typed in the tier field is sent as its id.
+	named map[string]string
 }
 
 func (f *addForm) request() api.ExhibitorCreate {
@@ -177,6 +297,9 @@ func (f *addForm) request() api.ExhibitorCreate {
 		InstagramURL: t(f.instagram), FacebookURL: t(f.facebook)}
 	if f.sponsor {
 		req.TierID = t(f.tier)
+		if id, ok := f.named[strings.ToLower(req.TierID)]; ok {
+			req.TierID = id
+		}
 	}
 	req.AssociatedSessions = strings.FieldsFunc(f.sessions, func(r rune) bool { return r == ',' || r == ' ' || r == ';' })
 	return req
@@ -207,7 +330,12 @@ func (s *Screen) create(req api.ExhibitorCreate) tea.Cmd {
 }
 
 func (s *Screen) openAdd() tea.Cmd {
-	v := &addForm{}
+	v := &addForm{named: map[string]string{}}
+	for _, x := range s.Items {
+		if name := s.names.Name(x.TierID); name != "" {
+			v.named[strings.ToLower(name)] = x.TierID
+		}
+	}
 	check := func(field string, set func(string)) func(string) error {
 		return func(x string) error {
 			set(x)
@@ -217,6 +345,9 @@ func (s *Screen) openAdd() tea.Cmd {
 	tierDesc := "Required for a sponsor."
 	if used := s.tiersInUse(); len(used) > 0 {
 		tierDesc = "In use: " + strings.Join(used, ", ")
+		if len(v.named) > 0 {
+			tierDesc += ". A name stands for its id."
+		}
 	}
 	input := func(title, field string, dst *string, set func(string)) *huh.Input {
 		return huh.NewInput().Title(title).Value(dst).Validate(check(field, set))
@@ -276,6 +407,14 @@ func (s *Screen) View() string {
 	return s.Base.View(nil, below)
 }
 
+// tierDetail names a tier whole for the detail pane: the name and its id.
+func (s *Screen) tierDetail(id string) string {
+	if name := s.names.Name(id); name != "" {
+		return name + " (" + id + ")"
+	}
+	return id
+}
+
 // detail shows the selected exhibitor's contact, description and links.
 func (s *Screen) detail() string {
 	th := s.Ctx.Theme
@@ -285,7 +424,7 @@ func (s *Screen) detail() string {
 	}
 	what := kind(x)
 	if x.IsSponsor {
-		what += ", tier " + x.TierID
+		what += ", tier " + s.tierDetail(x.TierID)
 	}
 	out := []string{ui.Fit(th.Header.Render(x.Name)+th.Muted.Render("  "+what), s.Width(), 1)}
 	row := func(label, value string) {
