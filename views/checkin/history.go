@@ -51,7 +51,7 @@ func NewHistory(ctx *ui.Context, d Deps, eventID, eventName, sessionID string) u
 		eventName = eventID
 	}
 	return &History{ctx: ctx, deps: d, eventID: eventID, eventName: eventName, sessionID: sessionID, table: t,
-		keys: historyKeys{Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh"))}}
+		keys: historyKeys{Refresh: ctx.Keys.Refresh}}
 }
 
 func (h *History) Title() string {

@@ -69,15 +69,12 @@ func NewPicker(ctx *ui.Context, d Deps) ui.Screen {
 		table.Column{Title: "Starts (local)", Width: 16},
 		table.Column{Title: "Where", Width: 10, Flex: 2},
 	)
-	b := func(help, desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
-	}
 	return &Picker{
 		ctx: ctx, deps: d, events: ev, sessions: ss, byID: map[string]api.Event{},
 		keys: pickerKeys{
-			Open:    b("enter", "open desk", "enter"),
-			History: b("h", "history", "h"),
-			Refresh: b("r", "refresh", "r"),
+			Open:    ui.With(ctx.Keys.Open, "open desk"),
+			History: ui.With(ctx.Keys.History, "history"),
+			Refresh: ctx.Keys.Refresh,
 		},
 	}
 }
