@@ -385,15 +385,36 @@ func (s *Screen) SetSize(w, h int) {
 	s.layout()
 }
 
-// detailLines is the height of the detail pane.
+// detailLines is the most the detail pane can need: name, contact, about,
+// sessions and seven links.
 const detailLines = 11
+
+// detailHeight is what the detail pane needs for the tallest exhibitor
+// loaded, so the table keeps one height as the cursor moves and gets
+// the rest of the screen.
+func (s *Screen) detailHeight() int {
+	h := 3
+	for i := range s.Items {
+		x := &s.Items[i]
+		n := 2 // name and contact
+		if strings.TrimSpace(x.Description) != "" {
+			n++
+		}
+		if len(x.AssociatedSessions) > 0 {
+			n++
+		}
+		h = max(h, n+max(len(x.Links()), 1))
+	}
+	return min(h, detailLines)
+}
 
 func (s *Screen) tableHeight() int {
 	avail := max(s.Height()-1, 3)
-	if avail-detailLines-1 < 5 {
+	pane := s.detailHeight() + 1 // and a blank line above it
+	if avail-pane < 5 {
 		return avail
 	}
-	return min(max(len(s.Items), 3)+4, avail-detailLines-1)
+	return min(max(len(s.Items), 3)+4, avail-pane)
 }
 
 func (s *Screen) layout() { s.SetTableHeight(s.tableHeight()) }
@@ -401,8 +422,8 @@ func (s *Screen) layout() { s.SetTableHeight(s.tableHeight()) }
 // View renders the heading, the table and the detail pane.
 func (s *Screen) View() string {
 	var below []string
-	if s.Height()-1-s.tableHeight() > detailLines {
-		below = []string{"", s.detail()}
+	if pane := s.detailHeight(); s.Height()-1-s.tableHeight() > pane {
+		below = []string{"", ui.Fit(s.detail(), s.Width(), pane)}
 	}
 	return s.Base.View(nil, below)
 }
