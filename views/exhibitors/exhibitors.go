@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -35,6 +36,13 @@ type namesMsg struct {
 	err   error
 }
 
+// sessionsMsg carries the event's sessions, so exhibitors' sessions show
+// by name and the add form offers them to choose from.
+type sessionsMsg struct {
+	items []api.Session
+	err   error
+}
+
 // namedMsg answers the naming of a tier: the file's names once written.
 type namedMsg struct {
 	id, name string
@@ -54,6 +62,10 @@ type Screen struct {
 	names     tiernames.Names
 	namesLoad ui.Task
 	naming    ui.Task
+	// sessions are the event's sessions as last loaded (nil when they
+	// could not be: ids show and the form takes ids).
+	sessions     []api.Session
+	sessionsLoad ui.Task
 }
 
 // New builds the exhibitors screen of one event; tier names come from
@@ -74,7 +86,7 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string) ui.Scre
 			{Title: "Sessions", Width: 8},
 		},
 		Load:     func(ctx context.Context) ([]api.Exhibitor, error) { return client.Exhibitors.List(ctx, eventID) },
-		LoadAlso: s.loadNames,
+		LoadAlso: func() tea.Cmd { return tea.Batch(s.loadNames(), s.loadSessions()) },
 		Row: func(x api.Exhibitor) table.Row {
 			return table.Row{ID: x.ExhibitorID, Cells: []string{x.Name, kind(x), s.tierLabel(x.TierID),
 				x.ContactName, fmt.Sprint(len(x.AssociatedSessions))}}
@@ -96,10 +108,31 @@ func (s *Screen) loadNames() tea.Cmd {
 	})
 }
 
+// loadSessions reads the event's sessions with every load of the list.
+func (s *Screen) loadSessions() tea.Cmd {
+	client, id := s.client, s.eventID
+	return s.sessionsLoad.Run(func(ctx context.Context) tea.Msg {
+		items, err := client.Attendees.Sessions(ctx, id)
+		return sessionsMsg{items: items, err: err}
+	})
+}
+
+// sessionName is a session's name, or its id when the sessions are not
+// known.
+func (s *Screen) sessionName(id string) string {
+	for _, x := range s.sessions {
+		if x.SessionID == id && strings.TrimSpace(x.Name) != "" {
+			return x.Name
+		}
+	}
+	return id
+}
+
 // Close cancels the loads in flight; a tier name being saved is written.
 func (s *Screen) Close() {
 	s.Base.Close()
 	s.namesLoad.Stop()
+	s.sessionsLoad.Stop()
 }
 
 // actions are what the screen lets the user do.
@@ -147,6 +180,11 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		s.Redraw()
 		if m.err != nil {
 			cmd = ui.Fail("Reading tier names", fmt.Errorf("ids show until it is fixed: %w", m.err))
+		}
+	case sessionsMsg:
+		s.sessions = m.items
+		if m.err != nil && !api.IsCode(m.err, api.CodeUnsupportedEventType) {
+			cmd = ui.Fail("Loading the event's sessions", fmt.Errorf("session ids show: %w", m.err))
 		}
 	case namedMsg:
 		cmd = s.onNamed(m)
@@ -284,6 +322,9 @@ type addForm struct {
 	website, privacy, linkedin, twitter, youtube      string
 	instagram, facebook                               string
 	sponsor                                           bool
+	// chosen are the sessions picked from the event's list; when the
+	// list is not known, sessions holds typed ids instead.
+	chosen []string
 	// named maps the names of the tiers in use (lower case) to their ids,
 	// so a name typed in the tier field is sent as its id.
 	named map[string]string
@@ -301,7 +342,7 @@ func (f *addForm) request() api.ExhibitorCreate {
 			req.TierID = id
 		}
 	}
-	req.AssociatedSessions = strings.FieldsFunc(f.sessions, func(r rune) bool { return r == ',' || r == ' ' || r == ';' })
+	req.AssociatedSessions = append(slices.Clone(f.chosen), strings.FieldsFunc(f.sessions, func(r rune) bool { return r == ',' || r == ' ' || r == ';' })...)
 	return req
 }
 
@@ -362,8 +403,7 @@ func (s *Screen) openAdd() tea.Cmd {
 		),
 		huh.NewGroup(
 			input("Sponsor tier id", "tier_id", &v.tier, func(x string) { v.tier = x }).Description(tierDesc),
-			input("Session ids", "associated_sessions", &v.sessions, func(x string) { v.sessions = x }).
-				Description("Optional; separated by commas."),
+			s.sessionsField(v, check),
 			huh.NewInput().Title("Description").Value(&v.description).CharLimit(2000),
 		),
 		huh.NewGroup(
@@ -456,7 +496,11 @@ func (s *Screen) detail() string {
 	row("Contact", fmt.Sprintf("%s <%s>", x.ContactName, x.ContactEmail))
 	row("About", x.Description)
 	if n := len(x.AssociatedSessions); n > 0 {
-		row("Sessions", strings.Join(x.AssociatedSessions, ", "))
+		names := make([]string, len(x.AssociatedSessions))
+		for i, id := range x.AssociatedSessions {
+			names[i] = s.sessionName(id)
+		}
+		row("Sessions", strings.Join(names, ", "))
 	}
 	for _, l := range x.Links() {
 		row(l[0], l[1])
@@ -472,3 +516,28 @@ func (s *Screen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()
 
 // FullHelp implements help.KeyMap.
 func (s *Screen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }
+
+// sessionsField lets the user choose the exhibitor's sessions from the
+// event's list, by name and start; when the list could not be loaded it
+// takes ids typed by hand.
+func (s *Screen) sessionsField(v *addForm, check func(string, func(string)) func(string) error) huh.Field {
+	if len(s.sessions) == 0 {
+		return huh.NewInput().Title("Session ids").Value(&v.sessions).
+			Validate(check("associated_sessions", func(x string) { v.sessions = x })).
+			Description("Optional; separated by commas.")
+	}
+	opts := make([]huh.Option[string], len(s.sessions))
+	for i, x := range s.sessions {
+		label := x.Name
+		if x.StartTime != nil { // in the session's own zone: the venue's time
+			loc, err := time.LoadLocation(x.Timezone)
+			if err != nil {
+				loc = time.UTC
+			}
+			label += "  " + x.StartTime.In(loc).Format("Mon 2 Jan 15:04")
+		}
+		opts[i] = huh.NewOption(label, x.SessionID)
+	}
+	return huh.NewMultiSelect[string]().Title("Sessions").Options(opts...).Value(&v.chosen).
+		Description("Optional; space chooses, enter goes on.").Height(min(len(opts)+2, 8))
+}

@@ -38,6 +38,7 @@ func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) string) *rig {
 func TestListAndDetail(t *testing.T) {
 	r := newRig(t, 100, 30, func(f sim.Fixtures) string { return f.ConferenceEventID })
 	r.Contains("Exhibitors of Northwind Partner Summit", "Sponsor", "Contact", "Website")
+	r.Contains("Sessions       Opening Keynote, ") // names, not ids
 	r.Golden("list")
 	// The heading's two counts add up to the rows, as the Kind column has them.
 	list, err := r.client.Exhibitors.List(t.Context(), r.id)
@@ -110,7 +111,14 @@ func TestAddSponsor(t *testing.T) {
 	r.Press("enter")
 	r.Contains("is required for a sponsor")
 	r.Type(tier)
-	r.Press("enter", "enter", "enter")
+	r.Press("enter")
+	// Sessions are chosen by name from the event's list.
+	sessions, err := r.client.Attendees.Sessions(t.Context(), r.id)
+	if err != nil || len(sessions) < 2 {
+		t.Fatalf("sessions: %v %v", sessions, err)
+	}
+	r.Contains("Sessions", sessions[0].Name, "space chooses")
+	r.Press("down", "space", "enter", "enter")
 	r.Type("contoso.example")
 	r.Press("enter")
 	r.Contains("start it with https://")
@@ -124,7 +132,8 @@ func TestAddSponsor(t *testing.T) {
 		t.Fatal(err)
 	}
 	i := slices.IndexFunc(list, func(x api.Exhibitor) bool { return x.Name == "Contoso Catering" })
-	if i < 0 || !list[i].IsSponsor || list[i].TierID != tier || list[i].Website != "https://contoso.example" {
+	if i < 0 || !list[i].IsSponsor || list[i].TierID != tier || list[i].Website != "https://contoso.example" ||
+		!slices.Equal(list[i].AssociatedSessions, []string{sessions[1].SessionID}) {
 		t.Fatalf("not added as asked: %+v", list)
 	}
 }
