@@ -97,7 +97,7 @@ func TestDeskQueuesOfflineAndAsksBeforeQuitting(t *testing.T) {
 
 	r.Press("ctrl+c")
 	r.Contains("2 check-ins not yet sent", "quit anyway?")
-	r.Press("n")
+	r.Press("esc")
 	if r.Quit() {
 		t.Fatal("quit without asking")
 	}
