@@ -639,14 +639,14 @@ func (j *Journal) ScanWith(emails []string, source string, prior func(email stri
 			prev = j.active[e]
 		}
 		switch {
+		case pr.Already != "": // the server's record names the desk that was first
+			sc.Outcome, sc.AckedAt, sc.Message = Already, now, pr.Already
 		case prev != nil:
 			sc.Outcome, sc.AckedAt = Already, now
 			sc.Message = "already checked in at this desk"
 			if prev.Outcome == Pending {
 				sc.Message = "already scanned at this desk; waiting to be sent"
 			}
-		case pr.Already != "":
-			sc.Outcome, sc.AckedAt, sc.Message = Already, now, pr.Already
 		default:
 			fresh[e] = sc
 		}
