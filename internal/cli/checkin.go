@@ -37,7 +37,16 @@ func journalDir(s *session) string {
 	return dir
 }
 
-// hostSource is the default source of check-ins: the tool and the machine.
+// hostName names a desk by default: the machine it runs on.
+func hostName() string {
+	if h, err := os.Hostname(); err == nil && h != "" {
+		return h
+	}
+	return checkin.DefaultDesk
+}
+
+// hostSource is the default source of imported check-ins: the tool and the
+// machine.
 func hostSource(tool string) string {
 	if h, err := os.Hostname(); err == nil && h != "" {
 		return tool + " " + h
@@ -51,7 +60,7 @@ func checkinDeps(s *session) checkin.Deps {
 		Client:       s.client,
 		SenderClient: s.senderClient,
 		JournalDir:   journalDir(s),
-		Source:       hostSource("evdesk desk"),
+		Desk:         hostName(),
 	}
 }
 

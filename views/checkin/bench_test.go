@@ -38,7 +38,7 @@ func BenchmarkEnterToRecorded(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	if got := d.j.Counts().Total(); got < b.N {
+	if got := d.v.Journal().Counts().Total(); got < b.N {
 		b.Fatalf("journal holds %d scans, want %d", got, b.N)
 	}
 }
