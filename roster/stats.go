@@ -2,8 +2,12 @@ package roster
 
 import (
 	"cmp"
+	"context"
+	"fmt"
 	"slices"
 	"time"
+
+	"github.com/evdesk/evdesk/api"
 )
 
 // BucketSize is the width of one bar of the arrivals chart.
@@ -99,4 +103,30 @@ func (a *Arrivals) Stats(now time.Time, registered, latest int) Stats {
 		st.Buckets = []Bucket{}
 	}
 	return st
+}
+
+// SessionCount is one session's check-ins, as the server counts them.
+type SessionCount struct {
+	SessionID string `json:"session_id"`
+	Name      string `json:"name"`
+	CheckedIn int    `json:"checked_in"`
+}
+
+// SessionCounts counts the check-ins of each session of an event: one small
+// request a session (the listing's total). On a failure it returns the
+// sessions counted so far with the error.
+func SessionCounts(ctx context.Context, c *api.Client, eventID string) ([]SessionCount, error) {
+	ss, err := c.Attendees.Sessions(ctx, eventID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionCount, 0, len(ss))
+	for _, s := range ss {
+		l, err := c.Attendees.ListPage(ctx, eventID, s.SessionID, api.ListAttendeeActionsOptions{PageSize: 1}, "")
+		if err != nil {
+			return out, fmt.Errorf("count the check-ins of session %s: %w", s.SessionID, err)
+		}
+		out = append(out, SessionCount{SessionID: s.SessionID, Name: s.Name, CheckedIn: l.TotalRecords})
+	}
+	return out, nil
 }

@@ -11,7 +11,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/roster"
 	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/ui"
@@ -37,21 +36,15 @@ type board struct {
 	stats roster.Stats
 	have  bool
 
-	sessions []sessionCount
+	sessions []roster.SessionCount
 	sessTask ui.Task
 	sessErr  error
-}
-
-// sessionCount is one session's check-ins.
-type sessionCount struct {
-	name      string
-	checkedIn int
 }
 
 type (
 	// boardMsg carries the sessions' counts.
 	boardMsg struct {
-		sessions []sessionCount
+		sessions []roster.SessionCount
 		err      error
 	}
 	// boardTickMsg asks for the sessions' counts again.
@@ -73,19 +66,8 @@ func (b *board) loadSessions() tea.Cmd {
 	}
 	c, ev := b.deps.Client, b.eventID
 	return tea.Batch(b.sessTask.Run(func(ctx context.Context) tea.Msg {
-		ss, err := c.Attendees.Sessions(ctx, ev)
-		if err != nil {
-			return boardMsg{err: err}
-		}
-		out := make([]sessionCount, 0, len(ss))
-		for _, s := range ss {
-			l, err := c.Attendees.ListPage(ctx, ev, s.SessionID, api.ListAttendeeActionsOptions{PageSize: 1}, "")
-			if err != nil {
-				return boardMsg{sessions: out, err: err}
-			}
-			out = append(out, sessionCount{name: ui.OrDash(s.Name), checkedIn: l.TotalRecords})
-		}
-		return boardMsg{sessions: out}
+		ss, err := roster.SessionCounts(ctx, c, ev)
+		return boardMsg{sessions: ss, err: err}
 	}), timer.After(sessionsEvery, func(time.Time) tea.Msg { return boardTickMsg{} }))
 }
 
@@ -235,7 +217,7 @@ func (b *board) sessionLines(room int) []string {
 			out = append(out, t.Muted.Render(fmt.Sprintf("  ... and %d more", len(b.sessions)-i)))
 			break
 		}
-		out = append(out, fmt.Sprintf("  %-20s %7s", ansi.Truncate(sanitize.Line(s.name), 20, "…"), ui.Thousands(s.checkedIn)))
+		out = append(out, fmt.Sprintf("  %-20s %7s", ansi.Truncate(sanitize.Line(ui.OrDash(s.Name)), 20, "…"), ui.Thousands(s.CheckedIn)))
 	}
 	return out
 }

@@ -30,7 +30,8 @@ type Deps struct {
 	// Desk 2").
 	Desk string
 	// KioskPIN, when set, keeps the desk on screen: leaving takes the
-	// kiosk key and this PIN (digits only, so no scan can be taken for it).
+	// kiosk key and this PIN (digits only, so no scan can be taken for it;
+	// config.CheckKioskPIN checks it).
 	KioskPIN string
 	// SyncEvery and RefreshEvery set how often the check-in history and
 	// the roster are refreshed (venue's defaults when zero).

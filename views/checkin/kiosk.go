@@ -2,7 +2,6 @@ package checkin
 
 import (
 	"crypto/subtle"
-	"errors"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -27,19 +26,9 @@ type kiosk struct {
 	wrong   int // wrong PINs in a row, for the message
 }
 
-// PIN rules: digits, so the prompt can tell a PIN from a scan.
-const (
-	minPIN = 4
-	maxPIN = 12
-)
-
-// CheckPIN says what is wrong with a kiosk PIN, or nil.
-func CheckPIN(pin string) error {
-	if len(pin) < minPIN || len(pin) > maxPIN || strings.Trim(pin, "0123456789") != "" {
-		return errors.New("a kiosk PIN is 4 to 12 digits (digits only, so the desk never takes a scan for it)")
-	}
-	return nil
-}
+// maxTyped bounds what the PIN prompt keeps (config.CheckKioskPIN allows
+// 12 digits at most).
+const maxTyped = 12
 
 func newKiosk(pin string) *kiosk { return &kiosk{pin: pin, locked: true} }
 
@@ -69,7 +58,7 @@ func (d *Desk) onKioskKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	switch {
 	case k.Code >= '0' && k.Code <= '9' && k.Mod == 0:
-		if len(ks.typed) < maxPIN {
+		if len(ks.typed) < maxTyped {
 			ks.typed = append(ks.typed, byte(k.Code))
 		}
 		return nil, true
