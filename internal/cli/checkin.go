@@ -205,6 +205,7 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 	}
 	defer j.Close()
 	sum := importSummary{EventID: job.eventID, SessionID: job.sessionID, Journal: j.Path()}
+	var short error // the list did not fit in the journal whole
 	// The scans this run answers for: what earlier runs left, then the list.
 	watch := map[string]int{} // scan id -> line (0: an earlier run's)
 	var order []string
@@ -219,15 +220,21 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 	if in := job.input; in != nil {
 		sum.BadLines = in.Bad
 		if len(in.Emails) > 0 {
-			scans, err := j.ScanMany(in.Emails, job.source)
-			if err != nil {
-				return fmt.Errorf("record the list in the journal: %w", err)
-			}
+			scans, err := j.ScanList(in.Emails, job.source)
 			for i, sc := range scans {
 				watch[sc.ID] = in.Lines[i]
 				order = append(order, sc.ID)
 			}
 			sum.Recorded = len(scans)
+			if err != nil && len(scans) == 0 {
+				return fmt.Errorf("record the list in the journal: %w", err)
+			}
+			if err != nil {
+				// What was recorded is sent; a rerun of the same list
+				// records the rest (the recorded ones are found already).
+				short = fmt.Errorf("%d of %d recorded (%v); run the same command again to finish", len(scans), len(in.Emails), err)
+				fmt.Fprintln(job.stderr, "evdesk: "+short.Error())
+			}
 		}
 	}
 	if err := sendAll(ctx, s, j, job); err != nil {
@@ -267,6 +274,9 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 		}
 	} else {
 		printSummary(job.stdout, sum)
+	}
+	if short != nil {
+		return short
 	}
 	if n := len(sum.BadLines) + sum.Rejected + sum.Pending; n > 0 {
 		return fmt.Errorf("%d not checked in: %s, %d rejected, %d not sent", n,

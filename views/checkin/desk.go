@@ -199,6 +199,11 @@ func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return d, nil
 		}
 		d.st, d.haveStatus, d.counts = msg.st, true, msg.st.Counts
+		if d.v != nil {
+			// The status was taken before it was pumped: a scan recorded
+			// meanwhile (an Already, which sends nothing) is in the journal.
+			d.counts = d.v.Journal().Counts()
+		}
 		return d, d.reconcile()
 	case ackMsg:
 		return d, d.onAck(msg.scans)

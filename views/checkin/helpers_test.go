@@ -45,12 +45,18 @@ type rigConfig struct {
 	checkIn   scanqueue.CheckInFunc
 	offline   bool   // the server drops every connection from the start
 	pin       string // a kiosk's PIN
+	board     bool   // the arrivals board alone, not the desk
 }
 
 func withSize(w, h int) rigOpt         { return func(c *rigConfig) { c.w, c.h = w, h } }
 func withJournalDir(dir string) rigOpt { return func(c *rigConfig) { c.dir = dir } }
 func pickerOnly() rigOpt               { return func(c *rigConfig) { c.noDesk = true } }
 func withSession(id string) rigOpt     { return func(c *rigConfig) { c.sessionID = id } }
+func withKioskPIN(pin string) rigOpt   { return func(c *rigConfig) { c.pin = pin } }
+func boardOnly() rigOpt                { return func(c *rigConfig) { c.board = true } }
+func withCheckIn(f scanqueue.CheckInFunc) rigOpt {
+	return func(c *rigConfig) { c.checkIn = f }
+}
 
 func largeEvent(f sim.Fixtures) string { return f.LargeConferenceEventID }
 
@@ -112,6 +118,9 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		name := map[string]string{r.ids.LargeConferenceEventID: "Observability Summit APAC"}[ev]
 		sess := cfg.sessionID
 		appOpts = append(appOpts, ui.WithInitialScreen(func(c *ui.Context) ui.Screen {
+			if cfg.board {
+				return NewBoard(c, r.deps, ev, name, sess)
+			}
 			return NewDesk(c, r.deps, ev, name, sess, "")
 		}))
 	}

@@ -140,7 +140,7 @@ func describePending(e entry, c conn, local *time.Location) verdict {
 	switch {
 	case held:
 		return verdict{mark: "..", word: "QUEUED, NOT SENDING", role: roleWarn,
-			detail: registered + "saved here; the server refuses check-ins for now (see the line at the top)"}
+			detail: registered + "saved here; the server refuses check-ins for now (see the top line)"}
 	case c.online():
 		v := verdict{mark: ">>", word: "RECORDED, SENDING", role: roleInfo,
 			detail: "saved on this computer; sending to the server"}
@@ -210,8 +210,8 @@ func connWords(c conn, now time.Time, local *time.Location) (role, string, strin
 		case scanqueue.Blocked:
 			return roleErr, "NOT SENDING", errText(st.LastError)
 		case scanqueue.Refused:
-			return roleErr, "SERVER REFUSED THE BATCH", errText(st.LastError) + "; kept, retried " +
-				ui.ClockAt(st.RetryAt, now, local) + " (ctrl+r: now)"
+			// The message first, the hint short: the retry is automatic.
+			return roleErr, "SERVER REFUSED THE BATCH", "server: " + serverSaid(st.LastError) + "; kept, ctrl+r retries"
 		case scanqueue.Stopped:
 			return roleErr, "STOPPED", errText(st.LastError) + "; close and reopen the desk"
 		}
@@ -236,6 +236,16 @@ func offlineReason(err error) string {
 		return fmt.Sprintf("the server answered %d", ae.Status)
 	}
 	return "cannot reach the server"
+}
+
+// serverSaid is the server's own message when it gave one (the status is
+// in the word beside it), else the whole error.
+func serverSaid(err error) string {
+	var ae *api.Error
+	if errors.As(err, &ae) && strings.TrimSpace(ae.Message) != "" {
+		return ui.OneLine(ae.Message)
+	}
+	return errText(err)
 }
 
 func errText(err error) string {
