@@ -164,7 +164,10 @@ func (b *board) chart(w int) []string {
 	}
 	first := buckets[0].Start.In(b.deps.Local).Format("15:04")
 	last := buckets[len(buckets)-1].Start.In(b.deps.Local).Format("15:04")
-	axis := first + strings.Repeat(" ", max(1, len(buckets)-len(first)-len(last))) + last
+	axis := first
+	if len(buckets) > 1 {
+		axis += strings.Repeat(" ", max(1, len(buckets)-len(first)-len(last))) + last
+	}
 	out = append(out, t.Muted.Render("      +"+strings.Repeat("-", len(buckets))), t.Muted.Render("       "+axis))
 	return out
 }

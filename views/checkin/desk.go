@@ -570,7 +570,7 @@ func (d *Desk) onAck(scans []scanqueue.Scan) tea.Cmd {
 	}
 	if d.v != nil {
 		d.counts = d.v.Journal().Counts()
-		d.allDesks = d.v.Arrivals().Len()
+		d.refreshVenue() // the arrivals hold this desk's confirmed check-ins now
 	}
 	if ring {
 		return d.ring()

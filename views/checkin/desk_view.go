@@ -81,17 +81,38 @@ func (d *Desk) titleLine() string {
 	t := d.ctx.Theme
 	left := t.Title.Render("CHECK-IN DESK") + "  " + lipgloss.NewStyle().Bold(true).Render(d.eventName) +
 		t.Muted.Render(" · "+d.sessionLabel())
-	right := t.Muted.Render("desk: ") + sanitize.Line(d.deps.Desk) + t.Muted.Render(" · bell off")
-	if d.bell {
-		right = t.Muted.Render("desk: ") + sanitize.Line(d.deps.Desk) + t.Muted.Render(" · bell on")
-	}
+	kiosk := ""
 	switch {
 	case d.kiosk != nil && d.kiosk.locked:
-		right = t.InfoBadge.Render(" KIOSK ") + " " + right
+		kiosk = t.InfoBadge.Render(" KIOSK ")
 	case d.kiosk != nil:
-		right = t.WarningBadge.Render(" KIOSK UNLOCKED ") + " " + right
+		kiosk = t.WarningBadge.Render(" KIOSK UNLOCKED ")
 	}
-	return spread(left, right, d.width)
+	bell := "bell off"
+	if d.bell {
+		bell = "bell on"
+	}
+	name := t.Muted.Render("desk: ") + sanitize.Line(d.deps.Desk)
+	// What fits, from the most to the least: the kiosk badge goes last.
+	for _, right := range []string{
+		join(kiosk, name+t.Muted.Render(" · "+bell)), join(kiosk, name), kiosk,
+	} {
+		if ansi.StringWidth(left)+ansi.StringWidth(right)+2 <= d.width {
+			return spread(left, right, d.width)
+		}
+	}
+	return spread(ansi.Truncate(left, max(0, d.width-ansi.StringWidth(kiosk)-2), "..."), kiosk, d.width)
+}
+
+// join puts the non-empty parts on one line, a space apart.
+func join(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 func (d *Desk) conn() conn {
