@@ -47,6 +47,9 @@ const (
 	// stored. Never written to disk.
 	EnvAIKey    = "EVDESK_AI_KEY"
 	EnvAISecret = "EVDESK_AI_SECRET"
+	// EnvKioskPIN is the PIN that unlocks a kiosk desk (`evdesk desk
+	// --kiosk`); it wins over the profile's kiosk_pin.
+	EnvKioskPIN = "EVDESK_KIOSK_PIN"
 )
 
 // Defaults.
@@ -96,6 +99,9 @@ const (
 	// FieldMouse turns the console's mouse reporting off (mouse = false),
 	// leaving the mouse to the terminal for selecting text.
 	FieldMouse = "mouse"
+	// FieldKioskPIN is the PIN that unlocks a kiosk desk of this profile
+	// (4 to 12 digits). It only keeps a desk on screen: it opens no account.
+	FieldKioskPIN = "kiosk_pin"
 )
 
 // fieldEnv maps each settable field to its environment variable.
@@ -135,6 +141,9 @@ type Profile struct {
 	PhoneBaseline string
 	// NoMouse is mouse = false: the console leaves the mouse to the terminal.
 	NoMouse bool
+	// KioskPIN unlocks a kiosk desk: EVDESK_KIOSK_PIN, else kiosk_pin.
+	// Never shown or logged.
+	KioskPIN string
 	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
 	// (else the keyring).
 	AIKey, AISecret string
@@ -269,6 +278,7 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.NoMouse = !*e.Mouse
 			p.setOrigin(FieldMouse, f.origin(chosen, FieldMouse))
 		}
+		p.KioskPIN = set(FieldKioskPIN, e.KioskPIN)
 	} else if asked != "" && asked != DefaultProfileName {
 		// An explicitly named profile must exist (the implicit "default"
 		// profile may come from the environment alone).
@@ -330,6 +340,10 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 		p.Token = getenv(lookup, p.TokenEnv)
 	}
 	p.AIKey, p.AISecret = getenv(lookup, EnvAIKey), getenv(lookup, EnvAISecret)
+	if pin := getenv(lookup, EnvKioskPIN); pin != "" {
+		p.KioskPIN = pin
+		p.setOrigin(FieldKioskPIN, EnvKioskPIN)
+	}
 }
 
 func applyDefaults(p *Profile) {
@@ -407,6 +421,9 @@ func (p Profile) validateFields() error {
 		if err := CheckScope(s); err != nil {
 			return fmt.Errorf("%s: scope %q %v", p.label(FieldScopes), s, err)
 		}
+	}
+	if err := CheckKioskPIN(p.KioskPIN); p.KioskPIN != "" && err != nil {
+		return fmt.Errorf("%s %v", p.label(FieldKioskPIN), err)
 	}
 	if p.badMaxResponse != "" {
 		return fmt.Errorf("%s=%q is not a whole number: give the cap in MiB, from 1 to %d (default %d)",
@@ -528,6 +545,16 @@ func CheckScope(s string) error {
 var profileNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// CheckKioskPIN reports whether pin can unlock a kiosk desk: 4 to 12
+// digits, so the desk can tell a PIN from a badge scan. The message never
+// repeats the PIN.
+func CheckKioskPIN(pin string) error {
+	if len(pin) < 4 || len(pin) > 12 || strings.Trim(pin, "0123456789") != "" {
+		return errors.New("is not a kiosk PIN: use 4 to 12 digits (digits only, so the desk never takes a badge scan for it)")
+	}
+	return nil
+}
 
 // CheckEnvName reports whether name can name an environment variable.
 func CheckEnvName(name string) error {

@@ -51,10 +51,12 @@ type ProfileEntry struct {
 	PhoneBaseline string `toml:"phone_baseline,omitempty"`
 	// Mouse, when false, leaves the mouse to the terminal.
 	Mouse *bool `toml:"mouse,omitempty"`
+	// KioskPIN unlocks this profile's kiosk desks (4 to 12 digits).
+	KioskPIN string `toml:"kiosk_pin,omitempty"`
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
-	FieldTokenEnv, FieldMaxResponseMB, FieldRateLimit, FieldPhoneBaseline, FieldMouse}
+	FieldTokenEnv, FieldMaxResponseMB, FieldRateLimit, FieldPhoneBaseline, FieldMouse, FieldKioskPIN}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -184,6 +186,11 @@ func (f *File) Check() error {
 				return bad(FieldRateLimit, fmt.Sprintf("%v %v", e.RateLimit, err))
 			}
 		}
+		if e.KioskPIN != "" {
+			if err := CheckKioskPIN(e.KioskPIN); err != nil {
+				return bad(FieldKioskPIN, err.Error())
+			}
+		}
 		if e.PhoneBaseline != "" {
 			if err := CheckFilePath(e.PhoneBaseline); err != nil {
 				return bad(FieldPhoneBaseline, fmt.Sprintf("%q %v", e.PhoneBaseline, err))
@@ -270,6 +277,8 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # phone_baseline = "FILE" names the baseline the console checks the account's
 # phone policy against (relative to this file's folder; ~/ is your home).
 # mouse = false leaves the mouse to the terminal (for selecting text).
+# kiosk_pin = "DIGITS" unlocks ` + "`evdesk desk --kiosk`" + ` (EVDESK_KIOSK_PIN wins);
+# it keeps a desk on screen and opens no account.
 
 `
 

@@ -421,3 +421,26 @@ func TestRateLimitFromFileAndEnvironment(t *testing.T) {
 		}
 	}
 }
+
+func TestKioskPINFromTheProfileOrTheEnvironment(t *testing.T) {
+	path := writeConfig(t, sample+"kiosk_pin = \"2468\"\n")
+	lab, err := Resolve(path, "lab", lookupFrom(nil))
+	if err != nil || lab.KioskPIN != "2468" {
+		t.Fatalf("lab: PIN %q, %v", lab.KioskPIN, err)
+	}
+	lab, _ = Resolve(path, "lab", lookupFrom(map[string]string{EnvKioskPIN: "13579", EnvToken: "t"}))
+	if lab.KioskPIN != "13579" {
+		t.Fatalf("the environment did not win: %q", lab.KioskPIN)
+	}
+	// A PIN that is not 4 to 12 digits is refused, naming where it came
+	// from and never repeating it.
+	bad := writeConfig(t, "[profiles.a]\nkiosk_pin = \"12ab\"\n")
+	_, err = Resolve(bad, "a", lookupFrom(nil))
+	if err == nil || !strings.Contains(err.Error(), ":2: profiles.a.kiosk_pin: is not a kiosk PIN: use 4 to 12 digits") || strings.Contains(err.Error(), "12ab") {
+		t.Fatalf("file: %v", err)
+	}
+	p, _ := Resolve(path, "lab", lookupFrom(map[string]string{EnvKioskPIN: "99", EnvToken: "t"}))
+	if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), "EVDESK_KIOSK_PIN is not a kiosk PIN") || strings.Contains(err.Error(), "99") {
+		t.Fatalf("environment: %v", err)
+	}
+}

@@ -98,13 +98,13 @@ func TestDeskEndToEnd(t *testing.T) {
 	t.Parallel()
 	requireCheckinCommands(t)
 	id, regs := largeEvent()
-	tm := startTerm(t, 100, 30, "desk", id, "--demo")
-	tm.waitText("CHECK-IN DESK", "Observability Summit APAC", "ONLINE", "Registered 20,000")
+	tm := startTerm(t, 100, 30, "desk", id, "--demo", "--desk", "Door-A")
+	tm.waitText("CHECK-IN DESK", "Observability Summit APAC", "ONLINE", "of 20,000", "desk: Door-A", "roster 20,000")
 
 	// A registered attendee, typed as a scanner does, ended by keypad Enter.
 	tm.keys("-l", strings.ToUpper(regs[0]))
 	tm.keys("KPEnter")
-	tm.waitText("[OK] CHECKED IN", regs[0], "Checked in today 1")
+	tm.waitText("[OK] CHECKED IN", regs[0], "This desk today 1")
 
 	// Someone not registered: the server's reason is shown.
 	tm.keys("-l", "nobody@example.org")
@@ -123,7 +123,7 @@ func TestDeskEndToEnd(t *testing.T) {
 
 	// A scanner that pastes: every line is a scan.
 	tm.paste(regs[1] + "\n" + regs[2] + "\n")
-	tm.waitText("Checked in today 3")
+	tm.waitText("This desk today 3")
 
 	// The attendee whose code does not scan: find them; the letters stay
 	// in the input (q does not quit, / does not filter elsewhere).
@@ -133,8 +133,14 @@ func TestDeskEndToEnd(t *testing.T) {
 	tm.keys("-l", name)
 	tm.waitText("Scan > "+name, regs[3])
 	tm.keys("Enter")
-	tm.waitText("Checked in today 4")
+	tm.waitText("This desk today 4")
 	tm.waitGone("Find a registrant")
+
+	// The arrivals board, from a function key; the desk's name is on it.
+	tm.keys("F4")
+	tm.waitText("ARRIVALS BOARD", "Checked in 4 of 20,000", "Door-A")
+	tm.keys("F4")
+	tm.waitGone("ARRIVALS BOARD")
 
 	// History from the desk, then back.
 	tm.keys("F3")
@@ -159,7 +165,7 @@ func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
 	env := isolatedEnv(t)
 	vars, simCmd := startSim(t)
 	deskEnv := append(env, "EVDESK_BASE_URL="+vars["EVDESK_BASE_URL"], "EVDESK_TOKEN="+vars["EVDESK_TOKEN"])
-	tm := startTermEnv(t, 100, 30, deskEnv, "desk", id)
+	tm := startTermEnv(t, 100, 30, deskEnv, "desk", id, "--desk", "Door-B")
 	tm.waitText("CHECK-IN DESK", "ONLINE")
 	tm.keys("-l", regs[5])
 	tm.keys("Enter")
@@ -177,11 +183,30 @@ func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
 
 	tm.keys("C-c")
 	tm.waitText("1 check-in not yet sent", "quit anyway?")
-	tm.keys("n")
+	tm.keys("Escape")
 	tm.waitGone("quit anyway?")
+	// A scanner burst typed into the question, starting with a "y": a
+	// letter of a scan, never a yes. The desk keeps running and records it.
+	burst := ""
+	for _, r := range regs[10:] {
+		if strings.HasPrefix(r, "y") {
+			burst = r
+			break
+		}
+	}
 	tm.keys("C-c")
 	tm.waitText("quit anyway?")
-	tm.keys("y")
+	tm.keys("-l", burst)
+	tm.keys("Enter")
+	tm.waitText("2 pending", burst)
+	if _, err := os.Stat(tm.status); err == nil {
+		t.Fatal("the scanner's y answered the quit question")
+	}
+	tm.keys("Escape")
+	tm.waitGone("quit anyway?")
+	tm.keys("C-c")
+	tm.waitText("2 check-ins not yet sent", "quit anyway?")
+	tm.keys("C-y")
 	if st := tm.exitStatus(); st != "0" {
 		t.Fatalf("exit status %s", st)
 	}
@@ -197,11 +222,11 @@ func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
 	if err := json.Unmarshal(out, &sum); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if sum.Resent != 1 || sum.CheckedIn != 1 || sum.Pending != 0 {
+	if sum.Resent != 2 || sum.CheckedIn != 2 || sum.Pending != 0 {
 		t.Fatalf("summary %+v", sum)
 	}
 	out, err = runCLI(env2, "checkin", "list", id, "-o", "csv")
-	if err != nil || !strings.Contains(string(out), regs[6]+",check-in,evdesk desk ") {
+	if err != nil || !strings.Contains(string(out), regs[6]+",check-in,Door-B") {
 		t.Fatalf("checkin list: %v\n%s", err, out)
 	}
 }

@@ -156,5 +156,5 @@ func TestRegisterThenCheckInEndToEnd(t *testing.T) {
 	tm.waitText("CHECK-IN DESK", "ONLINE")
 	tm.keys("-l", "new.person@example.org")
 	tm.keys("Enter")
-	tm.waitText("CHECKED IN", "Checked in today 1")
+	tm.waitText("CHECKED IN", "This desk today 1")
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/atomicfile"
 )
 
 // Outcome is what became of a scan.
@@ -57,6 +58,40 @@ type Scan struct {
 	// refers to.
 	Message string
 	AckedAt time.Time // when the outcome was recorded; zero while pending
+	// Expect is what the desk's roster said of the address when it was
+	// scanned (the server has the last word: an outcome that differs is a
+	// disagreement the desk shows).
+	Expect Expect
+}
+
+// Expect is a roster's verdict on a scanned address.
+type Expect string
+
+// Roster verdicts.
+const (
+	// ExpectNothing: no roster was at hand.
+	ExpectNothing Expect = ""
+	// ExpectRegistered: the roster lists the address.
+	ExpectRegistered Expect = "registered"
+	// ExpectUnknown: the roster does not list the address.
+	ExpectUnknown Expect = "not-registered"
+)
+
+// Disagrees reports whether the server's outcome contradicts the roster's
+// verdict: someone the roster did not know was checked in, or someone it
+// listed was refused.
+func (sc Scan) Disagrees() bool {
+	return (sc.Expect == ExpectUnknown && sc.Outcome == CheckedIn) ||
+		(sc.Expect == ExpectRegistered && sc.Outcome == Rejected)
+}
+
+// Prior is what is known of an address beyond this journal when it is
+// scanned: the roster's verdict, and a check-in the server already holds
+// (made at another desk), which makes the scan Already with that message
+// and sends nothing.
+type Prior struct {
+	Expect  Expect
+	Already string
 }
 
 // Counts sums a journal's scans by outcome.
@@ -99,6 +134,7 @@ type record struct {
 	Outcome Outcome    `json:"outcome,omitempty"`
 	Message string     `json:"message,omitempty"`
 	AckedAt *time.Time `json:"acked_at,omitempty"` // on a scan that was settled when written
+	Expect  Expect     `json:"expect,omitempty"`
 }
 
 const (
@@ -127,10 +163,15 @@ type Journal struct {
 	pending []*Scan          // oldest first
 	counts  Counts
 	seq     uint64
-	err     error // sticky: a failed write leaves the file in doubt
+	size    int64 // the file's length: a failed append is cut back to it
+	err     error // sticky: a failed write that could not be undone
 	closed  bool
 
 	changed chan struct{} // signalled when a scan becomes pending
+
+	// space, in tests, is the room left on a make-believe disk: a write
+	// beyond it is cut short and fails as a full disk does.
+	space *int64
 }
 
 // JournalOption configures Open.
@@ -196,6 +237,7 @@ func Open(dir, eventID, sessionID string, opts ...JournalOption) (*Journal, erro
 		return nil, fmt.Errorf("%w: %s is open in another evdesk process (lock %s); close that desk first, or check in at another event or session",
 			ErrLocked, j.path, j.lock.Path())
 	}
+	j.removeLeftovers()
 	if err := j.load(); err != nil {
 		_ = j.lock.Unlock()
 		if j.f != nil {
@@ -204,6 +246,27 @@ func Open(dir, eventID, sessionID string, opts ...JournalOption) (*Journal, erro
 		return nil, err
 	}
 	return j, nil
+}
+
+// leftoverAge is how old a temporary file of the older naming must be to
+// be taken for a leftover: a compaction takes milliseconds, and that naming
+// does not tell which journal it was for.
+const leftoverAge = 10 * time.Minute
+
+// removeLeftovers deletes what a compaction cut short by a crash left:
+// this journal's temporary files (the lock is held, so none is in use) and
+// old ones of the earlier naming.
+func (j *Journal) removeLeftovers() {
+	own, _ := filepath.Glob(filepath.Join(j.dir, "."+filepath.Base(j.path)+".*.tmp"))
+	old, _ := filepath.Glob(filepath.Join(j.dir, ".compact-*.tmp"))
+	for _, p := range own {
+		_ = os.Remove(p)
+	}
+	for _, p := range old {
+		if fi, err := os.Stat(p); err == nil && j.now().Sub(fi.ModTime()) > leftoverAge {
+			_ = os.Remove(p)
+		}
+	}
 }
 
 // load replays the file, repairs a torn tail and compacts when it can.
@@ -222,11 +285,13 @@ func (j *Journal) load() error {
 		if err := f.Truncate(0); err != nil {
 			return fmt.Errorf("check-in journal %s: %w", j.path, err)
 		}
+		j.size = 0
 		if err := j.append([]record{j.header()}); err != nil {
 			return err
 		}
 		return syncDir(j.dir)
 	}
+	j.size = good
 	if torn {
 		if err := f.Truncate(good); err != nil {
 			return fmt.Errorf("check-in journal %s: drop the torn last line: %w", j.path, err)
@@ -236,7 +301,9 @@ func (j *Journal) load() error {
 		}
 	}
 	if len(j.pending) == 0 && acks > 0 {
-		return j.compact()
+		// Only a tidier file: the journal as it is stays valid, so a
+		// compaction that fails (a full disk) keeps it and goes on.
+		_ = j.compact()
 	}
 	return nil
 }
@@ -305,7 +372,7 @@ func (j *Journal) apply(rec record, n int) error {
 			return fmt.Errorf("scan %q has no id, a repeated id or no email", rec.ID)
 		}
 		sc := &Scan{ID: rec.ID, EventID: j.eventID, SessionID: j.sessionID, Email: rec.Email, Source: rec.Source,
-			At: rec.At, Outcome: rec.Outcome, Message: rec.Message}
+			At: rec.At, Outcome: rec.Outcome, Message: rec.Message, Expect: rec.Expect}
 		if rec.AckedAt != nil {
 			sc.AckedAt = *rec.AckedAt
 		}
@@ -379,60 +446,74 @@ func (j *Journal) trimPending() {
 	}
 }
 
-// compact rewrites the file with one line per scan, atomically: a temporary
-// file is written and synced, renamed over the journal, and the directory
-// synced. Call during Open only.
+// compact rewrites the file with one line per scan, atomically (a
+// temporary file renamed over the journal): a failure leaves the journal as
+// it was. Call during Open only.
 func (j *Journal) compact() error {
-	tmp, err := os.CreateTemp(j.dir, ".compact-*.tmp")
-	if err != nil {
-		return fmt.Errorf("check-in journal %s: compact: %w", j.path, err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	w := bufio.NewWriter(tmp)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(j.header())
-	for _, sc := range j.scans {
-		rec := scanRecord(sc)
-		if sc.Outcome != Pending {
-			acked := sc.AckedAt
-			rec.AckedAt = &acked
+	var size int64
+	err := atomicfile.Write(j.path, 0o600, func(w io.Writer) error {
+		cw := &countWriter{w: w, space: j.space}
+		enc := json.NewEncoder(cw)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(j.header()); err != nil {
+			return err
 		}
-		_ = enc.Encode(rec)
-	}
-	// A failed flush or sync must stop the rename: keep the first error.
-	if err = w.Flush(); err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), j.path)
-	}
-	if err == nil {
-		err = syncDir(j.dir)
-	}
+		for _, sc := range j.scans {
+			rec := scanRecord(sc)
+			if sc.Outcome != Pending {
+				acked := sc.AckedAt
+				rec.AckedAt = &acked
+			}
+			if err := enc.Encode(rec); err != nil {
+				return err
+			}
+		}
+		size = cw.n
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("check-in journal %s: compact: %w", j.path, err)
 	}
 	// The open descriptor still points at the old file.
 	f, err := os.OpenFile(j.path, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
-		return fmt.Errorf("check-in journal %s: %w", j.path, err)
+		j.err = fmt.Errorf("check-in journal %s: reopen after compacting: %w", j.path, err)
+		return j.err
 	}
 	_ = j.f.Close()
-	j.f = f
+	j.f, j.size = f, size
 	return nil
+}
+
+// errNoSpace is what a make-believe full disk (Journal.space) answers.
+var errNoSpace = errors.New("no space left on device")
+
+// countWriter counts what goes through it, and fails past space when set.
+type countWriter struct {
+	w     io.Writer
+	n     int64
+	space *int64
+}
+
+func (c *countWriter) Write(b []byte) (int, error) {
+	if c.space != nil && c.n+int64(len(b)) > *c.space {
+		return 0, errNoSpace
+	}
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
 }
 
 func scanRecord(sc *Scan) record {
 	return record{Type: recScan, ID: sc.ID, Email: sc.Email, Source: sc.Source, At: sc.At,
-		Outcome: sc.Outcome, Message: sc.Message}
+		Outcome: sc.Outcome, Message: sc.Message, Expect: sc.Expect}
 }
 
-// append writes records as lines in one write and syncs the file. On failure
-// the journal refuses further writes: what reached the disk is unknown.
+// append writes records as lines in one write and syncs the file. A write
+// that fails (a full disk) is cut back off the file, so the records are
+// written all or none and the journal goes on; only when that undo fails
+// too does the journal refuse further writes, since what reached the disk
+// is then unknown.
 func (j *Journal) append(recs []record) error {
 	if j.err != nil {
 		return j.err
@@ -445,15 +526,47 @@ func (j *Journal) append(recs []record) error {
 			return fmt.Errorf("check-in journal: encode: %w", err)
 		}
 	}
-	if _, err := j.f.Write(buf.Bytes()); err != nil {
-		j.err = fmt.Errorf("check-in journal %s: write failed, restart the desk to recover: %w", j.path, err)
+	n, err := j.write(buf.Bytes())
+	if err == nil {
+		err = j.f.Sync()
+	}
+	if err == nil {
+		j.size += int64(n)
+		return nil
+	}
+	if uerr := j.undo(int64(n)); uerr != nil {
+		j.err = fmt.Errorf("check-in journal %s: a write failed (%v) and could not be undone (%v); nothing more is recorded until the journal is opened again",
+			j.path, err, uerr)
 		return j.err
 	}
-	if err := j.f.Sync(); err != nil {
-		j.err = fmt.Errorf("check-in journal %s: sync failed, restart the desk to recover: %w", j.path, err)
-		return j.err
+	return fmt.Errorf("check-in journal %s: nothing was recorded: %w", j.path, err)
+}
+
+// write appends b to the file (cut short past space, in tests) and
+// returns how much of it was written.
+func (j *Journal) write(b []byte) (int, error) {
+	if j.space == nil {
+		return j.f.Write(b)
 	}
-	return nil
+	room := int(min(int64(len(b)), *j.space))
+	n, err := j.f.Write(b[:room])
+	*j.space -= int64(n)
+	if err == nil && n < len(b) {
+		err = errNoSpace
+	}
+	return n, err
+}
+
+// undo cuts the file back to its length before a failed append that wrote
+// n bytes.
+func (j *Journal) undo(n int64) error {
+	if err := j.f.Truncate(j.size); err != nil {
+		return err
+	}
+	if j.space != nil {
+		*j.space += n // what was cut off is free again
+	}
+	return j.f.Sync()
 }
 
 // syncDir makes a directory's entries (a new or renamed file) durable.
@@ -485,6 +598,13 @@ func (j *Journal) Scan(email, source string) (Scan, error) {
 // list). Every address is checked first; if one is not an email address,
 // nothing is recorded and the error names its position.
 func (j *Journal) ScanMany(emails []string, source string) ([]Scan, error) {
+	return j.ScanWith(emails, source, nil)
+}
+
+// ScanWith is ScanMany with what the desk knows of each address beyond the
+// journal (prior may be nil): its roster's verdict, kept with the scan, and
+// a check-in made at another desk, which records the scan as Already.
+func (j *Journal) ScanWith(emails []string, source string, prior func(email string) Prior) ([]Scan, error) {
 	norm := make([]string, len(emails))
 	for i, e := range emails {
 		norm[i] = api.NormalizeEmail(e)
@@ -509,17 +629,25 @@ func (j *Journal) ScanMany(emails []string, source string) ([]Scan, error) {
 		seq++
 		sc := &Scan{ID: strconv.FormatUint(seq, 10), EventID: j.eventID, SessionID: j.sessionID,
 			Email: e, Source: source, At: now}
+		var pr Prior
+		if prior != nil {
+			pr = prior(e)
+			sc.Expect = pr.Expect
+		}
 		prev := fresh[e]
 		if prev == nil {
 			prev = j.active[e]
 		}
-		if prev != nil {
+		switch {
+		case pr.Already != "": // the server's record names the desk that was first
+			sc.Outcome, sc.AckedAt, sc.Message = Already, now, pr.Already
+		case prev != nil:
 			sc.Outcome, sc.AckedAt = Already, now
 			sc.Message = "already checked in at this desk"
 			if prev.Outcome == Pending {
 				sc.Message = "already scanned at this desk; waiting to be sent"
 			}
-		} else {
+		default:
 			fresh[e] = sc
 		}
 		scans[i] = sc
@@ -546,6 +674,37 @@ func (j *Journal) ScanMany(emails []string, source string) ([]Scan, error) {
 		}
 	}
 	return out, nil
+}
+
+// listChunk is how many scans of a list go in one write when the list as a
+// whole does not fit.
+const listChunk = 256
+
+// ScanList records an imported list: all at once when it fits, else chunk
+// by chunk for as long as they fit. It returns the scans recorded, in
+// order, and the error that stopped it; recording the whole list again
+// later records the rest (the recorded ones are found Already).
+func (j *Journal) ScanList(emails []string, source string) ([]Scan, error) {
+	out, err := j.ScanMany(emails, source)
+	if err == nil || errors.Is(err, ErrNotAnEmail) || errors.Is(err, ErrClosed) || j.failed() {
+		return out, err
+	}
+	out = nil
+	for lo := 0; lo < len(emails); lo += listChunk {
+		part, err := j.ScanMany(emails[lo:min(lo+listChunk, len(emails))], source)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, part...)
+	}
+	return out, nil
+}
+
+// failed reports whether the journal refuses writes.
+func (j *Journal) failed() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err != nil
 }
 
 // Ack records the server's answer for pending scans, with one write and one

@@ -7,6 +7,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,6 +40,11 @@ const (
 	// no access, no such event or session); scans stay pending and the
 	// sender retries slowly. The desk should show LastError.
 	Blocked
+	// Refused: the server refused a request as a whole (another 4xx that
+	// names no attendee); its scans stay pending and are retried with
+	// backoff, since only a refusal naming an attendee rejects a scan. The
+	// desk should show LastError.
+	Refused
 	// Stopped: the journal failed or the sender was closed; nothing more
 	// is sent.
 	Stopped
@@ -54,6 +62,8 @@ func (s State) String() string {
 		return "throttled"
 	case Blocked:
 		return "blocked"
+	case Refused:
+		return "refused"
 	case Stopped:
 		return "stopped"
 	}
@@ -275,6 +285,9 @@ func (s *Sender) run() {
 		if s.ctx.Err() != nil {
 			return
 		}
+		if errors.Is(err, errRetryRest) {
+			continue // the named scans are rejected; the rest go now
+		}
 		if err == nil {
 			failures = 0
 			now := s.opts.Now()
@@ -296,11 +309,15 @@ func (s *Sender) run() {
 	}
 }
 
-// deliver sends a batch and turns the answer into acks. A request refused
-// as malformed (400, or the client's own validation) is split in halves
-// until the culprit is alone, and that scan is rejected with the reason, so
-// one bad scan never holds the queue. Acks gathered before a failure are
-// returned with it.
+// errRetryRest: the server refused some scans of a batch by position
+// (a 400 naming attendees[i]); those are rejected and the rest go again at
+// once.
+var errRetryRest = errors.New("the rest of the batch goes again")
+
+// deliver sends a batch and turns the answer into acks. A refusal that
+// names attendees (the answer's errors, or a 400 whose fields name
+// attendees[i]) rejects those scans; any other failure leaves every scan
+// of the batch pending, to be retried.
 func (s *Sender) deliver(batch []Scan) ([]Ack, error) {
 	emails := make([]string, len(batch))
 	for i, sc := range batch {
@@ -308,19 +325,15 @@ func (s *Sender) deliver(batch []Scan) ([]Ack, error) {
 	}
 	failed, err := s.opts.CheckIn(s.ctx, s.j.EventID(), s.j.SessionID(), emails, batch[0].Source)
 	if err != nil {
-		if !malformed(err) {
+		named := namedAttendees(err, len(batch))
+		if len(named) == 0 {
 			return nil, err
 		}
-		if len(batch) == 1 {
-			return []Ack{{ID: batch[0].ID, Outcome: Rejected, Message: reason(err)}}, nil
+		acks := make([]Ack, 0, len(named))
+		for i, msg := range named {
+			acks = append(acks, Ack{ID: batch[i].ID, Outcome: Rejected, Message: msg})
 		}
-		half := len(batch) / 2
-		acks, err := s.deliver(batch[:half])
-		if err != nil {
-			return acks, err
-		}
-		more, err := s.deliver(batch[half:])
-		return append(acks, more...), err
+		return acks, errRetryRest
 	}
 	refused := make(map[string]string, len(failed))
 	for _, f := range failed {
@@ -339,41 +352,67 @@ func (s *Sender) deliver(batch []Scan) ([]Ack, error) {
 	return acks, nil
 }
 
-// malformed reports whether err refuses the request's content rather than
-// the request: a 400, or the client's own validation.
-func malformed(err error) bool {
-	var ve *api.ValidationError
-	return errors.As(err, &ve) || api.IsStatus(err, http.StatusBadRequest)
-}
+// attendeeField reads the position out of a field such as
+// "attendees[3].email".
+var attendeeField = regexp.MustCompile(`^attendees\[(\d+)\]`)
 
-// reason is the message kept for a scan refused as malformed.
-func reason(err error) string {
+// namedAttendees maps the positions in a batch of n that a request refused
+// as malformed (a 400, or the client's own validation) names, to the
+// reason; nil when it names none.
+func namedAttendees(err error, n int) map[int]string {
+	var fields []api.FieldError
+	var ve *api.ValidationError
 	var ae *api.Error
-	if errors.As(err, &ae) {
-		if len(ae.Fields) > 0 && ae.Fields[0].Message != "" {
-			return ae.Fields[0].Message
-		}
-		if ae.Message != "" {
-			return ae.Message
-		}
+	switch {
+	case errors.As(err, &ve):
+		fields = ve.Problems
+	case errors.As(err, &ae) && ae.Status == http.StatusBadRequest:
+		fields = ae.Fields
+	default:
+		return nil
 	}
-	return err.Error()
+	out := map[int]string{}
+	for _, f := range fields {
+		m := attendeeField.FindStringSubmatch(f.Field)
+		if m == nil {
+			continue
+		}
+		i, perr := strconv.Atoi(m[1])
+		if perr != nil || i >= n {
+			continue
+		}
+		msg := strings.TrimSpace(f.Message)
+		if msg == "" {
+			msg = "refused by the server"
+		}
+		if prev := out[i]; prev != "" {
+			msg = prev + "; " + msg
+		}
+		out[i] = msg
+	}
+	return out
 }
 
 // classify turns a failure into a state and the wait before the next try:
-// the server's Retry-After when it gave one, else capped exponential
-// backoff with jitter (the cap from the start when Blocked).
+// the server's Retry-After when it gave one (capped), else capped
+// exponential backoff with jitter (the cap from the start when Blocked).
 func (s *Sender) classify(err error, failures int) (State, time.Duration) {
 	state := Offline
 	var ae *api.Error
-	if errors.As(err, &ae) {
-		switch {
-		case ae.Status == http.StatusTooManyRequests:
+	var ve *api.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		state = Refused
+	case errors.As(err, &ae):
+		switch ae.Status {
+		case http.StatusTooManyRequests:
 			state = Throttled
-		case ae.Status >= 500:
-			state = Offline
-		default:
+		case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
 			state = Blocked
+		default:
+			if ae.Status >= 400 && ae.Status < 500 {
+				state = Refused
+			}
 		}
 		if ae.RetryAfter > 0 {
 			return state, min(ae.RetryAfter, s.opts.MaxRetryAfter)
@@ -387,13 +426,16 @@ func (s *Sender) classify(err error, failures int) (State, time.Duration) {
 	return state, time.Duration(d/2 + s.opts.Jitter()*d/2)
 }
 
-// pause waits d, or less when woken; false when the sender is closing.
+// pause waits d, or less when woken (Wake, or a new scan: no answer of a
+// server parks a desk that has work); false when the sender is closing.
 func (s *Sender) pause(d time.Duration) bool {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	go func() {
 		select {
 		case <-s.wake:
+			cancel()
+		case <-s.j.Changed():
 			cancel()
 		case <-ctx.Done():
 		}

@@ -190,7 +190,7 @@ func capture(sc screen) ([][]cell, error) {
 		return nil, err
 	}
 	sections := console.Sections(console.Deps{Client: client, Now: now, Local: time.UTC,
-		Checkin:     checkin.Deps{JournalDir: journals, Source: "screenshots"},
+		Checkin:     checkin.Deps{JournalDir: journals, Desk: "screenshots"},
 		Transcriber: transcriber, TranscribeSamples: sim.SampleAudioURLs})
 	var opts []ui.Option
 	if sc.Section != "" {

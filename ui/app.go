@@ -153,8 +153,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return a, a.onMouse(msg)
 	case tea.KeyReleaseMsg, tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
-		if a.tooSmall() || a.quitAsk != nil {
-			return a, nil
+		if (a.tooSmall() || a.quitAsk != nil) && (a.pal != nil || !a.takesTyping()) {
+			return a, nil // a paste into a screen that takes typing is a scan: it goes on
 		}
 		if p, ok := msg.(tea.PasteMsg); ok && a.pal != nil {
 			var cmd tea.Cmd
@@ -252,9 +252,19 @@ func (a *App) resize(w, h int) {
 
 func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	ctrlC := key.Matches(k, a.ctx.Keys.Interrupt)
+	// Where the top screen takes typing (a check-in desk), what a barcode
+	// scanner types goes to it whatever the shell shows: a scan is never
+	// lost to, nor answers, a question or a panel.
+	toTop := a.takesTyping() && typedByScanner(k)
 	if a.quitAsk != nil {
 		if ctrlC { // a second ctrl+c always gets out
 			return a.quit()
+		}
+		if a.quitAsk.Guarded() && !a.quitAsk.Claims(k) {
+			if toTop {
+				return a.updateTop(k)
+			}
+			return nil
 		}
 		c, _, done := a.quitAsk.Update(k)
 		a.quitAsk = &c
@@ -269,6 +279,9 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if ctrlC {
 		return a.requestQuit()
+	}
+	if toTop && a.pal == nil {
+		return a.updateTop(k)
 	}
 	if key.Matches(k, a.ctx.Keys.HelpAnywhere) && a.pal == nil && !a.showErrs && a.notice == nil && !a.tooSmall() {
 		a.showHelp = !a.showHelp // even over a screen that takes every key
@@ -389,6 +402,9 @@ func (a *App) broadcast(msg tea.Msg) tea.Cmd {
 }
 
 func (a *App) switchTo(i int) tea.Cmd {
+	if msg := a.locked(); msg != "" {
+		return Toast(ToastInfo, msg)
+	}
 	n := len(a.sections)
 	a.active = ((i % n) + n) % n
 	if len(a.stacks[a.active]) > 0 {
@@ -454,8 +470,48 @@ func spinTick() tea.Cmd {
 	return timer.After(100*time.Millisecond, func(time.Time) tea.Msg { return spinTickMsg{} })
 }
 
-// requestQuit quits at once unless a screen's QuitGuard objects; then it asks.
+// takesTyping reports whether the focused screen owns the keyboard (its
+// input has the focus).
+func (a *App) takesTyping() bool {
+	c, ok := a.Top().(InputCapturer)
+	return ok && c.CapturingInput()
+}
+
+// typedByScanner reports whether k is a key a barcode scanner in keyboard
+// mode sends: printable text, Enter (keypad Enter, a bare line feed) or Tab.
+func typedByScanner(k tea.KeyPressMsg) bool {
+	if k.Text != "" && k.Mod&^tea.ModShift == 0 {
+		return true
+	}
+	switch k.Code {
+	case tea.KeyEnter, tea.KeyKpEnter, tea.KeyTab:
+		return k.Mod == 0
+	case 'j':
+		return k.Mod == tea.ModCtrl // a line feed
+	}
+	return false
+}
+
+// locked is the message of a screen that keeps the console on it, or "".
+func (a *App) locked() string {
+	for _, e := range a.stack() {
+		if l, ok := e.screen.(Locker); ok {
+			if msg := l.Locked(); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
+}
+
+// requestQuit quits at once unless a screen's QuitGuard objects; then it
+// asks. Over a screen that takes typing, only a chord answers yes, so a
+// scan typed into the question is a scan and never a yes. A locked screen
+// (a kiosk) refuses.
 func (a *App) requestQuit() tea.Cmd {
+	if msg := a.locked(); msg != "" {
+		return Toast(ToastInfo, msg)
+	}
 	var reasons []string
 	for _, st := range a.stacks {
 		for _, e := range st {
@@ -470,6 +526,9 @@ func (a *App) requestQuit() tea.Cmd {
 		return a.quit()
 	}
 	c := NewConfirm(a.ctx.Theme, strings.Join(reasons, "; ")+" — quit anyway?", true, nil)
+	if a.takesTyping() {
+		c.Guard(a.ctx.Keys.YesChord, a.ctx.Keys.Back)
+	}
 	c.SetWidth(min(60, a.ctx.Width-2))
 	a.quitAsk = &c
 	return nil

@@ -620,3 +620,104 @@ func TestMouseClickOnATabAndOverTheContent(t *testing.T) {
 		t.Fatal("--no-mouse leaves the mouse to the terminal")
 	}
 }
+
+// A barcode scanner types letters, Enter and Tab at full speed. Over a
+// screen that takes typing (the check-in desk), nothing it types may answer
+// the quit question: only ctrl+y quits and esc stays; everything typed goes
+// on to the screen, which records it as a scan.
+func TestQuitQuestionOverTypingTakesOnlyAChord(t *testing.T) {
+	h := newHarness(t)
+	desk := h.roots["Events"]
+	desk.capturing, desk.guard = true, "2 check-ins not yet sent"
+	h.press("ctrl+c")
+	if h.app.quitAsk == nil || !h.app.quitAsk.Guarded() {
+		t.Fatal("ctrl+c over unsent scans should ask, guarded")
+	}
+	golden.Assert(t, "app_quit_guarded", h.view())
+	scan := "yara.becker@inbox.example"
+	for _, r := range scan {
+		if isQuit(h.send(tea.KeyPressMsg{Code: r, Text: string(r)})) {
+			t.Fatalf("%q answered the question", r)
+		}
+	}
+	for _, k := range []string{"enter", "tab", "n", "Y"} {
+		if isQuit(h.press(k)) {
+			t.Fatalf("%s answered the question", k)
+		}
+	}
+	h.send(tea.PasteMsg{Content: "ana@example.org\n"})
+	if h.app.quitAsk == nil {
+		t.Fatal("typing closed the question")
+	}
+	typed := strings.Join(desk.keys, "")
+	if !strings.Contains(typed, strings.Join(strings.Split(scan, ""), "")) || !strings.HasSuffix(typed, "entertabnY") {
+		t.Fatalf("the screen got %q", typed)
+	}
+	if last(desk.msgs) != "tea.PasteMsg" {
+		t.Fatalf("the paste did not reach the screen: %v", desk.msgs)
+	}
+	if isQuit(h.press("esc")) || h.app.quitAsk != nil {
+		t.Fatal("esc should close the question and stay")
+	}
+	h.press("ctrl+c")
+	if !isQuit(h.press("ctrl+y")) {
+		t.Fatal("ctrl+y should quit")
+	}
+
+	// Where nothing takes typing, y and n answer as ever.
+	desk.capturing = false
+	h.press("q")
+	if h.app.quitAsk.Guarded() {
+		t.Fatal("the question over a list should take y and n")
+	}
+	if !isQuit(h.press("y")) {
+		t.Fatal("y should quit over a list")
+	}
+}
+
+// The help panel and a terminal too small do not swallow a scan either.
+func TestScansReachATypingScreenUnderPanels(t *testing.T) {
+	h := newHarness(t)
+	desk := h.roots["Events"]
+	desk.capturing = true
+	h.press("f1")
+	h.press("q", "k", "enter")
+	if !h.app.showHelp || strings.Join(desk.keys, " ") != "q k enter" {
+		t.Fatalf("help open %v, screen got %v", h.app.showHelp, desk.keys)
+	}
+	h.press("esc")
+	h.send(tea.WindowSizeMsg{Width: 40, Height: 10})
+	h.press("x")
+	if last(desk.keys) != "x" {
+		t.Fatal("a scan typed into a small terminal was lost")
+	}
+}
+
+func TestALockedScreenKeepsTheConsole(t *testing.T) {
+	h := newHarness(t)
+	desk := h.roots["Events"]
+	desk.capturing, desk.lock, desk.guard = true, "Kiosk: ctrl+k and the PIN unlock", "1 check-in not yet sent"
+	for _, k := range []string{"ctrl+c", "ctrl+c"} {
+		cmd := h.press(k)
+		if isQuit(cmd) || h.app.quitAsk != nil {
+			t.Fatal("a locked kiosk quit or asked")
+		}
+		if msgs := expand(cmd); len(msgs) != 1 || msgs[0].(ToastMsg).Text != desk.lock {
+			t.Fatalf("ctrl+c said %v", msgs)
+		}
+	}
+	h.send(tea.MouseClickMsg{X: 12, Y: 0, Button: tea.MouseLeft}) // the Check-in tab
+	if h.app.active != 0 {
+		t.Fatal("a click on a tab left the kiosk")
+	}
+	desk.lock = ""
+	h.press("ctrl+c")
+	if h.app.quitAsk == nil {
+		t.Fatal("unlocked, ctrl+c asks again")
+	}
+	h.press("esc")
+	h.send(tea.MouseClickMsg{X: 12, Y: 0, Button: tea.MouseLeft})
+	if h.app.active != 1 {
+		t.Fatal("unlocked, a click on the tab switches")
+	}
+}

@@ -62,7 +62,11 @@ func (a *App) tooSmallView() string {
 	w, h := a.ctx.Width, a.ctx.Height
 	msg := fmt.Sprintf("terminal too small: need %d x %d, have %d x %d", MinWidth, MinHeight, w, h)
 	if a.quitAsk != nil {
-		msg += "\n\n" + a.quitAsk.question + " y/n"
+		yes, no := "y", "n"
+		if a.quitAsk.Guarded() {
+			yes, no = a.quitAsk.keys.Yes.Help().Key, a.quitAsk.keys.No.Help().Key
+		}
+		msg += "\n\n" + a.quitAsk.question + " " + yes + "/" + no
 	}
 	s := lipgloss.NewStyle().Width(w).Align(lipgloss.Center).Render(msg)
 	return Fit(lipgloss.PlaceVertical(h, lipgloss.Center, s), w, h)

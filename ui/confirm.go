@@ -20,6 +20,7 @@ type Confirm struct {
 	confirmed bool
 	maxWidth  int
 	keys      ConfirmKeys
+	guarded   bool
 }
 
 // ConfirmKeys are the dialog's bindings, for help.
@@ -48,6 +49,25 @@ func NewConfirm(theme *Theme, question string, dangerous bool, onYes func() tea.
 			Toggle: key.NewBinding(key.WithKeys("left", "right", "tab", "shift+tab"), key.WithHelp("<-/->", "switch")),
 		},
 	}
+}
+
+// Guard makes the question one that nothing a barcode scanner types can
+// answer, for a screen where letters, Enter and Tab are input: only yes
+// (a chord such as ctrl+y) and no (esc) answer it, and Claims tells the
+// shell which keys are the question's, so the others go on to the screen.
+func (c *Confirm) Guard(yes, no key.Binding) {
+	c.guarded = true
+	c.keys.Yes, c.keys.No = yes, no
+	c.keys.Choose = key.NewBinding(key.WithDisabled())
+	c.keys.Toggle = key.NewBinding(key.WithDisabled())
+}
+
+// Guarded reports whether the question was guarded.
+func (c Confirm) Guarded() bool { return c.guarded }
+
+// Claims reports whether k answers or moves the question.
+func (c Confirm) Claims(k tea.KeyPressMsg) bool {
+	return key.Matches(k, c.keys.Yes, c.keys.No, c.keys.Choose, c.keys.Toggle)
 }
 
 // Keys returns the dialog's key map.
@@ -108,6 +128,10 @@ func (c Confirm) View() string {
 	}
 	buttons := button("Yes", c.yes) + "  " + button("No", !c.yes)
 	hint := t.Muted.Render("y yes · n no · enter choose")
+	if c.guarded {
+		buttons = "Yes: " + t.Key.Render(c.keys.Yes.Help().Key) + "    No: " + t.Key.Render(c.keys.No.Help().Key)
+		hint = t.Muted.Render("other keys go on to the screen (scans are still recorded)")
+	}
 	body := lipgloss.JoinVertical(lipgloss.Left, q, "", buttons, hint)
 	box := t.Border.Padding(0, 1)
 	if c.dangerous && !t.NoColor {

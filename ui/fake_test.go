@@ -24,6 +24,7 @@ type fakeScreen struct {
 	capturing bool
 	backLocal bool
 	guard     string
+	lock      string
 	keys      []string // key presses received
 	msgs      []string // other messages received
 	onKey     func(string) tea.Cmd
@@ -66,6 +67,7 @@ func (f *fakeScreen) CapturingInput() bool     { return f.capturing }
 func (f *fakeScreen) CapturingBack() bool      { return f.backLocal }
 func (f *fakeScreen) ConfirmQuit() string      { return f.guard }
 func (f *fakeScreen) Close()                   { f.closed = true }
+func (f *fakeScreen) Locked() string           { return f.lock }
 func (f *fakeScreen) ShortHelp() []key.Binding { return []key.Binding{fakeKey} }
 func (f *fakeScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{fakeKey, key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new event"))}}

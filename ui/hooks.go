@@ -27,3 +27,10 @@ type Closer interface {
 type StatusReporter interface {
 	StatusText() string
 }
+
+// Locker keeps the console on a screen (a kiosk desk): while Locked returns
+// a message, the shell neither quits (ctrl+c) nor switches section, and
+// shows the message instead. The screen refuses to leave on its own keys.
+type Locker interface {
+	Locked() string
+}

@@ -31,8 +31,11 @@ type GlobalKeys struct {
 	// Choosing items of a list (sessions to register for): one, or all and
 	// none. (Not named All: that is the method listing the vocabulary.)
 	Toggle, ToggleAll key.Binding
-	// At the check-in desk, where letters are scans.
-	Find, Bell, Retry key.Binding
+	// At the check-in desk, where letters are scans: only keys a barcode
+	// scanner cannot type. YesChord answers yes to a question where letters
+	// are typing (the quit question over the desk); Kiosk locks and unlocks
+	// a kiosk desk (with its PIN).
+	Find, Bell, Retry, Board, YesChord, Kiosk key.Binding
 	// Phone policy audits: a baseline to check against, another account
 	// beside this one.
 	Baseline, Compare key.Binding
@@ -100,6 +103,9 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Find:         b("ctrl+f/F2", "find a registrant", "ctrl+f", "f2"),
 		Bell:         b("ctrl+g", "bell on failure", "ctrl+g"),
 		Retry:        b("ctrl+r", "retry now", "ctrl+r"),
+		Board:        b("F4", "arrivals board", "f4"),
+		YesChord:     b("ctrl+y", "yes, where letters are typed", "ctrl+y"),
+		Kiosk:        b("ctrl+k", "kiosk: unlock with the PIN, or lock", "ctrl+k"),
 		Baseline:     b("B", "load a baseline", "B"),
 		Compare:      b("C", "compare with another profile", "C"),
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -14,11 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
-	"github.com/evdesk/evdesk/views/checkin"
 )
 
 // addCheckinCommands registers `evdesk desk` (the console opened on a
@@ -27,64 +24,13 @@ func addCheckinCommands(root *cobra.Command, f *Factory) {
 	root.AddCommand(newDeskCmd(f), newCheckinCmd(f))
 }
 
-// journalDir is where check-in journals live. The demo's simulator starts
-// afresh on every run, so its journals are kept apart from real ones.
-func journalDir(s *session) string {
-	dir := filepath.Join(config.StateDir(), "journal")
-	if s.demo {
-		dir = filepath.Join(dir, "demo")
-	}
-	return dir
-}
-
-// hostSource is the default source of check-ins: the tool and the machine.
+// hostSource is the default source of imported check-ins: the tool and the
+// machine.
 func hostSource(tool string) string {
 	if h, err := os.Hostname(); err == nil && h != "" {
 		return tool + " " + h
 	}
 	return tool
-}
-
-// checkinDeps builds what the check-in screens need from a session.
-func checkinDeps(s *session) checkin.Deps {
-	return checkin.Deps{
-		Client:       s.client,
-		SenderClient: s.senderClient,
-		JournalDir:   journalDir(s),
-		Source:       hostSource("evdesk desk"),
-	}
-}
-
-func newDeskCmd(f *Factory) *cobra.Command {
-	var sessionID string
-	cmd := &cobra.Command{
-		Use:     "desk EVENT_ID",
-		Example: "  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ\n  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --session 9mSx2yUo1Jq3",
-		Short:   "Open the console straight on the check-in desk of an event (kiosk)",
-		Long: "Open the console on the check-in desk of an event, or of one of its sessions\n" +
-			"with --session. Scans are journaled on this computer before they are shown as\n" +
-			"recorded, and sent in the background; esc leaves the desk for the console.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			s, err := f.openSession(ctx, f.flags, forConsole)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			eventID := args[0]
-			eventName, sessionName, err := resolveTarget(ctx, s, eventID, sessionID)
-			if err != nil {
-				return err
-			}
-			deps := checkinDeps(s)
-			return f.runConsole(ctx, s, ui.WithSection("Check-in"), ui.WithInitialScreen(func(c *ui.Context) ui.Screen {
-				return checkin.NewDesk(c, deps, eventID, eventName, sessionID, sessionName)
-			}))
-		},
-	}
-	cmd.Flags().StringVar(&sessionID, "session", "", "check in to this session of the event (default: the whole event)")
-	return cmd
 }
 
 // resolveTarget names the event and session. An event or session the server
@@ -166,7 +112,7 @@ func newCheckinCmd(f *Factory) *cobra.Command {
 	fl.StringVar(&source, "source", "", "source recorded with each check-in (default: evdesk checkin <hostname>)")
 	fl.DurationVar(&wait, "wait", 2*time.Minute, "how long to keep trying while the server cannot be reached; what is left stays journaled")
 	fl.VarP(out, "output", "o", "summary format: text or json")
-	cmd.AddCommand(newCheckinListCmd(f))
+	cmd.AddCommand(newCheckinListCmd(f), newCheckinStatsCmd(f))
 	return cmd
 }
 
@@ -259,6 +205,7 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 	}
 	defer j.Close()
 	sum := importSummary{EventID: job.eventID, SessionID: job.sessionID, Journal: j.Path()}
+	var short error // the list did not fit in the journal whole
 	// The scans this run answers for: what earlier runs left, then the list.
 	watch := map[string]int{} // scan id -> line (0: an earlier run's)
 	var order []string
@@ -273,15 +220,21 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 	if in := job.input; in != nil {
 		sum.BadLines = in.Bad
 		if len(in.Emails) > 0 {
-			scans, err := j.ScanMany(in.Emails, job.source)
-			if err != nil {
-				return fmt.Errorf("record the list in the journal: %w", err)
-			}
+			scans, err := j.ScanList(in.Emails, job.source)
 			for i, sc := range scans {
 				watch[sc.ID] = in.Lines[i]
 				order = append(order, sc.ID)
 			}
 			sum.Recorded = len(scans)
+			if err != nil && len(scans) == 0 {
+				return fmt.Errorf("record the list in the journal: %w", err)
+			}
+			if err != nil {
+				// What was recorded is sent; a rerun of the same list
+				// records the rest (the recorded ones are found already).
+				short = fmt.Errorf("%d of %d recorded (%v); run the same command again to finish", len(scans), len(in.Emails), err)
+				fmt.Fprintln(job.stderr, "evdesk: "+short.Error())
+			}
 		}
 	}
 	if err := sendAll(ctx, s, j, job); err != nil {
@@ -321,6 +274,9 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 		}
 	} else {
 		printSummary(job.stdout, sum)
+	}
+	if short != nil {
+		return short
 	}
 	if n := len(sum.BadLines) + sum.Rejected + sum.Pending; n > 0 {
 		return fmt.Errorf("%d not checked in: %s, %d rejected, %d not sent", n,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -56,6 +57,12 @@ type session struct {
 	transcriber  *api.Transcriber // nil: no AI credentials (the Transcribe screen explains)
 	// clientOpts are the options every client of the session shares.
 	clientOpts []api.Option
+	// journalDir holds the check-in journals and their caches (see
+	// journalDir); --demo gets a temporary one of its own.
+	journalDir string
+	// kioskPIN unlocks a kiosk desk (the profile's kiosk_pin or
+	// EVDESK_KIOSK_PIN); never shown or logged.
+	kioskPIN string
 }
 
 func (s *session) Close() {
@@ -96,8 +103,23 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 			return nil, fmt.Errorf("start the demo simulator: %w", err)
 		}
 		s.closers = append(s.closers, srv)
-		profile = config.Profile{Name: "demo", BaseURL: srv.URL(), PathWord: config.DefaultPathWord, Token: sim.DemoToken}
+		pin := config.FromEnv(os.LookupEnv).KioskPIN
+		if err := config.CheckKioskPIN(pin); pin != "" && err != nil {
+			s.Close()
+			return nil, fmt.Errorf("%s %v", config.EnvKioskPIN, err)
+		}
+		profile = config.Profile{Name: "demo", BaseURL: srv.URL(), PathWord: config.DefaultPathWord, Token: sim.DemoToken,
+			KioskPIN: pin}
 		s.demo, s.account = true, sim.DemoHostEmail
+		// The demo server starts afresh on every run: journals kept from
+		// an earlier run would answer for scans it has never seen.
+		dir, err := os.MkdirTemp("", "evdesk-demo-journal-")
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("make the demo's journal folder: %w", err)
+		}
+		s.journalDir = dir
+		s.closers = append(s.closers, removeDir(dir))
 	}
 	if err := profile.Validate(); err != nil {
 		return nil, err
@@ -130,7 +152,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	if err != nil {
 		return nil, err
 	}
-	s.client, s.senderClient, s.profile = client, sender, profile.Name
+	s.client, s.senderClient, s.profile, s.kioskPIN = client, sender, profile.Name, profile.KioskPIN
 	s.noMouse = flags.noMouse || profile.NoMouse
 	if tr, err := newTranscriber(ctx, flags, s); err == nil {
 		s.transcriber = tr
@@ -140,6 +162,11 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	logger.Info("session opened", "base_url", profile.BaseURL, "demo", s.demo)
 	return s, nil
 }
+
+// removeDir is a closer that deletes a temporary folder.
+type removeDir string
+
+func (d removeDir) Close() error { return os.RemoveAll(string(d)) }
 
 // accountLabel names the signed-in user and account from the session's
 // metadata (never its tokens), or "" when unknown.

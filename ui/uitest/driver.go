@@ -191,6 +191,9 @@ func Key(name string) tea.KeyPressMsg {
 	if k, ok := special[name]; ok {
 		return k
 	}
+	if c, ok := strings.CutPrefix(name, "ctrl+"); ok && len(c) == 1 {
+		return tea.KeyPressMsg{Code: rune(c[0]), Mod: tea.ModCtrl}
+	}
 	r := []rune(name)
 	return tea.KeyPressMsg{Code: r[0], Text: name}
 }

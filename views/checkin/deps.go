@@ -25,8 +25,17 @@ type Deps struct {
 	// JournalDir holds the journals, one file per event or session:
 	// filepath.Join(config.StateDir(), "journal") in production.
 	JournalDir string
-	// Source is sent with every check-in, e.g. "evdesk desk <hostname>".
-	Source string
+	// Desk is the desk's name (default DefaultDesk): sent as the source of
+	// every check-in, shown to the other desks ("ALREADY CHECKED IN at
+	// Desk 2").
+	Desk string
+	// KioskPIN, when set, keeps the desk on screen: leaving takes the
+	// kiosk key and this PIN (digits only, so no scan can be taken for it;
+	// config.CheckKioskPIN checks it).
+	KioskPIN string
+	// SyncEvery and RefreshEvery set how often the check-in history and
+	// the roster are refreshed (venue's defaults when zero).
+	SyncEvery, RefreshEvery time.Duration
 	// Now and Local default to the wall clock and the user's zone.
 	Now   func() time.Time
 	Local *time.Location
@@ -40,8 +49,8 @@ type Deps struct {
 // so the long retries of a console client still show an outage quickly.
 const SendTimeout = 8 * time.Second
 
-// DefaultSource is the source of desk check-ins when Deps.Source is empty.
-const DefaultSource = "evdesk desk"
+// DefaultDesk names a desk when Deps.Desk is empty.
+const DefaultDesk = "evdesk desk"
 
 func (d Deps) withDefaults() Deps {
 	if d.Now == nil {
@@ -50,8 +59,8 @@ func (d Deps) withDefaults() Deps {
 	if d.Local == nil {
 		d.Local = time.Local
 	}
-	if d.Source == "" {
-		d.Source = DefaultSource
+	if d.Desk == "" {
+		d.Desk = DefaultDesk
 	}
 	return d
 }
@@ -85,4 +94,6 @@ type testHooks struct {
 	sender func(*scanqueue.SenderOptions)
 	// checkIn replaces the network call.
 	checkIn scanqueue.CheckInFunc
+	// wait replaces the background refreshes' waits.
+	wait func(ctx context.Context, d time.Duration) error
 }

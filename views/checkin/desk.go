@@ -12,10 +12,11 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/venue"
 )
 
 type deskKeys struct {
-	Submit, Search, History, Bell, Retry, Back key.Binding
+	Submit, Search, History, Board, Bell, Retry, Back, Kiosk key.Binding
 	// In the registrant search.
 	Choose, Pick, CloseSearch key.Binding
 }
@@ -30,9 +31,11 @@ func newDeskKeys(k *ui.GlobalKeys) deskKeys {
 		Submit:      ui.With(k.Open, "record scan"),
 		Search:      ui.With(k.Find, "find registrant"),
 		History:     ui.Only(k.History, "F3", "history", "f3"),
+		Board:       ui.With(k.Board, "arrivals board"),
 		Bell:        k.Bell,
-		Retry:       k.Retry,
+		Retry:       ui.With(k.Retry, "retry and sync now"),
 		Back:        ui.With(k.Back, "clear, or leave"),
+		Kiosk:       ui.With(k.Kiosk, "kiosk: unlock with the PIN, or lock"),
 		Choose:      nav,
 		Pick:        ui.With(k.Open, "check in the chosen one"),
 		CloseSearch: ui.With(k.Back, "close search"),
@@ -40,10 +43,12 @@ func newDeskKeys(k *ui.GlobalKeys) deskKeys {
 }
 
 // Desk is the check-in desk: one input that always has the keyboard, for a
-// scanner or a person; a result box for the latest scan; counters; recent
-// scans; and a registrant search for codes that do not scan. Every scan is
-// journaled (synced to disk) before the desk calls it recorded; a sender
-// delivers the journal in the background while the desk is open.
+// scanner or a person; a result box for the latest scan, answered at once
+// from the event's roster; counters for this desk and all desks; recent
+// scans; a registrant search on the roster; and the arrivals board. Every
+// scan is journaled (synced to disk) before the desk calls it recorded; the
+// venue desk behind it sends the journal and refreshes the roster and the
+// arrivals in the background.
 type Desk struct {
 	ctx  *ui.Context
 	deps Deps
@@ -53,10 +58,9 @@ type Desk struct {
 	eventID, eventName     string
 	sessionID, sessionName string
 
-	j       *scanqueue.Journal // nil until opened
-	s       *scanqueue.Sender
+	v       *venue.Desk // nil until opened
 	openErr error
-	waiting []pendingWrite // entered before the journal opened
+	waiting []pendingWrite // entered before the desk opened
 
 	input   textinput.Model
 	recent  []entry // newest first
@@ -68,17 +72,18 @@ type Desk struct {
 	counts     scanqueue.Counts
 	today      map[string]bool // ids of scans checked in today
 	resumed    int
-
-	registered    int
-	registeredErr error
-	haveRegTotal  bool
-	regRetried    bool
+	rost       venue.RosterState
+	health     venue.Health
+	allDesks   int // check-ins the server holds, as last synced
 
 	bell  bool
 	rings int // bells rung; for tests
 
 	searching bool
 	reg       *registrants
+	showBoard bool
+	board     board
+	kiosk     *kiosk // nil unless a kiosk
 
 	width, height int
 }
@@ -106,6 +111,10 @@ func newDesk(ctx *ui.Context, d Deps, eventID, eventName, sessionID, sessionName
 		ctx: ctx, deps: d, keys: newDeskKeys(ctx.Keys), rt: newRuntime(),
 		eventID: eventID, eventName: eventName, sessionID: sessionID, sessionName: sessionName,
 		input: in, today: map[string]bool{}, bell: d.Bell,
+		board: newBoard(ctx, d, eventID, sessionID),
+	}
+	if d.KioskPIN != "" {
+		dk.kiosk = newKiosk(d.KioskPIN)
 	}
 	if h := d.hooks; h != nil && h.onRuntime != nil {
 		h.onRuntime(dk.rt)
@@ -131,26 +140,21 @@ func (d *Desk) sessionLabel() string {
 	return "session " + d.sessionID
 }
 
-// Init opens the journal and starts the sender in the background, starts
-// the pump and asks for the number of registrants.
+// Init opens the venue desk (journal, sender, roster, arrivals) in the
+// background and starts the pump.
 func (d *Desk) Init() tea.Cmd {
 	rt, deps, ev, sess := d.rt, d.deps, d.eventID, d.sessionID
-	cmds := []tea.Cmd{
-		func() tea.Msg { return rt.open(deps, ev, sess) },
-		rt.registered(deps.Client, ev),
-	}
+	cmds := []tea.Cmd{func() tea.Msg { return rt.open(deps, ev, sess) }}
 	if deps.hooks == nil || !deps.hooks.manualPump {
 		cmds = append(cmds, rt.pump.next())
 	}
 	return tea.Batch(cmds...)
 }
 
-// Close stops the registrant search's load, then the sender, and closes
-// the journal, off the caller's path.
+// Close stops the board's loads and closes the venue desk, off the
+// caller's path.
 func (d *Desk) Close() {
-	if d.reg != nil {
-		d.reg.stream.Stop()
-	}
+	d.board.stop()
 	go d.rt.shutdown()
 }
 
@@ -161,11 +165,19 @@ func (d *Desk) CapturingInput() bool { return true }
 // CapturingBack is true: esc clears the input first, then leaves.
 func (d *Desk) CapturingBack() bool { return true }
 
+// Locked keeps a locked kiosk on screen (ui.Locker).
+func (d *Desk) Locked() string {
+	if d.kiosk == nil || !d.kiosk.locked {
+		return ""
+	}
+	return kioskLockedText(d.keys.Kiosk)
+}
+
 // ConfirmQuit holds up quitting while scans wait to be sent.
 func (d *Desk) ConfirmQuit() string {
-	n := d.saving()
-	if d.j != nil {
-		n += d.j.Counts().Pending
+	n := d.unsaved
+	if d.v != nil {
+		n += d.v.Journal().Counts().Pending
 	}
 	switch n {
 	case 0:
@@ -176,49 +188,35 @@ func (d *Desk) ConfirmQuit() string {
 	return fmt.Sprintf("%d check-ins not yet sent", n)
 }
 
-// saving counts scans entered but not yet journaled.
-func (d *Desk) saving() int { return d.unsaved }
-
 func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case openedMsg:
-		if msg.rt != d.rt {
-			return d, nil
-		}
 		return d, d.onOpened(msg)
 	case recordedMsg:
-		if msg.rt != d.rt {
-			return d, nil
-		}
 		return d, d.onRecorded(msg)
 	case statusMsg:
-		if msg.rt != d.rt || (d.haveStatus && msg.st.Seq < d.st.Seq) {
+		if d.haveStatus && msg.st.Seq < d.st.Seq {
 			return d, nil
 		}
 		d.st, d.haveStatus, d.counts = msg.st, true, msg.st.Counts
-		cmd := d.reconcile()
-		if d.registeredErr != nil && !msg.st.LastSent.IsZero() && !d.regRetried {
-			// The server answers again: ask for the total once more.
-			d.regRetried = true
-			cmd = tea.Batch(cmd, d.rt.registered(d.deps.Client, d.eventID))
+		if d.v != nil {
+			// The status was taken before it was pumped: a scan recorded
+			// meanwhile (an Already, which sends nothing) is in the journal.
+			d.counts = d.v.Journal().Counts()
 		}
-		return d, cmd
+		return d, d.reconcile()
 	case ackMsg:
-		if msg.rt != d.rt {
-			return d, nil
-		}
 		return d, d.onAck(msg.scans)
-	case registeredMsg:
-		if msg.rt != d.rt {
-			return d, nil
-		}
-		d.registered, d.registeredErr, d.haveRegTotal = msg.total, msg.err, msg.err == nil
+	case changedMsg:
+		d.refreshVenue()
 		return d, nil
-	case ui.Page[api.Registrant]:
-		if d.reg == nil {
+	case boardMsg:
+		return d, d.board.update(msg)
+	case boardTickMsg:
+		if !d.showBoard {
 			return d, nil
 		}
-		return d, d.reg.onPage(msg)
+		return d, d.board.loadSessions()
 	case tea.BackgroundColorMsg: // the App rebuilt the theme in place
 		d.input.SetStyles(d.ctx.Theme.TextInputStyles())
 		if d.reg != nil {
@@ -235,12 +233,33 @@ func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	return d, cmd
 }
 
+// refreshVenue takes what the venue desk knows now: the roster's state,
+// the reads' health and the count of all desks' check-ins.
+func (d *Desk) refreshVenue() {
+	if d.v == nil {
+		return
+	}
+	d.rost, d.health, d.allDesks = d.v.RosterState(), d.v.Health(), d.v.Arrivals().Len()
+	if d.searching {
+		d.reg.fill(d.rost)
+		d.refilter()
+	}
+	if d.showBoard {
+		d.board.show(d.v.Stats(boardLatest))
+	}
+}
+
 func (d *Desk) isSubmit(k tea.KeyPressMsg) bool {
 	return key.Matches(k, d.keys.Submit) || k.Code == tea.KeyKpEnter ||
 		(k.Code == tea.KeyTab && k.Mod == 0 && strings.TrimSpace(d.input.Value()) != "")
 }
 
 func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if d.kiosk != nil {
+		if cmd, handled := d.onKioskKey(k); handled {
+			return cmd
+		}
+	}
 	if d.searching {
 		if cmd, handled := d.onSearchKey(k); handled {
 			return cmd
@@ -253,7 +272,12 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return d.submit(raw)
 	case key.Matches(k, d.keys.Search):
 		return d.openSearch()
+	case key.Matches(k, d.keys.Board):
+		return d.toggleBoard()
 	case key.Matches(k, d.keys.History):
+		if why := d.Locked(); why != "" {
+			return ui.Toast(ui.ToastInfo, why)
+		}
 		return ui.Push(NewHistory(d.ctx, d.deps, d.eventID, d.eventName, d.sessionID))
 	case key.Matches(k, d.keys.Bell):
 		d.bell = !d.bell
@@ -262,15 +286,21 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return ui.Toast(ui.ToastInfo, "Bell off")
 	case key.Matches(k, d.keys.Retry):
-		if d.s == nil {
+		if d.v == nil {
 			return nil
 		}
-		d.s.Wake()
-		return ui.Toast(ui.ToastInfo, "Retrying now")
+		d.v.Refresh()
+		return ui.Toast(ui.ToastInfo, "Retrying now, and syncing the other desks' check-ins")
 	case key.Matches(k, d.keys.Back):
 		if d.input.Value() != "" {
 			d.input.Reset()
 			return nil
+		}
+		if d.showBoard {
+			return d.toggleBoard()
+		}
+		if why := d.Locked(); why != "" {
+			return ui.Toast(ui.ToastInfo, why)
 		}
 		return d.leave()
 	}
@@ -279,8 +309,8 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// leave closes the desk: the sender stops, then the journal closes, in a
-// command; the screen pops.
+// leave closes the desk: the venue desk closes in a command; the screen
+// pops.
 func (d *Desk) leave() tea.Cmd {
 	rt := d.rt
 	cmds := []tea.Cmd{func() tea.Msg { rt.shutdown(); return nil }, ui.Pop()}
@@ -295,6 +325,9 @@ func (d *Desk) leave() tea.Cmd {
 // keyboard-wedge mode may paste); a last line without its newline stays in
 // the input.
 func (d *Desk) onPaste(content string) tea.Cmd {
+	if d.kiosk != nil && d.kiosk.prompting {
+		d.kiosk.interrupt()
+	}
 	if !strings.ContainsAny(content, "\r\n") {
 		var cmd tea.Cmd
 		d.input, cmd = d.input.Update(tea.PasteMsg{Content: content})
@@ -331,8 +364,9 @@ func splitScans(raw string) []string {
 	return fields
 }
 
-// submit checks the input and journals the addresses in it. Input that is
-// not an address is refused at once with the reason.
+// submit checks the input, answers each address at once from the roster,
+// and journals them. Input that is not an address is refused at once with
+// the reason.
 func (d *Desk) submit(raw string) tea.Cmd {
 	if strings.TrimSpace(raw) == "" {
 		return nil
@@ -341,6 +375,12 @@ func (d *Desk) submit(raw string) tea.Cmd {
 		d.closeSearch()
 	}
 	now := d.deps.Now()
+	if d.kiosk != nil && d.kiosk.garbled {
+		d.kiosk.garbled = false
+		d.push(entry{at: now, email: raw, kind: kindInvalid,
+			msg: "A scan arrived while the kiosk PIN was being typed and was cut short. Scan it again."})
+		return d.ring()
+	}
 	var keys, emails []string
 	ring := false
 	for _, tok := range splitScans(raw) {
@@ -352,7 +392,9 @@ func (d *Desk) submit(raw string) tea.Cmd {
 		}
 		d.nextKey++
 		k := fmt.Sprintf("new-%d", d.nextKey)
-		d.push(entry{key: k, at: now, email: norm, kind: kindSaving})
+		e := entry{key: k, at: now, email: norm, kind: kindSaving}
+		d.answer(&e)
+		d.push(e)
 		keys, emails = append(keys, k), append(emails, norm)
 	}
 	var cmds []tea.Cmd
@@ -365,14 +407,26 @@ func (d *Desk) submit(raw string) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// answer fills in what the roster says of an entry's address.
+func (d *Desk) answer(e *entry) {
+	ro := d.rost.Roster
+	if ro == nil {
+		return
+	}
+	e.rosterAt, e.expect = ro.Updated(), scanqueue.ExpectUnknown
+	if p, ok := ro.ByEmail(e.email); ok {
+		e.person, e.expect = &p, scanqueue.ExpectRegistered
+	}
+}
+
 // write journals emails in a command, in the order they were entered; until
-// the journal is open they wait.
+// the desk is open they wait.
 func (d *Desk) write(keys, emails []string) tea.Cmd {
 	d.unsaved += len(keys)
 	return d.dispatch(keys, emails)
 }
 
-// dispatch journals what write counted, or parks it until the journal opens.
+// dispatch journals what write counted, or parks it until the desk opens.
 func (d *Desk) dispatch(keys, emails []string) tea.Cmd {
 	switch {
 	case d.openErr != nil:
@@ -380,11 +434,11 @@ func (d *Desk) dispatch(keys, emails []string) tea.Cmd {
 			d.fail(k, "not saved: the journal could not be opened ("+d.openErr.Error()+")")
 		}
 		return d.ring()
-	case d.j == nil:
+	case d.v == nil:
 		d.waiting = append(d.waiting, pendingWrite{keys: keys, emails: emails})
 		return nil
 	}
-	return d.rt.record(d.j, d.rt.w.take(), keys, emails, d.deps.Source)
+	return d.rt.record(d.v, d.rt.w.take(), keys, emails)
 }
 
 func (d *Desk) fail(key, msg string) {
@@ -432,19 +486,24 @@ func (d *Desk) onOpened(m openedMsg) tea.Cmd {
 		d.waiting = nil
 		return tea.Batch(append(cmds, ui.Toast(ui.ToastError, "Check-in journal: "+m.err.Error()))...)
 	}
-	d.j, d.s = m.j, m.s
+	d.v = m.v
 	d.counts = m.snap.counts
 	d.resumed = m.snap.resumed
 	for id := range m.snap.today {
 		d.today[id] = true
 	}
-	// The journal's latest scans go under what was typed meanwhile.
+	d.refreshVenue()
+	// The journal's latest scans go under what was typed meanwhile; they
+	// are from before this desk opened, so the result box ignores them.
 	typed := d.recent
 	d.recent = nil
 	for i := len(m.snap.recent) - 1; i >= 0; i-- {
-		d.push(entryFromScan(m.snap.recent[i], time.Time{}, d.deps.Local))
+		e := entryFromScan(m.snap.recent[i], time.Time{}, d.deps.Local)
+		e.earlier = true
+		d.push(e)
 	}
 	for i := len(typed) - 1; i >= 0; i-- {
+		d.answer(&typed[i])
 		d.push(typed[i])
 	}
 	var cmds []tea.Cmd
@@ -475,17 +534,24 @@ func (d *Desk) onRecorded(m recordedMsg) tea.Cmd {
 		if i >= len(m.scans) {
 			break
 		}
-		sc := m.scans[i]
-		e := entryFromScan(sc, m.earlier[sc.ID], d.deps.Local)
 		if j := d.find(k); j >= 0 {
-			d.recent[j] = e
+			d.settle(j, m.scans[i], m.earlier[m.scans[i].ID])
 		}
 	}
-	if d.j != nil {
-		d.counts = d.j.Counts()
+	if d.v != nil {
+		d.counts = d.v.Journal().Counts()
 	}
 	// The sender may have answered before this message arrived.
 	return d.reconcile()
+}
+
+// settle puts what the journal says of a scan into entry i, keeping what
+// the roster said at Enter.
+func (d *Desk) settle(i int, sc scanqueue.Scan, earlier time.Time) {
+	old := d.recent[i]
+	e := entryFromScan(sc, earlier, d.deps.Local)
+	e.person, e.rosterAt, e.earlier = old.person, old.rosterAt, old.earlier
+	d.recent[i] = e
 }
 
 func (d *Desk) onAck(scans []scanqueue.Scan) tea.Cmd {
@@ -497,13 +563,14 @@ func (d *Desk) onAck(scans []scanqueue.Scan) tea.Cmd {
 		}
 		for i, e := range d.recent {
 			if e.id == sc.ID && e.kind == kindPending {
-				d.recent[i] = entryFromScan(sc, time.Time{}, d.deps.Local)
+				d.settle(i, sc, time.Time{})
 				ring = ring || d.recent[i].failed()
 			}
 		}
 	}
-	if d.j != nil {
-		d.counts = d.j.Counts()
+	if d.v != nil {
+		d.counts = d.v.Journal().Counts()
+		d.refreshVenue() // the arrivals hold this desk's confirmed check-ins now
 	}
 	if ring {
 		return d.ring()
@@ -514,7 +581,7 @@ func (d *Desk) onAck(scans []scanqueue.Scan) tea.Cmd {
 // reconcile settles pending entries the journal has answers for: an ack can
 // overtake the recorded message, or miss the desk while it is hidden.
 func (d *Desk) reconcile() tea.Cmd {
-	if d.j == nil {
+	if d.v == nil {
 		return nil
 	}
 	var settled []scanqueue.Scan
@@ -522,7 +589,7 @@ func (d *Desk) reconcile() tea.Cmd {
 		if e.kind != kindPending || e.id == "" {
 			continue
 		}
-		if sc, ok := d.j.Lookup(e.email); ok && sc.ID == e.id && sc.Outcome != scanqueue.Pending {
+		if sc, ok := d.v.Journal().Lookup(e.email); ok && sc.ID == e.id && sc.Outcome != scanqueue.Pending {
 			settled = append(settled, sc)
 		}
 	}
@@ -551,12 +618,20 @@ func (d *Desk) ShortHelp() []key.Binding {
 	if d.searching {
 		return []key.Binding{d.keys.Choose, d.keys.Pick, d.keys.CloseSearch}
 	}
-	return []key.Binding{d.keys.Submit, d.keys.Search, d.keys.History, d.keys.Bell, d.keys.Retry, d.keys.Back}
+	out := []key.Binding{d.keys.Submit, d.keys.Search, d.keys.Board, d.keys.History, d.keys.Retry, d.keys.Bell, d.keys.Back}
+	if d.kiosk != nil {
+		out = append([]key.Binding{d.keys.Kiosk}, out...)
+	}
+	return out
 }
 
 func (d *Desk) FullHelp() [][]key.Binding {
+	first := []key.Binding{d.keys.Submit, d.keys.Back, d.keys.Retry, d.keys.Bell}
+	if d.kiosk != nil {
+		first = append(first, d.keys.Kiosk)
+	}
 	return [][]key.Binding{
-		{d.keys.Submit, d.keys.Back, d.keys.Retry, d.keys.Bell},
-		{d.keys.Search, d.keys.Choose, d.keys.Pick, d.keys.CloseSearch, d.keys.History},
+		first,
+		{d.keys.Search, d.keys.Choose, d.keys.Pick, d.keys.CloseSearch, d.keys.Board, d.keys.History},
 	}
 }

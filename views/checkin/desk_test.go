@@ -25,7 +25,7 @@ func (r *rig) checkedIn(email string) bool {
 
 func TestDeskChecksInAndShowsEachStage(t *testing.T) {
 	r := newRig(t)
-	r.settle("ONLINE", "Registered 20,000")
+	r.settle("ONLINE", "of 20,000")
 	r.Contains("READY", "0 pending", "Observability Summit APAC")
 	r.Golden("desk_ready")
 
@@ -38,7 +38,7 @@ func TestDeskChecksInAndShowsEachStage(t *testing.T) {
 	r.scan("  " + strings.ToUpper(who) + " ")
 	r.Contains("RECORDED, SENDING", who) // on disk, before any answer
 	r.sim.SetFaults(0, 0, 0)
-	r.settle("CHECKED IN", "Checked in today 1")
+	r.settle("CHECKED IN", "This desk today 1")
 	r.Lacks("RECORDED, SENDING")
 	r.Golden("desk_checked_in")
 	if !r.checkedIn(who) {
@@ -50,7 +50,7 @@ func TestDeskChecksInAndShowsEachStage(t *testing.T) {
 
 	// The same badge again: the journal knows, nothing is sent.
 	r.scan(who)
-	r.Contains("ALREADY CHECKED IN", "already checked in at this desk", "first scanned 10:00:00")
+	r.Contains("ALREADY CHECKED IN", "checked in at this desk (evdesk desk test), 10:00", "first scanned 10:00:00")
 	r.Golden("desk_already")
 	if n := len(r.sim.CheckIns(r.ids.LargeConferenceEventID, "")); n != 1 {
 		t.Fatalf("%d check-ins on the server, want 1", n)
@@ -67,7 +67,7 @@ func TestDeskRefusesWhatIsNotAnEmail(t *testing.T) {
 	r.Contains(`"ana@localhost"`, "the part after @ needs a dot")
 	r.scan("https://events.vendor.example/qr?t=abc")
 	r.Contains("You scanned a link")
-	if c := r.desk().j.Counts(); c.Total() != 0 {
+	if c := r.desk().v.Journal().Counts(); c.Total() != 0 {
 		t.Fatalf("refused input reached the journal: %+v", c)
 	}
 }
@@ -97,7 +97,7 @@ func TestDeskQueuesOfflineAndAsksBeforeQuitting(t *testing.T) {
 
 	r.Press("ctrl+c")
 	r.Contains("2 check-ins not yet sent", "quit anyway?")
-	r.Press("n")
+	r.Press("esc")
 	if r.Quit() {
 		t.Fatal("quit without asking")
 	}
@@ -105,7 +105,7 @@ func TestDeskQueuesOfflineAndAsksBeforeQuitting(t *testing.T) {
 
 	r.sim.SetFaults(0, 0, 0)
 	r.Send(ctrl('r'))
-	r.settle("ONLINE", "0 pending", "Checked in today 2")
+	r.settle("ONLINE", "0 pending", "This desk today 2")
 	if !r.checkedIn(who) {
 		t.Fatal("the queued scan was not delivered")
 	}
@@ -123,7 +123,7 @@ func TestTypingNeverWaitsForTheNetwork(t *testing.T) {
 	start := time.Now()
 	r.scan(a)
 	// Let the sender pick the first scan up: its request is now in flight.
-	for r.desk().s.Status().InFlight == 0 && time.Since(start) < 2*time.Second {
+	for r.desk().v.Sender().Status().InFlight == 0 && time.Since(start) < 2*time.Second {
 		time.Sleep(time.Millisecond)
 	}
 	r.scan(b)
@@ -131,11 +131,11 @@ func TestTypingNeverWaitsForTheNetwork(t *testing.T) {
 	if took := time.Since(start); took > 700*time.Millisecond {
 		t.Fatalf("three scans took %v with a request in flight", took)
 	}
-	if r.desk().s.Status().InFlight == 0 {
+	if r.desk().v.Sender().Status().InFlight == 0 {
 		t.Fatal("no request was in flight while typing")
 	}
 	r.Contains(a, b, c, "RECORDED, SENDING")
-	r.settle("Checked in today 3", "0 pending")
+	r.settle("This desk today 3", "0 pending")
 }
 
 func TestPastedLinesAreScansAndKeypadEnterSubmits(t *testing.T) {
@@ -148,12 +148,12 @@ func TestPastedLinesAreScansAndKeypadEnterSubmits(t *testing.T) {
 	r.Type(r.registered(8))
 	r.Send(tea.KeyPressMsg{Code: tea.KeyKpEnter})
 	r.Contains(r.registered(8))
-	r.settle("Checked in today 3")
+	r.settle("This desk today 3")
 	// Space-separated addresses (a paste that lost its newlines) are
 	// several scans; other text with spaces is one input, refused whole.
 	r.Type(r.registered(9) + " " + r.registered(10))
 	r.Press("enter")
-	r.settle("Checked in today 5")
+	r.settle("This desk today 5")
 	r.scan("Ana Silva")
 	r.Contains(`You typed "Ana Silva"`)
 }
@@ -180,7 +180,7 @@ func TestRegistrantSearchChecksInTheChosenOne(t *testing.T) {
 	r.Contains("Find a registrant")
 	r.scan(r.registered(1))
 	r.Lacks("Find a registrant")
-	r.settle("Checked in today 2")
+	r.settle("This desk today 2")
 }
 
 func TestDeskBellRingsOnFailureWhenOn(t *testing.T) {
@@ -276,26 +276,26 @@ func TestDeskFitsA80x24Terminal(t *testing.T) {
 	r.settle("ONLINE")
 	r.scan(r.registered(0))
 	r.scan("nobody@example.org")
-	r.settle("NOT REGISTERED", "Checked in today 1")
+	r.settle("NOT REGISTERED", "This desk today 1")
 	r.Golden("desk_80x24")
 }
 
 func TestADeskStartedOfflineWorksAndCatchesUp(t *testing.T) {
 	r := newRig(t, func(c *rigConfig) { c.offline = true })
-	r.Contains("NO ANSWER", "cannot reach the server", "Registered unknown")
+	r.settle("NO ANSWER", "cannot reach the server", "of ?")
 	who := r.registered(13)
 	r.scan(who)
 	r.Contains("RECORDED") // journaled at once, whatever the network does
 	r.settle("OFFLINE", "QUEUED OFFLINE")
 	r.sim.SetFaults(0, 0, 0)
 	r.Send(ctrl('r'))
-	r.settle("CHECKED IN", "ONLINE", "Registered 20,000")
+	r.settle("CHECKED IN", "ONLINE", "of 20,000")
 }
 
 // ? is a scan character at the desk: it is typed, and F1 opens the help.
 func TestDeskHelpIsF1(t *testing.T) {
 	r := newRig(t)
-	r.settle("ONLINE", "Registered 20,000")
+	r.settle("ONLINE", "of 20,000")
 	r.Contains("F1 help")
 	r.Type("a?b")
 	r.Contains("Scan > a?b")

@@ -48,12 +48,21 @@ func (d *Desk) View() string {
 	if d.gaps() {
 		lines = append(lines, "")
 	}
-	lines = append(lines, ui.Fit(d.input.View(), w, 1))
+	if d.kiosk != nil && d.kiosk.prompting {
+		lines = append(lines, ui.Fit(d.kioskLine(), w, 1))
+	} else {
+		lines = append(lines, ui.Fit(d.input.View(), w, 1))
+	}
 	if d.gaps() {
 		lines = append(lines, "")
 	}
 	if d.searching {
 		lines = append(lines, d.searchHead(), d.reg.table.View())
+		return ui.Fit(strings.Join(lines, "\n"), w, d.height)
+	}
+	if d.showBoard {
+		// The latest scan keeps one line; the board takes the rest.
+		lines = append(lines, d.resultLine(), d.board.view(w, max(1, d.height-d.headLines()-1)))
 		return ui.Fit(strings.Join(lines, "\n"), w, d.height)
 	}
 	lines = append(lines, d.boxView())
@@ -72,15 +81,61 @@ func (d *Desk) titleLine() string {
 	t := d.ctx.Theme
 	left := t.Title.Render("CHECK-IN DESK") + "  " + lipgloss.NewStyle().Bold(true).Render(d.eventName) +
 		t.Muted.Render(" · "+d.sessionLabel())
-	right := "bell off"
-	if d.bell {
-		right = "bell on"
+	kiosk := ""
+	switch {
+	case d.kiosk != nil && d.kiosk.locked:
+		kiosk = t.InfoBadge.Render(" KIOSK ")
+	case d.kiosk != nil:
+		kiosk = t.WarningBadge.Render(" KIOSK UNLOCKED ")
 	}
-	return spread(left, t.Muted.Render(right), d.width)
+	bell := "bell off"
+	if d.bell {
+		bell = "bell on"
+	}
+	name := t.Muted.Render("desk: ") + sanitize.Line(d.deps.Desk)
+	// What fits, from the most to the least: the kiosk badge goes last.
+	for _, right := range []string{
+		join(kiosk, name+t.Muted.Render(" · "+bell)), join(kiosk, name), kiosk,
+	} {
+		if ansi.StringWidth(left)+ansi.StringWidth(right)+2 <= d.width {
+			return spread(left, right, d.width)
+		}
+	}
+	return spread(ansi.Truncate(left, max(0, d.width-ansi.StringWidth(kiosk)-2), "…"), kiosk, d.width)
+}
+
+// join puts the non-empty parts on one line, a space apart.
+func join(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 func (d *Desk) conn() conn {
-	return conn{known: d.haveStatus, st: d.st, pending: d.counts.Pending, reached: d.haveRegTotal, probeErr: d.registeredErr}
+	reached := !d.health.LastOK.IsZero()
+	var probeErr error
+	if !reached {
+		probeErr = d.health.LastErr
+	}
+	return conn{known: d.haveStatus, st: d.st, pending: d.counts.Pending, reached: reached, probeErr: probeErr}
+}
+
+// rosterText says where the roster stands, for the connection line.
+func (d *Desk) rosterText() string {
+	r := d.rost
+	switch {
+	case r.Loading && r.Roster == nil:
+		return fmt.Sprintf("roster loading %s of %s", ui.Thousands(r.Loaded), ui.Thousands(r.Total))
+	case r.Roster == nil && r.Err != nil:
+		return "no roster yet (" + offlineReason(r.Err) + ")"
+	case r.Roster == nil:
+		return "no roster yet"
+	}
+	return "roster " + ui.Thousands(r.Roster.Len()) + ", updated " + r.Roster.Updated().In(d.deps.Local).Format("15:04")
 }
 
 func (d *Desk) connLine() string {
@@ -90,10 +145,13 @@ func (d *Desk) connLine() string {
 	}
 	r, word, detail := connWords(d.conn(), d.deps.Now(), d.deps.Local)
 	pending := fmt.Sprintf("%d pending", d.counts.Pending+d.unsaved)
+	// The detail (what is wrong, what to press) comes before the roster,
+	// which is the first to go on a narrow terminal.
 	line := badge(t, r).Render(" "+word+" ") + " " + lipgloss.NewStyle().Bold(true).Render(pending)
 	if detail != "" {
 		line += t.Muted.Render(" · ") + text(t, r).Render(detail)
 	}
+	line += t.Muted.Render(" · " + d.rosterText())
 	return ui.Fit(ansi.Truncate(line, d.width, "…"), d.width, 1)
 }
 
@@ -107,27 +165,69 @@ func (d *Desk) StatusText() string {
 	return fmt.Sprintf("%s · %d pending", word, d.counts.Pending+d.unsaved)
 }
 
+// countersLine counts this desk's work today and all desks' check-ins
+// (as last synced) against the registrants.
 func (d *Desk) countersLine() string {
 	t := d.ctx.Theme
 	reg := "..."
 	switch {
-	case d.haveRegTotal:
-		reg = ui.Thousands(d.registered)
-	case d.registeredErr != nil:
-		reg = "unknown"
+	case d.rost.Total > 0:
+		reg = ui.Thousands(d.rost.Total)
+	case d.rost.Err != nil || d.health.LastErr != nil:
+		reg = "?"
 	}
 	item := func(label string, n string) string {
 		return t.Muted.Render(label+" ") + lipgloss.NewStyle().Bold(true).Render(n)
 	}
 	c := d.counts
 	parts := []string{
-		item("Checked in today", ui.Thousands(len(d.today))),
+		item("This desk today", ui.Thousands(len(d.today))),
+		item("All desks", ui.Thousands(d.allDesks)+" of "+reg),
 		item("Pending", ui.Thousands(c.Pending+d.unsaved)),
 		item("Rejected", ui.Thousands(c.Rejected)),
 		item("Already", ui.Thousands(c.Already)),
-		item("Registered", reg),
 	}
-	return ui.Fit(strings.Join(parts, "   "), d.width, 1)
+	return ui.Fit(strings.Join(parts, "  "), d.width, 1)
+}
+
+// latest is this desk session's latest scan, if any (scans from before
+// the desk opened stay in the list, never in the result box).
+func (d *Desk) latest() (entry, bool) {
+	if len(d.recent) == 0 || d.recent[0].earlier {
+		return entry{}, false
+	}
+	return d.recent[0], true
+}
+
+// personText is what the roster says of an entry: "Ana Costa · registered
+// · speaker".
+func personText(e entry) string {
+	if e.person == nil {
+		return ""
+	}
+	var parts []string
+	for _, s := range []string{e.person.Name, words(e.person.Status), words(e.person.Role())} {
+		if s != "" {
+			parts = append(parts, sanitize.Line(s))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// resultLine is the latest scan in one line (under the board).
+func (d *Desk) resultLine() string {
+	t := d.ctx.Theme
+	e, ok := d.latest()
+	if !ok {
+		return ui.Fit(t.Muted.Render("Latest scan: none yet"), d.width, 1)
+	}
+	v := describe(e, d.conn(), d.deps.Local)
+	line := badge(t, v.role).Render(" ["+v.mark+"] "+v.word+" ") + " " + sanitize.Line(e.email)
+	if p := personText(e); p != "" {
+		line += t.Muted.Render(" · " + p)
+	}
+	line += t.Muted.Render(" · ") + text(t, v.role).Render(ui.OneLine(v.detail))
+	return ui.Fit(ansi.Truncate(line, d.width, "…"), d.width, 1)
 }
 
 // boxView is the result of the latest scan, large and framed: the word
@@ -137,13 +237,16 @@ func (d *Desk) boxView() string {
 	w := d.width
 	var v verdict
 	email := ""
+	e, scanned := d.latest()
 	switch {
-	case len(d.recent) > 0:
-		e := d.recent[0]
+	case scanned:
 		v = describe(e, d.conn(), d.deps.Local)
 		email = sanitize.Line(e.email)
 		if e.kind == kindInvalid {
 			email = ""
+		}
+		if p := personText(e); p != "" {
+			email += " · " + p
 		}
 		if !e.at.IsZero() {
 			email = strings.TrimSpace(email + "   " + t.Muted.Render(clock(e.at, d.deps.Local)))
@@ -158,8 +261,8 @@ func (d *Desk) boxView() string {
 	center := lipgloss.NewStyle().Width(inner).Align(lipgloss.Center)
 	body := []string{
 		center.Render(badge(t, v.role).Render("  [" + v.mark + "] " + v.word + "  ")),
-		center.Render(ansi.Truncate(lipgloss.NewStyle().Bold(true).Render(email), inner, "...")),
-		center.Render(ansi.Truncate(text(t, v.role).Render(ui.OneLine(v.detail)), inner, "...")),
+		center.Render(ansi.Truncate(lipgloss.NewStyle().Bold(true).Render(email), inner, "…")),
+		center.Render(ansi.Truncate(text(t, v.role).Render(ui.OneLine(v.detail)), inner, "…")),
 	}
 	pad := (d.boxHeight() - 5) / 2
 	st := lipgloss.NewStyle().Border(border(v.role)).Padding(pad, 1).Width(w)
@@ -203,14 +306,7 @@ func (d *Desk) recentView(h int) string {
 
 func (d *Desk) searchHead() string {
 	t := d.ctx.Theme
-	state := ""
-	switch {
-	case d.reg.err != nil:
-		state = t.Error.Render("  ERROR: loading failed")
-	case d.reg.loading:
-		state = t.Muted.Render("  loading...")
-	}
-	head := t.Header.Render("Find a registrant") + t.Muted.Render(": type part of the email or name above · ↑/↓ choose · enter checks in · esc closes") + state
+	head := t.Header.Render("Find a registrant") + t.Muted.Render(" on the roster: type part of the email or name above · ↑/↓ choose · enter checks in · esc closes")
 	return ui.Fit(ansi.Truncate(head, d.width, "…"), d.width, 1)
 }
 

@@ -43,13 +43,20 @@ type rigConfig struct {
 	sessionID string
 	lockWait  time.Duration
 	checkIn   scanqueue.CheckInFunc
-	offline   bool // the server drops every connection from the start
+	offline   bool   // the server drops every connection from the start
+	pin       string // a kiosk's PIN
+	board     bool   // the arrivals board alone, not the desk
 }
 
 func withSize(w, h int) rigOpt         { return func(c *rigConfig) { c.w, c.h = w, h } }
 func withJournalDir(dir string) rigOpt { return func(c *rigConfig) { c.dir = dir } }
 func pickerOnly() rigOpt               { return func(c *rigConfig) { c.noDesk = true } }
 func withSession(id string) rigOpt     { return func(c *rigConfig) { c.sessionID = id } }
+func withKioskPIN(pin string) rigOpt   { return func(c *rigConfig) { c.pin = pin } }
+func boardOnly() rigOpt                { return func(c *rigConfig) { c.board = true } }
+func withCheckIn(f scanqueue.CheckInFunc) rigOpt {
+	return func(c *rigConfig) { c.checkIn = f }
+}
 
 func largeEvent(f sim.Fixtures) string { return f.LargeConferenceEventID }
 
@@ -84,7 +91,8 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		Client:       mk(),
 		SenderClient: mk(api.WithRetry(api.RetryPolicy{MaxAttempts: 1})),
 		JournalDir:   cfg.dir,
-		Source:       "evdesk desk test",
+		Desk:         "evdesk desk test",
+		KioskPIN:     cfg.pin,
 		Now:          testClock,
 		Local:        time.UTC,
 		hooks: &testHooks{
@@ -96,8 +104,11 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 				o.Jitter = func() float64 { return 0 }
 				// Backoff waits until woken (ctrl+r), so an outage
 				// holds still for the golden file.
-				o.Sleep = func(ctx context.Context, _ time.Duration) error { <-ctx.Done(); return ctx.Err() }
+				o.Sleep = untilWoken
 			},
+			// The history and the roster refresh when asked (ctrl+r),
+			// so every view is the same on every run.
+			wait: untilWoken,
 		},
 	}
 	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test"}
@@ -107,6 +118,9 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		name := map[string]string{r.ids.LargeConferenceEventID: "Observability Summit APAC"}[ev]
 		sess := cfg.sessionID
 		appOpts = append(appOpts, ui.WithInitialScreen(func(c *ui.Context) ui.Screen {
+			if cfg.board {
+				return NewBoard(c, r.deps, ev, name, sess)
+			}
 			return NewDesk(c, r.deps, ev, name, sess, "")
 		}))
 	}
@@ -184,6 +198,9 @@ func (r *rig) scan(text string) {
 	r.Type(text)
 	r.Press("enter")
 }
+
+// untilWoken is a wait that only a wake (ctrl+r) or closing ends.
+func untilWoken(ctx context.Context, _ time.Duration) error { <-ctx.Done(); return ctx.Err() }
 
 func ctrl(c rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: c, Mod: tea.ModCtrl} }
 

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/roster"
 	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
 )
@@ -35,6 +36,25 @@ type entry struct {
 	email string // normalised, or the input as typed when refused
 	kind  kind
 	msg   string
+	// What the roster said at Enter: the person (nil when not on it, or
+	// no roster), its verdict, and when the roster was taken.
+	person   *roster.Person
+	expect   scanqueue.Expect
+	rosterAt time.Time
+	// earlier: from the journal, before this desk opened (the result box
+	// shows this desk session's scans only).
+	earlier bool
+}
+
+// disagrees: the server's answer contradicts the roster's.
+func (e entry) disagrees() bool {
+	return (e.expect == scanqueue.ExpectUnknown && e.kind == kindCheckedIn) ||
+		(e.expect == scanqueue.ExpectRegistered && e.kind == kindRejected)
+}
+
+// byRoster names the roster an answer comes from: "by roster, updated 09:12".
+func (e entry) byRoster(local *time.Location) string {
+	return "by roster, updated " + e.rosterAt.In(local).Format("15:04")
 }
 
 // role is the colour and border family of a result.
@@ -75,18 +95,15 @@ func describe(e entry, c conn, local *time.Location) verdict {
 		return verdict{mark: "..", word: "SAVING", role: roleInfo,
 			detail: "writing the scan to this computer's journal"}
 	case kindPending:
-		if c.known && (c.st.State == scanqueue.Blocked || c.st.State == scanqueue.Stopped) {
-			return verdict{mark: "..", word: "QUEUED, NOT SENT", role: roleWarn,
-				detail: "saved on this computer; the server refuses check-ins for now (see the line at the top)"}
-		}
-		if c.online() {
-			return verdict{mark: ">>", word: "RECORDED, SENDING", role: roleInfo,
-				detail: "saved on this computer; sending to the server"}
-		}
-		return verdict{mark: "..", word: "QUEUED OFFLINE", role: roleWarn,
-			detail: fmt.Sprintf("saved on this computer; sent when the server answers (%d waiting)", c.pending)}
+		return describePending(e, c, local)
 	case kindCheckedIn:
-		return verdict{mark: "OK", word: "CHECKED IN", role: roleOK, detail: "the server confirmed the check-in"}
+		v := verdict{mark: "OK", word: "CHECKED IN", role: roleOK, detail: "the server confirmed the check-in"}
+		if e.disagrees() {
+			v.role = roleWarn
+			v.detail = "the server checked them in, though the roster (updated " + e.rosterAt.In(local).Format("15:04") +
+				") did not list them"
+		}
+		return v
 	case kindAlready:
 		return verdict{mark: "==", word: "ALREADY CHECKED IN", role: roleWarn, detail: e.msg}
 	case kindRejected:
@@ -94,12 +111,46 @@ func describe(e entry, c conn, local *time.Location) verdict {
 		if strings.Contains(strings.ToLower(e.msg), "not registered") {
 			word = "NOT REGISTERED"
 		}
-		return verdict{mark: "!!", word: word, role: roleErr, detail: "server: " + e.msg}
+		v := verdict{mark: "!!", word: word, role: roleErr, detail: "server: " + e.msg}
+		if e.disagrees() {
+			v.detail += " (the roster, updated " + e.rosterAt.In(local).Format("15:04") + ", lists them)"
+		}
+		return v
 	case kindInvalid:
 		return verdict{mark: "XX", word: "NOT AN EMAIL", role: roleErr, detail: e.msg}
 	default:
 		return verdict{mark: "XX", word: "NOT RECORDED", role: roleErr, detail: e.msg}
 	}
+}
+
+// describePending words a scan on disk that the server has not answered:
+// while the server cannot confirm, the roster answers.
+func describePending(e entry, c conn, local *time.Location) verdict {
+	held := c.known && (c.st.State == scanqueue.Blocked || c.st.State == scanqueue.Stopped || c.st.State == scanqueue.Refused)
+	if e.expect == scanqueue.ExpectUnknown && (held || !c.online()) {
+		return verdict{mark: "!?", word: "NOT REGISTERED", role: roleWarn,
+			detail: e.byRoster(local) + "; saved, and the server will have the last word when it answers"}
+	}
+	// The person line under the word says "registered" from the roster;
+	// while the server cannot confirm, the detail says where that is from.
+	registered := ""
+	if e.expect == scanqueue.ExpectRegistered {
+		registered = e.byRoster(local) + "; "
+	}
+	switch {
+	case held:
+		return verdict{mark: "..", word: "QUEUED, NOT SENDING", role: roleWarn,
+			detail: registered + "saved here; the server refuses check-ins for now (see the top line)"}
+	case c.online():
+		v := verdict{mark: ">>", word: "RECORDED, SENDING", role: roleInfo,
+			detail: "saved on this computer; sending to the server"}
+		if e.expect == scanqueue.ExpectUnknown {
+			v.detail = "not on the roster (updated " + e.rosterAt.In(local).Format("15:04") + "); saved, the server decides"
+		}
+		return v
+	}
+	return verdict{mark: "..", word: "QUEUED OFFLINE", role: roleWarn,
+		detail: fmt.Sprintf("%ssaved here; sent when the server answers (%d waiting)", registered, c.pending)}
 }
 
 // failed reports whether an entry is a failure (the bell rings).
@@ -111,7 +162,7 @@ func (e entry) failed() bool {
 func invalidMessage(typed string, err error) string {
 	shown := typed
 	if len([]rune(shown)) > 60 {
-		shown = string([]rune(shown)[:57]) + "..."
+		shown = string([]rune(shown)[:59]) + "…"
 	}
 	if u, perr := url.Parse(typed); perr == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		return fmt.Sprintf("You scanned a link (%q), not an email address. Scan the email code, or find the attendee with ctrl+f.", shown)
@@ -125,7 +176,7 @@ func invalidMessage(typed string, err error) string {
 
 // entryFromScan describes a journaled scan.
 func entryFromScan(sc scanqueue.Scan, earlier time.Time, local *time.Location) entry {
-	e := entry{key: sc.ID, id: sc.ID, at: sc.At, email: sc.Email, msg: sc.Message}
+	e := entry{key: sc.ID, id: sc.ID, at: sc.At, email: sc.Email, msg: sc.Message, expect: sc.Expect}
 	switch sc.Outcome {
 	case scanqueue.Pending:
 		e.kind = kindPending
@@ -158,6 +209,9 @@ func connWords(c conn, now time.Time, local *time.Location) (role, string, strin
 			return roleWarn, "SLOWED DOWN", "the server asked to wait; next try " + ui.ClockAt(st.RetryAt, now, local)
 		case scanqueue.Blocked:
 			return roleErr, "NOT SENDING", errText(st.LastError)
+		case scanqueue.Refused:
+			// The message first, the hint short: the retry is automatic.
+			return roleErr, "SERVER REFUSED THE BATCH", "server: " + serverSaid(st.LastError) + "; kept, ctrl+r retries"
 		case scanqueue.Stopped:
 			return roleErr, "STOPPED", errText(st.LastError) + "; close and reopen the desk"
 		}
@@ -182,6 +236,16 @@ func offlineReason(err error) string {
 		return fmt.Sprintf("the server answered %d", ae.Status)
 	}
 	return "cannot reach the server"
+}
+
+// serverSaid is the server's own message when it gave one (the status is
+// in the word beside it), else the whole error.
+func serverSaid(err error) string {
+	var ae *api.Error
+	if errors.As(err, &ae) && strings.TrimSpace(ae.Message) != "" {
+		return ui.OneLine(ae.Message)
+	}
+	return errText(err)
 }
 
 func errText(err error) string {

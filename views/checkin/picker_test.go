@@ -47,7 +47,7 @@ func TestHistoryListsTheServersCheckIns(t *testing.T) {
 	for i := range 3 {
 		r.scan(r.registered(i))
 	}
-	r.settle("Checked in today 3", "0 pending")
+	r.settle("This desk today 3", "0 pending")
 	r.Send(fkey(3))
 	r.Contains("Check-in history", r.registered(0), r.registered(2), "evdesk desk test", "3 of 3 loaded")
 	r.Golden("history")
@@ -59,7 +59,7 @@ func TestHistoryListsTheServersCheckIns(t *testing.T) {
 	r.Press("esc") // clears the filter
 	r.Contains(r.registered(0))
 	r.Press("esc") // back to the desk, which kept its state
-	r.Contains("CHECK-IN DESK", "Checked in today 3")
+	r.Contains("CHECK-IN DESK", "This desk today 3")
 }
 
 func TestSessionPickerForOneEvent(t *testing.T) {

@@ -1,15 +1,13 @@
 package checkin
 
 import (
-	"context"
-	"errors"
 	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/scanqueue"
+	"github.com/evdesk/evdesk/venue"
 )
 
 // pump carries the sender's callbacks, which run on a goroutine of the
@@ -97,31 +95,26 @@ func (w *writer) close() {
 	w.mu.Unlock()
 }
 
-// runtime is the desk's share of the world outside the model: the journal
-// and sender it opened, its pump and writer. It is safe for concurrent use;
-// messages carry it so a desk knows its own.
+// runtime is the desk's share of the world outside the model: the venue
+// desk it opened (journal, sender, roster, arrivals), its pump and writer.
+// It is safe for concurrent use.
 type runtime struct {
 	pump *pump
 	w    *writer
-	// ctx ends when the desk closes, cancelling its listings.
-	ctx    context.Context
-	cancel context.CancelFunc
 
 	mu     sync.Mutex
 	closed bool
-	j      *scanqueue.Journal
-	s      *scanqueue.Sender
-	// down is closed once shutdown has closed the sender and journal.
+	v      *venue.Desk
+	// down is closed once shutdown has closed the desk.
 	down chan struct{}
 }
 
 func newRuntime() *runtime {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &runtime{pump: newPump(), w: newWriter(), ctx: ctx, cancel: cancel, down: make(chan struct{})}
+	return &runtime{pump: newPump(), w: newWriter(), down: make(chan struct{})}
 }
 
-// shutdown stops the sender, then closes the journal; pending scans stay
-// in the journal for the next desk. It runs once, off the Update path.
+// shutdown closes the venue desk (sender, refreshes, journal); pending scans
+// stay in the journal for the next desk. It runs once, off the Update path.
 func (rt *runtime) shutdown() {
 	rt.mu.Lock()
 	if rt.closed {
@@ -129,31 +122,25 @@ func (rt *runtime) shutdown() {
 		return
 	}
 	rt.closed = true
-	j, s := rt.j, rt.s
+	v := rt.v
 	rt.mu.Unlock()
-	rt.cancel()
 	rt.pump.stop()
 	rt.w.close()
-	if s != nil {
-		_ = s.Close()
-	}
-	if j != nil {
-		_ = j.Close()
+	if v != nil {
+		_ = v.Close()
 	}
 	close(rt.down)
 }
 
-// Messages of the desk's background work; each names its runtime.
+// Messages of the desk's background work. The shell brings each back to
+// the desk that asked (the pump's command is the desk's).
 type (
 	openedMsg struct {
-		rt   *runtime
-		j    *scanqueue.Journal
-		s    *scanqueue.Sender
+		v    *venue.Desk
 		snap snapshot
 		err  error
 	}
 	recordedMsg struct {
-		rt    *runtime
 		keys  []string // the placeholder entries, one per email
 		scans []scanqueue.Scan
 		// earlier holds, for scans found Already, when the scan they
@@ -161,19 +148,10 @@ type (
 		earlier map[string]time.Time
 		err     error
 	}
-	statusMsg struct {
-		rt *runtime
-		st scanqueue.Status
-	}
-	ackMsg struct {
-		rt    *runtime
-		scans []scanqueue.Scan
-	}
-	registeredMsg struct {
-		rt    *runtime
-		total int
-		err   error
-	}
+	statusMsg struct{ st scanqueue.Status }
+	ackMsg    struct{ scans []scanqueue.Scan }
+	// changedMsg: the roster or the arrivals changed.
+	changedMsg struct{}
 )
 
 // snapshot is what the desk shows from the journal when it opens.
@@ -187,55 +165,34 @@ type snapshot struct {
 // recentMax is how many scans the desk remembers for its list.
 const recentMax = 50
 
-// lockWait is how long opening waits for a journal another desk of this
-// program is still closing.
-const lockWait = 2 * time.Second
-
-// open opens the journal, takes the snapshot and starts the sender. If the
-// desk closed meanwhile, it closes what it opened and reports nothing.
+// open opens the venue desk and takes the snapshot. If the desk closed
+// meanwhile, it closes what it opened and reports nothing.
 func (rt *runtime) open(d Deps, eventID, sessionID string) tea.Msg {
-	opts := []scanqueue.JournalOption{scanqueue.WithClock(d.Now)}
-	var j *scanqueue.Journal
-	var err error
-	wait := lockWait
-	if d.hooks != nil && d.hooks.lockWait != 0 {
-		wait = d.hooks.lockWait
+	o := venue.Options{
+		Dir: d.JournalDir, EventID: eventID, SessionID: sessionID, Name: d.Desk,
+		Client: d.Client, CheckIn: d.checkInFunc(), Now: d.Now, Local: d.Local,
+		SyncEvery: d.SyncEvery, RefreshEvery: d.RefreshEvery,
+		OnStatus: func(st scanqueue.Status) { rt.pump.post(statusMsg{st: st}) },
+		OnAck:    func(sc []scanqueue.Scan) { rt.pump.post(ackMsg{scans: sc}) },
+		OnChange: func() { rt.pump.post(changedMsg{}) },
 	}
-	for deadline := time.Now().Add(wait); ; {
-		j, err = scanqueue.Open(d.JournalDir, eventID, sessionID, opts...)
-		if !errors.Is(err, scanqueue.ErrLocked) || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
+	if h := d.hooks; h != nil {
+		o.LockWait, o.Sender, o.Wait = h.lockWait, h.sender, h.wait
 	}
+	v, err := venue.Open(o)
 	if err != nil {
-		return openedMsg{rt: rt, err: err}
+		return openedMsg{err: err}
 	}
-	snap := takeSnapshot(j, d.Now().In(d.Local))
-	so := scanqueue.SenderOptions{
-		CheckIn:  d.checkInFunc(),
-		Now:      d.Now,
-		OnStatus: func(st scanqueue.Status) { rt.pump.post(statusMsg{rt: rt, st: st}) },
-		OnAck:    func(sc []scanqueue.Scan) { rt.pump.post(ackMsg{rt: rt, scans: sc}) },
-	}
-	if d.hooks != nil && d.hooks.sender != nil {
-		d.hooks.sender(&so)
-	}
-	s, err := scanqueue.NewSender(j, so)
-	if err != nil {
-		_ = j.Close()
-		return openedMsg{rt: rt, err: err}
-	}
+	snap := takeSnapshot(v.Journal(), d.Now().In(d.Local))
 	rt.mu.Lock()
 	if rt.closed {
 		rt.mu.Unlock()
-		_ = s.Close()
-		_ = j.Close()
+		_ = v.Close()
 		return nil
 	}
-	rt.j, rt.s = j, s
+	rt.v = v
 	rt.mu.Unlock()
-	return openedMsg{rt: rt, j: j, s: s, snap: snap}
+	return openedMsg{v: v, snap: snap}
 }
 
 func takeSnapshot(j *scanqueue.Journal, now time.Time) snapshot {
@@ -263,16 +220,16 @@ func sameDay(t, now time.Time) bool {
 }
 
 // record journals emails in ticket order and reports what became of them.
-func (rt *runtime) record(j *scanqueue.Journal, ticket uint64, keys, emails []string, source string) tea.Cmd {
+func (rt *runtime) record(v *venue.Desk, ticket uint64, keys, emails []string) tea.Cmd {
 	return func() tea.Msg {
-		msg := recordedMsg{rt: rt, keys: keys}
+		msg := recordedMsg{keys: keys}
 		rt.w.run(ticket, func() {
-			msg.scans, msg.err = j.ScanMany(emails, source)
+			msg.scans, msg.err = v.Scan(emails)
 			for _, sc := range msg.scans {
 				if sc.Outcome != scanqueue.Already {
 					continue
 				}
-				if prev, ok := j.Lookup(sc.Email); ok && prev.ID != sc.ID {
+				if prev, ok := v.Journal().Lookup(sc.Email); ok && prev.ID != sc.ID {
 					if msg.earlier == nil {
 						msg.earlier = map[string]time.Time{}
 					}
@@ -281,18 +238,5 @@ func (rt *runtime) record(j *scanqueue.Journal, ticket uint64, keys, emails []st
 			}
 		})
 		return msg
-	}
-}
-
-// registered asks for the registrants listing's total_records.
-func (rt *runtime) registered(c *api.Client, eventID string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(rt.ctx, 30*time.Second)
-		defer cancel()
-		l, err := c.Attendees.RegistrantsPage(ctx, eventID, api.ListRegistrantsOptions{PageSize: 1}, "")
-		if err != nil {
-			return registeredMsg{rt: rt, err: err}
-		}
-		return registeredMsg{rt: rt, total: l.TotalRecords}
 	}
 }

@@ -1,43 +1,64 @@
 package checkin
 
 import (
-	"encoding/json"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/roster"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
+	"github.com/evdesk/evdesk/venue"
 )
 
-// registrants is the desk's registrant search: the event's registrants
-// streamed page by page into a table, filtered by what the scan input holds.
+// registrants is the desk's registrant search: the event's roster in a
+// table, filtered by what the scan input holds (by email or name). It
+// needs no server: the roster answers offline.
 type registrants struct {
-	table   table.Model
-	stream  ui.Stream[api.Registrant]
-	loading bool
-	done    bool
-	err     error
+	table table.Model
+	from  *roster.Roster // the roster the rows came from
 }
 
-// registrantPageSize is the largest page the listing serves.
-const registrantPageSize = 300
-
-func newRegistrants(th *ui.Theme) *registrants {
+func newRegistrants(th *ui.Theme, k *ui.GlobalKeys) *registrants {
 	t := table.New(th,
 		table.Column{Title: "Email", Width: 24, Flex: 3},
 		table.Column{Title: "Name", Width: 12, Flex: 2},
 		table.Column{Title: "Registration", Width: 12},
 		table.Column{Title: "Role", Width: 9},
 	)
-	t.SetEmptyText("Loading registrants...")
+	t.Keys = table.KeysFrom(k)
 	return &registrants{table: t}
 }
 
-// openSearch shows the search over the input; the registrants load the
-// first time, and again after a failed load.
+// fill shows the roster at hand; a refreshed roster replaces the rows.
+func (r *registrants) fill(st venue.RosterState) {
+	switch {
+	case st.Roster == nil && st.Loading:
+		r.table.SetEmptyText("The roster is loading (" + ui.Thousands(st.Loaded) + " of " + ui.Thousands(st.Total) + ")...")
+	case st.Roster == nil && st.Err != nil:
+		r.table.SetEmptyText("No roster yet: " + ui.OneLine(st.Err.Error()) + " (ctrl+r tries again)")
+	case st.Roster == nil:
+		r.table.SetEmptyText("No roster yet")
+	default:
+		r.table.SetEmptyText("No registrant matches")
+	}
+	r.table.SetLoading(st.Loading)
+	if st.Roster == nil || st.Roster == r.from {
+		return
+	}
+	r.from = st.Roster
+	people := st.Roster.People()
+	rows := make([]table.Row, len(people))
+	for i, p := range people {
+		rows[i] = registrantRow(p)
+	}
+	r.table.SetRows(rows)
+	r.table.SetTotal(st.Roster.Total())
+}
+
+// openSearch shows the search over the input, on the roster.
 func (d *Desk) openSearch() tea.Cmd {
 	if d.searching {
 		d.closeSearch()
@@ -45,17 +66,12 @@ func (d *Desk) openSearch() tea.Cmd {
 	}
 	d.searching = true
 	if d.reg == nil {
-		d.reg = newRegistrants(d.ctx.Theme)
+		d.reg = newRegistrants(d.ctx.Theme, d.ctx.Keys)
 	}
 	d.reg.table.SetSize(d.width, d.searchTableHeight())
+	d.reg.fill(d.rost)
 	d.refilter()
-	if d.reg.loading || d.reg.done {
-		return nil
-	}
-	d.reg.err, d.reg.loading = nil, true
-	d.reg.table.SetRows(nil)
-	d.reg.table.SetLoading(true)
-	return d.reg.stream.Start(d.deps.Client.Attendees.RegistrantsPager(d.eventID, api.ListRegistrantsOptions{PageSize: registrantPageSize}))
+	return nil
 }
 
 func (d *Desk) closeSearch() {
@@ -70,61 +86,13 @@ func (d *Desk) refilter() {
 	}
 }
 
-func (r *registrants) onPage(m ui.Page[api.Registrant]) tea.Cmd {
-	if m.Err != nil {
-		r.loading, r.err = false, m.Err
-		r.table.SetLoading(false)
-		r.table.SetEmptyText("Loading registrants failed; press ctrl+f twice to try again")
-		return ui.Toast(ui.ToastError, "Registrants: "+m.Err.Error())
-	}
-	rows := make([]table.Row, 0, len(m.Items))
-	for _, reg := range m.Items {
-		rows = append(rows, registrantRow(reg))
-	}
-	r.table.AppendRows(rows)
-	r.table.SetTotal(m.Total)
-	if !m.Done {
-		return r.stream.Next()
-	}
-	r.loading, r.done = false, true
-	r.table.SetLoading(false)
-	r.table.SetEmptyText("No registrant matches")
-	return nil
+func registrantRow(p roster.Person) table.Row {
+	return table.Row{ID: p.Email, Cells: []string{p.Email, ui.OrDash(p.Name), ui.OrDash(words(p.Status)), ui.OrDash(words(p.Role()))}}
 }
 
-func registrantRow(r api.Registrant) table.Row {
-	email := api.NormalizeEmail(r.Email)
-	role := "-"
-	if len(r.Tickets) > 0 && r.Tickets[0].Role != "" {
-		role = strings.ToLower(r.Tickets[0].Role)
-	}
-	status := strings.ToLower(strings.ReplaceAll(r.RegistrationStatus, "_", " "))
-	if status == "" {
-		status = "-"
-	}
-	return table.Row{ID: email, Cells: []string{email, registrantName(r), status, role}}
-}
-
-// registrantName reads a name from fields the description does not show,
-// when the server sends one.
-func registrantName(r api.Registrant) string {
-	str := func(k string) string {
-		var s string
-		if raw, ok := r.Extra[k]; ok && json.Unmarshal(raw, &s) == nil {
-			return strings.TrimSpace(s)
-		}
-		return ""
-	}
-	for _, k := range []string{"name", "full_name", "display_name"} {
-		if s := str(k); s != "" {
-			return s
-		}
-	}
-	if s := strings.TrimSpace(str("first_name") + " " + str("last_name")); s != "" {
-		return s
-	}
-	return "-"
-}
+// words turns an upper-case value of the service into words:
+// "DIRECT_JOIN" reads "direct join".
+func words(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", " ")) }
 
 // onSearchKey handles the keys the search gives a meaning; everything else
 // edits the input, which filters.
@@ -151,7 +119,7 @@ func (d *Desk) onSearchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		d.input.Reset()
 		return d.submit(row.ID), true
-	case key.Matches(k, d.keys.Search, d.keys.History, d.keys.Bell, d.keys.Retry):
+	case key.Matches(k, d.keys.Search, d.keys.History, d.keys.Bell, d.keys.Retry, d.keys.Board, d.keys.Kiosk):
 		return nil, false
 	}
 	var cmd tea.Cmd

@@ -43,7 +43,7 @@ func walk(t *testing.T) (*ui.GlobalKeys, []screenKeys) {
 	ctx := viewtest.Context()
 	now := func() time.Time { return viewtest.Now }
 	app := ui.NewApp(ctx, Sections(Deps{Client: client, Now: now, Local: time.UTC, Transcriber: tr,
-		Checkin: checkin.Deps{JournalDir: t.TempDir(), Source: "test"}}))
+		Checkin: checkin.Deps{JournalDir: t.TempDir(), Desk: "test"}}))
 	d := uitest.New(t, app, 140, 44)
 
 	var seen []screenKeys

@@ -349,9 +349,12 @@ func TestCtrlCInAFormWithChangesAsks(t *testing.T) {
 	if r.Quit() {
 		t.Fatal("ctrl+c with typed changes must ask first")
 	}
-	r.Contains("a form with changes is open — quit anyway?")
-	r.Press("n") // no: back to the form, the typing kept
-	r.Contains("Launch")
+	r.Contains("a form with changes is open — quit anyway?", "No: esc")
+	r.Press("n") // typed into the form: only esc and ctrl+y answer over typing
+	r.Contains("quit anyway?", "Launchn")
+	r.Press("esc") // no: back to the form, the typing kept
+	r.Lacks("quit anyway?")
+	r.Contains("Launchn")
 }
 
 func TestCreateARecurringEventAsksForItsSchedule(t *testing.T) {

@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evdesk/evdesk/roster"
+	"github.com/evdesk/evdesk/ui"
+)
+
+// statsLatest is how many of the latest arrivals `checkin stats` lists.
+const statsLatest = 10
+
+// checkinStats is what `evdesk checkin stats` prints: the arrivals board's
+// figures.
+type checkinStats struct {
+	EventID   string `json:"event_id"`
+	SessionID string `json:"session_id,omitempty"`
+	roster.Stats
+	// Sessions counts each session's check-ins (an event's stats only).
+	Sessions []roster.SessionCount `json:"sessions,omitempty"`
+}
+
+func newCheckinStatsCmd(f *Factory) *cobra.Command {
+	var sessionID string
+	out := newOutput("table", "json")
+	cmd := &cobra.Command{
+		Use: "stats EVENT_ID",
+		Example: "  evdesk checkin stats Hb8d7l7QX88AmGvnKn9SMZ\n" +
+			"  evdesk checkin stats Hb8d7l7QX88AmGvnKn9SMZ --session 9mSx2yUo1Jq3 -o json",
+		Short: "Print the arrivals board's figures: checked in of registered, per desk, per 5 minutes",
+		Long: "Print the figures of the arrivals board for scripts: check-ins against registrants,\n" +
+			"check-ins per desk (the source each desk sends), arrivals per 5 minutes, the latest\n" +
+			"arrivals and, for a whole event, each session's check-ins. The server's history\n" +
+			"carries no times: a check-in is timed when a desk or board on this computer first\n" +
+			"saw it, and counted as untimed otherwise.",
+		Args: cobra.ExactArgs(1),
+		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
+			st, err := collectStats(cmd.Context(), s, args[0], sessionID, time.Now)
+			if err != nil {
+				return err
+			}
+			if out.value == "json" {
+				return writeJSON(cmd.OutOrStdout(), st)
+			}
+			printStats(cmd.OutOrStdout(), st, time.Local)
+			return nil
+		}),
+	}
+	cmd.Flags().StringVar(&sessionID, "session", "", "the figures of this session (default: the whole event)")
+	cmd.Flags().VarP(out, "output", "o", "output format: table or json")
+	return cmd
+}
+
+// collectStats syncs the check-in history (starting from the cache the desks
+// on this computer keep, for its times, which it leaves as it is) and counts.
+func collectStats(ctx context.Context, s *session, eventID, sessionID string, now func() time.Time) (checkinStats, error) {
+	if _, _, err := resolveTarget(ctx, s, eventID, sessionID); err != nil {
+		return checkinStats{}, err
+	}
+	arr, _ := roster.LoadArrivals(roster.ArrivalsPath(journalDir(s), eventID, sessionID), eventID, sessionID)
+	if _, err := arr.Sync(ctx, s.client, eventID, sessionID, now); err != nil {
+		return checkinStats{}, fmt.Errorf("read the check-in history: %w", err)
+	}
+	registered, err := roster.Registered(ctx, s.client, eventID)
+	if err != nil {
+		return checkinStats{}, fmt.Errorf("count the registrants: %w", err)
+	}
+	st := checkinStats{EventID: eventID, SessionID: sessionID, Stats: arr.Stats(now(), registered, statsLatest)}
+	if sessionID == "" {
+		if st.Sessions, err = roster.SessionCounts(ctx, s.client, eventID); err != nil {
+			return checkinStats{}, err
+		}
+	}
+	return st, nil
+}
+
+func printStats(w io.Writer, st checkinStats, local *time.Location) {
+	target := "event " + st.EventID
+	if st.SessionID != "" {
+		target += " session " + st.SessionID
+	}
+	fmt.Fprintf(w, "Arrivals of %s\n", target)
+	pct := ""
+	if st.Registered > 0 {
+		pct = fmt.Sprintf(" (%d%%)", st.CheckedIn*100/st.Registered)
+	}
+	fmt.Fprintf(w, "  checked in:  %s of %s registered%s\n", ui.Thousands(st.CheckedIn), ui.Thousands(st.Registered), pct)
+	if st.Untimed > 0 {
+		fmt.Fprintf(w, "  untimed:     %s (found before this computer watched)\n", ui.Thousands(st.Untimed))
+	}
+	section := func(title string, header []string, rows [][]string) {
+		fmt.Fprintf(w, "\n%s\n", title)
+		if len(rows) == 0 {
+			fmt.Fprintln(w, "  none")
+			return
+		}
+		o := newOutput("table")
+		var buf strings.Builder
+		_ = o.writeRows(&buf, header, rows)
+		for _, l := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+			fmt.Fprintln(w, "  "+l)
+		}
+	}
+	var rows [][]string
+	for _, d := range st.PerDesk {
+		rows = append(rows, []string{ui.OrDash(d.Desk), ui.Thousands(d.Count)})
+	}
+	section("Check-ins by desk", []string{"DESK", "CHECK-INS"}, rows)
+	rows = nil
+	for _, b := range st.Buckets {
+		if b.Count > 0 {
+			rows = append(rows, []string{b.Start.In(local).Format("2006-01-02 15:04"), ui.Thousands(b.Count)})
+		}
+	}
+	section("Arrivals per 5 minutes (busy ones)", []string{"FROM", "ARRIVALS"}, rows)
+	rows = nil
+	for _, a := range st.Latest {
+		rows = append(rows, []string{a.At.In(local).Format("15:04:05"), a.Email, ui.OrDash(a.Desk)})
+	}
+	section("Latest arrivals", []string{"AT", "EMAIL", "DESK"}, rows)
+	if st.SessionID == "" {
+		rows = nil
+		for _, ss := range st.Sessions {
+			rows = append(rows, []string{ss.SessionID, ui.OrDash(ss.Name), ui.Thousands(ss.CheckedIn)})
+		}
+		section("Check-ins by session", []string{"SESSION", "NAME", "CHECK-INS"}, rows)
+	}
+}

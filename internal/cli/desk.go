@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views/checkin"
+)
+
+// journalDir is where check-in journals (and the roster and arrivals caches
+// beside them) live: the state dir, or the demo's own temporary folder.
+func journalDir(s *session) string {
+	if s.journalDir != "" {
+		return s.journalDir
+	}
+	return filepath.Join(config.StateDir(), "journal")
+}
+
+// hostName names a desk by default: the machine it runs on.
+func hostName() string {
+	if h, err := os.Hostname(); err == nil && h != "" {
+		return h
+	}
+	return checkin.DefaultDesk
+}
+
+// checkinDeps builds what the check-in screens need from a session.
+func checkinDeps(s *session) checkin.Deps {
+	return checkin.Deps{
+		Client:       s.client,
+		SenderClient: s.senderClient,
+		JournalDir:   journalDir(s),
+		Desk:         hostName(),
+	}
+}
+
+// maxDeskName bounds a desk's name: it is shown on every desk's screen.
+const maxDeskName = 40
+
+// checkDeskName says what is wrong with a --desk value, or nil.
+func checkDeskName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return errors.New("--desk is blank: name the desk, such as \"Door A\" (default: this computer's name)")
+	case len([]rune(name)) > maxDeskName:
+		return fmt.Errorf("--desk is %d characters long: keep it to %d, such as \"Door A\"", len([]rune(name)), maxDeskName)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return errors.New("--desk holds a control character: use letters, digits, spaces and punctuation")
+	}
+	return nil
+}
+
+func newDeskCmd(f *Factory) *cobra.Command {
+	var (
+		sessionID, desk string
+		board, kiosk    bool
+	)
+	cmd := &cobra.Command{
+		Use: "desk EVENT_ID",
+		Example: "  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --desk \"Door A\"\n" +
+			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --session 9mSx2yUo1Jq3\n" +
+			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --board\n" +
+			"  EVDESK_KIOSK_PIN=2468 evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --kiosk",
+		Short: "Open the console straight on the check-in desk of an event",
+		Long: "Open the console on the check-in desk of an event, or of one of its sessions\n" +
+			"with --session. Scans are journaled on this computer before they are shown as\n" +
+			"recorded, and sent in the background. The desk keeps the event's registrants\n" +
+			"(the roster) and the check-ins of every desk beside its journal, so it answers\n" +
+			"at once, online or offline, and names the desk that checked a person in first.\n" +
+			"Each desk has a name (--desk, default this computer's name), sent with its\n" +
+			"check-ins. --board shows the arrivals board alone, for a supervisor's screen.\n" +
+			"--kiosk keeps the desk on screen: leaving takes ctrl+k and the PIN, from the\n" +
+			"profile's kiosk_pin or " + config.EnvKioskPIN + " (4 to 12 digits).",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkDeskName(desk); cmd.Flags().Changed("desk") && err != nil {
+				return err
+			}
+			if board && kiosk {
+				return errors.New("--board and --kiosk do not go together: --kiosk locks a desk that scans; the board scans nothing")
+			}
+			ctx := cmd.Context()
+			s, err := f.openSession(ctx, f.flags, forConsole)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if kiosk && s.kioskPIN == "" {
+				return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (4 to 12 digits)",
+					config.EnvKioskPIN, s.profile, config.Path())
+			}
+			eventID := args[0]
+			eventName, sessionName, err := resolveTarget(ctx, s, eventID, sessionID)
+			if err != nil {
+				return err
+			}
+			deps := checkinDeps(s)
+			if cmd.Flags().Changed("desk") {
+				deps.Desk = strings.TrimSpace(desk)
+			}
+			if kiosk {
+				deps.KioskPIN = s.kioskPIN
+			}
+			open := func(c *ui.Context) ui.Screen {
+				return checkin.NewDesk(c, deps, eventID, eventName, sessionID, sessionName)
+			}
+			if board {
+				open = func(c *ui.Context) ui.Screen { return checkin.NewBoard(c, deps, eventID, eventName, sessionID) }
+			}
+			return f.runConsole(ctx, s, ui.WithSection("Check-in"), ui.WithInitialScreen(open))
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&sessionID, "session", "", "check in to this session of the event (default: the whole event)")
+	fl.StringVar(&desk, "desk", "", "this desk's name, sent with its check-ins and shown to the other desks (default: this computer's name)")
+	fl.BoolVar(&board, "board", false, "show the arrivals board only (a supervisor's screen; records nothing)")
+	fl.BoolVar(&kiosk, "kiosk", false, "keep the desk on screen: leaving takes ctrl+k and the PIN ("+config.EnvKioskPIN+" or the profile's kiosk_pin)")
+	return cmd
+}
