@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/words"
 )
 
 // Arrival is one check-in the server holds.
@@ -23,6 +24,20 @@ type Arrival struct {
 	// gap in syncing (the first look, or a long outage), so it happened at
 	// some time before At.
 	By bool `json:"by,omitempty"`
+}
+
+// Seen is when the check-in was first known here, in words: the time of
+// day, with the date on another day, and "by" it when it was found after
+// a gap in syncing.
+func (ar Arrival) Seen(now time.Time, loc *time.Location) string {
+	if ar.At.IsZero() {
+		return "-"
+	}
+	s := words.ClockAt(ar.At, now, loc)
+	if ar.By {
+		s = "by " + s
+	}
+	return s
 }
 
 // gapLimit is the longest pause between two syncs after which the arrivals
@@ -44,8 +59,11 @@ type Arrivals struct {
 // NewArrivals is an empty history.
 func NewArrivals() *Arrivals { return &Arrivals{byEmail: map[string]int32{}} }
 
-// Lookup finds the check-in of an address.
+// Lookup finds the check-in of an address; a nil history knows none.
 func (a *Arrivals) Lookup(email string) (Arrival, bool) {
+	if a == nil {
+		return Arrival{}, false
+	}
 	a.mu.RLock()
 	defer a.mu.RUnlock()
 	i, ok := a.byEmail[api.NormalizeEmail(email)]

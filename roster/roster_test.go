@@ -238,6 +238,22 @@ func TestArrivalsSync(t *testing.T) {
 	if ar, _ := a.Lookup(regs[5]); !ar.By {
 		t.Fatalf("found after a gap: %+v", ar)
 	}
+	// In words: the time of day, "by" it after a gap, the date on another day.
+	ar3, _ := a.Lookup(regs[3])
+	ar5, _ := a.Lookup(regs[5])
+	now := r.clk.Now()
+	if got, want := ar3.Seen(now, time.UTC), ar3.At.UTC().Format("15:04:05"); got != want {
+		t.Errorf("seen %q, want %q", got, want)
+	}
+	if got, want := ar5.Seen(now, time.UTC), "by "+now.UTC().Format("15:04:05"); got != want {
+		t.Errorf("seen %q, want %q", got, want)
+	}
+	if got := ar5.Seen(now.Add(48*time.Hour), time.UTC); got != "by "+now.UTC().Format("Mon 2 Jan 15:04") {
+		t.Errorf("seen on another day %q", got)
+	}
+	if got := (Arrival{}).Seen(now, time.UTC); got != "-" {
+		t.Errorf("unknown time %q", got)
+	}
 
 	path := ArrivalsPath(t.TempDir(), r.event, "")
 	leftover := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".7.tmp")

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/roster"
 	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
@@ -123,7 +124,11 @@ func newCheckinListCmd(f *Factory) *cobra.Command {
 		Use:     "list EVENT_ID",
 		Example: "  evdesk checkin list Hb8d7l7QX88AmGvnKn9SMZ\n  evdesk checkin list Hb8d7l7QX88AmGvnKn9SMZ -o csv > checkins.csv",
 		Short:   "List the check-ins the server recorded for an event or session",
-		Args:    cobra.ExactArgs(1),
+		Long: "List the check-ins the server recorded for an event or session.\n\n" +
+			"The service records no time for a check-in; FIRST SEEN HERE is when a desk on this computer\n" +
+			"(evdesk desk) first knew of it: its own scan's time, or the sync that found it (\"by\" a time\n" +
+			"when it was found after a gap), and - when no desk here saw it. JSON keeps the service's records.",
+		Args: cobra.ExactArgs(1),
 		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
 			all := []api.AttendeeAction{}
 			opts := api.ListAttendeeActionsOptions{PageSize: api.MaxAttendeesPerBatch}
@@ -137,11 +142,20 @@ func newCheckinListCmd(f *Factory) *cobra.Command {
 			if out.value == "json" {
 				return writeJSON(w, all)
 			}
+			// The service keeps no times: show when a desk on this computer
+			// first knew of each check-in, from the desks' arrivals cache (a
+			// cache that cannot be read only costs the times).
+			seen, _ := roster.LoadArrivals(roster.ArrivalsPath(journalDir(s), args[0], sessionID), args[0], sessionID)
+			now := time.Now()
 			rows := make([][]string, len(all))
 			for i, a := range all {
-				rows[i] = []string{a.Email, a.Action, a.Source}
+				when := "-"
+				if ar, ok := seen.Lookup(a.Email); ok {
+					when = ar.Seen(now, time.Local)
+				}
+				rows[i] = []string{a.Email, a.Action, a.Source, when}
 			}
-			return out.writeRows(w, []string{"EMAIL", "ACTION", "SOURCE"}, rows)
+			return out.writeRows(w, []string{"EMAIL", "ACTION", "SOURCE", "FIRST SEEN HERE"}, rows)
 		}),
 	}
 	cmd.Flags().StringVar(&sessionID, "session", "", "list the check-ins of this session (default: the whole event)")

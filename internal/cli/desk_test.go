@@ -6,8 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/roster"
 )
 
 // runWithInput is execute with standard input.
@@ -119,4 +122,44 @@ func TestDemoJournalsLastOneRun(t *testing.T) {
 			t.Fatalf("run %d: the demo's journal folder is left behind (%v)", run, err)
 		}
 	}
+}
+
+// TestCheckinListShowsWhenADeskHereFirstSawEach: the service keeps no
+// times; the list shows the desks' times on this computer, - for others.
+func TestCheckinListShowsWhenADeskHereFirstSawEach(t *testing.T) {
+	startPhoneSim(t)
+	ev := demoFixtures().LargeConferenceEventID
+	regs := sim.New(sim.Options{}).RegistrantEmails(ev)
+	if _, stderr, err := runWithInput(t, regs[0]+"\n"+regs[1]+"\n", "checkin", ev, "-", "--source", "Door B"); err != nil {
+		t.Fatalf("checkin: %v\n%s", err, stderr)
+	}
+	at := time.Now()
+	ar := roster.NewArrivals()
+	ar.Note(regs[0], "Door B", at)
+	if err := ar.Save(roster.ArrivalsPath(filepath.Join(config.StateDir(), "journal"), ev, ""), ev, ""); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := execute(t, "checkin", "list", ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := lineOf(out, regs[0]); !strings.HasSuffix(l, roster.Arrival{At: at}.Seen(time.Now(), time.Local)) {
+		t.Errorf("the desk's time is missing: %q\n%s", l, out)
+	}
+	if l := lineOf(out, regs[1]); !strings.HasSuffix(l, " -") || !strings.Contains(out, "FIRST SEEN HERE") {
+		t.Errorf("a check-in no desk here saw: %q\n%s", l, out)
+	}
+	out, _, err = execute(t, "checkin", "list", ev, "-o", "json")
+	if err != nil || strings.Contains(out, "seen") || !strings.Contains(out, regs[1]) {
+		t.Errorf("JSON keeps the service's records: %v\n%s", err, out)
+	}
+}
+
+func lineOf(out, s string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, s) {
+			return strings.TrimRight(l, " ")
+		}
+	}
+	return ""
 }

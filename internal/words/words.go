@@ -5,6 +5,7 @@ package words
 import (
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Count writes a number and its noun, with thousands separators and a
@@ -48,4 +49,18 @@ func Label(names map[string]string, v string) string {
 		}
 	}
 	return v
+}
+
+// ClockAt writes a moment as a time of day when it falls on now's day in
+// loc, and with its date when it does not, so "next try 09:14:00" never
+// hides that the next try is days away.
+func ClockAt(t, now time.Time, loc *time.Location) string {
+	t, now = t.In(loc), now.In(loc)
+	if y, m, d := t.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
+		return t.Format("15:04:05")
+	}
+	if t.Year() == now.Year() {
+		return t.Format("Mon 2 Jan 15:04")
+	}
+	return t.Format("2 Jan 2006 15:04")
 }

@@ -278,7 +278,11 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if why := d.Locked(); why != "" {
 			return ui.Toast(ui.ToastInfo, why)
 		}
-		return ui.Push(NewHistory(d.ctx, d.deps, d.eventID, d.eventName, d.sessionID))
+		h := NewHistory(d.ctx, d.deps, d.eventID, d.eventName, d.sessionID).(*History)
+		if d.v != nil {
+			h.live = d.v.Arrivals() // this desk's times, newer than its cache
+		}
+		return ui.Push(h)
 	case key.Matches(k, d.keys.Bell):
 		d.bell = !d.bell
 		if d.bell {

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/roster"
 	"github.com/evdesk/evdesk/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
@@ -28,8 +29,12 @@ type History struct {
 	loaded    bool
 	next      []table.Row
 	nextTotal int
-	width     int
-	height    int
+	// seen holds when a desk on this computer first knew each check-in
+	// (the service keeps no times), read again with every load.
+	seen   *roster.Arrivals
+	live   *roster.Arrivals // the open desk's own, when opened from a desk
+	width  int
+	height int
 }
 
 type historyKeys struct{ Refresh key.Binding }
@@ -45,6 +50,7 @@ func NewHistory(ctx *ui.Context, d Deps, eventID, eventName, sessionID string) u
 		table.Column{Title: "Email", Width: 24, Flex: 3},
 		table.Column{Title: "Action", Width: 9},
 		table.Column{Title: "Source", Width: 12, Flex: 2},
+		table.Column{Title: "First seen here", Width: 16},
 	)
 	t.SetEmptyText("No check-ins recorded yet. Press r to refresh.")
 	if eventName == "" {
@@ -63,11 +69,29 @@ func (h *History) Title() string {
 
 func (h *History) Init() tea.Cmd { return h.reload() }
 
-// reload starts the listing over, dropping answers to older loads.
+// seenMsg carries the times a desk here first knew of each check-in.
+type seenMsg struct{ seen *roster.Arrivals }
+
+// reload reads the desks' times here, then starts the listing over,
+// dropping answers to older loads.
 func (h *History) reload() tea.Cmd {
 	h.err = nil
 	h.loading = true
 	h.next, h.nextTotal = nil, 0
+	h.table.SetLoading(true)
+	path, ev, sess := roster.ArrivalsPath(h.deps.JournalDir, h.eventID, h.sessionID), h.eventID, h.sessionID
+	if h.live != nil {
+		return func() tea.Msg { return seenMsg{seen: h.live} }
+	}
+	return func() tea.Msg {
+		// A cache that cannot be read only costs the times: "-" shows.
+		seen, _ := roster.LoadArrivals(path, ev, sess)
+		return seenMsg{seen: seen}
+	}
+}
+
+// list starts the listing itself.
+func (h *History) list() tea.Cmd {
 	if !h.loaded {
 		h.table.SetRows(nil)
 		h.table.SetTotal(0)
@@ -82,6 +106,9 @@ func (h *History) Close() { h.stream.Stop() }
 
 func (h *History) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
+	case seenMsg:
+		h.seen = msg.seen
+		return h, h.list()
 	case ui.Page[api.AttendeeAction]:
 		if !h.stream.Owns(msg) {
 			return h, nil
@@ -109,7 +136,11 @@ func (h *History) onPage(m ui.Page[api.AttendeeAction]) tea.Cmd {
 		if src == "" {
 			src = "-"
 		}
-		rows[i] = table.Row{ID: a.Action + "\x00" + api.NormalizeEmail(a.Email), Cells: []string{a.Email, a.Action, src}}
+		when := "-"
+		if ar, ok := h.seen.Lookup(a.Email); ok {
+			when = ar.Seen(h.deps.Now(), h.deps.Local)
+		}
+		rows[i] = table.Row{ID: a.Action + "\x00" + api.NormalizeEmail(a.Email), Cells: []string{a.Email, a.Action, src, when}}
 	}
 	if h.loaded {
 		h.next, h.nextTotal = append(h.next, rows...), m.Total
