@@ -167,7 +167,7 @@ func New(opts ...Option) (*Client, error) {
 		timeout:   DefaultTimeout,
 		userAgent: "evdesk",
 		now:       time.Now,
-		sleep:     sleepContext,
+		sleep:     SleepContext,
 		jitter:    rand.Float64,
 		pacer:     NewPacer(DefaultRateLimit, 0),
 		retry:     DefaultRetryPolicy,
@@ -278,7 +278,8 @@ func origin(u *url.URL) string {
 	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
-func sleepContext(ctx context.Context, d time.Duration) error {
+// SleepContext waits d, or until ctx ends (then its error).
+func SleepContext(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -150,7 +150,7 @@ func NewSender(j *Journal, opts SenderOptions) (*Sender, error) {
 		opts.BatchSize = api.MaxAttendeesPerBatch
 	}
 	if opts.Sleep == nil {
-		opts.Sleep = sleepContext
+		opts.Sleep = api.SleepContext
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -442,17 +442,6 @@ func (s *Sender) pause(d time.Duration) bool {
 	}()
 	_ = s.opts.Sleep(ctx, d)
 	return s.ctx.Err() == nil
-}
-
-func sleepContext(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // publisher runs the callbacks on a goroutine of its own, in order.
