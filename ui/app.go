@@ -138,6 +138,10 @@ func (a *App) Init() tea.Cmd {
 // and program-wide news (the terminal's colours, a Broadcast) to every
 // screen.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if a.quitAsk != nil {
+		// The question counts what is waiting now, not when it was asked.
+		a.quitAsk.question = quitQuestion(a.quitReasons())
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.resize(msg.Width, msg.Height)
@@ -512,6 +516,21 @@ func (a *App) requestQuit() tea.Cmd {
 	if msg := a.locked(); msg != "" {
 		return Toast(ToastInfo, msg)
 	}
+	reasons := a.quitReasons()
+	if len(reasons) == 0 {
+		return a.quit()
+	}
+	c := NewConfirm(a.ctx.Theme, quitQuestion(reasons), true, nil)
+	if a.takesTyping() {
+		c.Guard(a.ctx.Keys.YesChord, a.ctx.Keys.Back)
+	}
+	c.SetWidth(min(60, a.ctx.Width-2))
+	a.quitAsk = &c
+	return nil
+}
+
+// quitReasons are what the screens' QuitGuards say is still waiting.
+func (a *App) quitReasons() []string {
 	var reasons []string
 	for _, st := range a.stacks {
 		for _, e := range st {
@@ -522,16 +541,15 @@ func (a *App) requestQuit() tea.Cmd {
 			}
 		}
 	}
+	return reasons
+}
+
+// quitQuestion asks about what is waiting, or says nothing is any more.
+func quitQuestion(reasons []string) string {
 	if len(reasons) == 0 {
-		return a.quit()
+		return "Nothing is waiting any more — quit?"
 	}
-	c := NewConfirm(a.ctx.Theme, strings.Join(reasons, "; ")+" — quit anyway?", true, nil)
-	if a.takesTyping() {
-		c.Guard(a.ctx.Keys.YesChord, a.ctx.Keys.Back)
-	}
-	c.SetWidth(min(60, a.ctx.Width-2))
-	a.quitAsk = &c
-	return nil
+	return strings.Join(reasons, "; ") + " — quit anyway?"
 }
 
 func (a *App) quit() tea.Cmd {

@@ -656,6 +656,18 @@ func TestQuitQuestionOverTypingTakesOnlyAChord(t *testing.T) {
 	if last(desk.msgs) != "tea.PasteMsg" {
 		t.Fatalf("the paste did not reach the screen: %v", desk.msgs)
 	}
+	// The question counts what is waiting now, not when it was asked.
+	desk.guard = "3 check-ins not yet sent"
+	h.send(struct{}{})
+	if v := h.view(); !strings.Contains(v, "3 check-ins not yet sent") {
+		t.Fatalf("the question kept its old count:\n%s", v)
+	}
+	desk.guard = ""
+	h.send(struct{}{})
+	if v := h.view(); !strings.Contains(v, "Nothing is waiting any more") {
+		t.Fatalf("the question did not say all was sent:\n%s", v)
+	}
+	desk.guard = "2 check-ins not yet sent"
 	if isQuit(h.press("esc")) || h.app.quitAsk != nil {
 		t.Fatal("esc should close the question and stay")
 	}
