@@ -57,24 +57,6 @@ func TestHistoryReloadKeepsTheRows(t *testing.T) {
 	view("5 check-ins", "p4@example.org")
 }
 
-func TestSessionLabelDropsTheEventsName(t *testing.T) {
-	for _, c := range []struct{ event, session, want string }{
-		{"Summit 2027", "Summit 2027 - Opening Keynote", "Opening Keynote"},
-		{"Summit 2027", "summit 2027: Day 2 – Panel", "Day 2 – Panel"},
-		{"Summit 2027", "Summit 2027 · Lab", "Lab"},
-		{"Summit 2027", "Opening Keynote", "Opening Keynote"},
-		{"Summit 2027", "Summit 2027", "Summit 2027"},
-		{"Summit 2027", "Summit 2027b workshop", "Summit 2027b workshop"},
-		{"Summit 2027", "Summit 2027 - ", "Summit 2027 - "},
-		{"", "Lab", "Lab"},
-		{"Ü", "Ü: Lab", "Lab"},
-	} {
-		if got := sessionLabel(c.event, c.session); got != c.want {
-			t.Errorf("sessionLabel(%q, %q) = %q, want %q", c.event, c.session, got, c.want)
-		}
-	}
-}
-
 // TestHistoryShowsWhenADeskHereFirstSawEach: the service keeps no times,
 // so the history shows when a desk on this computer first knew of each
 // check-in, from the desks' arrivals cache, with the date on another day.

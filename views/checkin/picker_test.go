@@ -77,3 +77,21 @@ func TestSessionPickerForOneEvent(t *testing.T) {
 	r.Press("esc")
 	r.Contains("choose an upcoming event")
 }
+
+func TestSessionLabelDropsTheEventsName(t *testing.T) {
+	for _, c := range []struct{ event, session, want string }{
+		{"Summit 2027", "Summit 2027 - Opening Keynote", "Opening Keynote"},
+		{"Summit 2027", "summit 2027: Day 2 – Panel", "Day 2 – Panel"},
+		{"Summit 2027", "Summit 2027 · Lab", "Lab"},
+		{"Summit 2027", "Opening Keynote", "Opening Keynote"},
+		{"Summit 2027", "Summit 2027", "Summit 2027"},
+		{"Summit 2027", "Summit 2027b workshop", "Summit 2027b workshop"},
+		{"Summit 2027", "Summit 2027 - ", "Summit 2027 - "},
+		{"", "Lab", "Lab"},
+		{"Ü", "Ü: Lab", "Lab"},
+	} {
+		if got := sessionLabel(c.event, c.session); got != c.want {
+			t.Errorf("sessionLabel(%q, %q) = %q, want %q", c.event, c.session, got, c.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package checkin
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -22,12 +23,7 @@ type registrants struct {
 }
 
 func newRegistrants(th *ui.Theme, k *ui.GlobalKeys) *registrants {
-	t := table.New(th,
-		table.Column{Title: "Email", Width: 24, Flex: 3},
-		table.Column{Title: "Name", Width: 12, Flex: 2},
-		table.Column{Title: "Registration", Width: 12},
-		table.Column{Title: "Role", Width: 9},
-	)
+	t := table.New(th, searchColumns(true)...)
 	t.Keys = table.KeysFrom(k)
 	return &registrants{table: t}
 }
@@ -50,9 +46,13 @@ func (r *registrants) fill(st venue.RosterState) {
 	}
 	r.from = st.Roster
 	people := st.Roster.People()
+	// The registrants list carries names only where the service adds
+	// them: without any, the column would be a wall of dashes.
+	named := slices.ContainsFunc(people, func(p roster.Person) bool { return p.Name != "" })
+	r.table.SetColumns(searchColumns(named)...)
 	rows := make([]table.Row, len(people))
 	for i, p := range people {
-		rows[i] = registrantRow(p)
+		rows[i] = registrantRow(p, named)
 	}
 	r.table.SetRows(rows)
 	r.table.SetTotal(st.Roster.Total())
@@ -86,8 +86,22 @@ func (d *Desk) refilter() {
 	}
 }
 
-func registrantRow(p roster.Person) table.Row {
-	return table.Row{ID: p.Email, Cells: []string{p.Email, ui.OrDash(p.Name), ui.OrDash(words(p.Status)), ui.OrDash(words(p.Role()))}}
+// searchColumns are the search's columns, Name among them when the roster
+// has names.
+func searchColumns(named bool) []table.Column {
+	cols := []table.Column{{Title: "Email", Width: 24, Flex: 3}}
+	if named {
+		cols = append(cols, table.Column{Title: "Name", Width: 12, Flex: 2})
+	}
+	return append(cols, table.Column{Title: "Registration", Width: 12}, table.Column{Title: "Role", Width: 9})
+}
+
+func registrantRow(p roster.Person, named bool) table.Row {
+	cells := []string{p.Email}
+	if named {
+		cells = append(cells, ui.OrDash(p.Name))
+	}
+	return table.Row{ID: p.Email, Cells: append(cells, ui.OrDash(words(p.Status)), ui.OrDash(words(p.Role())))}
 }
 
 // words turns an upper-case value of the service into words:
