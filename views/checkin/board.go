@@ -103,7 +103,15 @@ func (b *board) view(w, h int) string {
 		col := lipgloss.NewStyle().Width(lw).Render(ui.Fit(strings.Join(left, "\n"), lw, len(left)))
 		lines = append(lines, "", lipgloss.JoinHorizontal(lipgloss.Top, col, "  ", strings.Join(right, "\n")))
 	} else {
-		lines = append(append(append(lines, ""), left...), append([]string{""}, right...)...)
+		// One column: the desks' counts first, so a short terminal (the
+		// desk's own, at 80x24) still shows who is doing what.
+		lines = append(append(lines, b.deskLine(w)), "")
+		lines = append(lines, left...)
+		if b.sessionID == "" {
+			lines = append(lines, "")
+			// What does not fit is counted ("... and 9 more") on the last line.
+			lines = append(lines, b.sessionLines(max(2, h-len(lines)-1))...)
+		}
 	}
 	return ui.Fit(strings.Join(lines, "\n"), w, h)
 }
@@ -202,6 +210,20 @@ func (b *board) desks() []string {
 		out = append(out, fmt.Sprintf("  %-20s %7s", ansi.Truncate(sanitize.Line(ui.OrDash(dc.Desk)), 20, "…"), ui.Thousands(dc.Count)))
 	}
 	return out
+}
+
+// deskLine is the desks' counts on one line, for a narrow board:
+// "Desks: Door A 1,204 · Door B 980".
+func (b *board) deskLine(w int) string {
+	t, st := b.ctx.Theme, b.stats
+	if len(st.PerDesk) == 0 {
+		return t.Muted.Render("Desks: none yet")
+	}
+	parts := make([]string, len(st.PerDesk))
+	for i, dc := range st.PerDesk {
+		parts[i] = sanitize.Line(ui.OrDash(dc.Desk)) + " " + ui.Thousands(dc.Count)
+	}
+	return ansi.Truncate(t.Header.Render("Desks: ")+strings.Join(parts, " · "), w, "…")
 }
 
 func (b *board) sessionLines(room int) []string {
