@@ -66,6 +66,7 @@ type Screen struct {
 	// could not be: ids show and the form takes ids).
 	sessions     []api.Session
 	sessionsLoad ui.Task
+	pane         int // the detail pane's height, set by layout
 }
 
 // New builds the exhibitors screen of one event; tier names come from
@@ -448,22 +449,24 @@ func (s *Screen) detailHeight() int {
 	return min(h, detailLines)
 }
 
-func (s *Screen) tableHeight() int {
+// layout sizes the table and the detail pane for the items loaded; the
+// pane is left out (0) when the screen is too short for both.
+func (s *Screen) layout() {
 	avail := max(s.Height()-1, 3)
-	pane := s.detailHeight() + 1 // and a blank line above it
-	if avail-pane < 5 {
-		return avail
+	s.pane = s.detailHeight()
+	if avail-s.pane-1 < 5 { // the pane, a blank line above it, a table of 5
+		s.pane = 0
+		s.SetTableHeight(avail)
+		return
 	}
-	return min(max(len(s.Items), 3)+4, avail-pane)
+	s.SetTableHeight(min(max(len(s.Items), 3)+4, avail-s.pane-1))
 }
-
-func (s *Screen) layout() { s.SetTableHeight(s.tableHeight()) }
 
 // View renders the heading, the table and the detail pane.
 func (s *Screen) View() string {
 	var below []string
-	if pane := s.detailHeight(); s.Height()-1-s.tableHeight() > pane {
-		below = []string{"", ui.Fit(s.detail(), s.Width(), pane)}
+	if s.pane > 0 {
+		below = []string{"", ui.Fit(s.detail(), s.Width(), s.pane)}
 	}
 	return s.Base.View(nil, below)
 }
