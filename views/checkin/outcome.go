@@ -19,15 +19,15 @@ import (
 type kind int
 
 const (
-	kindSaving      kind = iota // entered; the journal has not answered yet
-	kindPending                 // journaled; not yet answered by the server
-	kindCheckedIn               // the server checked the attendee in
-	kindAlready                 // this desk had the attendee already
-	kindRejected                // the server refused the attendee
-	kindInvalid                 // names nobody (scancode refused it); nothing recorded
-	kindNotRecorded             // the journal failed; nothing recorded
-	kindUnknownTicket           // a ticket the roster does not list; nothing recorded
-	kindNoRoster                // a ticket, and no roster to look it up; nothing recorded
+	kindSaving        kind = iota // entered; the journal has not answered yet
+	kindPending                   // journaled; not yet answered by the server
+	kindCheckedIn                 // the server checked the attendee in
+	kindAlready                   // this desk had the attendee already
+	kindRejected                  // the server refused the attendee
+	kindInvalid                   // names nobody (scancode refused it); nothing recorded
+	kindNotRecorded               // the journal failed; nothing recorded
+	kindUnknownTicket             // a ticket the roster does not list; nothing recorded
+	kindNoRoster                  // a ticket, and no roster to look it up; nothing recorded
 )
 
 // entry is one line of the recent scans, and the result box for the latest.
