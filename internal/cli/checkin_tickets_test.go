@@ -164,3 +164,18 @@ func TestCheckinFileRosterOnlyWhenNeededAndOffline(t *testing.T) {
 		t.Fatalf("offline summary %+v", sum)
 	}
 }
+
+// `evdesk desk --help` says what the desk can scan.
+func TestDeskHelpSaysWhatCanBeScanned(t *testing.T) {
+	isolateXDG(t)
+	out, _, err := execute(t, "desk", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"What the desk can scan", "QR link", "t=, ticket= or ticket_id=", "/qr/<id>",
+		"bare ticket id", "mailto:", "vCard or MECARD", "email= parameter", "work offline too", "what the desk expects"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("desk --help lacks %q:\n%s", want, out)
+		}
+	}
+}
