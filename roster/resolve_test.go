@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/scancode"
 )
 
@@ -126,4 +127,32 @@ func BenchmarkResolveUnknownLink(b *testing.B) {
 			b.Fatal("resolved")
 		}
 	}
+}
+
+// FuzzResolve: whatever a scanner types, Resolve answers with an address
+// that passes the client's check (with its ticket when one was scanned) or
+// an error, never both, and never an address for an unknown ticket.
+func FuzzResolve(f *testing.F) {
+	ro := New("ev", time.Date(2026, 11, 23, 9, 12, 0, 0, time.UTC), 1, []Person{{Email: "ann@example.org",
+		Tickets: []Ticket{{ID: "UASe4Eg74boZ", QRCodeURL: "https://events.vendor.example/qr?t=UASe4Eg74boZ", Role: "SPEAKER"}}}})
+	for _, s := range []string{"ann@example.org", "UASe4Eg74boZ", "https://events.vendor.example/qr?t=UASe4Eg74boZ",
+		"https://x.example/qr/ZZZ", "mailto:a@b.org", "BEGIN:VCARD\nEMAIL:a@b.org\nEND:VCARD", "MECARD:EMAIL:a@b.org;;", "garbage"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		for _, r := range []*Roster{ro, nil} {
+			got, err := Resolve(r, raw)
+			var ut *UnknownTicket
+			switch {
+			case err != nil && got.Email != "":
+				t.Fatalf("%q: both %+v and %v", raw, got, err)
+			case errors.As(err, &ut) && (ut.ID == "" || strings.ContainsAny(ut.ID, "\x1b\n\r")):
+				t.Fatalf("%q: unknown ticket %+v", raw, ut)
+			case err == nil && api.CheckEmail(got.Email) != nil:
+				t.Fatalf("%q: resolved to a bad address %q", raw, got.Email)
+			case err == nil && got.Scan.Kind == scancode.TicketID && (got.Ticket == nil || got.Person == nil):
+				t.Fatalf("%q: a ticket without its holder %+v", raw, got)
+			}
+		}
+	})
 }
