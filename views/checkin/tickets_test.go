@@ -10,7 +10,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/roster"
+	"github.com/evdesk/evdesk/scancode"
 	"github.com/evdesk/evdesk/scanqueue"
+	"github.com/evdesk/evdesk/venue"
 )
 
 // holder is a registrant of the large conference with their ticket, as the
@@ -223,4 +226,15 @@ func BenchmarkEnterToAnswerTicket(b *testing.B) {
 	}
 	b.StopTimer()
 	p99(b, took)
+}
+
+// While the roster is still loading, a ticket is answered so: scan again
+// in a moment.
+func TestRefusalWhileTheRosterLoads(t *testing.T) {
+	e := refusal(testNow, "UASe4Eg74boZ", &roster.UnknownTicket{ID: "UASe4Eg74boZ", Form: scancode.BareTicket},
+		venue.RosterState{Loading: true, Loaded: 300, Total: 20000}, time.UTC)
+	if e.kind != kindNoRoster || e.headline != "ticket UASe4Eg74boZ cannot be looked up yet" ||
+		e.msg != "the roster is still loading; scan again in a moment" || !e.failed() || e.id != "" {
+		t.Fatalf("%+v", e)
+	}
 }
