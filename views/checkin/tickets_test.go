@@ -238,3 +238,19 @@ func TestRefusalWhileTheRosterLoads(t *testing.T) {
 		t.Fatalf("%+v", e)
 	}
 }
+
+// A ticket scanned while the registrant search is open is a scan, not a
+// pick from the table.
+func TestTicketScannedDuringASearchIsAScan(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE", "roster 20,000")
+	h := r.holders()[9]
+	r.Send(ctrl('f'))
+	r.Contains("Find a registrant")
+	r.scan(h.ticket.QRCodeURL)
+	r.Lacks("Find a registrant")
+	r.settle("[OK] CHECKED IN", h.email, "ticket "+h.ticket.TicketID)
+	if r.checkIns(h.email) != 1 || len(r.sim.CheckIns(r.ids.LargeConferenceEventID, "")) != 1 {
+		t.Fatal("the ticket's holder, and only they, should be checked in")
+	}
+}
