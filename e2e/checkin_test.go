@@ -114,7 +114,7 @@ func TestDeskEndToEnd(t *testing.T) {
 	// Garbage never reaches the journal.
 	tm.keys("-l", "garbage")
 	tm.keys("Enter")
-	tm.waitText("[XX] NOT AN EMAIL", `You typed "garbage"`)
+	tm.waitText("[XX] NOT RECOGNISED", `read "garbage"`)
 
 	// The same badge twice: the desk knows.
 	tm.keys("-l", regs[0])
@@ -179,7 +179,7 @@ func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
 	// Typing goes on while offline.
 	tm.keys("-l", "garbage")
 	tm.keys("Enter")
-	tm.waitText("NOT AN EMAIL")
+	tm.waitText("NOT RECOGNISED")
 
 	tm.keys("C-c")
 	tm.waitText("1 check-in not yet sent", "quit anyway?")
@@ -259,7 +259,7 @@ func TestCheckinImportEndToEnd(t *testing.T) {
 	for _, want := range []string{
 		"recorded from list:    4", "checked in:            3", "rejected:              1",
 		"bad lines:             1", `line 5: nobody@example.org: Attendee is not registered for this event.`,
-		`line 6: "not an email" is not an email address`, "2 not checked in: 1 bad line, 1 rejected",
+		`line 6: read "not an email"; expected an email, a ticket QR code or a ticket id`, "2 not checked in: 1 bad line, 1 rejected",
 	} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("output lacks %q:\n%s", want, text)

@@ -83,6 +83,10 @@ func newCheckinCmd(f *Factory) *cobra.Command {
 		Short:   "Check attendees in from a list of emails (for scripts), or list check-ins",
 		Long: "Check attendees in to an event (or a session, with --session) from FILE, or from\n" +
 			"standard input with -: one email per line, or a CSV file with an email column.\n" +
+			"A line may also be what a desk's scanner reads from a ticket or badge: a ticket's\n" +
+			"QR link or a bare ticket id (found on the event's roster, which is downloaded when\n" +
+			"a line needs it), a mailto: link, a MECARD or a link with email=. A ticket the\n" +
+			"roster does not list is reported with its line number and never sent.\n" +
 			"Scans an earlier run or desk left unsent are sent first; without FILE that is all\n" +
 			"it does. Every scan is journaled on this computer before it is sent, in batches of\n" +
 			"300. The exit status is 1 when any line was bad or any attendee was not checked in.",
@@ -232,6 +236,7 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 		fmt.Fprintf(job.stderr, "Sending %d scans an earlier run or desk left unsent.\n", sum.Resent)
 	}
 	if in := job.input; in != nil {
+		resolveScans(ctx, s, job.eventID, in)
 		sum.BadLines = in.Bad
 		if len(in.Emails) > 0 {
 			scans, err := j.ScanList(in.Emails, job.source)

@@ -68,7 +68,9 @@ func newDeskCmd(f *Factory) *cobra.Command {
 		Example: "  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --desk \"Door A\"\n" +
 			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --session 9mSx2yUo1Jq3\n" +
 			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --board\n" +
-			"  EVDESK_KIOSK_PIN=2468 evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --kiosk",
+			"  EVDESK_KIOSK_PIN=2468 evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --kiosk\n" +
+			"  # then scan an email, a ticket's QR code (https://events.vendor.example/qr?t=UASe4Eg74boZ),\n" +
+			"  # a bare ticket id (UASe4Eg74boZ), or a badge's mailto:, vCard or MECARD code",
 		Short: "Open the console straight on the check-in desk of an event",
 		Long: "Open the console on the check-in desk of an event, or of one of its sessions\n" +
 			"with --session. Scans are journaled on this computer before they are shown as\n" +
@@ -78,7 +80,15 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			"Each desk has a name (--desk, default this computer's name), sent with its\n" +
 			"check-ins. --board shows the arrivals board alone, for a supervisor's screen.\n" +
 			"--kiosk keeps the desk on screen: leaving takes ctrl+k and the PIN, from the\n" +
-			"profile's kiosk_pin or " + config.EnvKioskPIN + " (4 to 12 digits).",
+			"profile's kiosk_pin or " + config.EnvKioskPIN + " (4 to 12 digits).\n\n" +
+			"What the desk can scan. Besides a typed or printed email, the desk reads what a\n" +
+			"handheld scanner types from a ticket or badge: the ticket's QR link (any http(s)\n" +
+			"link whose query holds t=, ticket= or ticket_id=, or whose path ends in /qr/<id>),\n" +
+			"a bare ticket id, a mailto: link with one address, a vCard or MECARD contact with\n" +
+			"an email in it, and any link with an email= parameter. Tickets are found through\n" +
+			"the event's roster, so they work offline too; a ticket the roster does not list is\n" +
+			"answered in words and never sent. Anything else is answered with what was read and\n" +
+			"what the desk expects.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkDeskName(desk); cmd.Flags().Changed("desk") && err != nil {

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/roster"
 	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/venue"
@@ -79,6 +80,10 @@ type Desk struct {
 	bell  bool
 	rings int // bells rung; for tests
 
+	// card holds the lines of a vCard typed a line at a time, until its
+	// END:VCARD line (see takeLine); nil when none is coming.
+	card []string
+
 	searching bool
 	reg       *registrants
 	showBoard bool
@@ -100,7 +105,7 @@ func newDesk(ctx *ui.Context, d Deps, eventID, eventName, sessionID, sessionName
 	d = d.withDefaults()
 	in := textinput.New()
 	in.Prompt = "Scan > "
-	in.Placeholder = "scan a badge or type an email, then Enter"
+	in.Placeholder = "scan a ticket or badge, or type an email, then Enter"
 	in.CharLimit = 512
 	in.SetStyles(ctx.Theme.TextInputStyles())
 	in.Focus()
@@ -300,6 +305,10 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 			d.input.Reset()
 			return nil
 		}
+		if d.card != nil {
+			d.card = nil
+			return ui.Toast(ui.ToastInfo, "The vCard being read was discarded: scan it again")
+		}
 		if d.showBoard {
 			return d.toggleBoard()
 		}
@@ -368,9 +377,10 @@ func splitScans(raw string) []string {
 	return fields
 }
 
-// submit checks the input, answers each address at once from the roster,
-// and journals them. Input that is not an address is refused at once with
-// the reason.
+// submit reads the input (an email, a ticket or badge code: see
+// roster.Resolve), answers each at once from the roster, and journals the
+// addresses. A ticket the roster does not know, and input that names
+// nobody, is refused at once with the reason and never journaled.
 func (d *Desk) submit(raw string) tea.Cmd {
 	if strings.TrimSpace(raw) == "" {
 		return nil
@@ -387,19 +397,21 @@ func (d *Desk) submit(raw string) tea.Cmd {
 	}
 	var keys, emails []string
 	ring := false
-	for _, tok := range splitScans(raw) {
-		norm := api.NormalizeEmail(tok)
-		if err := api.CheckEmail(norm); err != nil {
-			d.push(entry{at: now, email: tok, kind: kindInvalid, msg: invalidMessage(tok, err)})
-			ring = true
-			continue
+	for _, text := range d.takeLine(raw) {
+		for _, tok := range splitScans(text) {
+			f, err := roster.Resolve(d.rost.Roster, tok)
+			if err != nil {
+				d.push(refusal(now, tok, err, d.rost, d.deps.Local))
+				ring = true
+				continue
+			}
+			d.nextKey++
+			k := fmt.Sprintf("new-%d", d.nextKey)
+			e := entry{key: k, at: now, email: f.Email, kind: kindSaving, ticket: f.Ticket, form: f.Scan.Form}
+			d.answer(&e)
+			d.push(e)
+			keys, emails = append(keys, k), append(emails, f.Email)
 		}
-		d.nextKey++
-		k := fmt.Sprintf("new-%d", d.nextKey)
-		e := entry{key: k, at: now, email: norm, kind: kindSaving}
-		d.answer(&e)
-		d.push(e)
-		keys, emails = append(keys, k), append(emails, norm)
 	}
 	var cmds []tea.Cmd
 	if len(emails) > 0 {
@@ -555,6 +567,7 @@ func (d *Desk) settle(i int, sc scanqueue.Scan, earlier time.Time) {
 	old := d.recent[i]
 	e := entryFromScan(sc, earlier, d.deps.Local)
 	e.person, e.rosterAt, e.earlier = old.person, old.rosterAt, old.earlier
+	e.ticket, e.form = old.ticket, old.form
 	d.recent[i] = e
 }
 

@@ -19,6 +19,10 @@ func (d *Desk) boxHeight() int {
 	if d.height >= 24 {
 		return 7
 	}
+	// A ticket's line needs a row of its own.
+	if e, ok := d.latest(); ok && d.card == nil && scanText(e) != "" {
+		return 6
+	}
 	return 5
 }
 
@@ -205,8 +209,12 @@ func personText(e entry) string {
 	if e.person == nil {
 		return ""
 	}
+	role := e.person.Role()
+	if e.ticket != nil {
+		role = "" // the scanned ticket's role is on the line below
+	}
 	var parts []string
-	for _, s := range []string{e.person.Name, words(e.person.Status), words(e.person.Role())} {
+	for _, s := range []string{e.person.Name, words(e.person.Status), words(role)} {
 		if s != "" {
 			parts = append(parts, sanitize.Line(s))
 		}
@@ -223,8 +231,10 @@ func (d *Desk) resultLine() string {
 	}
 	v := describe(e, d.conn(), d.deps.Local)
 	line := badge(t, v.role).Render(" ["+v.mark+"] "+v.word+" ") + " " + sanitize.Line(e.email)
-	if p := personText(e); p != "" {
-		line += t.Muted.Render(" · " + p)
+	for _, s := range []string{personText(e), scanText(e)} {
+		if s != "" {
+			line += t.Muted.Render(" · " + s)
+		}
 	}
 	line += t.Muted.Render(" · ") + text(t, v.role).Render(ui.OneLine(v.detail))
 	return ui.Fit(ansi.Truncate(line, d.width, "…"), d.width, 1)
@@ -236,18 +246,21 @@ func (d *Desk) boxView() string {
 	t := d.ctx.Theme
 	w := d.width
 	var v verdict
-	email := ""
+	email, scan := "", ""
 	e, scanned := d.latest()
 	switch {
+	case d.card != nil:
+		v = d.cardVerdict()
 	case scanned:
 		v = describe(e, d.conn(), d.deps.Local)
 		email = sanitize.Line(e.email)
-		if e.kind == kindInvalid {
-			email = ""
+		if e.refused() {
+			email = e.headline
 		}
 		if p := personText(e); p != "" {
 			email += " · " + p
 		}
+		scan = scanText(e)
 		if !e.at.IsZero() {
 			email = strings.TrimSpace(email + "   " + t.Muted.Render(clock(e.at, d.deps.Local)))
 		}
@@ -255,17 +268,20 @@ func (d *Desk) boxView() string {
 		v = verdict{mark: "XX", word: "DESK UNAVAILABLE", role: roleErr,
 			detail: "Scans cannot be recorded: " + journalProblem(d.openErr)}
 	default:
-		v = verdict{mark: "--", word: "READY", role: roleInfo, detail: "Scan a badge or type an email, then press Enter."}
+		v = verdict{mark: "--", word: "READY", role: roleInfo, detail: "Scan a ticket or badge, or type an email, then press Enter."}
 	}
 	inner := max(1, w-4)
 	center := lipgloss.NewStyle().Width(inner).Align(lipgloss.Center)
 	body := []string{
 		center.Render(badge(t, v.role).Render("  [" + v.mark + "] " + v.word + "  ")),
 		center.Render(ansi.Truncate(lipgloss.NewStyle().Bold(true).Render(email), inner, "…")),
-		center.Render(ansi.Truncate(text(t, v.role).Render(ui.OneLine(v.detail)), inner, "…")),
 	}
-	pad := (d.boxHeight() - 5) / 2
-	st := lipgloss.NewStyle().Border(border(v.role)).Padding(pad, 1).Width(w)
+	if scan != "" {
+		body = append(body, center.Render(ansi.Truncate(t.Muted.Render(scan), inner, "…")))
+	}
+	body = append(body, center.Render(ansi.Truncate(text(t, v.role).Render(ui.OneLine(v.detail)), inner, "…")))
+	spare := max(0, d.boxHeight()-2-len(body))
+	st := lipgloss.NewStyle().Border(border(v.role)).Padding((spare+1)/2, 1, spare-(spare+1)/2, 1).Width(w)
 	if !t.NoColor {
 		st = st.BorderForeground(text(t, v.role).GetForeground())
 	}
@@ -296,7 +312,10 @@ func (d *Desk) recentView(h int) string {
 		}
 		line := when + "  " + text(t, v.role).Render(fmt.Sprintf("%-19s", v.word)) + "  " +
 			fmt.Sprintf("%-*s", emailW, em)
-		if e.kind == kindRejected || e.kind == kindAlready || e.kind == kindNotRecorded {
+		switch {
+		case e.refused() && e.headline != "":
+			line += "  " + t.Muted.Render(ui.OneLine(e.headline))
+		case e.kind == kindRejected || e.kind == kindAlready || e.kind == kindNotRecorded || e.refused():
 			line += "  " + t.Muted.Render(ui.OneLine(e.msg))
 		}
 		lines = append(lines, ansi.Truncate(line, d.width, "…"))

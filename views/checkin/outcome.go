@@ -3,7 +3,6 @@ package checkin
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/roster"
+	"github.com/evdesk/evdesk/scancode"
 	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
 )
@@ -19,13 +19,15 @@ import (
 type kind int
 
 const (
-	kindSaving      kind = iota // entered; the journal has not answered yet
-	kindPending                 // journaled; not yet answered by the server
-	kindCheckedIn               // the server checked the attendee in
-	kindAlready                 // this desk had the attendee already
-	kindRejected                // the server refused the attendee
-	kindInvalid                 // not an email address; nothing recorded
-	kindNotRecorded             // the journal failed; nothing recorded
+	kindSaving        kind = iota // entered; the journal has not answered yet
+	kindPending                   // journaled; not yet answered by the server
+	kindCheckedIn                 // the server checked the attendee in
+	kindAlready                   // this desk had the attendee already
+	kindRejected                  // the server refused the attendee
+	kindInvalid                   // names nobody (scancode refused it); nothing recorded
+	kindNotRecorded               // the journal failed; nothing recorded
+	kindUnknownTicket             // a ticket the roster does not list; nothing recorded
+	kindNoRoster                  // a ticket, and no roster to look it up; nothing recorded
 )
 
 // entry is one line of the recent scans, and the result box for the latest.
@@ -44,6 +46,13 @@ type entry struct {
 	// earlier: from the journal, before this desk opened (the result box
 	// shows this desk session's scans only).
 	earlier bool
+	// The ticket scanned (nil for an email in any form) and the form the
+	// scan came in.
+	ticket *roster.Ticket
+	form   scancode.Form
+	// headline is what a refused scan was, for the result box's second
+	// line ("read \"...\": ..."); msg then says what to do.
+	headline string
 }
 
 // disagrees: the server's answer contradicts the roster's.
@@ -117,7 +126,11 @@ func describe(e entry, c conn, local *time.Location) verdict {
 		}
 		return v
 	case kindInvalid:
-		return verdict{mark: "XX", word: "NOT AN EMAIL", role: roleErr, detail: e.msg}
+		return verdict{mark: "XX", word: "NOT RECOGNISED", role: roleErr, detail: e.msg}
+	case kindUnknownTicket:
+		return verdict{mark: "XX", word: "UNKNOWN TICKET", role: roleErr, detail: e.msg}
+	case kindNoRoster:
+		return verdict{mark: "..", word: "ROSTER NOT READY", role: roleWarn, detail: e.msg}
 	default:
 		return verdict{mark: "XX", word: "NOT RECORDED", role: roleErr, detail: e.msg}
 	}
@@ -155,23 +168,16 @@ func describePending(e entry, c conn, local *time.Location) verdict {
 
 // failed reports whether an entry is a failure (the bell rings).
 func (e entry) failed() bool {
-	return e.kind == kindInvalid || e.kind == kindRejected || e.kind == kindNotRecorded
+	switch e.kind {
+	case kindInvalid, kindRejected, kindNotRecorded, kindUnknownTicket, kindNoRoster:
+		return true
+	}
+	return false
 }
 
-// invalidMessage says what was typed and what the desk expects.
-func invalidMessage(typed string, err error) string {
-	shown := typed
-	if len([]rune(shown)) > 60 {
-		shown = string([]rune(shown)[:59]) + "…"
-	}
-	if u, perr := url.Parse(typed); perr == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
-		return fmt.Sprintf("You scanned a link (%q), not an email address. Scan the email code, or find the attendee with ctrl+f.", shown)
-	}
-	why := ""
-	if err != nil && strings.Contains(err.Error(), "domain needs a dot") {
-		why = " (the part after @ needs a dot)"
-	}
-	return fmt.Sprintf("You typed %q%s. Expected an email address such as name@example.org.", shown, why)
+// refused reports whether an entry named nobody to check in.
+func (e entry) refused() bool {
+	return e.kind == kindInvalid || e.kind == kindUnknownTicket || e.kind == kindNoRoster
 }
 
 // entryFromScan describes a journaled scan.

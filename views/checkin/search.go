@@ -7,8 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/roster"
+	"github.com/evdesk/evdesk/scancode"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
 	"github.com/evdesk/evdesk/venue"
@@ -120,8 +120,9 @@ func (d *Desk) onSearchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case d.isSubmit(k):
 		raw := strings.TrimSpace(d.input.Value())
-		// A scanner's address is a scan, as ever.
-		if api.CheckEmail(api.NormalizeEmail(raw)) == nil {
+		// What a scanner reads (an address, a ticket, a badge, a vCard's
+		// lines) is a scan, as ever.
+		if isScan(raw) || d.card != nil {
 			return nil, false
 		}
 		row, ok := d.reg.table.Selected()
@@ -140,6 +141,13 @@ func (d *Desk) onSearchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	d.input, cmd = d.input.Update(k)
 	d.refilter()
 	return cmd, true
+}
+
+// isScan reports whether search text is a scan rather than a search: it
+// reads as an email or a ticket, or starts a vCard.
+func isScan(raw string) bool {
+	_, err := scancode.Read(raw)
+	return err == nil || scancode.Unfinished(raw)
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
