@@ -261,6 +261,12 @@ func (s *Sender) run() {
 	defer s.touch(func(st *Status) { st.State, st.InFlight = Stopped, 0 })
 	failures := 0
 	for {
+		// The batch takes every pending scan, so a signal of one already
+		// in it is spent: left, it would cut the next pause short at once.
+		select {
+		case <-s.j.Changed():
+		default:
+		}
 		batch := s.j.batch(s.opts.BatchSize)
 		if len(batch) == 0 {
 			s.touch(func(st *Status) { st.State, st.InFlight, st.RetryAt = Idle, 0, time.Time{} })
