@@ -36,9 +36,10 @@ func hostSource(tool string) string {
 
 // resolveTarget names the event and session. An event or session the server
 // does not know is an error; when the server cannot be asked (a desk that
-// starts offline), the ids stand in for the names.
+// starts offline), the ids stand in for the names after a short wait: the
+// names are a courtesy, and a desk or an import must not wait for them.
 func resolveTarget(ctx context.Context, s *session, eventID, sessionID string) (eventName, sessionName string, err error) {
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	e, err := s.client.Events.Get(ctx, eventID)
 	switch {
