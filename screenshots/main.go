@@ -130,7 +130,7 @@ var screens = []screen{
 			{Wait: []string{eventsLoaded}},
 			{Keys: "/kubernetes day", Wait: []string{"Kubernetes Day Lisbon"}},
 			{Keys: enter + enter, Wait: []string{"Overview"}},
-			{Keys: "g", Wait: []string{"Register attendees", "Opening Keynote"}},
+			{Keys: "t", Wait: []string{"Register attendees", "Opening Keynote"}},
 		}},
 	{Name: "exhibitors", About: "a conference's exhibitors and sponsors",
 		Steps: []step{

@@ -66,3 +66,17 @@ func TestScreenTableIsSound(t *testing.T) {
 		t.Error("an unknown screen name was accepted")
 	}
 }
+
+// TestEveryScreenReachesItsLastStep walks every screen's steps (without
+// drawing), so a key the console no longer binds fails here and not in
+// the next person's `go run ./screenshots`.
+func TestEveryScreenReachesItsLastStep(t *testing.T) {
+	for _, sc := range screens {
+		t.Run(sc.Name, func(t *testing.T) {
+			t.Parallel()
+			if _, err := capture(sc); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
