@@ -41,7 +41,11 @@ func hostSource(tool string) string {
 func resolveTarget(ctx context.Context, s *session, eventID, sessionID string) (eventName, sessionName string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	e, err := s.client.Events.Get(ctx, eventID)
+	client := s.client
+	if s.senderClient != nil {
+		client = s.senderClient // two quick tries: an outage shows at once
+	}
+	e, err := client.Events.Get(ctx, eventID)
 	switch {
 	case err == nil:
 		eventName = e.Name
@@ -54,7 +58,7 @@ func resolveTarget(ctx context.Context, s *session, eventID, sessionID string) (
 	if sessionID == "" {
 		return eventName, "", nil
 	}
-	sessions, err := s.client.Attendees.Sessions(ctx, eventID)
+	sessions, err := client.Attendees.Sessions(ctx, eventID)
 	if err != nil {
 		s.log.Warn("session names unavailable; using the id", "event", eventID, "err", err)
 		return eventName, "", nil

@@ -34,6 +34,7 @@ func firstRegistrants(t *testing.T, url, eventID string) []api.Registrant {
 // reported with its line and never sent.
 func TestCheckinFileWithTicketsAndBadges(t *testing.T) {
 	dir, url := startPhoneSim(t)
+	t.Setenv("EVDESK_RATE_LIMIT", "1000") // the roster's 67 pages, not paced to the service's 30 a second
 	ev := demoFixtures().LargeConferenceEventID
 	regs := firstRegistrants(t, url, ev)
 	list := filepath.Join(dir, "scans.txt")
@@ -133,6 +134,7 @@ func TestCheckinFileRosterOnlyWhenNeededAndOffline(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	t.Setenv("EVDESK_BASE_URL", srv.URL())
 	t.Setenv("EVDESK_TOKEN", sim.DemoToken)
+	t.Setenv("EVDESK_RATE_LIMIT", "1000")
 	ev := demoFixtures().LargeConferenceEventID
 	regs := firstRegistrants(t, srv.URL(), ev)
 	cache := roster.CachePath(filepath.Join(dir, "xdg_state_home", "evdesk", "journal"), ev)

@@ -283,7 +283,7 @@ func TestDeskFitsA80x24Terminal(t *testing.T) {
 }
 
 func TestADeskStartedOfflineWorksAndCatchesUp(t *testing.T) {
-	r := newRig(t, func(c *rigConfig) { c.offline = true })
+	r := newRig(t, downloadRoster(), func(c *rigConfig) { c.offline = true })
 	r.settle("NO ANSWER", "cannot reach the server", "of ?")
 	who := r.registered(13)
 	r.scan(who)

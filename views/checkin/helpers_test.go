@@ -3,7 +3,9 @@ package checkin
 import (
 	"context"
 	"net/http/httptest"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/roster"
 	"github.com/evdesk/evdesk/scanqueue"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
@@ -46,6 +49,7 @@ type rigConfig struct {
 	offline   bool   // the server drops every connection from the start
 	pin       string // a kiosk's PIN
 	board     bool   // the arrivals board alone, not the desk
+	download  bool   // no roster cached: the desk downloads it
 }
 
 func withSize(w, h int) rigOpt         { return func(c *rigConfig) { c.w, c.h = w, h } }
@@ -54,6 +58,12 @@ func pickerOnly() rigOpt               { return func(c *rigConfig) { c.noDesk = 
 func withSession(id string) rigOpt     { return func(c *rigConfig) { c.sessionID = id } }
 func withKioskPIN(pin string) rigOpt   { return func(c *rigConfig) { c.pin = pin } }
 func boardOnly() rigOpt                { return func(c *rigConfig) { c.board = true } }
+
+// downloadRoster starts the desk with no roster cached, so it downloads
+// the registrants as a desk's first start does. Other rigs find the large
+// conference's roster cached beside the journal (downloaded once for the
+// package: 20,000 registrants over HTTP cost most of a test's time).
+func downloadRoster() rigOpt { return func(c *rigConfig) { c.download = true } }
 func withCheckIn(f scanqueue.CheckInFunc) rigOpt {
 	return func(c *rigConfig) { c.checkIn = f }
 }
@@ -74,6 +84,9 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 	s := sim.New(sim.Options{Now: testClock, NoRateLimit: true})
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
+	if !cfg.download {
+		seedRoster(t, cfg.dir)
+	}
 	if cfg.offline {
 		s.SetFaults(0, 0, 1)
 	}
@@ -207,3 +220,38 @@ func ctrl(c rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: c, Mod: tea.Mod
 func fkey(n int) tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF1 + rune(n-1)} }
 
 func pushMsg(s ui.Screen) tea.Msg { return ui.PushMsg{Screen: s} }
+
+// seeded is the large conference's roster as a fresh simulator serves it at
+// testNow, downloaded once.
+var seeded struct {
+	once sync.Once
+	ro   *roster.Roster
+	err  error
+}
+
+// seedRoster caches the large conference's roster in dir, unless the test
+// put a cache there itself.
+func seedRoster(t testing.TB, dir string) {
+	t.Helper()
+	seeded.once.Do(func() {
+		s := sim.New(sim.Options{Now: testClock, NoRateLimit: true})
+		srv := httptest.NewServer(s)
+		defer srv.Close()
+		c, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0), api.WithClock(testClock))
+		if err != nil {
+			seeded.err = err
+			return
+		}
+		seeded.ro, seeded.err = roster.Download(context.Background(), c, s.Fixtures().LargeConferenceEventID, testClock, nil)
+	})
+	if seeded.err != nil {
+		t.Fatal(seeded.err)
+	}
+	path := roster.CachePath(dir, seeded.ro.EventID())
+	if _, err := os.Stat(path); err == nil {
+		return
+	}
+	if err := roster.Save(path, seeded.ro); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -162,7 +162,7 @@ func TestDeskAnswersAnUnknownTicketAndGarbage(t *testing.T) {
 // Without a roster (the server never answered), a ticket cannot be looked
 // up: the desk says so, and an email still works.
 func TestDeskWithoutRosterRefusesTickets(t *testing.T) {
-	r := newRig(t, func(c *rigConfig) { c.offline = true })
+	r := newRig(t, downloadRoster(), func(c *rigConfig) { c.offline = true })
 	r.settle("NO ANSWER", "of ?")
 	r.scan("https://events.vendor.example/qr?t=UASe4Eg74boZ")
 	r.Contains("[..] ROSTER NOT READY", "ticket UASe4Eg74boZ cannot be looked up: no roster yet",
