@@ -183,7 +183,7 @@ func TestCheckInHistoryPagesAcrossTokenExpiry(t *testing.T) {
 		}
 		got = append(got, a.Email)
 		if len(got) == 200 {
-			f.clock.Add(16 * time.Minute) // the token in hand is stale now
+			f.clock.Advance(16 * time.Minute) // the token in hand is stale now
 		}
 	}
 	if !slices.Equal(got, regs[:700]) || p.Total() != 700 || p.Restarts() != 1 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/fakeclock"
 )
 
 // patchLog records the attendee-action PATCHes that reach the simulator.
@@ -31,7 +32,7 @@ func (l *patchLog) requests() []int {
 // of every PATCH, so tests can count how a batch was split.
 func newCheckInFixture(t *testing.T) (*fixture, *patchLog) {
 	t.Helper()
-	clk := &clock{now: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)}
+	clk := fakeclock.New(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC))
 	s := sim.New(sim.Options{Now: clk.Now, NoRateLimit: true})
 	log := &patchLog{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/fakeclock"
 )
 
 // coeditorLog records the co-editor PATCHes that reach the simulator.
@@ -40,7 +41,7 @@ func (l *coeditorLog) sizes() []int {
 // PATCH body, so tests can see how a list was split.
 func newCoeditorFixture(t *testing.T, token string) (*fixture, *coeditorLog) {
 	t.Helper()
-	clk := &clock{now: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)}
+	clk := fakeclock.New(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC))
 	s := sim.New(sim.Options{Now: clk.Now, NoRateLimit: true})
 	log := &coeditorLog{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -207,7 +207,7 @@ func TestSendStatus100kAcrossTokenExpiry(t *testing.T) {
 				seen[r.Email] = struct{}{}
 				statuses[r.Status]++
 				if len(seen) == 50_100 {
-					f.clock.Add(16 * time.Minute)
+					f.clock.Advance(16 * time.Minute)
 				}
 			}
 			if len(seen) != sim.BigEmailRecipients || p.Total() != sim.BigEmailRecipients || p.Restarts() != 1 {

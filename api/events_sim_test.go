@@ -6,27 +6,17 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/fakeclock"
 )
 
 // clock is a fake clock shared by the simulator and the client.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
+type clock = fakeclock.Clock
 
 type fixture struct {
 	sim    *sim.Sim
@@ -39,7 +29,7 @@ type fixture struct {
 
 func newFixture(t *testing.T, token string) *fixture {
 	t.Helper()
-	clk := &clock{now: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)}
+	clk := fakeclock.New(time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC))
 	s := sim.New(sim.Options{Now: clk.Now, NoRateLimit: true})
 	var posts atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -111,7 +101,7 @@ func TestListAcrossTokenExpiryDeliversEachEventOnce(t *testing.T) {
 		}
 		seen[e.EventID] = true
 		if len(seen) == 7 {
-			f.clock.Add(16 * time.Minute) // the page token in hand is now stale
+			f.clock.Advance(16 * time.Minute) // the page token in hand is now stale
 		}
 	}
 	if len(seen) != p.Total() || p.Restarts() != 1 {
@@ -320,7 +310,7 @@ func TestRetriesAfterTheSimulatorsRateLimit(t *testing.T) {
 	c, _ := api.New(api.WithBaseURL(f.srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0),
 		api.WithSleep(func(_ context.Context, d time.Duration) error {
 			waits = append(waits, d)
-			f.clock.Add(d) // the simulator's bucket refills on its clock
+			f.clock.Advance(d) // the simulator's bucket refills on its clock
 			return nil
 		}))
 	for range 3 {

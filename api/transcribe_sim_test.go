@@ -135,7 +135,7 @@ func TestTranscribeJWTRenewedAfterExpiry(t *testing.T) {
 	if _, err := tr.Transcribe(ctx, api.TranscribeRequest{File: sim.SampleBriefingURL}); err != nil {
 		t.Fatal(err)
 	}
-	f.clock.Add(30 * time.Minute) // the first token is long expired: a new one is minted
+	f.clock.Advance(30 * time.Minute) // the first token is long expired: a new one is minted
 	if _, err := tr.Transcribe(ctx, api.TranscribeRequest{File: sim.SampleBriefingURL}); err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestTranscribeJWTRenewedAfterExpiry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.clock.Add(11 * time.Minute)
+	f.clock.Advance(11 * time.Minute)
 	_, err = newTranscriber(t, f, oauth2.StaticTokenSource(tok)).Transcribe(ctx, api.TranscribeRequest{File: sim.SampleBriefingURL})
 	wantCode(t, err, http.StatusUnauthorized, sim.CodeAITokenExpired)
 }

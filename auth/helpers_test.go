@@ -19,27 +19,12 @@ import (
 
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/fakeclock"
 )
-
-// fakeClock is the injectable clock tests drive instead of sleeping.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
 
 var testEpoch = time.Date(2026, time.March, 10, 10, 0, 0, 0, time.UTC)
 
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+type fakeClock = fakeclock.Clock
 
 // simEnv is the simulator's OAuth server over real HTTP, counting token
 // requests by grant type.
@@ -61,7 +46,7 @@ func newSimEnv(t *testing.T) *simEnv { return newSimEnvWith(t, sim.Options{}) }
 func newSimEnvWith(t *testing.T, opts sim.Options) *simEnv {
 	t.Helper()
 	keyring.MockInit()
-	clock := &fakeClock{t: testEpoch}
+	clock := fakeclock.New(testEpoch)
 	e := &simEnv{t: t, clock: clock, stateDir: t.TempDir(), cfgDir: t.TempDir()}
 	opts.Now, opts.NoRateLimit = clock.Now, true
 	e.sim = sim.New(opts)

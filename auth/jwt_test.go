@@ -12,10 +12,11 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/fakeclock"
 )
 
 func TestJWTClaimsAndSignature(t *testing.T) {
-	clock := &fakeClock{t: testEpoch.Add(123 * time.Millisecond)}
+	clock := fakeclock.New(testEpoch.Add(123 * time.Millisecond))
 	src, err := NewJWTSource(AICredentials{APIKey: "key-1", APISecret: "secret-1"}, WithJWTClock(clock.Now))
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ func TestJWTClaimsAndSignature(t *testing.T) {
 }
 
 func TestJWTCachedUntilShortlyBeforeExpiry(t *testing.T) {
-	clock := &fakeClock{t: testEpoch}
+	clock := fakeclock.New(testEpoch)
 	src, _ := NewJWTSource(AICredentials{APIKey: "k", APISecret: "s"}, WithJWTClock(clock.Now))
 	first, _, _ := src.JWT()
 	clock.Advance(54 * time.Minute)
@@ -73,7 +74,7 @@ func TestJWTCachedUntilShortlyBeforeExpiry(t *testing.T) {
 }
 
 func TestJWTLifetimeCappedAtOneHour(t *testing.T) {
-	clock := &fakeClock{t: testEpoch}
+	clock := fakeclock.New(testEpoch)
 	src, _ := NewJWTSource(AICredentials{APIKey: "k", APISecret: "s"}, WithJWTClock(clock.Now), WithJWTLifetime(3*time.Hour, time.Minute))
 	_, exp, _ := src.JWT()
 	if exp.Sub(testEpoch) != time.Hour {
@@ -110,7 +111,7 @@ func TestJWTSourceForReadsTheStore(t *testing.T) {
 
 func TestJWTSourceForPrefersTheEnvironmentsCredentials(t *testing.T) {
 	keyring.MockInit() // an empty keyring: only the profile's credentials can sign
-	clock := &fakeClock{t: testEpoch}
+	clock := fakeclock.New(testEpoch)
 	p := config.FromEnv(func(k string) (string, bool) {
 		v, ok := map[string]string{config.EnvBaseURL: "http://127.0.0.1:9/v2", config.EnvToken: "t",
 			config.EnvAIKey: "env-key", config.EnvAISecret: "env-secret"}[k]

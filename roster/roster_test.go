@@ -9,34 +9,19 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/fakeclock"
 )
 
 // clock is a fake clock the simulator and the client share.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+type clock = fakeclock.Clock
 
-func newClock() *clock { return &clock{t: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
+func newClock() *clock { return fakeclock.New(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)) }
 
 // rig is a simulator over loopback HTTP with a client on the same clock;
 // wrap (may be nil) sees every request first.

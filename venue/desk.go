@@ -124,7 +124,7 @@ func Open(o Options) (*Desk, error) {
 		o.RefreshEvery = DefaultRefreshEvery
 	}
 	if o.Wait == nil {
-		o.Wait = sleep
+		o.Wait = api.SleepContext
 	}
 	if o.LockWait == 0 {
 		o.LockWait = lockWait
@@ -371,17 +371,6 @@ func (d *Desk) pause(wait time.Duration, wake chan struct{}) bool {
 	}()
 	_ = d.o.Wait(ctx, wait)
 	return d.ctx.Err() == nil
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // Stats are the board's figures now.

@@ -15,28 +15,14 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/fakeclock"
 	"github.com/evdesk/evdesk/scanqueue"
 )
 
 var t0 = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 
 // clock is a fake clock the simulator, the clients and the desks share.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
+type clock = fakeclock.Clock
 
 // noWait returns at once: retries and backoffs take no time in tests.
 func noWait(ctx context.Context, _ time.Duration) error { return ctx.Err() }
@@ -76,7 +62,7 @@ func (w faultCounter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 
 func newVenue(t testing.TB, opts sim.Options) *venueRig {
 	t.Helper()
-	clk := &clock{t: t0}
+	clk := fakeclock.New(t0)
 	opts.Now, opts.NoRateLimit = clk.Now, true
 	s := sim.New(opts)
 	v := &venueRig{t: t, sim: s, clk: clk, event: s.Fixtures().LargeConferenceEventID}

@@ -9,35 +9,19 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/fakeclock"
 )
-
-// fakeClock is the injectable clock tests drive instead of sleeping.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
 
 // testEpoch is mid-morning UTC, so the seed day has room either side.
 var testEpoch = time.Date(2026, time.March, 10, 10, 0, 0, 0, time.UTC)
 
-func newFakeClock(t time.Time) *fakeClock { return &fakeClock{t: t} }
+type fakeClock = fakeclock.Clock
 
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+func newFakeClock(t time.Time) *fakeClock { return fakeclock.New(t) }
 
 // env is a simulator behind a real HTTP server.
 type env struct {

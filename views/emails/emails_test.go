@@ -17,6 +17,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/fakeclock"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
 	"github.com/evdesk/evdesk/ui/uitest"
@@ -27,17 +28,7 @@ var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 
 // clock is the fake clock shared by the simulator, the client and the
 // screens.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
+type clock = fakeclock.Clock
 
 type rig struct {
 	*uitest.Driver
@@ -51,7 +42,7 @@ type rig struct {
 // when set, sees every request before the simulator does.
 func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) (string, string), hook func(*http.Request, *clock)) *rig {
 	t.Helper()
-	clk := &clock{now: testNow}
+	clk := fakeclock.New(testNow)
 	s := sim.New(sim.Options{Now: clk.Now, NoRateLimit: true})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hook != nil {
@@ -184,7 +175,7 @@ func TestBigListLoadsEveryRecipientOnceAcrossTokenExpiry(t *testing.T) {
 		defer mu.Unlock()
 		requests++
 		if requests == 101 {
-			c.Add(16 * time.Minute)
+			c.Advance(16 * time.Minute)
 		}
 	})
 	r.open("invitation")
