@@ -325,10 +325,7 @@ func TestConsoleCheckinSectionEndToEnd(t *testing.T) {
 	tm.waitText("Desk: Opening Keynote", "ONLINE")
 	tm.keys("Escape")
 	tm.waitText("Whole event")
-	tm.keys("q")
-	if st := tm.exitStatus(); st != "0" {
-		t.Fatalf("exit status %s", st)
-	}
+	tm.quitCleanly()
 }
 
 func TestEventDetailOpensTheDeskEndToEnd(t *testing.T) {
@@ -354,8 +351,5 @@ func TestEventDetailOpensTheDeskEndToEnd(t *testing.T) {
 	tm.waitText("Overview")
 	tm.keys("h")
 	tm.waitText("Check-in history", "Observability Summit APAC")
-	tm.keys("q")
-	if st := tm.exitStatus(); st != "0" {
-		t.Fatalf("exit status %s", st)
-	}
+	tm.quitCleanly()
 }

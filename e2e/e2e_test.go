@@ -141,6 +141,15 @@ func (tm *term) exitStatus() string {
 	}
 }
 
+// quitCleanly presses q and expects the program to end with status 0.
+func (tm *term) quitCleanly() {
+	tm.t.Helper()
+	tm.keys("q")
+	if st := tm.exitStatus(); st != "0" {
+		tm.t.Fatalf("exit status %s", st)
+	}
+}
+
 func TestConsoleEndToEnd(t *testing.T) {
 	t.Parallel()
 	tm := startTerm(t, 100, 30, "--demo")
@@ -175,10 +184,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	tm.waitText("closes this help")
 	tm.keys("?")
 	tm.waitGone("closes this help")
-	tm.keys("q")
-	if st := tm.exitStatus(); st != "0" {
-		t.Fatalf("exit status %s", st)
-	}
+	tm.quitCleanly()
 }
 
 // simLines starts `evdesk sim` and returns its KEY=value lines.

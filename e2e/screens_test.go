@@ -33,10 +33,7 @@ func TestCoeditorsEndToEnd(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitText("Added 1 of 2", "REFUSED alex.morgan@northwind.example")
 	tm.waitText("ines.lopez@example.org")
-	tm.keys("q")
-	if st := tm.exitStatus(); st != "0" {
-		t.Fatalf("exit status %s", st)
-	}
+	tm.quitCleanly()
 }
 
 func TestEmailsEndToEnd(t *testing.T) {
@@ -56,10 +53,7 @@ func TestEmailsEndToEnd(t *testing.T) {
 		tm.keys("f")
 	}
 	tm.waitText("status: Failed", "showing 33 of 550")
-	tm.keys("q")
-	if st := tm.exitStatus(); st != "0" {
-		t.Fatalf("exit status %s", st)
-	}
+	tm.quitCleanly()
 }
 
 func TestPhoneEndToEnd(t *testing.T) {
@@ -80,10 +74,7 @@ func TestPhoneEndToEnd(t *testing.T) {
 	tm.waitText("Phone settings > Call park")
 	tm.keys("J")
 	tm.waitText(`"expiration_period": 10`)
-	tm.keys("q")
-	if st := tm.exitStatus(); st != "0" {
-		t.Fatalf("exit status %s", st)
-	}
+	tm.quitCleanly()
 }
 
 // TestPhoneNotSetUpEndToEnd runs the console against `evdesk sim` with the
@@ -128,10 +119,7 @@ func TestTranscribeEndToEnd(t *testing.T) {
 	tm.waitText("Language")
 	tm.keys("Enter")
 	tm.waitText("7 segments", "Priya Raman", "00:00-00:05")
-	tm.keys("q")
-	if st := tm.exitStatus(); st != "0" {
-		t.Fatalf("exit status %s", st)
-	}
+	tm.quitCleanly()
 }
 
 // TestRegisterThenCheckInEndToEnd registers a new person through the
