@@ -167,7 +167,10 @@ type Journal struct {
 	err     error // sticky: a failed write that could not be undone
 	closed  bool
 
-	changed chan struct{} // signalled when a scan becomes pending
+	// arrived is closed, and replaced, whenever a scan becomes pending: a
+	// waiter holding the channel of one moment learns of every scan after
+	// it, with no signal to lose or to find spent.
+	arrived chan struct{}
 
 	// space, in tests, is the room left on a make-believe disk: a write
 	// beyond it is cut short and fails as a full disk does.
@@ -223,7 +226,7 @@ func Open(dir, eventID, sessionID string, opts ...JournalOption) (*Journal, erro
 		dir: dir, path: filepath.Join(dir, FileName(eventID, sessionID)),
 		eventID: eventID, sessionID: sessionID, now: time.Now,
 		byID: map[string]*Scan{}, active: map[string]*Scan{}, latest: map[string]*Scan{},
-		changed: make(chan struct{}, 1),
+		arrived: make(chan struct{}),
 	}
 	for _, o := range opts {
 		o(j)
@@ -668,10 +671,8 @@ func (j *Journal) ScanWith(emails []string, source string, prior func(email stri
 		pending = pending || sc.Outcome == Pending
 	}
 	if pending {
-		select {
-		case j.changed <- struct{}{}:
-		default:
-		}
+		close(j.arrived)
+		j.arrived = make(chan struct{})
 	}
 	return out, nil
 }
@@ -756,12 +757,13 @@ func (j *Journal) Pending(n int) []Scan {
 }
 
 // batch returns up to n of the oldest pending scans that share the source
-// of the oldest one (a request carries one source).
-func (j *Journal) batch(n int) []Scan {
+// of the oldest one (a request carries one source), and the channel that
+// closes when a scan arrives after them.
+func (j *Journal) batch(n int) ([]Scan, <-chan struct{}) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.counts.Pending == 0 {
-		return nil
+		return nil, j.arrived
 	}
 	var src *string
 	return j.collect(n, func(sc *Scan) bool {
@@ -769,7 +771,7 @@ func (j *Journal) batch(n int) []Scan {
 			src = &sc.Source
 		}
 		return sc.Source == *src
-	})
+	}), j.arrived
 }
 
 // collect copies up to n pending scans that keep accepts, oldest first.
@@ -821,9 +823,12 @@ func (j *Journal) Lookup(email string) (Scan, bool) {
 	return *sc, true
 }
 
-// Changed is signalled (without blocking, so signals coalesce) when a scan
-// becomes pending.
-func (j *Journal) Changed() <-chan struct{} { return j.changed }
+// Changed is closed when the next scan becomes pending.
+func (j *Journal) Changed() <-chan struct{} {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.arrived
+}
 
 // Path is the journal file.
 func (j *Journal) Path() string { return j.path }

@@ -136,6 +136,9 @@ type Sender struct {
 	mu      sync.Mutex
 	st      Status        // state fields only; counts come from the journal
 	changed chan struct{} // closed and replaced on every change
+	// resting: the run loop waits in rest, on restOn (see AtRest).
+	resting bool
+	restOn  <-chan struct{}
 
 	pub *publisher
 }
@@ -191,6 +194,9 @@ func (s *Sender) Scan(email, source string) (Scan, error) {
 
 // Wake cuts a backoff wait short: the desk's "retry now".
 func (s *Sender) Wake() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.resting = false // at once: the sender's own wake-up comes later
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -261,20 +267,11 @@ func (s *Sender) run() {
 	defer s.touch(func(st *Status) { st.State, st.InFlight = Stopped, 0 })
 	failures := 0
 	for {
-		// The batch takes every pending scan, so a signal of one already
-		// in it is spent: left, it would cut the next pause short at once.
-		select {
-		case <-s.j.Changed():
-		default:
-		}
-		batch := s.j.batch(s.opts.BatchSize)
+		batch, arrived := s.j.batch(s.opts.BatchSize)
 		if len(batch) == 0 {
 			s.touch(func(st *Status) { st.State, st.InFlight, st.RetryAt = Idle, 0, time.Time{} })
-			select {
-			case <-s.ctx.Done():
+			if !s.rest(arrived, -1) {
 				return
-			case <-s.j.Changed():
-			case <-s.wake:
 			}
 			continue
 		}
@@ -309,7 +306,7 @@ func (s *Sender) run() {
 			st.State, st.Online, st.Failures, st.LastError, st.RetryAt, st.InFlight =
 				state, state != Offline, failures, err, retryAt, 0
 		})
-		if !s.pause(wait) {
+		if !s.rest(arrived, wait) {
 			return
 		}
 	}
@@ -432,22 +429,60 @@ func (s *Sender) classify(err error, failures int) (State, time.Duration) {
 	return state, time.Duration(d/2 + s.opts.Jitter()*d/2)
 }
 
-// pause waits d, or less when woken (Wake, or a new scan: no answer of a
-// server parks a desk that has work); false when the sender is closing.
-func (s *Sender) pause(d time.Duration) bool {
+// rest waits d (for ever when d < 0), or less when woken: by Wake, or by a
+// scan arriving after the batch that arrived came with (no answer of a
+// server parks a desk that has work). It is false when the sender is
+// closing.
+func (s *Sender) rest(arrived <-chan struct{}, d time.Duration) bool {
+	s.mu.Lock()
+	s.resting, s.restOn = len(s.wake) == 0, arrived
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.resting = false
+		s.mu.Unlock()
+	}()
+	if d < 0 {
+		select {
+		case <-s.ctx.Done():
+		case <-arrived:
+		case <-s.wake:
+		}
+		return s.ctx.Err() == nil
+	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	go func() {
 		select {
 		case <-s.wake:
 			cancel()
-		case <-s.j.Changed():
+		case <-arrived:
 			cancel()
 		case <-ctx.Done():
 		}
 	}()
 	_ = s.opts.Sleep(ctx, d)
 	return s.ctx.Err() == nil
+}
+
+// AtRest reports whether the sender is waiting (for a scan, a wake or its
+// backoff) with nothing new in the journal since it last looked, and every
+// status and ack already handed to the callbacks. It stays at rest until a
+// scan, Wake or its backoff ends, so a test can wait for it in place of
+// waiting for a quiet while.
+func (s *Sender) AtRest() bool {
+	s.mu.Lock()
+	resting, arrived := s.resting, s.restOn
+	s.mu.Unlock()
+	if !resting {
+		return false
+	}
+	select {
+	case <-arrived:
+		return false
+	default:
+	}
+	return s.pub.idle()
 }
 
 // publisher runs the callbacks on a goroutine of its own, in order.
@@ -459,6 +494,7 @@ type publisher struct {
 	mu     sync.Mutex
 	acks   [][]Scan
 	dirty  bool
+	busy   bool // drain is running the callbacks
 	signal chan struct{}
 	quit   chan struct{}
 	once   sync.Once
@@ -500,14 +536,26 @@ func (p *publisher) run() {
 func (p *publisher) drain() {
 	p.mu.Lock()
 	acks, dirty := p.acks, p.dirty
-	p.acks, p.dirty = nil, false
+	p.acks, p.dirty, p.busy = nil, false, true
 	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.busy = false
+		p.mu.Unlock()
+	}()
 	for _, a := range acks {
 		p.onAck(a)
 	}
 	if dirty && p.onStatus != nil {
 		p.onStatus(p.status())
 	}
+}
+
+// idle: every status and ack poked so far has been handed over.
+func (p *publisher) idle() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.dirty && len(p.acks) == 0 && !p.busy
 }
 
 func (p *publisher) stop() { p.once.Do(func() { close(p.quit) }) }

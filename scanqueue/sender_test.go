@@ -282,3 +282,92 @@ func TestSenderCloseWhileWaiting(t *testing.T) {
 		t.Fatalf("pending %+v", p)
 	}
 }
+
+// TestSenderAtRest: the sender is at rest only while it waits with nothing
+// new to look at and every status handed over; a scan or a wake ends the
+// rest at once, before the sender's goroutine has even woken.
+func TestSenderAtRest(t *testing.T) {
+	j := mustOpen(t, t.TempDir(), testEvent, "")
+	calls, answers := make(chan []string), make(chan error)
+	statuses := make(chan Status) // unbuffered: a status is handed over only when read
+	s, err := NewSender(j, SenderOptions{
+		CheckIn: func(ctx context.Context, _, _ string, emails []string, _ string) ([]api.BatchError, error) {
+			calls <- emails
+			return nil, <-answers
+		},
+		OnStatus: func(st Status) { statuses <- st },
+		Sleep:    func(ctx context.Context, _ time.Duration) error { <-ctx.Done(); return ctx.Err() },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	deadline := time.After(30 * time.Second)
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for !ok() {
+			select {
+			case <-tick.C:
+			case <-deadline:
+				t.Fatalf("timed out waiting until %s", what)
+			}
+		}
+	}
+	call := func() {
+		t.Helper()
+		select {
+		case <-calls:
+		case <-deadline:
+			t.Fatal("timed out waiting for the sender's request")
+		}
+	}
+	resting := func() bool { s.mu.Lock(); defer s.mu.Unlock(); return s.resting }
+	// drain reads the statuses until the sender rests with none left.
+	drain := func() {
+		t.Helper()
+		waitFor("the sender rests", func() bool {
+			select {
+			case <-statuses:
+				return false
+			default:
+				return s.AtRest()
+			}
+		})
+	}
+
+	waitFor("the sender waits for a scan", resting)
+	if s.AtRest() {
+		t.Fatal("at rest with its Idle status not yet handed over")
+	}
+	drain()
+
+	if _, err := s.Scan("ana@example.org", "d"); err != nil {
+		t.Fatal(err)
+	}
+	if s.AtRest() {
+		t.Fatal("at rest with a scan just journaled")
+	}
+	go func() {
+		for range statuses { // the test only watches the rest from here
+		}
+	}()
+	call()
+	if s.AtRest() {
+		t.Fatal("at rest with a request in flight")
+	}
+	answers <- errors.New("connection refused")
+	waitFor("the sender rests in its backoff", s.AtRest)
+	if st := s.Status(); st.State != Offline || st.Pending != 1 {
+		t.Fatalf("resting in %+v", st)
+	}
+
+	s.Wake()
+	if s.AtRest() {
+		t.Fatal("at rest right after Wake")
+	}
+	call()
+	answers <- nil
+	waitFor("the sender rests with all sent", func() bool { return s.AtRest() && s.Status().Pending == 0 })
+}

@@ -102,8 +102,8 @@ type Desk struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-	wakeR  chan struct{} // the roster loop
-	wakeS  chan struct{} // the sync loop
+	napR   *nap // the roster loop's waits
+	napS   *nap // the sync loop's waits
 	once   sync.Once
 }
 
@@ -136,7 +136,7 @@ func Open(o Options) (*Desk, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Desk{o: o, j: j, wakeR: make(chan struct{}, 1), wakeS: make(chan struct{}, 1)}
+	d := &Desk{o: o, j: j, napR: newNap(), napS: newNap()}
 	// A damaged or foreign cache is only a cache: start without it.
 	if ro, _ := roster.Load(roster.CachePath(o.Dir, o.EventID), o.EventID); ro != nil {
 		d.roster.Store(ro)
@@ -255,17 +255,18 @@ func (d *Desk) CheckedInAt(ar roster.Arrival) string {
 // is synced, and a roster whose download failed is fetched again.
 func (d *Desk) Refresh() {
 	d.s.Wake()
-	poke(d.wakeS)
+	d.napS.poke()
 	if d.RosterState().Err != nil {
-		poke(d.wakeR)
+		d.napR.poke()
 	}
 }
 
-func poke(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
+// AtRest reports whether the desk has nothing under way: the roster and
+// history refreshes wait for their time or a Refresh, the sender is at rest
+// (scanqueue.Sender.AtRest), and every change has been told to OnChange.
+// It stays so until a scan, a Refresh or a timer.
+func (d *Desk) AtRest() bool {
+	return d.napR.resting() && d.napS.resting() && d.s.AtRest()
 }
 
 // Sync brings the arrivals up to date once, now, and saves them.
@@ -304,7 +305,7 @@ func (d *Desk) syncLoop() {
 	defer d.wg.Done()
 	for d.ctx.Err() == nil {
 		_ = d.Sync(d.ctx)
-		if !d.pause(d.o.SyncEvery, d.wakeS) {
+		if !d.pause(d.o.SyncEvery, d.napS) {
 			return
 		}
 	}
@@ -319,7 +320,7 @@ func (d *Desk) rosterLoop() {
 		wait = max(0, d.o.RefreshEvery-d.o.Now().Sub(ro.Updated()))
 	}
 	for {
-		if wait > 0 && !d.pause(wait, d.wakeR) {
+		if wait > 0 && !d.pause(wait, d.napR) {
 			return
 		}
 		wait = d.o.RefreshEvery
@@ -358,19 +359,61 @@ func (d *Desk) download() error {
 	return err
 }
 
-// pause waits d, or less when woken or closing; false when closing.
-func (d *Desk) pause(wait time.Duration, wake chan struct{}) bool {
+// pause waits d on n, or less when poked or closing; false when closing.
+func (d *Desk) pause(wait time.Duration, n *nap) bool {
+	n.begin()
+	defer n.end()
 	ctx, cancel := context.WithCancel(d.ctx)
 	defer cancel()
 	go func() {
 		select {
-		case <-wake:
+		case <-n.wake:
 			cancel()
 		case <-ctx.Done():
 		}
 	}()
 	_ = d.o.Wait(ctx, wait)
 	return d.ctx.Err() == nil
+}
+
+// nap is a refresh loop's wait that a poke cuts short. It knows whether the
+// loop rests: a poke ends the rest at once, before the loop wakes, so no
+// moment shows a poked loop at rest.
+type nap struct {
+	mu   sync.Mutex
+	rest bool
+	wake chan struct{}
+}
+
+func newNap() *nap { return &nap{wake: make(chan struct{}, 1)} }
+
+func (n *nap) poke() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.rest = false
+	select {
+	case n.wake <- struct{}{}:
+	default:
+	}
+}
+
+// begin marks the loop at rest, unless a poke is waiting for it.
+func (n *nap) begin() {
+	n.mu.Lock()
+	n.rest = len(n.wake) == 0
+	n.mu.Unlock()
+}
+
+func (n *nap) end() {
+	n.mu.Lock()
+	n.rest = false
+	n.mu.Unlock()
+}
+
+func (n *nap) resting() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.rest
 }
 
 // Stats are the board's figures now.

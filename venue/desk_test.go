@@ -275,3 +275,57 @@ func TestRosterCacheIsShared(t *testing.T) {
 		t.Fatal("the cache was not used")
 	}
 }
+
+// TestDeskAtRest: once the first roster download and history sync are done
+// and told, the desk rests; a Refresh or a scan ends the rest at once, and
+// the desk rests again when their work is done.
+func TestDeskAtRest(t *testing.T) {
+	v := newVenue(t, sim.Options{})
+	v.event = v.sim.Fixtures().UpcomingEventID
+	changes := make(chan struct{}) // unbuffered: a change is told only when read
+	d := v.open(t.TempDir(), "Desk 1", func(o *Options) { o.OnChange = func() { changes <- struct{}{} } })
+	deadline := time.After(30 * time.Second)
+	rest := func(what string) {
+		t.Helper()
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-changes:
+				continue
+			default:
+			}
+			if d.AtRest() {
+				return
+			}
+			select {
+			case <-changes:
+			case <-tick.C:
+			case <-deadline:
+				t.Fatalf("timed out waiting for the desk to rest %s", what)
+			}
+		}
+	}
+	rest("after opening")
+	if st := d.RosterState(); st.Roster == nil || st.Loading || d.Health().LastOK.IsZero() {
+		t.Fatalf("at rest before the roster and the history were read: %+v, %+v", st, d.Health())
+	}
+
+	d.Refresh()
+	if d.AtRest() {
+		t.Fatal("at rest right after Refresh")
+	}
+	rest("after a refresh")
+
+	who := v.sim.RegistrantEmails(v.event)[0]
+	if _, err := d.Scan([]string{who}); err != nil {
+		t.Fatal(err)
+	}
+	if d.AtRest() {
+		t.Fatal("at rest with a scan just journaled")
+	}
+	rest("after a scan")
+	if c := d.Journal().Counts(); c.CheckedIn != 1 || c.Pending != 0 {
+		t.Fatalf("at rest with counts %+v", c)
+	}
+}

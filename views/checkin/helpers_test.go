@@ -168,12 +168,12 @@ func (r *rig) closeDesks() {
 }
 
 // settle delivers the pumped messages of the desk on top until the view
-// shows every one of want, then until the sender falls quiet. The deadline
+// shows every one of want, then until the desk is at rest. The deadline
 // only ends a test that has failed (under -race, on a busy machine, a
 // desk is slow).
 func (r *rig) settle(want ...string) {
 	r.t.Helper()
-	p := r.desk().rt.pump
+	rt := r.desk().rt
 	deadline := time.After(30 * time.Second)
 	shows := func() bool {
 		v := r.View()
@@ -186,25 +186,50 @@ func (r *rig) settle(want ...string) {
 	}
 	for !shows() {
 		select {
-		case m := <-p.ch:
+		case m := <-rt.pump.ch:
 			r.Send(m)
 		case <-deadline:
 			r.t.Fatalf("timed out waiting for %q; view:\n%s", want, r.View())
 		}
 	}
-	r.quiet(p)
+	r.quiet(rt, deadline)
 }
 
-// quiet delivers pumped messages until none comes for a while.
-func (r *rig) quiet(p *pump) {
+// quiet delivers the desk's pumped messages until the venue desk is at rest
+// (nothing under way, every change posted) and none is left to deliver.
+// Nothing but the test wakes a resting desk (its timers wait for ctrl+r), so
+// the view is then final.
+func (r *rig) quiet(rt *runtime, deadline <-chan time.Time) {
+	r.t.Helper()
+	poll := time.NewTicker(time.Millisecond)
+	defer poll.Stop()
 	for {
 		select {
-		case m := <-p.ch:
+		case m := <-rt.pump.ch:
 			r.Send(m)
-		case <-time.After(150 * time.Millisecond):
+			continue
+		default:
+		}
+		// Rest first, then the pump: a desk at rest posts nothing more.
+		if rt.atRest() && len(rt.pump.ch) == 0 {
 			return
 		}
+		select {
+		case m := <-rt.pump.ch:
+			r.Send(m)
+		case <-poll.C:
+		case <-deadline:
+			r.t.Fatalf("timed out waiting for the desk to rest; view:\n%s", r.View())
+		}
 	}
+}
+
+// atRest: the venue desk (if one opened) has nothing under way.
+func (rt *runtime) atRest() bool {
+	rt.mu.Lock()
+	v := rt.v
+	rt.mu.Unlock()
+	return v == nil || v.AtRest()
 }
 
 // scan types text as a scanner does and ends it with Enter.
