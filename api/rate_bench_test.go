@@ -158,6 +158,7 @@ func TestBulkWorkKeepsTo429sAHandful(t *testing.T) {
 		{"client at three times the server's rate", 30, 90, 6, 67 + 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each has its own server: two seconds of pacing, not four
 			rs := newRateServer(t, tc.server)
 			c := rateClient(t, rs.srv.URL, api.WithRateLimit(tc.client, 0))
 			took := bulkCheckIns(t, rs, c)

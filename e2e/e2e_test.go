@@ -25,7 +25,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binPath = filepath.Join(dir, "evdesk")
-	if out, err := exec.Command("go", "build", "-o", binPath, "github.com/evdesk/evdesk").CombinedOutput(); err != nil {
+	// go run keeps the linked program in the build cache, so only the
+	// first run after a change links it; -exec hands its path to cp,
+	// which puts a copy where the tests expect it.
+	build := exec.Command("go", "run", "-exec", "cp", "github.com/evdesk/evdesk", binPath)
+	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build evdesk: %v\n%s", err, out)
 		os.Exit(1)
 	}

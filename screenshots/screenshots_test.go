@@ -6,10 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
 func TestScreenshotsRenderAndRepeat(t *testing.T) {
+	t.Parallel()
 	if _, err := newRasterizer(); err != nil {
 		t.Skipf("the Go Mono font could not be loaded, so nothing can be drawn: %v", err)
 	}
@@ -69,14 +71,20 @@ func TestScreenTableIsSound(t *testing.T) {
 
 // TestEveryScreenReachesItsLastStep walks every screen's steps (without
 // drawing), so a key the console no longer binds fails here and not in
-// the next person's `go run ./screenshots`.
+// the next person's `go run ./screenshots`. The screens run all at once:
+// each mostly waits for its screen to settle, so -parallel's limit (the
+// number of CPUs) would only queue them.
 func TestEveryScreenReachesItsLastStep(t *testing.T) {
-	for _, sc := range screens {
-		t.Run(sc.Name, func(t *testing.T) {
-			t.Parallel()
-			if _, err := capture(sc); err != nil {
-				t.Fatal(err)
-			}
-		})
+	t.Parallel()
+	errs := make([]error, len(screens))
+	var wg sync.WaitGroup
+	for i, sc := range screens {
+		wg.Go(func() { _, errs[i] = capture(sc) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("%s: %v", screens[i].Name, err)
+		}
 	}
 }

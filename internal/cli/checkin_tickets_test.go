@@ -157,7 +157,7 @@ func TestCheckinFileRosterOnlyWhenNeededAndOffline(t *testing.T) {
 	}
 
 	srv.Close()
-	out, _, err := execute(t, "checkin", ev, write("two.txt", regs[2].Tickets[0].TicketID), "--wait", "1s", "-o", "json")
+	out, _, err := execute(t, "checkin", ev, write("two.txt", regs[2].Tickets[0].TicketID), "--wait", "100ms", "-o", "json")
 	var sum importSummary
 	if jerr := json.Unmarshal([]byte(out), &sum); jerr != nil || err == nil {
 		t.Fatalf("%v %v\n%s", jerr, err, out)
