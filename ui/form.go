@@ -51,6 +51,13 @@ func NoteText(s string) string {
 // unselected options in a grey a dark terminal hides), and marks in
 // words and brackets, not colour alone.
 func (t *Theme) FormStyles() *huh.Styles {
+	if t.formStyles == nil {
+		t.formStyles = t.buildFormStyles()
+	}
+	return t.formStyles
+}
+
+func (t *Theme) buildFormStyles() *huh.Styles {
 	s := huh.ThemeBase(t.Dark)
 	plain := lipgloss.NewStyle()
 	f := &s.Focused

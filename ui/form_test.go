@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -31,5 +32,46 @@ func TestKeysAfterEnterLandInTheNextField(t *testing.T) {
 	}
 	if name != "Fast Typist Event" || host != "Dana" {
 		t.Fatalf("name %q, host %q", name, host)
+	}
+}
+
+// The form styles are built once per theme (huh asks for them per option
+// drawn), and a theme replaced in place (the terminal's background became
+// known) builds its own.
+func TestFormStylesFollowTheTheme(t *testing.T) {
+	th := NewTheme(true, false)
+	dark := th.FormStyles()
+	if th.FormStyles() != dark {
+		t.Fatal("the styles were built again for the same theme")
+	}
+	*th = *NewTheme(false, false)
+	light := th.FormStyles()
+	if light == dark || light.Focused.Title.GetForeground() != th.Title.GetForeground() {
+		t.Fatalf("a replaced theme kept the old form styles: %v", light.Focused.Title.GetForeground())
+	}
+}
+
+// BenchmarkFormViewManyOptions moves through a select of 40 options (as
+// the session and tier pickers have) and draws the form.
+//
+//	go test ./ui -run '^$' -bench FormViewManyOptions -benchmem
+func BenchmarkFormViewManyOptions(b *testing.B) {
+	var choice string
+	opts := make([]huh.Option[string], 40)
+	for i := range opts {
+		opts[i] = huh.NewOption(fmt.Sprintf("Session %02d", i), fmt.Sprint(i))
+	}
+	f := NewForm(NewTheme(true, false), "Sessions", func() tea.Cmd { return nil },
+		huh.NewGroup(huh.NewSelect[string]().Title("Session").Options(opts...).Value(&choice)))
+	f.SetSize(100, 60)
+	f.Init()
+	down, up := uitest.Key("down"), uitest.Key("up")
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 {
+			f.Update(down)
+		} else {
+			f.Update(up)
+		}
+		_ = f.View()
 	}
 }

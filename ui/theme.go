@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textinput"
+	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -35,6 +36,10 @@ type Theme struct {
 	SuccessBadge, ErrorBadge, WarningBadge, InfoBadge lipgloss.Style // word marks
 
 	HelpKey, HelpDesc, HelpSep lipgloss.Style
+
+	// formStyles caches FormStyles: huh asks for its theme once per
+	// option of every select it draws. A new Theme starts without it.
+	formStyles *huh.Styles
 }
 
 // palette is one colour per role; nil means "terminal default".
