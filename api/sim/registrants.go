@@ -96,6 +96,12 @@ func (a *attendance) topUpRegistrants(s *Sim, e *eventRec) {
 		}
 	}
 	conference := e.ev.EventType == api.EventTypeConference
+	// Room for all at once: a large event's 20,000 would otherwise grow
+	// the slice and the index a dozen times.
+	a.registrants = slices.Grow(a.registrants, e.registrants-len(a.registrants))
+	if len(a.byEmail) == 0 {
+		a.byEmail = make(map[string]int, e.registrants)
+	}
 	for len(a.registrants) < e.registrants {
 		first := firstNames[a.rng.IntN(len(firstNames))]
 		last := lastNames[a.rng.IntN(len(lastNames))]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -248,37 +249,59 @@ func fkey(n int) tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF1 + rune
 
 func pushMsg(s ui.Screen) tea.Msg { return ui.PushMsg{Screen: s} }
 
-// seeded is the large conference's roster as a fresh simulator serves it at
-// testNow, downloaded once.
+// seeded is the large conference's roster cache file as a fresh simulator
+// serves it at testNow: downloaded and written once, then copied.
 var seeded struct {
-	once sync.Once
-	ro   *roster.Roster
-	err  error
+	once    sync.Once
+	eventID string
+	file    []byte
+	err     error
 }
 
 // seedRoster caches the large conference's roster in dir, unless the test
 // put a cache there itself.
 func seedRoster(t testing.TB, dir string) {
 	t.Helper()
-	seeded.once.Do(func() {
-		s := sim.New(sim.Options{Now: testClock, NoRateLimit: true})
-		srv := httptest.NewServer(s)
-		defer srv.Close()
-		c, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0), api.WithClock(testClock))
-		if err != nil {
-			seeded.err = err
-			return
-		}
-		seeded.ro, seeded.err = roster.Download(context.Background(), c, s.Fixtures().LargeConferenceEventID, testClock, nil)
-	})
+	seeded.once.Do(func() { seeded.eventID, seeded.file, seeded.err = rosterFile() })
 	if seeded.err != nil {
 		t.Fatal(seeded.err)
 	}
-	path := roster.CachePath(dir, seeded.ro.EventID())
+	path := roster.CachePath(dir, seeded.eventID)
 	if _, err := os.Stat(path); err == nil {
 		return
 	}
-	if err := roster.Save(path, seeded.ro); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(path, seeded.file, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rosterFile downloads the large conference's roster and returns its event
+// id and its cache file as roster.Save writes it.
+func rosterFile() (string, []byte, error) {
+	s := sim.New(sim.Options{Now: testClock, NoRateLimit: true})
+	defer s.Close()
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	c, err := api.New(api.WithBaseURL(srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0), api.WithClock(testClock))
+	if err != nil {
+		return "", nil, err
+	}
+	ro, err := roster.Download(context.Background(), c, s.Fixtures().LargeConferenceEventID, testClock, nil)
+	if err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "evdesk-roster-")
+	if err != nil {
+		return "", nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := roster.CachePath(dir, ro.EventID())
+	if err := roster.Save(path, ro); err != nil {
+		return "", nil, err
+	}
+	b, err := os.ReadFile(path)
+	return ro.EventID(), b, err
 }
