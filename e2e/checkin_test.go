@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,53 +44,6 @@ func requireCheckinCommands(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "check-in desk") {
 		t.Fatalf("evdesk desk is not registered: %v\n%s", err, out)
 	}
-}
-
-// startTermEnv is startTerm with extra environment variables, and with the
-// XDG directories of env (so several runs can share one journal).
-func startTermEnv(t *testing.T, w, h int, env []string, args ...string) *term {
-	t.Helper()
-	return startTermRecorded(t, w, h, env, "", args...)
-}
-
-// startTermRecorded is startTermEnv that, when record is set, writes every
-// byte the program sends to its terminal to that file (tmux pipe-pane). The
-// program waits for the recording to be attached before it starts.
-func startTermRecorded(t *testing.T, w, h int, env []string, record string, args ...string) *term {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed (.ci/run installs it)")
-	}
-	dir := t.TempDir()
-	tm := &term{t: t, sock: filepath.Join(dir, "sock"), status: filepath.Join(dir, "status")}
-	var vars strings.Builder
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "XDG_") || strings.HasPrefix(kv, "EVDESK_") {
-			vars.WriteString(kv + " ")
-		}
-	}
-	gate := filepath.Join(dir, "gate")
-	wait := ""
-	if record != "" {
-		wait = fmt.Sprintf("while [ ! -e %s ]; do sleep 0.01; done; ", gate)
-	}
-	cmdline := fmt.Sprintf("%senv TERM=xterm-256color COLORTERM=truecolor %s %s %s; echo $? > %s",
-		wait, vars.String(), binPath, strings.Join(args, " "), tm.status)
-	tm.tmux("new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.sock, "kill-server").Run() })
-	if record != "" {
-		tm.tmux("pipe-pane", "-o", "cat >> "+record)
-		if err := os.WriteFile(gate, nil, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return tm
-}
-
-// paste sends text as a bracketed paste, as some scanners do.
-func (tm *term) paste(text string) {
-	tm.tmux("set-buffer", "--", text)
-	tm.tmux("paste-buffer", "-p")
 }
 
 func TestDeskEndToEnd(t *testing.T) {
@@ -317,6 +269,7 @@ func TestConsoleCheckinSectionEndToEnd(t *testing.T) {
 	tm.waitText("choose an upcoming event")
 	tm.keys("/")
 	tm.keys("-l", "observ")
+	tm.waitText("Observability Summit APAC") // the list, loaded and filtered
 	tm.keys("Enter")
 	tm.keys("Enter")
 	tm.waitText("Whole event", "Opening Keynote")

@@ -172,8 +172,8 @@ func TestHostileTextNeverReachesTheTerminalFromTheConsole(t *testing.T) {
 	he := hostileAPI(t, hostile.Options{Inject: true})
 	record := filepath.Join(t.TempDir(), "terminal.out")
 	tm := startTermRecorded(t, 120, 36, he.env, record)
-	tm.waitText("loaded", "Upcoming")
-	tm.keys("Enter") // the first event's detail
+	tm.waitText("63 loaded", "Upcoming") // every event in: an Enter before would find no row
+	tm.keys("Enter")                     // the first event's detail
 	tm.waitText("When", "About")
 	tm.keys("o") // its co-editors
 	tm.waitText("Co-editors of")
@@ -185,8 +185,8 @@ func TestHostileTextNeverReachesTheTerminalFromTheConsole(t *testing.T) {
 	tm.waitGone("Emails of")
 	tm.keys("Escape")
 	tm.waitGone("About")
-	tm.keys("Tab", "Tab") // the phone policy
-	tm.waitText("Phone settings")
+	tm.keys("Tab", "Tab")                                     // the phone policy
+	tm.waitText("Phone settings", "Local survivability mode") // the list, loaded
 	tm.keys("Enter")
 	tm.waitText("J shows the raw JSON")
 	tm.keys("J")

@@ -1,0 +1,315 @@
+package e2e
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// waitLimit bounds every wait on the terminal: it only ends a test that has
+// already failed (under -race, on a busy machine, a screen is slow).
+const waitLimit = 20 * time.Second
+
+// term is a program running in a private tmux server, driven through one
+// control-mode client (tmux -C): commands go down its standard input and
+// their answers come back on its output, with a notice whenever the pane
+// prints. Waiting for the screen therefore reads it again only when it has
+// changed, and no command starts a process.
+type term struct {
+	t      *testing.T
+	sock   string
+	status string // the program's exit status, written by the shell
+
+	ctl     *exec.Cmd
+	in      io.WriteCloser
+	mu      sync.Mutex    // one command at a time
+	replies chan reply    // answers, in the order the commands were sent
+	output  chan struct{} // the pane printed (coalesced)
+	ended   chan struct{} // the control client is gone: the session ended
+}
+
+// reply is the answer to one command: its lines, or the error it printed.
+type reply struct {
+	text string
+	err  error
+}
+
+func startTerm(t *testing.T, w, h int, args ...string) *term {
+	t.Helper()
+	return launch(t, w, h, isolatedEnv(t), "", binPath+" "+strings.Join(args, " "))
+}
+
+// startTermCmd runs a shell command line in the private tmux server.
+func startTermCmd(t *testing.T, w, h int, command string) *term {
+	t.Helper()
+	return launch(t, w, h, isolatedEnv(t), "", command)
+}
+
+// startTermEnv is startTerm with extra environment variables, and with the
+// XDG directories of env (so several runs can share one journal).
+func startTermEnv(t *testing.T, w, h int, env []string, args ...string) *term {
+	t.Helper()
+	return launch(t, w, h, env, "", binPath+" "+strings.Join(args, " "))
+}
+
+// startTermRecorded is startTermEnv that, when record is set, writes every
+// byte the program sends to its terminal to that file (tmux pipe-pane). The
+// program starts only once the recording does.
+func startTermRecorded(t *testing.T, w, h int, env []string, record string, args ...string) *term {
+	t.Helper()
+	return launch(t, w, h, env, record, binPath+" "+strings.Join(args, " "))
+}
+
+// launch starts command in a new tmux server of its own, w x h, with env's
+// XDG and EVDESK variables, and attaches the control client.
+func launch(t *testing.T, w, h int, env []string, record, command string) *term {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	dir := t.TempDir()
+	tm := &term{t: t, sock: filepath.Join(dir, "sock"), status: filepath.Join(dir, "status")}
+	var vars strings.Builder
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "XDG_") || strings.HasPrefix(kv, "EVDESK_") {
+			vars.WriteString(kv + " ")
+		}
+	}
+	gate := filepath.Join(dir, "gate")
+	wait := ""
+	if record != "" {
+		wait = fmt.Sprintf("while [ ! -e %s ]; do sleep 0.01; done; ", gate)
+	}
+	cmdline := fmt.Sprintf("%senv TERM=xterm-256color COLORTERM=truecolor %s %s; echo $? > %s",
+		wait, vars.String(), command, tm.status)
+	if out, err := tm.tmuxProcess("new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline).CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	t.Cleanup(tm.close)
+	tm.attach()
+	if record != "" {
+		tm.tmux("pipe-pane", "-o", "cat >> "+record)
+		if err := os.WriteFile(gate, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tm
+}
+
+func (tm *term) tmuxProcess(args ...string) *exec.Cmd {
+	return exec.Command("tmux", append([]string{"-S", tm.sock, "-f", "/dev/null"}, args...)...)
+}
+
+// attach starts the control client and waits for its own attach answer.
+func (tm *term) attach() {
+	tm.t.Helper()
+	tm.ctl = tm.tmuxProcess("-C", "attach-session")
+	in, err := tm.ctl.StdinPipe()
+	if err != nil {
+		tm.t.Fatal(err)
+	}
+	out, err := tm.ctl.StdoutPipe()
+	if err != nil {
+		tm.t.Fatal(err)
+	}
+	if err := tm.ctl.Start(); err != nil {
+		tm.t.Fatalf("tmux -C: %v", err)
+	}
+	tm.in = in
+	tm.replies, tm.output, tm.ended = make(chan reply, 1), make(chan struct{}, 1), make(chan struct{})
+	go tm.read(out)
+	if _, err := tm.answer(); err != nil {
+		tm.t.Fatalf("tmux -C attach: %v", err)
+	}
+}
+
+// read sorts the control client's lines into answers and notices. tmux
+// never puts a notice inside an answer's %begin ... %end block.
+func (tm *term) read(r io.Reader) {
+	defer close(tm.ended)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20) // a notice carries the pane's output
+	var block []string
+	in := false
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case !in && strings.HasPrefix(line, "%begin "):
+			in, block = true, nil
+		case in && (strings.HasPrefix(line, "%end ") || strings.HasPrefix(line, "%error ")):
+			in = false
+			text := strings.Join(block, "\n")
+			if len(block) > 0 {
+				text += "\n"
+			}
+			var err error
+			if strings.HasPrefix(line, "%error ") {
+				err = errors.New(strings.TrimSpace(text))
+			}
+			tm.replies <- reply{text: text, err: err}
+		case in:
+			block = append(block, line)
+		case strings.HasPrefix(line, "%output "):
+			select {
+			case tm.output <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// answer waits for the next command's answer.
+func (tm *term) answer() (string, error) {
+	select {
+	case r := <-tm.replies:
+		return r.text, r.err
+	case <-tm.ended:
+		select { // an answer that came just before the end
+		case r := <-tm.replies:
+			return r.text, r.err
+		default:
+		}
+		return "", errors.New("the tmux session has ended")
+	case <-time.After(waitLimit):
+		return "", errors.New("tmux did not answer")
+	}
+}
+
+// tmux runs one tmux command and returns what it printed.
+func (tm *term) tmux(args ...string) string {
+	tm.t.Helper()
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = tmuxQuote(a)
+	}
+	if _, err := io.WriteString(tm.in, strings.Join(quoted, " ")+"\n"); err != nil {
+		tm.t.Fatalf("tmux %v: %v", args, err)
+	}
+	out, err := tm.answer()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v", args, err)
+	}
+	return out
+}
+
+// tmuxQuote makes s one word of tmux's command language: single quotes
+// keep everything literal; text with a quote or a control character goes
+// in double quotes, with the escapes they understand.
+func tmuxQuote(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r == '\'' || r < 0x20 || r == 0x7f }) {
+		return "'" + s + "'"
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == '"' || r == '$':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\%03o`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// close ends the tmux server and the control client.
+func (tm *term) close() {
+	_ = tm.tmuxProcess("kill-server").Run()
+	if tm.ctl != nil {
+		_ = tm.in.Close()
+		_ = tm.ctl.Wait()
+	}
+}
+
+func (tm *term) screen() string { return tm.tmux("capture-pane", "-p") }
+
+// keys types tmux key names (Enter, Escape, or literal text).
+func (tm *term) keys(keys ...string) { tm.tmux(append([]string{"send-keys"}, keys...)...) }
+
+// paste sends text as a bracketed paste, as some scanners do.
+func (tm *term) paste(text string) {
+	tm.tmux("set-buffer", "--", text)
+	tm.tmux("paste-buffer", "-p")
+}
+
+// waitFor reads the screen until ok holds, again each time the pane prints,
+// failing after waitLimit.
+func (tm *term) waitFor(what string, ok func(string) bool) {
+	tm.t.Helper()
+	deadline := time.After(waitLimit)
+	for {
+		s := tm.screen()
+		if ok(s) {
+			return
+		}
+		select {
+		case <-tm.output:
+		case <-tm.ended:
+			tm.t.Fatalf("the program ended while waiting for %s; screen:\n%s", what, s)
+		case <-deadline:
+			tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+		}
+	}
+}
+
+func (tm *term) waitText(texts ...string) {
+	tm.t.Helper()
+	tm.waitFor(strings.Join(texts, " + "), func(s string) bool {
+		for _, x := range texts {
+			if !strings.Contains(s, x) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func (tm *term) waitGone(text string) {
+	tm.t.Helper()
+	tm.waitFor(text+" to disappear", func(s string) bool { return !strings.Contains(s, text) })
+}
+
+// exitStatus waits for the program to end (its session closes with it)
+// and returns its exit status.
+func (tm *term) exitStatus() string {
+	tm.t.Helper()
+	select {
+	case <-tm.ended:
+	case <-time.After(waitLimit):
+		tm.t.Fatalf("the program did not exit; screen:\n%s", tm.screen())
+	}
+	b, err := os.ReadFile(tm.status)
+	if err != nil || len(b) == 0 {
+		tm.t.Fatalf("the program left no exit status: %v", err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// quitCleanly presses q and expects the program to end with status 0.
+func (tm *term) quitCleanly() {
+	tm.t.Helper()
+	tm.keys("q")
+	if st := tm.exitStatus(); st != "0" {
+		tm.t.Fatalf("exit status %s", st)
+	}
+}
