@@ -177,6 +177,7 @@ func TestSendStatus100kAcrossTokenExpiry(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads 100,000 records twice")
 	}
+	t.Parallel() // alongside the paced rate tests
 	for _, serverOnly := range []bool{false, true} {
 		name := "shared clock"
 		if serverOnly {

@@ -147,6 +147,7 @@ func TestBulkWorkKeepsTo429sAHandful(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes a few seconds of wall time")
 	}
+	t.Parallel() // mostly waiting on the pace: the other long tests run meanwhile
 	for _, tc := range []struct {
 		name        string
 		server      float64

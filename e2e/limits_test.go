@@ -11,7 +11,8 @@ import (
 // answer-size cap: a 3 MiB listing fails under EVDESK_MAX_RESPONSE_MB=1,
 // naming the endpoint and the cap, and passes under 8.
 func TestMaxResponseMBReachesTheClient(t *testing.T) {
-	body := `{"events":[{"event_id":"e1","name":"Big","description":"` + strings.Repeat("a", 3<<20) + `"}],"total_records":1}`
+	t.Parallel()
+	body := `{"events":[{"event_id":"e1","name":"Big","description":"` + strings.Repeat("a", 3<<19) + `"}],"total_records":1}`
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(body))
@@ -22,8 +23,8 @@ func TestMaxResponseMBReachesTheClient(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "the answer from /vendor_events/events is larger than 1 MiB") {
 		t.Fatalf("cap 1: err=%v out=%.300s", err, out)
 	}
-	out, err = runCLI(append(env, "EVDESK_MAX_RESPONSE_MB=8"), "events", "list")
+	out, err = runCLI(append(env, "EVDESK_MAX_RESPONSE_MB=2"), "events", "list")
 	if err != nil || !strings.Contains(string(out), "Big") {
-		t.Fatalf("cap 8: err=%v out=%.300s", err, out)
+		t.Fatalf("cap 2: err=%v out=%.300s", err, out)
 	}
 }
