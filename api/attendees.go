@@ -504,17 +504,20 @@ func unmarshalKeeping(b []byte, known any, extra *map[string]json.RawMessage) er
 	if err := json.Unmarshal(b, known); err != nil {
 		return err
 	}
+	names := jsonNames(reflect.TypeOf(known).Elem())
+	*extra = nil
+	if !hasOtherMembers(b, names) {
+		return nil // the usual answer: no second decode
+	}
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(b, &all); err != nil {
 		return err
 	}
-	names := jsonNames(reflect.TypeOf(known).Elem())
 	for k := range all {
 		if names[k] {
 			delete(all, k)
 		}
 	}
-	*extra = nil
 	if len(all) > 0 {
 		*extra = all
 	}

@@ -1,0 +1,63 @@
+package api
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+var memberNames = map[string]bool{"email": true, "tickets": true, "registration_status": true}
+
+// slowOtherMembers is the question answered by a full decode.
+func slowOtherMembers(b []byte) bool {
+	var all map[string]json.RawMessage
+	if json.Unmarshal(b, &all) != nil {
+		return true
+	}
+	for k := range all {
+		if !memberNames[k] {
+			return true
+		}
+	}
+	return false
+}
+
+func TestHasOtherMembers(t *testing.T) {
+	for _, tc := range []struct {
+		json string
+		want bool
+	}{
+		{`{}`, false},
+		{` { "email" : "a@b.c" } `, false},
+		{`{"email":"a\"}{,@b.c","tickets":[{"x":"}"},[1,{"y":[]}]],"registration_status":null}`, false},
+		{`{"email":"a@b.c","tickets":[],"name":"Ann"}`, true},
+		{`{"tickets":{"email":{}},"nested_only":1}`, true},
+		{`{"email":"a@b.c","registration_status":12.5e3}`, false},
+		{`{"email":true,"tickets":false}`, false},
+		{`{"em\u0061il":"a@b.c"}`, true}, // escaped: the full decode decides
+		{`{"Email":"a@b.c"}`, true},
+		{`[]`, true},
+	} {
+		if got := hasOtherMembers([]byte(tc.json), memberNames); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.json, got, tc.want)
+		}
+	}
+}
+
+// FuzzHasOtherMembers: on any object json accepts, the quick reading never
+// misses a member the full decode finds.
+//
+//	go test ./api -run '^$' -fuzz FuzzHasOtherMembers -fuzztime 20s
+func FuzzHasOtherMembers(f *testing.F) {
+	for _, s := range []string{`{"email":"a","tickets":[{"b":"}"}]}`, `{"x":1}`, `{"email":"\\\"","y":[]}`, `{}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var v map[string]json.RawMessage
+		if json.Unmarshal([]byte(s), &v) != nil {
+			return
+		}
+		if slowOtherMembers([]byte(s)) && !hasOtherMembers([]byte(s), memberNames) {
+			t.Fatalf("missed another member in %q", s)
+		}
+	})
+}
