@@ -188,10 +188,34 @@ func (m *Model) sortRows(s []int) []int {
 		if m.desc {
 			slices.Reverse(s)
 		}
-	case !slices.IsSortedFunc(s, m.compare):
+	case slices.IsSortedFunc(s, m.compare):
+	case !m.grouped && m.sortCol >= 0 && m.allText(s):
+		// A sort by a text column (a name, a status), the usual one, with
+		// the general order's branches taken once here.
+		keys, sign := m.keys, 1
+		if m.desc {
+			sign = -1
+		}
+		slices.SortFunc(s, func(i, j int) int {
+			if c := strings.Compare(keys[i].str, keys[j].str); c != 0 {
+				return sign * c
+			}
+			return cmp.Compare(i, j)
+		})
+	default:
 		slices.SortFunc(s, m.compare)
 	}
 	return s
+}
+
+// allText reports whether the sort keys of rows s are all text.
+func (m *Model) allText(s []int) bool {
+	for _, i := range s {
+		if m.keys[i].isNum {
+			return false
+		}
+	}
+	return true
 }
 
 // merge merges sorted b into sorted a in place, from the back, so the common
