@@ -823,13 +823,6 @@ func (j *Journal) Lookup(email string) (Scan, bool) {
 	return *sc, true
 }
 
-// Changed is closed when the next scan becomes pending.
-func (j *Journal) Changed() <-chan struct{} {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.arrived
-}
-
 // Path is the journal file.
 func (j *Journal) Path() string { return j.path }
 
