@@ -300,6 +300,7 @@ func TestDeskAtRest(t *testing.T) {
 	changes := make(chan struct{}) // unbuffered: a change is told only when read
 	d := v.open(t.TempDir(), "Desk 1", func(o *Options) { o.OnChange = func() { changes <- struct{}{} } })
 	deadline := time.After(30 * time.Second)
+	told := 0 // changes read since the last rest
 	rest := func(what string) {
 		t.Helper()
 		tick := time.NewTicker(time.Millisecond)
@@ -307,6 +308,7 @@ func TestDeskAtRest(t *testing.T) {
 		for {
 			select {
 			case <-changes:
+				told++
 				continue
 			default:
 			}
@@ -315,6 +317,7 @@ func TestDeskAtRest(t *testing.T) {
 			}
 			select {
 			case <-changes:
+				told++
 			case <-tick.C:
 			case <-deadline:
 				t.Fatalf("timed out waiting for the desk to rest %s", what)
@@ -326,11 +329,15 @@ func TestDeskAtRest(t *testing.T) {
 		t.Fatalf("at rest before the roster and the history were read: %+v, %+v", st, d.Health())
 	}
 
+	told = 0
 	d.Refresh()
 	if d.AtRest() {
 		t.Fatal("at rest right after Refresh")
 	}
 	rest("after a refresh")
+	if told == 0 {
+		t.Fatal("at rest before the refresh's history sync was told")
+	}
 
 	who := v.sim.RegistrantEmails(v.event)[0]
 	if _, err := d.Scan([]string{who}); err != nil {
@@ -342,5 +349,24 @@ func TestDeskAtRest(t *testing.T) {
 	rest("after a scan")
 	if c := d.Journal().Counts(); c.CheckedIn != 1 || c.Pending != 0 {
 		t.Fatalf("at rest with counts %+v", c)
+	}
+}
+
+// A poke ends a loop's rest at once, and a poke that came before the loop
+// lay down keeps it from resting: no moment shows a poked loop at rest.
+func TestNapRestEndsAtAPoke(t *testing.T) {
+	n := newNap()
+	n.begin()
+	if !n.resting() {
+		t.Fatal("not resting after begin")
+	}
+	n.poke()
+	if n.resting() {
+		t.Fatal("still resting after a poke")
+	}
+	n.end()
+	n.begin() // the poke is still waiting in the channel
+	if n.resting() {
+		t.Fatal("resting with a poke waiting")
 	}
 }
