@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/evdesk/evdesk/sanitize"
+	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
 // View renders the whole console in the alternate screen.

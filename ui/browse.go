@@ -3,7 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/evdesk/evdesk/sanitize"
+	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
 // Browse opens u in the browser in the background and says so; where no

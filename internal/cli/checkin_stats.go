@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/evdesk/evdesk/roster"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/ui"
 )
 

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/evdesk/evdesk/roster"
-	"github.com/evdesk/evdesk/scancode"
-	"github.com/evdesk/evdesk/scanqueue"
-	"github.com/evdesk/evdesk/venue"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/scancode"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 )
 
 // resolveScans reads every line of a list as a desk's scanner would

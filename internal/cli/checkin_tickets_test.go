@@ -10,7 +10,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
-	"github.com/evdesk/evdesk/roster"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 )
 
 // firstRegistrants lists the first page of an event's registrants from the

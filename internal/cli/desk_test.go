@@ -10,7 +10,7 @@ import (
 
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/config"
-	"github.com/evdesk/evdesk/roster"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 )
 
 // runWithInput is execute with standard input.

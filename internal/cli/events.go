@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/internal/words"
-	"github.com/evdesk/evdesk/sanitize"
 )
 
 func newEventsCmd(f *Factory) *cobra.Command {

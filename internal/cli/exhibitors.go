@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/tiernames"
 	"github.com/evdesk/evdesk/internal/words"
-	"github.com/evdesk/evdesk/tiernames"
 )
 
 // addExhibitorsCommands adds `evdesk exhibitors list|create|name-tier`.

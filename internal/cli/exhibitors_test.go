@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/evdesk/evdesk/api/sim"
-	"github.com/evdesk/evdesk/tiernames"
+	"github.com/evdesk/evdesk/internal/tiernames"
 )
 
 // name-tier names a tier; the list's table shows the name and -o json the

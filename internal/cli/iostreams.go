@@ -8,7 +8,7 @@ import (
 
 	xterm "github.com/charmbracelet/x/term"
 
-	"github.com/evdesk/evdesk/sanitize"
+	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
 // IOStreams are the streams the commands read and write. Out and ErrOut

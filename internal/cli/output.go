@@ -10,7 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/evdesk/evdesk/sanitize"
+	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
 // outputFormat is the -o flag. Each command states the formats it offers.

@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/baseline"
 	"github.com/evdesk/evdesk/config"
-	"github.com/evdesk/evdesk/phonepolicy"
-	"github.com/evdesk/evdesk/snapshot"
+	"github.com/evdesk/evdesk/internal/phone/baseline"
+	"github.com/evdesk/evdesk/internal/phone/policy"
+	"github.com/evdesk/evdesk/internal/phone/snapshot"
 )
 
 // addPhoneCommands adds `evdesk phone settings`: the account's phone policy
@@ -394,8 +394,8 @@ func writePhoneSettings(w io.Writer, out *outputFormat, settings *api.PhoneSetti
 				}
 			}
 		}
-		details := strings.Join(phonepolicy.Describe(settings, k), " ")
-		rows = append(rows, []string{k, phonepolicy.Group(k), state, lock, clipText(details, 90)})
+		details := strings.Join(policy.Describe(settings, k), " ")
+		rows = append(rows, []string{k, policy.Group(k), state, lock, clipText(details, 90)})
 	}
 	return out.writeRows(w, []string{"SETTING", "THEME", "STATE", "LOCKED", "DETAILS"}, rows)
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/evdesk/evdesk/api/sim"
-	"github.com/evdesk/evdesk/snapshot"
+	"github.com/evdesk/evdesk/internal/phone/snapshot"
 )
 
 func TestPhoneSettingsCommand(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
-	"github.com/evdesk/evdesk/transcript"
+	"github.com/evdesk/evdesk/internal/transcript"
 )
 
 // addTranscribeCommands adds `evdesk transcribe URL`.

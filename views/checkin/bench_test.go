@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 )
 
 // instantCheckIn answers every batch at once, keeping the network out of

@@ -7,10 +7,10 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/evdesk/evdesk/roster"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/timer"
-	"github.com/evdesk/evdesk/venue"
 )
 
 // Board is the arrivals board on its own, for a supervisor's screen

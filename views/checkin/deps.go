@@ -8,7 +8,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/evdesk/evdesk/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 
 	"github.com/evdesk/evdesk/api"
 )

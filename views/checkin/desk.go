@@ -10,10 +10,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/roster"
-	"github.com/evdesk/evdesk/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
-	"github.com/evdesk/evdesk/venue"
 )
 
 type deskKeys struct {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
-	"github.com/evdesk/evdesk/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 )
 
 // registered returns the n-th registrant of the large conference.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/roster"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/ui"
 )
 

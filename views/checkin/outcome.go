@@ -9,9 +9,9 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/roster"
-	"github.com/evdesk/evdesk/scancode"
-	"github.com/evdesk/evdesk/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/scancode"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/ui"
 )
 

@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/evdesk/evdesk/scanqueue"
-	"github.com/evdesk/evdesk/venue"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 )
 
 // pump carries the sender's callbacks, which run on a goroutine of the

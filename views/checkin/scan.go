@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/evdesk/evdesk/roster"
-	"github.com/evdesk/evdesk/sanitize"
-	"github.com/evdesk/evdesk/scancode"
-	"github.com/evdesk/evdesk/venue"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/scancode"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
 // refusal is the entry for a scan that names nobody to check in: a ticket

@@ -7,11 +7,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/evdesk/evdesk/roster"
-	"github.com/evdesk/evdesk/scancode"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/scancode"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
-	"github.com/evdesk/evdesk/venue"
 )
 
 // registrants is the desk's registrant search: the event's roster in a

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evdesk/evdesk/roster"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
-	"github.com/evdesk/evdesk/venue"
 )
 
 // TestSearchShowsNamesOnlyWhenTheRosterHasThem: the registrants list has

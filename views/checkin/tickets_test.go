@@ -10,10 +10,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/roster"
-	"github.com/evdesk/evdesk/scancode"
-	"github.com/evdesk/evdesk/scanqueue"
-	"github.com/evdesk/evdesk/venue"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/scancode"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 )
 
 // holder is a registrant of the large conference with their ticket, as the

@@ -18,7 +18,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/tiernames"
+	"github.com/evdesk/evdesk/internal/tiernames"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/resource"
 	"github.com/evdesk/evdesk/ui/table"

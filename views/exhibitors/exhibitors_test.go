@@ -10,7 +10,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
-	"github.com/evdesk/evdesk/tiernames"
+	"github.com/evdesk/evdesk/internal/tiernames"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
 	"github.com/evdesk/evdesk/views/viewtest"

@@ -12,8 +12,8 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/baseline"
-	"github.com/evdesk/evdesk/snapshot"
+	"github.com/evdesk/evdesk/internal/phone/baseline"
+	"github.com/evdesk/evdesk/internal/phone/snapshot"
 	"github.com/evdesk/evdesk/ui"
 )
 

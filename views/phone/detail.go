@@ -11,9 +11,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/phonepolicy"
-	"github.com/evdesk/evdesk/sanitize"
-	"github.com/evdesk/evdesk/snapshot"
+	"github.com/evdesk/evdesk/internal/phone/policy"
+	"github.com/evdesk/evdesk/internal/phone/snapshot"
+	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -48,9 +48,9 @@ func (s *DetailScreen) toggleRaw() tea.Cmd {
 
 func (s *DetailScreen) Title() string {
 	if s.raw {
-		return phonepolicy.Title(s.key) + " (raw)"
+		return policy.Title(s.key) + " (raw)"
 	}
-	return phonepolicy.Title(s.key)
+	return policy.Title(s.key)
 }
 
 func (s *DetailScreen) Init() tea.Cmd { return nil }
@@ -82,7 +82,7 @@ func (s *DetailScreen) refresh() {
 	var lines []string
 	if s.raw {
 		raw, _ := s.settings.Raw(s.key)
-		lines = append(lines, th.Title.Render(phonepolicy.Title(s.key))+th.Muted.Render("  as received ("+s.key+")"), "")
+		lines = append(lines, th.Title.Render(policy.Title(s.key))+th.Muted.Render("  as received ("+s.key+")"), "")
 		var pretty bytes.Buffer
 		if err := json.Indent(&pretty, raw, "", "  "); err != nil {
 			pretty.Reset()
@@ -204,7 +204,7 @@ func renderChanges(th *ui.Theme, path string, snap *snapshot.Snapshot, changes [
 	last := ""
 	for _, c := range changes {
 		if k := c.Setting(); k != last {
-			out = append(out, "", th.Header.Render(sanitize.Line(phonepolicy.Title(k)))+th.Muted.Render("  "+sanitize.Line(k)))
+			out = append(out, "", th.Header.Render(sanitize.Line(policy.Title(k)))+th.Muted.Render("  "+sanitize.Line(k)))
 			last = k
 		}
 		mark, style := "~ changed", th.Warning

@@ -19,8 +19,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/phonepolicy"
-	"github.com/evdesk/evdesk/snapshot"
+	"github.com/evdesk/evdesk/internal/phone/policy"
+	"github.com/evdesk/evdesk/internal/phone/snapshot"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
 )
@@ -80,10 +80,10 @@ func (it item) stateAndLock() string {
 // itemOf reads setting k of st.
 func itemOf(st *api.PhoneSettings, k string) item {
 	if st == nil || !st.Has(k) {
-		return item{key: k, title: phonepolicy.Title(k), group: phonepolicy.GroupIndex(k), absent: true}
+		return item{key: k, title: policy.Title(k), group: policy.GroupIndex(k), absent: true}
 	}
 	c, ok := st.Common(k)
-	return item{key: k, title: phonepolicy.Title(k), group: phonepolicy.GroupIndex(k), common: c, known: ok}
+	return item{key: k, title: policy.Title(k), group: policy.GroupIndex(k), common: c, known: ok}
 }
 
 // Messages.
@@ -632,8 +632,8 @@ func (s *Screen) detailPane(width int) string {
 func explain(th *ui.Theme, st *api.PhoneSettings, key string, n notes, width int) []string {
 	c, known := st.Common(key)
 	var out []string
-	out = append(out, wrap(th.Title, phonepolicy.Title(key), width)...)
-	out = append(out, th.Muted.Render(ansi.Truncate(key+" · "+phonepolicy.Group(key), width, "…")))
+	out = append(out, wrap(th.Title, policy.Title(key), width)...)
+	out = append(out, th.Muted.Render(ansi.Truncate(key+" · "+policy.Group(key), width, "…")))
 	state := th.Muted.Render("OFF")
 	switch {
 	case !st.Has(key):
@@ -653,8 +653,8 @@ func explain(th *ui.Theme, st *api.PhoneSettings, key string, n notes, width int
 	// What the audits say comes first: it is why the user is looking.
 	out = append(out, n.lines(th, key, width)...)
 	out = append(out, "")
-	out = append(out, wrap(lipgloss.NewStyle(), phonepolicy.About(key), width)...)
-	if words := phonepolicy.Describe(st, key); len(words) > 0 {
+	out = append(out, wrap(lipgloss.NewStyle(), policy.About(key), width)...)
+	if words := policy.Describe(st, key); len(words) > 0 {
 		out = append(out, "")
 		for _, w := range words {
 			out = append(out, wrap(lipgloss.NewStyle(), w, width)...)

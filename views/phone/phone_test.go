@@ -12,7 +12,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
-	"github.com/evdesk/evdesk/snapshot"
+	"github.com/evdesk/evdesk/internal/phone/snapshot"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
 	"github.com/evdesk/evdesk/views/viewtest"
@@ -197,9 +197,9 @@ func TestNarrowTerminalStacksTheDetail(t *testing.T) {
 	r.Golden("list_80x24")
 }
 
-// policy is a baseline the demo account breaks twice: its parked calls
+// demoBaseline is a baseline the demo account breaks twice: its parked calls
 // expire after 10 minutes and international calling is locked.
-const policy = `[expect]
+const demoBaseline = `[expect]
 "call_park.expiration_period" = { min = 5, max = 8 }
 "voicemail.enable" = true
 "international_calling.locked" = false
@@ -229,7 +229,7 @@ func TestBaselineMarksFailingSettings(t *testing.T) {
 			r.Contains("policy.toml:2:", `mean "call_park.expiration_period"?`)
 
 			r.Press("ctrl+u")
-			r.Type(writeBaseline(t, policy))
+			r.Type(writeBaseline(t, demoBaseline))
 			r.Press("enter")
 			r.Contains("FAIL: 2 of 3 expectations of policy.toml fail")
 			r.Contains("6 Failing 2", "FAIL 2 of 3 policy.toml", "row 1 of 2",
@@ -257,7 +257,7 @@ func TestBaselineMarksFailingSettings(t *testing.T) {
 // The profile's own baseline is checked from the start; it marks the list
 // without switching filters.
 func TestProfileBaselineIsCheckedOnOpen(t *testing.T) {
-	path := writeBaseline(t, policy)
+	path := writeBaseline(t, demoBaseline)
 	client := viewtest.NewServer(t).Client(t, sim.DemoToken)
 	r := viewtest.OpenSection(t, "Phone", 120, 36, func(c *ui.Context) ui.Screen {
 		return New(c, Deps{Client: client, Baseline: path})

@@ -2,11 +2,11 @@ package phone
 
 import (
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/phonepolicy"
+	"github.com/evdesk/evdesk/internal/phone/policy"
 )
 
 // groupNames are the themes the list groups settings by, in display order.
-var groupNames = phonepolicy.Groups()
+var groupNames = policy.Groups()
 
 // lockText says who may change a setting.
 func lockText(c api.PhoneSettingCommon) string {

@@ -19,7 +19,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/transcript"
+	"github.com/evdesk/evdesk/internal/transcript"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
 )

@@ -1,4 +1,4 @@
-package phonepolicy
+package policy
 
 import (
 	"bytes"

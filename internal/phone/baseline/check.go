@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/snapshot"
+	"github.com/evdesk/evdesk/internal/phone/snapshot"
 )
 
 // Result is an expectation with the account's value.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/internal/atomicfile"
-	"github.com/evdesk/evdesk/sanitize"
+	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
 // Stamp formats seconds as mm:ss, or h:mm:ss from an hour on.

@@ -45,7 +45,7 @@ import (
 	"unicode"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/snapshot"
+	"github.com/evdesk/evdesk/internal/phone/snapshot"
 )
 
 // MaxFileSize bounds a baseline file: it is a short list, and a bigger file

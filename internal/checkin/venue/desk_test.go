@@ -16,9 +16,9 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/fakeclock"
 	"github.com/evdesk/evdesk/internal/testdir"
-	"github.com/evdesk/evdesk/scanqueue"
 )
 
 var t0 = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)

@@ -1,7 +1,7 @@
-// Package phonepolicy explains an account's phone settings in words: each
+// Package policy explains an account's phone settings in words: each
 // setting's title, theme and purpose, and its extra fields as sentences.
 // The console's phone screens and the CLI's tables say the same things.
-package phonepolicy
+package policy
 
 import (
 	"slices"

@@ -23,7 +23,7 @@ import (
 
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/atomicfile"
-	"github.com/evdesk/evdesk/sanitize"
+	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
 const (

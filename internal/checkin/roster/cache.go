@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/internal/atomicfile"
-	"github.com/evdesk/evdesk/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 )
 
 // cacheVersion is the format of the cache files; a file of another version

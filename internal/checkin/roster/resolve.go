@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/evdesk/evdesk/sanitize"
-	"github.com/evdesk/evdesk/scancode"
+	"github.com/evdesk/evdesk/internal/checkin/scancode"
+	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
 // Found is a scan resolved through the roster: the address to check in and

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/roster"
-	"github.com/evdesk/evdesk/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 )
 
 // Defaults of Options.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/scancode"
+	"github.com/evdesk/evdesk/internal/checkin/scancode"
 )
 
 func TestResolve(t *testing.T) {

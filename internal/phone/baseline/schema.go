@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/snapshot"
+	"github.com/evdesk/evdesk/internal/phone/snapshot"
 )
 
 // shape is what the typed settings say about a place: its kind and, for an

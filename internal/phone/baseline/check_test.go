@@ -11,7 +11,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
-	"github.com/evdesk/evdesk/baseline"
+	"github.com/evdesk/evdesk/internal/phone/baseline"
 )
 
 // settingsOf reads, over HTTP from the simulator, the phone settings of the
