@@ -222,7 +222,7 @@ func (m *Model) place(first int) {
 	}
 	added := m.sortRows(appendRange(make([]int, 0, n), first, len(m.rows)))
 	if m.order.ident && m.order.n == first && m.follows(added) {
-		m.order.n = len(m.rows) // still every row, in arrival order
+		m.order.toRange(len(m.rows)) // still every row, in arrival order
 	} else {
 		m.order.set(m.merge(m.order.ints(), added))
 	}
@@ -402,7 +402,7 @@ func (m *Model) resort() {
 // order, or when the rows come sorted, the order is the range of the rows.
 func (m *Model) reorder() {
 	if m.live == len(m.rows) && (m.arrival() || m.inOrder()) {
-		m.order.ident, m.order.n = true, len(m.rows)
+		m.order.toRange(len(m.rows))
 	} else {
 		s := slices.Grow(m.order.spare(), m.live)
 		for i := range m.rows {

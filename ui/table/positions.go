@@ -13,8 +13,9 @@ type positions struct {
 	n     int
 }
 
-// upTo is the range 0, 1, ..., n-1.
-func upTo(n int) positions { return positions{ident: true, n: n} }
+// toRange makes the list the range 0, 1, ..., n-1, keeping its array for
+// reuse.
+func (q *positions) toRange(n int) { q.ident, q.n = true, n }
 
 func (q *positions) len() int {
 	if q.ident {
