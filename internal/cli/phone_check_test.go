@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -45,7 +46,8 @@ func exitStatus(err error) (int, string) {
 		return 0, ""
 	}
 	var b bytes.Buffer
-	code := reportError(&b, err)
+	code := exitCode(context.Background(), err)
+	reportError(&b, code, err)
 	return code, b.String()
 }
 
@@ -290,7 +292,9 @@ func TestReportErrorChoosesStatusAndStaysQuietOnDrift(t *testing.T) {
 		{&exitError{code: 2, err: errors.New("broken")}, 2, "evdesk: broken\n"},
 	} {
 		var b bytes.Buffer
-		if code := reportError(&b, c.err); code != c.code || b.String() != c.out {
+		code := exitCode(context.Background(), c.err)
+		reportError(&b, code, c.err)
+		if code != c.code || b.String() != c.out {
 			t.Errorf("%v: %d %q", c.err, code, b.String())
 		}
 	}
