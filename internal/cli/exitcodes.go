@@ -8,6 +8,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/auth"
+	"github.com/evdesk/evdesk/config"
 )
 
 // Exit statuses, as `evdesk help exit-codes` documents them (the same as
@@ -103,7 +104,7 @@ func exitCode(ctx context.Context, err error) int {
 
 // signInNeeded reports whether err means the user has to sign in (again).
 func signInNeeded(err error) bool {
-	return errors.Is(err, auth.ErrLoginRequired) || api.IsStatus(err, 401)
+	return errors.Is(err, auth.ErrLoginRequired) || errors.Is(err, config.ErrNoCredentials) || api.IsStatus(err, 401)
 }
 
 // exitCodesHelp is the text of `evdesk help exit-codes`.

@@ -134,6 +134,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newTicketTypesCmd(f, nil))
 	root.AddCommand(newExhibitorsCmd(f))
 	root.AddCommand(newTranscribeCmd(f, nil))
+	root.AddCommand(helpTopics()...)
 	explainMistakes(root)
 	return root
 }
