@@ -107,6 +107,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 			return f.runConsole(cmd.Context(), s)
 		},
 	}
+	root.Version = f.version() // --version
+	root.SetVersionTemplate(f.versionLine())
 	root.SetIn(f.IOStreams.In)
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
