@@ -243,7 +243,7 @@ func TestHostileTierFile(t *testing.T) {
 	srv := viewtest.NewServer(t)
 	client, id := srv.Client(t, sim.DemoToken), srv.Fixtures().ConferenceEventID
 	r := viewtest.Open(t, 160, 34, func(c *ui.Context) ui.Screen { return New(c, client, id, "Northwind Partner Summit") })
-	r.Says("Reading tier names failed: ids show until it is fixed: "+path+":2")
+	r.Says("Reading tier names failed: ids show until it is fixed: " + path + ":2")
 	r.Contains("VlktEmP…", "Tailspin Analytics")
 	r.Press("e", "ctrl+u")
 	r.Type("Gold")
