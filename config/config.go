@@ -239,13 +239,7 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 	if asked == "" {
 		asked = getenv(lookup, EnvProfile)
 	}
-	chosen := asked
-	if chosen == "" {
-		chosen = f.DefaultProfile
-	}
-	if chosen == "" {
-		chosen = DefaultProfileName
-	}
+	chosen := f.InUse(asked, lookup)
 	p := Profile{Name: chosen}
 	if e, ok := f.Profiles[chosen]; ok {
 		p.File = f.Path

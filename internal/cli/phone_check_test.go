@@ -45,7 +45,7 @@ func exitStatus(err error) (int, string) {
 		return 0, ""
 	}
 	var b bytes.Buffer
-	code := reportError(&b, err)
+	code := reportError(&b, err, "")
 	return code, b.String()
 }
 
@@ -187,7 +187,7 @@ func TestPhoneCheckReadsTheBaselineBeforeConnecting(t *testing.T) {
 
 func TestPhoneCompareCommand(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url) // the first profile: the default, on EVDESK_TOKEN
+	setProfile(t, "demo", "--base-url", url, "--default") // on EVDESK_TOKEN
 	setProfile(t, "other", "--base-url", url, "--token-env", simOtherHostTokenEnv)
 	t.Setenv(simOtherHostTokenEnv, sim.OtherHostToken)
 
@@ -253,7 +253,7 @@ func TestPhoneCompareCommand(t *testing.T) {
 
 func TestPhoneCompareRefusesWhatCannotDiffer(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url)
+	setProfile(t, "demo", "--base-url", url, "--default")
 	setProfile(t, "plain", "--base-url", url)
 	setProfile(t, "unset", "--base-url", url, "--token-env", "UNSET_TOKEN")
 	for name, c := range map[string]struct {
@@ -290,7 +290,7 @@ func TestReportErrorChoosesStatusAndStaysQuietOnDrift(t *testing.T) {
 		{&exitError{code: 2, err: errors.New("broken")}, 2, "evdesk: broken\n"},
 	} {
 		var b bytes.Buffer
-		if code := reportError(&b, c.err); code != c.code || b.String() != c.out {
+		if code := reportError(&b, c.err, ""); code != c.code || b.String() != c.out {
 			t.Errorf("%v: %d %q", c.err, code, b.String())
 		}
 	}

@@ -9,11 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
@@ -25,7 +27,10 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	err := root.ExecuteContext(ctx)
 	code := 0
 	if err != nil {
-		code = reportError(f.IOStreams.ErrOut, err)
+		if ctx.Err() != nil { // a signal (ctrl+c, SIGTERM) ended the command
+			err = interrupted{err}
+		}
+		code = reportError(f.IOStreams.ErrOut, err, f.profileInUse())
 	}
 	_ = f.IOStreams.Flush()
 	return code
@@ -37,17 +42,55 @@ type exitCoder interface{ ExitCode() int }
 
 // reportError prints a command's error, unless it is a bare exit status
 // (the command's output already said why), and returns the exit status.
-func reportError(w io.Writer, err error) int {
+// profile, when not empty, names the profile in use (there is more than
+// one to choose from).
+func reportError(w io.Writer, err error, profile string) int {
 	code := 1
 	var ec exitCoder
 	if errors.As(err, &ec) {
 		code = ec.ExitCode()
 	}
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintln(w, "evdesk:", sanitize.Text(msg))
+		lead := "evdesk:"
+		if profile != "" {
+			lead = fmt.Sprintf("evdesk (profile %s):", profile)
+		}
+		fmt.Fprintln(w, lead, sanitize.Text(msg))
 	}
 	return code
 }
+
+// profileInUse names the profile a failed command used, when the config
+// file offers more than one (so an error never leaves the account in
+// doubt); "" with one profile, in --demo, or when the file is unreadable.
+func (f *Factory) profileInUse() string {
+	if f.flags.demo {
+		return ""
+	}
+	file, err := config.ReadFile(config.Path())
+	if err != nil {
+		return ""
+	}
+	inUse := file.InUse(f.flags.profile, os.LookupEnv)
+	if len(file.Known(inUse)) < 2 {
+		return ""
+	}
+	return sanitize.Line(inUse)
+}
+
+// interrupted is a command a signal stopped: its error says "interrupted"
+// where the cancelled context's "context canceled" stood.
+type interrupted struct{ err error }
+
+func (e interrupted) Error() string {
+	msg := e.err.Error()
+	if strings.Contains(msg, context.Canceled.Error()) {
+		return strings.ReplaceAll(msg, context.Canceled.Error(), "interrupted")
+	}
+	return msg
+}
+
+func (e interrupted) Unwrap() error { return e.err }
 
 // exitError gives an error its exit status; with a nil err it is silent.
 type exitError struct {
@@ -169,8 +212,9 @@ func withUsage(cmd *cobra.Command, err error, missing string) error {
 	if missing != "" {
 		what = "missing " + missing
 	}
-	msg := fmt.Sprintf("%s: %s\n\nUsage:\n  %s", cmd.CommandPath(), what, cmd.UseLine())
-	if !cmd.HasParent() { // the root: "evdesk:" already leads the line
+	// "evdesk:" already leads the line: the command is named without it.
+	msg := fmt.Sprintf("%s: %s\n\nUsage:\n  %s", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), what, cmd.UseLine())
+	if !cmd.HasParent() {
 		msg = fmt.Sprintf("%s\n\nUsage:\n  %s", what, cmd.UseLine())
 	}
 	if cmd.Example != "" {
