@@ -140,7 +140,7 @@ func TestAddSponsor(t *testing.T) {
 
 func TestNotAConference(t *testing.T) {
 	r := newRig(t, 80, 24, func(f sim.Fixtures) string { return f.UpcomingEventID })
-	r.Contains("only conference (multi-session) events")
+	r.Says("only conference (multi-session) events")
 	r.Press("a")
 	r.Lacks("Add an exhibitor")
 	r.Golden("not_conference_80x24")
