@@ -51,12 +51,15 @@ type ProfileEntry struct {
 	PhoneBaseline string `toml:"phone_baseline,omitempty"`
 	// Mouse, when false, leaves the mouse to the terminal.
 	Mouse *bool `toml:"mouse,omitempty"`
-	// KioskPIN unlocks this profile's kiosk desks (4 to 12 digits).
+	// KioskPIN unlocks this profile's kiosk desks (6 to 12 digits).
 	KioskPIN string `toml:"kiosk_pin,omitempty"`
+	// KioskSearch offers the registrant search at a locked kiosk (names
+	// only, partly masked).
+	KioskSearch bool `toml:"kiosk_search,omitempty"`
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
-	FieldTokenEnv, FieldMaxResponseMB, FieldRateLimit, FieldPhoneBaseline, FieldMouse, FieldKioskPIN}
+	FieldTokenEnv, FieldMaxResponseMB, FieldRateLimit, FieldPhoneBaseline, FieldMouse, FieldKioskPIN, FieldKioskSearch}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -312,7 +315,8 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # phone policy against (relative to this file's folder; ~/ is your home).
 # mouse = false leaves the mouse to the terminal (for selecting text).
 # kiosk_pin = "DIGITS" unlocks ` + "`evdesk desk --kiosk`" + ` (EVDESK_KIOSK_PIN wins);
-# it keeps a desk on screen and opens no account.
+# it keeps a desk on screen and opens no account. kiosk_search = true lets
+# the public find themselves at a locked kiosk (names only, partly masked).
 
 `
 

@@ -423,20 +423,20 @@ func TestRateLimitFromFileAndEnvironment(t *testing.T) {
 }
 
 func TestKioskPINFromTheProfileOrTheEnvironment(t *testing.T) {
-	path := writeConfig(t, sample+"kiosk_pin = \"2468\"\n")
+	path := writeConfig(t, sample+"kiosk_pin = \"246813\"\n")
 	lab, err := Resolve(path, "lab", lookupFrom(nil))
-	if err != nil || lab.KioskPIN != "2468" {
+	if err != nil || lab.KioskPIN != "246813" {
 		t.Fatalf("lab: PIN %q, %v", lab.KioskPIN, err)
 	}
-	lab, _ = Resolve(path, "lab", lookupFrom(map[string]string{EnvKioskPIN: "13579", EnvToken: "t"}))
-	if lab.KioskPIN != "13579" {
+	lab, _ = Resolve(path, "lab", lookupFrom(map[string]string{EnvKioskPIN: "135791", EnvToken: "t"}))
+	if lab.KioskPIN != "135791" {
 		t.Fatalf("the environment did not win: %q", lab.KioskPIN)
 	}
-	// A PIN that is not 4 to 12 digits is refused, naming where it came
+	// A PIN that is not 6 to 12 digits is refused, naming where it came
 	// from and never repeating it.
 	bad := writeConfig(t, "[profiles.a]\nkiosk_pin = \"12ab\"\n")
 	_, err = Resolve(bad, "a", lookupFrom(nil))
-	if err == nil || !strings.Contains(err.Error(), ":2: profiles.a.kiosk_pin: is not a kiosk PIN: use 4 to 12 digits") || strings.Contains(err.Error(), "12ab") {
+	if err == nil || !strings.Contains(err.Error(), ":2: profiles.a.kiosk_pin: is not a kiosk PIN: use 6 to 12 digits") || strings.Contains(err.Error(), "12ab") {
 		t.Fatalf("file: %v", err)
 	}
 	p, _ := Resolve(path, "lab", lookupFrom(map[string]string{EnvKioskPIN: "99", EnvToken: "t"}))
@@ -491,5 +491,16 @@ func TestOnlyUseChangesTheProfileInUse(t *testing.T) {
 	byEnv := func(k string) (string, bool) { return "other", k == EnvProfile }
 	if got := f.InUse("", byEnv); got != "other" {
 		t.Fatalf("EVDESK_PROFILE=other, in use %q", got)
+	}
+}
+
+// kiosk_search turns the search on at a locked kiosk; it is off unless set.
+func TestKioskSearchIsOffUnlessTheProfileSetsIt(t *testing.T) {
+	path := writeConfig(t, "[profiles.a]\nkiosk_search = true\n[profiles.b]\n")
+	for name, want := range map[string]bool{"a": true, "b": false} {
+		p, err := Resolve(path, name, lookupFrom(nil))
+		if err != nil || p.KioskSearch != want {
+			t.Errorf("%s: kiosk search %v, %v", name, p.KioskSearch, err)
+		}
 	}
 }
