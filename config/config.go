@@ -100,8 +100,11 @@ const (
 	// leaving the mouse to the terminal for selecting text.
 	FieldMouse = "mouse"
 	// FieldKioskPIN is the PIN that unlocks a kiosk desk of this profile
-	// (4 to 12 digits). It only keeps a desk on screen: it opens no account.
+	// (6 to 12 digits). It only keeps a desk on screen: it opens no account.
 	FieldKioskPIN = "kiosk_pin"
+	// FieldKioskSearch lets the public find themselves by name at a locked
+	// kiosk (names only, partly masked); off by default.
+	FieldKioskSearch = "kiosk_search"
 )
 
 // fieldEnv maps each settable field to its environment variable.
@@ -144,6 +147,9 @@ type Profile struct {
 	// KioskPIN unlocks a kiosk desk: EVDESK_KIOSK_PIN, else kiosk_pin.
 	// Never shown or logged.
 	KioskPIN string
+	// KioskSearch (kiosk_search = true) offers the registrant search at a
+	// locked kiosk, names only and partly masked.
+	KioskSearch bool
 	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
 	// (else the keyring).
 	AIKey, AISecret string
@@ -239,13 +245,7 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 	if asked == "" {
 		asked = getenv(lookup, EnvProfile)
 	}
-	chosen := asked
-	if chosen == "" {
-		chosen = f.DefaultProfile
-	}
-	if chosen == "" {
-		chosen = DefaultProfileName
-	}
+	chosen := f.InUse(asked, lookup)
 	p := Profile{Name: chosen}
 	if e, ok := f.Profiles[chosen]; ok {
 		p.File = f.Path
@@ -279,6 +279,10 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.setOrigin(FieldMouse, f.origin(chosen, FieldMouse))
 		}
 		p.KioskPIN = set(FieldKioskPIN, e.KioskPIN)
+		if e.KioskSearch {
+			p.KioskSearch = true
+			p.setOrigin(FieldKioskSearch, f.origin(chosen, FieldKioskSearch))
+		}
 	} else if asked != "" && asked != DefaultProfileName {
 		// An explicitly named profile must exist (the implicit "default"
 		// profile may come from the environment alone).
@@ -546,12 +550,16 @@ var profileNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// CheckKioskPIN reports whether pin can unlock a kiosk desk: 4 to 12
+// MinKioskPIN and MaxKioskPIN bound a kiosk PIN's digits: six at least, so
+// a PIN cannot be guessed at a desk before the backoff makes guessing slow.
+const MinKioskPIN, MaxKioskPIN = 6, 12
+
+// CheckKioskPIN reports whether pin can unlock a kiosk desk: 6 to 12
 // digits, so the desk can tell a PIN from a badge scan. The message never
 // repeats the PIN.
 func CheckKioskPIN(pin string) error {
-	if len(pin) < 4 || len(pin) > 12 || strings.Trim(pin, "0123456789") != "" {
-		return errors.New("is not a kiosk PIN: use 4 to 12 digits (digits only, so the desk never takes a badge scan for it)")
+	if len(pin) < MinKioskPIN || len(pin) > MaxKioskPIN || strings.Trim(pin, "0123456789") != "" {
+		return fmt.Errorf("is not a kiosk PIN: use %d to %d digits (digits only, so the desk never takes a badge scan for it)", MinKioskPIN, MaxKioskPIN)
 	}
 	return nil
 }

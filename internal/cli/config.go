@@ -183,11 +183,17 @@ func newConfigSetProfileCmd() *cobra.Command {
 			if !exists {
 				verb = "created"
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Profile %q %s in %s", name, verb, path)
-			if f.DefaultProfile == name {
-				fmt.Fprint(cmd.OutOrStdout(), " (default)")
+			fmt.Fprintf(cmd.OutOrStdout(), "Profile %q %s in %s.\n", name, verb, path)
+			// Say which profile plain commands use, since adding one never
+			// switches to it.
+			inUse := f.InUse("", os.LookupEnv)
+			switch {
+			case inUse == name:
+				fmt.Fprintf(cmd.OutOrStdout(), "Commands without --profile use %q.\n", name)
+			default:
+				fmt.Fprintf(cmd.OutOrStdout(), "Commands without --profile still use %q; `evdesk config use %s` switches, --profile %s picks it once.\n",
+					inUse, name, name)
 			}
-			fmt.Fprintln(cmd.OutOrStdout())
 			return nil
 		},
 	}
@@ -209,7 +215,7 @@ func newConfigSetProfileCmd() *cobra.Command {
 func newConfigUseCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "use NAME",
-		Short: "Make NAME the default profile",
+		Short: "Make NAME the default profile (`default` is the implicit one: the environment's)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := config.ReadFile(config.Path())
@@ -223,6 +229,9 @@ func newConfigUseCmd() *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Default profile is now %q.\n", args[0])
+			if env := strings.TrimSpace(os.Getenv(config.EnvProfile)); env != "" && env != args[0] {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s=%s still wins in this shell.\n", config.EnvProfile, env)
+			}
 			return nil
 		},
 	}

@@ -97,6 +97,8 @@ type session struct {
 	// kioskPIN unlocks a kiosk desk (the profile's kiosk_pin or
 	// EVDESK_KIOSK_PIN); never shown or logged.
 	kioskPIN string
+	// kioskSearch offers the registrant search at a locked kiosk.
+	kioskSearch bool
 }
 
 func (s *session) Close() {
@@ -187,6 +189,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		return nil, err
 	}
 	s.client, s.senderClient, s.profile, s.kioskPIN = client, sender, profile.Name, profile.KioskPIN
+	s.kioskSearch = profile.KioskSearch
 	s.noMouse = flags.noMouse || profile.NoMouse
 	if tr, err := newTranscriber(ctx, f, flags, s); err == nil {
 		s.transcriber = tr

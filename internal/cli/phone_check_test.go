@@ -47,7 +47,7 @@ func exitStatus(err error) (int, string) {
 	}
 	var b bytes.Buffer
 	code := exitCode(context.Background(), err)
-	reportError(&b, code, err)
+	reportError(&b, code, err, "")
 	return code, b.String()
 }
 
@@ -189,7 +189,7 @@ func TestPhoneCheckReadsTheBaselineBeforeConnecting(t *testing.T) {
 
 func TestPhoneCompareCommand(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url) // the first profile: the default, on EVDESK_TOKEN
+	setProfile(t, "demo", "--base-url", url, "--default") // on EVDESK_TOKEN
 	setProfile(t, "other", "--base-url", url, "--token-env", simOtherHostTokenEnv)
 	t.Setenv(simOtherHostTokenEnv, sim.OtherHostToken)
 
@@ -255,7 +255,7 @@ func TestPhoneCompareCommand(t *testing.T) {
 
 func TestPhoneCompareRefusesWhatCannotDiffer(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url)
+	setProfile(t, "demo", "--base-url", url, "--default")
 	setProfile(t, "plain", "--base-url", url)
 	setProfile(t, "unset", "--base-url", url, "--token-env", "UNSET_TOKEN")
 	for name, c := range map[string]struct {
@@ -298,7 +298,7 @@ func TestReportErrorChoosesStatusAndStaysQuietOnDrift(t *testing.T) {
 	} {
 		var b bytes.Buffer
 		code := exitCode(context.Background(), c.err)
-		reportError(&b, code, c.err)
+		reportError(&b, code, c.err, "")
 		if code != c.code || b.String() != c.out {
 			t.Errorf("%v: %d %q", c.err, code, b.String())
 		}
