@@ -137,7 +137,8 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	pacer := api.NewPacer(profile.RequestRate(), 0)
 	common := []api.Option{api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
 		api.WithTokenSource(ts), api.WithUserAgent("evdesk/" + f.version()), api.WithLogger(logger),
-		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer)}
+		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer),
+		api.WithListingBudget(api.ListingBudget{Items: profile.MaxListingItems, Bytes: profile.MaxListingBytes()})}
 	if console {
 		common = append(common, api.WithStringFilter(sanitize.Field))
 	}
