@@ -184,7 +184,10 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 		}
 		return nil, fmt.Errorf("exchange the authorization code: %s", config.Redact(err.Error()))
 	}
-	sess := sessionFromToken(p.Name, tok, now)
+	sess, err := sessionFromToken(p.Name, tok, now)
+	if err != nil {
+		return nil, err
+	}
 	lctx, lcancel := context.WithTimeout(context.Background(), DefaultLockTimeout)
 	defer lcancel()
 	unlock, err := o.Store.Lock(lctx, p.Name)

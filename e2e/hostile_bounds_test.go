@@ -1,11 +1,14 @@
 package e2e
 
 import (
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/api/sim/hostile"
+	"github.com/evdesk/evdesk/config"
 )
 
 // The bounds of issue 21, driven through the real binary: a listing is
@@ -35,4 +38,51 @@ func TestHostileFreshPagesStopAtTheListingBudget(t *testing.T) {
 	tm := startTermEnv(t, 120, 36, env)
 	tm.waitText("load failed", "budget of 16 MiB")
 	tm.quitCleanly()
+}
+
+// TestHostileTokenAnswersAreCheckedBeforeUse: a token endpoint that answers
+// tokens holding an escape sequence and a line break gets its login
+// refused with nothing stored, and its refresh refused with the session
+// kept; a bearer token from the environment is checked the same way.
+func TestHostileTokenAnswersAreCheckedBeforeUse(t *testing.T) {
+	t.Parallel()
+	const ttl = time.Second
+	s := sim.New(sim.Options{NoRateLimit: true, TokenTTL: ttl})
+	h := hostile.Wrap(s, hostile.Options{BadTokens: true})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	t.Cleanup(s.Close)
+	redirect := "http://127.0.0.1:" + freePort(t) + "/callback"
+	s.RegisterRedirectURI(redirect)
+	env := append(isolatedEnv(t), "DBUS_SESSION_BUS_ADDRESS=",
+		config.EnvBaseURL+"="+srv.URL+"/v2", config.EnvAuthURL+"="+srv.URL,
+		config.EnvClientID+"="+sim.DemoClientID, config.EnvClientSecret+"="+sim.DemoClientSecret,
+		config.EnvRedirectURI+"="+redirect)
+
+	out, err := tryLoginThroughBrowser(t, env, srv.URL)
+	if err == nil || !strings.Contains(out, "the access token holds a control character (0x1B)") || !strings.Contains(out, "nothing was stored") {
+		t.Fatalf("a login answered with a bad token must be refused: %v\n%s", err, out)
+	}
+	terminalSafe(t, "login", []byte(out))
+	if out, err := runCLI(env, "auth", "status"); err == nil {
+		t.Fatalf("a refused login stored a session:\n%s", out)
+	}
+
+	h.Set(hostile.Options{})
+	loginThroughBrowser(t, env, srv.URL)
+	time.Sleep(ttl) // the access token must be refreshed by the next command
+	h.Set(hostile.Options{BadTokens: true})
+	r := runBinary(t, env, "events", "list", "--status", "draft")
+	if r.err == nil || !strings.Contains(string(r.stderr), "the access token holds a control character") {
+		t.Fatalf("a refresh answered with a bad token must be refused: %v\n%s", r.err, r.stderr)
+	}
+	terminalSafe(t, "refresh", r.stderr)
+	if out, err := runCLI(env, "auth", "status"); err != nil {
+		t.Fatalf("a refused refresh answer must keep the session: %v\n%s", err, out)
+	}
+
+	r = runBinary(t, append(isolatedEnv(t), config.EnvBaseURL+"="+srv.URL+"/v2", config.EnvToken+"=abc\x1b[2Jdef"), "events", "list")
+	if r.err == nil || !strings.Contains(string(r.stderr), "EVDESK_TOKEN: the token holds a control character (0x1B) at byte 4") {
+		t.Fatalf("a bad EVDESK_TOKEN must be refused before it is sent: %v\n%s", r.err, r.stderr)
+	}
 }

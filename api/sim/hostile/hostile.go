@@ -57,6 +57,9 @@ type Options struct {
 	// LoseTokenAnswer lets the token endpoint rotate the refresh token, then
 	// drops the connection before the answer.
 	LoseTokenAnswer bool
+	// BadTokens lets the token endpoint answer, then appends an escape
+	// sequence and a line break to the access and refresh tokens.
+	BadTokens bool
 	// RetryAfter answers every API call 429 with this Retry-After header.
 	RetryAfter string
 	// Stall accepts every API call and never answers (until the client
@@ -105,6 +108,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.tokenCalls.Add(1)
 		if o.LoseTokenAnswer {
 			s.loseAnswer(w, r)
+			return
+		}
+		if o.BadTokens {
+			s.badTokens(w, r)
 			return
 		}
 		s.next.ServeHTTP(w, r)
@@ -282,6 +289,24 @@ func (s *Server) loseAnswer(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		_ = conn.Close()
 	}
+}
+
+// badTokens answers the token request as the simulator does, with tokens
+// that hold an escape sequence and a line break.
+func (s *Server) badTokens(w http.ResponseWriter, r *http.Request) {
+	rec := httptest.NewRecorder()
+	s.next.ServeHTTP(rec, r)
+	var answer map[string]any
+	if json.Unmarshal(rec.Body.Bytes(), &answer) == nil {
+		for _, k := range []string{"access_token", "refresh_token"} {
+			if tok, ok := answer[k].(string); ok {
+				answer[k] = tok + "\x1b]0;PWNED\x07\nX-Injected: 1"
+			}
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(rec.Code)
+	_ = json.NewEncoder(w).Encode(answer)
 }
 
 // Recorder is a second origin for redirect tests: it answers 200 {} and
