@@ -117,7 +117,7 @@ func Parse(path string, src []byte) (*File, error) {
 		return nil, tooLarge(path)
 	}
 	f := &File{Path: path, src: src}
-	md, err := DecodeTOML(path, src, f)
+	md, err := DecodeTOML(path, src, ConfigLimits, f)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,12 @@
 package e2e
 
 import (
+	"errors"
+	"fmt"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -85,4 +90,64 @@ func TestHostileTokenAnswersAreCheckedBeforeUse(t *testing.T) {
 	if r.err == nil || !strings.Contains(string(r.stderr), "EVDESK_TOKEN: the token holds a control character (0x1B) at byte 4") {
 		t.Fatalf("a bad EVDESK_TOKEN must be refused before it is sent: %v\n%s", r.err, r.stderr)
 	}
+}
+
+// envValue is the value of name in env.
+func envValue(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// TestHostileBaselineOfQuadraticShapeIsRefusedFast: a baseline of [expect]
+// and one key of 8,000 dotted parts (16 KB) took the decoder 10.6 s and
+// 1.6 GB, in `phone check` and as the console's Phone tab opened. It passes
+// the guard every TOML file passes and is refused before decoding.
+func TestHostileBaselineOfQuadraticShapeIsRefusedFast(t *testing.T) {
+	t.Parallel()
+	he := hostileAPI(t, hostile.Options{})
+	quad := filepath.Join(t.TempDir(), "quad.toml")
+	if err := os.WriteFile(quad, []byte("[expect]\n"+strings.Repeat("a.", 8000)+"a = 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, he.env, "phone", "check", "--baseline", quad)
+	if code := r.exitCode(); code != 2 || !strings.Contains(string(r.stderr), "quad.toml:2: a key with more than 6 dotted parts") {
+		t.Fatalf("exit %d: %s", code, r.stderr)
+	}
+	t.Logf("quadratic baseline: refused in %v, peak RSS %d MB", r.took.Round(time.Millisecond), r.maxRSS>>20)
+	if r.maxRSS > 100<<20 {
+		t.Errorf("peak RSS %d MB refusing a 16 KB file", r.maxRSS>>20)
+	}
+
+	cfg := filepath.Join(envValue(he.env, "XDG_CONFIG_HOME"), "evdesk", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("default_profile = \"q\"\n[profiles.q]\nbase_url = %q\nphone_baseline = %q\n", he.base, quad)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTermEnv(t, 120, 36, he.env)
+	tm.waitText("63 loaded")
+	tm.keys("Tab", "Tab")
+	tm.waitText("Phone settings", "Reading the baseline failed")
+	tm.keys("E") // the error in full
+	tm.waitText("a key with more", "dotted parts")
+	tm.keys("Escape") // apart from the next key, or the two read as alt+q
+	tm.waitGone("Recent errors")
+	tm.quitCleanly()
+}
+
+// exitCode is the run's exit status (0 when it succeeded).
+func (r ran) exitCode() int {
+	var ee *exec.ExitError
+	if errors.As(r.err, &ee) {
+		return ee.ExitCode()
+	}
+	if r.err != nil {
+		return -1
+	}
+	return 0
 }
