@@ -155,9 +155,12 @@ func NewTokenSource(ctx context.Context, p config.Profile, opts ...Option) (*Tok
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSession(p, sess); err != nil {
+		return nil, err
+	}
 	secret := p.ClientSecret
 	if secret == "" {
-		secret, err = o.store.ClientSecret(p.Name)
+		secret, err = o.store.ClientSecretFor(p)
 		if errors.Is(err, ErrNotFound) {
 			return nil, loginRequired(p.Name, "no client secret is stored")
 		}
@@ -292,6 +295,7 @@ func (ts *TokenSource) refresh(sess *Session) (*Session, error) {
 		next.RefreshIssuedAt = now
 	}
 	keepIfEmpty(next, sess)
+	bindSession(ts.profile, next, sess)
 	if err := ts.o.store.save(next, true); err != nil {
 		// Not persisted: do not use it, or the next process would hold a
 		// rotated-out refresh token.

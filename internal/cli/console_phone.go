@@ -54,14 +54,14 @@ func (o *otherSessions) open(ctx context.Context, s *session, name string) (*api
 	if err != nil {
 		return nil, err
 	}
-	that, err := config.LoadProfile(name)
+	that, err := config.LoadOwnProfile(name)
 	if err != nil {
 		return nil, err
 	}
 	if err := sameAccountTwice(this, that); err != nil {
 		return nil, err
 	}
-	other, err := o.f.openSession(ctx, rootFlags{profile: name}, forConsole)
+	other, err := o.f.openSession(ctx, rootFlags{profile: name, other: true}, forConsole)
 	if err != nil {
 		return nil, err
 	}

@@ -92,7 +92,11 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	s := &session{log: logger, closers: []io.Closer{logFile}}
 	var profile config.Profile
 	if !flags.demo { // a broken config file must not block the demo
-		p, err := config.LoadProfile(flags.profile)
+		load := config.LoadProfile
+		if flags.other {
+			load = config.LoadOwnProfile
+		}
+		p, err := load(flags.profile)
 		if err != nil {
 			return nil, err
 		}
@@ -121,11 +125,18 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		s.journalDir = dir
 		s.closers = append(s.closers, removeDir(dir))
 	}
+	if flags.other && profile.Token == "" && profile.TokenEnv == "" && (profile.AuthURL == "" || profile.ClientID == "") {
+		return nil, fmt.Errorf("profile %q has no credentials of its own: give it a token variable (`evdesk config set-profile %s --token-env VAR`) or log in to it (`evdesk login --profile %s`); %s and the other EVDESK_ variables speak for the profile in use only, and never reach another profile's server",
+			profile.Name, profile.Name, profile.Name, config.EnvToken)
+	}
 	if err := profile.Validate(); err != nil {
 		return nil, err
 	}
 	ts, err := auth.TokenSourceFor(ctx, profile)
 	if err != nil {
+		if _, set := os.LookupEnv(config.EnvToken); flags.other && set && errors.Is(err, auth.ErrLoginRequired) {
+			err = fmt.Errorf("%w (%s is the token of the profile in use: it is never sent to another profile's server)", err, config.EnvToken)
+		}
 		return nil, err
 	}
 	if w, ok := ts.(interface{ Warning() string }); ok {

@@ -179,7 +179,7 @@ func newPhoneCompareCmd(f *Factory) *cobra.Command {
 			}
 			var docs [2][]byte
 			for i, name := range []string{left, right} {
-				if docs[i], err = f.readPhoneSettings(cmd, rootFlags{profile: name, timeout: f.flags.timeout}, opts); err != nil {
+				if docs[i], err = f.readPhoneSettings(cmd, rootFlags{profile: name, timeout: f.flags.timeout, other: i == 1}, opts); err != nil {
 					return fmt.Errorf("profile %s: %w", name, err)
 				}
 			}
@@ -217,7 +217,7 @@ func compareProfiles(flags rootFlags, with string) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	right, err := config.LoadProfile(with)
+	right, err := config.LoadOwnProfile(with)
 	if err != nil {
 		return "", "", fmt.Errorf("--with: %w", err)
 	}
@@ -234,8 +234,8 @@ func compareProfiles(flags rootFlags, with string) (string, string, error) {
 // the same server: a comparison of them could only find them equal.
 func sameAccountTwice(left, right config.Profile) error {
 	if left.Token != "" && left.Token == right.Token && left.BaseURL == right.BaseURL {
-		return fmt.Errorf("profiles %q and %q would use the same token on the same server, so show one account twice: give %q a token of its own (`evdesk login --profile %s`, or `evdesk config set-profile %s --token-env VAR`; %s stands for every profile without token_env)",
-			left.Name, right.Name, right.Name, right.Name, right.Name, config.EnvToken)
+		return fmt.Errorf("profiles %q and %q would use the same token on the same server, so show one account twice: give %q a token of its own (`evdesk login --profile %s`, or `evdesk config set-profile %s --token-env VAR`)",
+			left.Name, right.Name, right.Name, right.Name, right.Name)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/config"
 )
 
 // startPhoneSim serves the simulator over HTTP and points EVDESK_BASE_URL
@@ -255,6 +256,8 @@ func TestPhoneCompareRefusesWhatCannotDiffer(t *testing.T) {
 	_, url := startPhoneSim(t)
 	setProfile(t, "demo", "--base-url", url)
 	setProfile(t, "plain", "--base-url", url)
+	setProfile(t, "copy", "--base-url", url, "--token-env", "COPY_TOKEN")
+	t.Setenv("COPY_TOKEN", os.Getenv(config.EnvToken))
 	setProfile(t, "unset", "--base-url", url, "--token-env", "UNSET_TOKEN")
 	for name, c := range map[string]struct {
 		args []string
@@ -262,7 +265,8 @@ func TestPhoneCompareRefusesWhatCannotDiffer(t *testing.T) {
 	}{
 		"no --with":    {[]string{"compare"}, "--with PROFILE is required"},
 		"itself":       {[]string{"--profile", "plain", "compare", "--with", "plain"}, `--with names profile "plain", the one being compared`},
-		"same token":   {[]string{"compare", "--with", "plain"}, `profiles "demo" and "plain" would use the same token`},
+		"same token":   {[]string{"compare", "--with", "copy"}, `profiles "demo" and "copy" would use the same token`},
+		"no own token": {[]string{"compare", "--with", "plain"}, `profile "plain" has no credentials of its own`},
 		"unknown":      {[]string{"compare", "--with", "nope"}, `profile "nope" not found`},
 		"unset token":  {[]string{"compare", "--with", "unset"}, "takes its token from UNSET_TOKEN, which is not set"},
 		"demo":         {[]string{"--demo", "compare", "--with", "plain"}, "--demo serves one account"},
