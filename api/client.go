@@ -34,6 +34,7 @@ type Client struct {
 	pacer     *Pacer // nil: no client-side limit
 	retry     RetryPolicy
 	maxBody   int64
+	budget    ListingBudget
 	tokens    oauth2.TokenSource
 	log       *slog.Logger
 	filter    StringFilter // nil: answers reach the caller as sent
@@ -172,6 +173,7 @@ func New(opts ...Option) (*Client, error) {
 		pacer:     NewPacer(DefaultRateLimit, 0),
 		retry:     DefaultRetryPolicy,
 		maxBody:   DefaultMaxBodyBytes,
+		budget:    ListingBudget{}.withDefaults(),
 		log:       slog.New(slog.DiscardHandler),
 	}
 	for _, o := range opts {

@@ -291,23 +291,28 @@ func (c *Client) backoff(attempt int) time.Duration {
 	return time.Duration(d/2 + c.jitter()*d/2)
 }
 
-// decodeBody decodes a successful answer, reading at most c.maxBody bytes:
-// closing the body early drops the connection, so a huge or endless answer
-// costs neither memory nor time.
+// decodeBody decodes a successful answer, reading at most c.maxBody bytes
+// (see readBody): closing the body early drops the connection, so a huge or
+// endless answer costs neither memory nor time.
 func (c *Client) decodeBody(ctx context.Context, resp *http.Response, out any, cl call, start time.Time) error {
 	defer resp.Body.Close()
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		return nil
 	}
-	body := &cappedReader{r: resp.Body, left: c.maxBody}
-	if err := json.NewDecoder(body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
-		if errors.Is(err, ErrResponseTooLarge) {
-			return &tooLargeError{op: cl.op, path: cl.path, limit: c.maxBody}
-		}
-		if ctx.Err() != nil || isTimeout(err) {
-			return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, readingAnswer))
-		}
+	body, err := readBody(ctx, resp.Body, resp.ContentLength, c.maxBody)
+	switch {
+	case errors.Is(err, ErrResponseTooLarge):
+		return &tooLargeError{op: cl.op, path: cl.path, limit: c.maxBody}
+	case err != nil && (ctx.Err() != nil || isTimeout(err)):
+		return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, readingAnswer))
+	case err != nil:
+		return fmt.Errorf("%s: read response: %w", cl.op, err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(body, out); err != nil {
 		return fmt.Errorf("%s: decode response: %w", cl.op, err)
 	}
 	return nil
@@ -316,26 +321,6 @@ func (c *Client) decodeBody(ctx context.Context, resp *http.Response, out any, c
 // ErrResponseTooLarge is behind every error for an answer longer than the
 // client's cap (WithMaxBodyBytes).
 var ErrResponseTooLarge = errors.New("the answer is larger than the client accepts")
-
-// cappedReader reads at most left bytes and fails with ErrResponseTooLarge
-// when the source has more.
-type cappedReader struct {
-	r    io.Reader
-	left int64
-}
-
-func (c *cappedReader) Read(p []byte) (int, error) {
-	if int64(len(p)) > c.left+1 {
-		p = p[:c.left+1] // one byte past the cap tells "exactly the cap" from "more"
-	}
-	n, err := c.r.Read(p)
-	if int64(n) > c.left {
-		n, c.left = int(c.left), 0
-		return n, ErrResponseTooLarge
-	}
-	c.left -= int64(n)
-	return n, err
-}
 
 // tooLargeError names the endpoint (path without the query) and the cap.
 type tooLargeError struct {

@@ -37,6 +37,10 @@ const (
 	EnvScopes       = "EVDESK_SCOPES"
 	// EnvMaxResponseMB caps the size of one answer from the server, in MiB.
 	EnvMaxResponseMB = "EVDESK_MAX_RESPONSE_MB"
+	// EnvMaxListingMB and EnvMaxListingItems bound one listing across its
+	// pages.
+	EnvMaxListingMB    = "EVDESK_MAX_LISTING_MB"
+	EnvMaxListingItems = "EVDESK_MAX_LISTING_ITEMS"
 	// EnvRateLimit is the most requests a second evdesk sends.
 	EnvRateLimit = "EVDESK_RATE_LIMIT"
 	// EnvToken is a bearer token that overrides all other authentication
@@ -69,6 +73,14 @@ const (
 	// MaxMaxResponseMB bounds max_response_mb: 64 GiB is beyond any answer
 	// this API gives and keeps the byte count far from overflow.
 	MaxMaxResponseMB = 64 << 10
+	// DefaultMaxListingMB and DefaultMaxListingItems are a listing's budget
+	// across its pages when a profile sets none (the api package's
+	// defaults, restated for messages).
+	DefaultMaxListingMB    = 128
+	DefaultMaxListingItems = 250_000
+	// MaxMaxListingMB and MaxMaxListingItems bound the settings.
+	MaxMaxListingMB    = 64 << 10
+	MaxMaxListingItems = 100_000_000
 	// DefaultRateLimit is the request rate when a profile sets none: the
 	// LIGHT limit of a Pro account, the least plan the endpoints need (the
 	// api package's default, restated for messages and the file header).
@@ -90,6 +102,10 @@ const (
 	FieldTokenEnv = "token_env"
 	// FieldMaxResponseMB caps one answer's size in MiB (default 64).
 	FieldMaxResponseMB = "max_response_mb"
+	// FieldMaxListingMB and FieldMaxListingItems bound one listing across
+	// its pages (defaults 128 MiB and 250,000 items).
+	FieldMaxListingMB    = "max_listing_mb"
+	FieldMaxListingItems = "max_listing_items"
 	// FieldRateLimit is the most requests a second (default 30; evdesk
 	// slows down by itself when the server answers 429).
 	FieldRateLimit = "rate_limit"
@@ -112,6 +128,7 @@ var fieldEnv = map[string]string{
 	FieldBaseURL: EnvBaseURL, FieldAuthURL: EnvAuthURL, FieldPathWord: EnvPathWord,
 	FieldClientID: EnvClientID, FieldRedirectURI: EnvRedirectURI, FieldScopes: EnvScopes,
 	FieldMaxResponseMB: EnvMaxResponseMB, FieldRateLimit: EnvRateLimit,
+	FieldMaxListingMB: EnvMaxListingMB, FieldMaxListingItems: EnvMaxListingItems,
 }
 
 // Profile is one place evdesk can connect to, with everything resolved:
@@ -127,6 +144,9 @@ type Profile struct {
 	// MaxResponseMB caps one answer's body in MiB; 0 means the default
 	// (DefaultMaxResponseMB).
 	MaxResponseMB int
+	// MaxListingMB and MaxListingItems bound one listing across its pages;
+	// 0 means the default.
+	MaxListingMB, MaxListingItems int
 	// RateLimit is the most requests a second; 0 means the default
 	// (DefaultRateLimit).
 	RateLimit float64
@@ -161,6 +181,8 @@ type Profile struct {
 	// badMaxResponse keeps an EVDESK_MAX_RESPONSE_MB that is not a number,
 	// for Validate to report.
 	badMaxResponse string
+	// badListing keeps an EVDESK_MAX_LISTING_* that is not a number, by field.
+	badListing map[string]string
 	// badRateLimit keeps an EVDESK_RATE_LIMIT that is not a number.
 	badRateLimit string
 }
@@ -168,6 +190,9 @@ type Profile struct {
 // MaxResponseBytes is the answer-size cap in bytes; 0 when the profile sets
 // none, which the api package reads as its default.
 func (p Profile) MaxResponseBytes() int64 { return int64(p.MaxResponseMB) << 20 }
+
+// MaxListingBytes is a listing's byte budget; 0 when the profile sets none.
+func (p Profile) MaxListingBytes() int64 { return int64(p.MaxListingMB) << 20 }
 
 // RequestRate is the most requests a second the profile allows:
 // rate_limit, else DefaultRateLimit.
@@ -269,6 +294,12 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.MaxResponseMB = e.MaxResponseMB
 			p.setOrigin(FieldMaxResponseMB, f.origin(chosen, FieldMaxResponseMB))
 		}
+		for field, v := range map[string]int{FieldMaxListingMB: e.MaxListingMB, FieldMaxListingItems: e.MaxListingItems} {
+			if v != 0 {
+				*p.listingField(field) = v
+				p.setOrigin(field, f.origin(chosen, field))
+			}
+		}
 		if e.RateLimit != 0 {
 			p.RateLimit = e.RateLimit
 			p.setOrigin(FieldRateLimit, f.origin(chosen, FieldRateLimit))
@@ -330,6 +361,15 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 				p.badMaxResponse = v
 			}
 			p.MaxResponseMB = n
+		case FieldMaxListingMB, FieldMaxListingItems:
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				if p.badListing == nil {
+					p.badListing = map[string]string{}
+				}
+				p.badListing[field] = v
+			}
+			*p.listingField(field) = n
 		case FieldRateLimit:
 			r, err := strconv.ParseFloat(v, 64)
 			if err != nil {
@@ -438,6 +478,16 @@ func (p Profile) validateFields() error {
 			return fmt.Errorf("%s=%d %v", p.label(FieldMaxResponseMB), p.MaxResponseMB, err)
 		}
 	}
+	for _, field := range []string{FieldMaxListingMB, FieldMaxListingItems} {
+		if v, bad := p.badListing[field]; bad {
+			return fmt.Errorf("%s=%q is not a whole number: %s", p.label(field), v, listingRange(field))
+		}
+		if p.origins[field] != "" {
+			if err := CheckListingBudget(field, *p.listingField(field)); err != nil {
+				return fmt.Errorf("%s=%d %v", p.label(field), *p.listingField(field), err)
+			}
+		}
+	}
 	if p.badRateLimit != "" {
 		return fmt.Errorf("%s=%q is not a number: give requests a second, from 0.5 to %d (default %d)",
 			p.label(FieldRateLimit), p.badRateLimit, MaxRateLimit, DefaultRateLimit)
@@ -465,6 +515,35 @@ func CheckMaxResponseMB(n int) error {
 		return fmt.Errorf("is out of range: give the cap in MiB, from 1 to %d (default %d)", MaxMaxResponseMB, DefaultMaxResponseMB)
 	}
 	return nil
+}
+
+// listingField is the profile's field for max_listing_mb or
+// max_listing_items.
+func (p *Profile) listingField(field string) *int {
+	if field == FieldMaxListingMB {
+		return &p.MaxListingMB
+	}
+	return &p.MaxListingItems
+}
+
+// CheckListingBudget reports whether n can be field, max_listing_mb or
+// max_listing_items.
+func CheckListingBudget(field string, n int) error {
+	most := MaxMaxListingItems
+	if field == FieldMaxListingMB {
+		most = MaxMaxListingMB
+	}
+	if n < 1 || n > most {
+		return fmt.Errorf("is out of range: %s", listingRange(field))
+	}
+	return nil
+}
+
+func listingRange(field string) string {
+	if field == FieldMaxListingMB {
+		return fmt.Sprintf("give the most one listing may read across its pages in MiB, from 1 to %d (default %d)", MaxMaxListingMB, DefaultMaxListingMB)
+	}
+	return fmt.Sprintf("give the most items one listing may hold, from 1 to %d (default %d)", MaxMaxListingItems, DefaultMaxListingItems)
 }
 
 // RedirectAddr is the host:port the login flow listens on.

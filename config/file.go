@@ -44,6 +44,10 @@ type ProfileEntry struct {
 	TokenEnv string `toml:"token_env,omitempty"`
 	// MaxResponseMB caps one answer's size in MiB; 0 (absent) is the default.
 	MaxResponseMB int `toml:"max_response_mb,omitzero"`
+	// MaxListingMB and MaxListingItems bound one listing across its pages;
+	// 0 (absent) is the default.
+	MaxListingMB    int `toml:"max_listing_mb,omitzero"`
+	MaxListingItems int `toml:"max_listing_items,omitzero"`
 	// RateLimit is the most requests a second; 0 (absent) is the default.
 	RateLimit float64 `toml:"rate_limit,omitzero"`
 	// PhoneBaseline is the baseline file the console checks the account's
@@ -59,7 +63,8 @@ type ProfileEntry struct {
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
-	FieldTokenEnv, FieldMaxResponseMB, FieldRateLimit, FieldPhoneBaseline, FieldMouse, FieldKioskPIN, FieldKioskSearch}
+	FieldTokenEnv, FieldMaxResponseMB, FieldMaxListingMB, FieldMaxListingItems, FieldRateLimit, FieldPhoneBaseline, FieldMouse,
+	FieldKioskPIN, FieldKioskSearch}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -116,7 +121,7 @@ func Parse(path string, src []byte) (*File, error) {
 		return nil, tooLarge(path)
 	}
 	f := &File{Path: path, src: src}
-	md, err := DecodeTOML(path, src, f)
+	md, err := DecodeTOML(path, src, ConfigLimits, f)
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +187,13 @@ func (f *File) Check() error {
 		if e.MaxResponseMB != 0 || f.line(name, FieldMaxResponseMB) > 0 {
 			if err := CheckMaxResponseMB(e.MaxResponseMB); err != nil {
 				return bad(FieldMaxResponseMB, fmt.Sprintf("%d %v", e.MaxResponseMB, err))
+			}
+		}
+		for field, v := range map[string]int{FieldMaxListingMB: e.MaxListingMB, FieldMaxListingItems: e.MaxListingItems} {
+			if v != 0 || f.line(name, field) > 0 {
+				if err := CheckListingBudget(field, v); err != nil {
+					return bad(field, fmt.Sprintf("%d %v", v, err))
+				}
 			}
 		}
 		if e.RateLimit != 0 || f.line(name, FieldRateLimit) > 0 {
@@ -302,9 +314,11 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # --profile NAME or EVDESK_PROFILE; default_profile is used otherwise.
 # Every field can be overridden by EVDESK_<FIELD> (EVDESK_BASE_URL,
 # EVDESK_AUTH_URL, EVDESK_PATH_WORD, EVDESK_CLIENT_ID, EVDESK_REDIRECT_URI,
-# EVDESK_SCOPES, EVDESK_MAX_RESPONSE_MB, EVDESK_RATE_LIMIT). max_response_mb
-# caps the size of one answer from the server in MiB (default 64); raise it
-# only when a call says its answer is larger. rate_limit is the most
+# EVDESK_SCOPES, EVDESK_MAX_RESPONSE_MB, EVDESK_MAX_LISTING_MB,
+# EVDESK_MAX_LISTING_ITEMS, EVDESK_RATE_LIMIT). max_response_mb caps the
+# size of one answer from the server in MiB (default 64); max_listing_mb
+# and max_listing_items bound one listing across all its pages (default 128
+# MiB and 250000 items); raise them only when a call says it needs more. rate_limit is the most
 # requests a second (default 30, the LIGHT limit of a Pro account); evdesk
 # slows down by itself when the server answers 429, so set it only to use a
 # higher plan's limit. Secrets never go here: the client secret and

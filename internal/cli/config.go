@@ -158,6 +158,12 @@ func newConfigSetProfileCmd() *cobra.Command {
 			if fl.Changed("max-response-mb") {
 				cur.MaxResponseMB = e.MaxResponseMB
 			}
+			if fl.Changed("max-listing-mb") {
+				cur.MaxListingMB = e.MaxListingMB
+			}
+			if fl.Changed("max-listing-items") {
+				cur.MaxListingItems = e.MaxListingItems
+			}
 			if fl.Changed("mouse") {
 				cur.Mouse = nil // the default: the console takes the mouse
 				if !mouse {
@@ -207,6 +213,8 @@ func newConfigSetProfileCmd() *cobra.Command {
 	fl.StringVar(&scopes, "scopes", "", "scopes to request, separated by spaces or commas (empty: the application's)")
 	fl.Float64Var(&e.RateLimit, "rate-limit", 0, fmt.Sprintf("most requests a second (0: the default, %v)", config.DefaultRateLimit))
 	fl.IntVar(&e.MaxResponseMB, "max-response-mb", 0, "largest answer read, in MiB (0: the default)")
+	fl.IntVar(&e.MaxListingMB, "max-listing-mb", 0, "most one listing reads across its pages, in MiB (0: the default)")
+	fl.IntVar(&e.MaxListingItems, "max-listing-items", 0, "most items one listing holds (0: the default)")
 	fl.BoolVar(&mouse, "mouse", true, "let the console take the mouse (--mouse=false leaves it to the terminal)")
 	fl.BoolVar(&makeActive, "default", false, "make this the default profile")
 	return cmd

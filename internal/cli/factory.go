@@ -41,6 +41,10 @@ type Factory struct {
 	// Profile resolves a profile by name ("" for the default): --profile,
 	// the config file and the environment.
 	Profile func(name string) (config.Profile, error)
+	// OwnProfile resolves a profile opened beside the one in use (the other
+	// side of a comparison): as its file defines it, without the
+	// environment's overrides, which belong to the profile in use.
+	OwnProfile func(name string) (config.Profile, error)
 	// AuthStore opens the credentials store (keyring, or the consented file).
 	AuthStore func(auth.StoreOptions) *auth.Store
 	// OpenSession connects to the API for a profile, or starts the demo
@@ -57,7 +61,7 @@ type Factory struct {
 // NewFactory returns a factory on ios, its seams on the real world.
 func NewFactory(ios *IOStreams) *Factory {
 	f := &Factory{IOStreams: ios, BuildInfo: debug.ReadBuildInfo, Now: time.Now, Browser: auth.OpenBrowser,
-		Profile: config.LoadProfile, AuthStore: auth.NewStore}
+		Profile: config.LoadProfile, OwnProfile: config.LoadOwnProfile, AuthStore: auth.NewStore}
 	f.OpenSession = f.openSession
 	return f
 }
@@ -128,7 +132,11 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	s := &session{log: logger, closers: []io.Closer{logFile}}
 	var profile config.Profile
 	if !flags.demo { // a broken config file must not block the demo
-		p, err := f.Profile(flags.profile)
+		load := f.Profile
+		if flags.other {
+			load = f.OwnProfile
+		}
+		p, err := load(flags.profile)
 		if err != nil {
 			return nil, err
 		}
@@ -157,11 +165,18 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		s.journalDir = dir
 		s.closers = append(s.closers, removeDir(dir))
 	}
+	if flags.other && profile.Token == "" && profile.TokenEnv == "" && (profile.AuthURL == "" || profile.ClientID == "") {
+		return nil, fmt.Errorf("profile %q has no credentials of its own: give it a token variable (`evdesk config set-profile %s --token-env VAR`) or log in to it (`evdesk login --profile %s`); %s and the other EVDESK_ variables speak for the profile in use only, and never reach another profile's server",
+			profile.Name, profile.Name, profile.Name, config.EnvToken)
+	}
 	if err := profile.Validate(); err != nil {
 		return nil, err
 	}
 	ts, err := auth.TokenSourceFor(ctx, profile)
 	if err != nil {
+		if _, set := os.LookupEnv(config.EnvToken); flags.other && set && errors.Is(err, auth.ErrLoginRequired) {
+			err = fmt.Errorf("%w (%s is the token of the profile in use: it is never sent to another profile's server)", err, config.EnvToken)
+		}
 		return nil, err
 	}
 	if w, ok := ts.(interface{ Warning() string }); ok {
@@ -173,7 +188,8 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	pacer := api.NewPacer(profile.RequestRate(), 0)
 	common := []api.Option{api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
 		api.WithTokenSource(ts), api.WithUserAgent("evdesk/" + f.version()), api.WithLogger(logger),
-		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer)}
+		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer),
+		api.WithListingBudget(api.ListingBudget{Items: profile.MaxListingItems, Bytes: profile.MaxListingBytes()})}
 	if console {
 		common = append(common, api.WithStringFilter(sanitize.Field))
 	}

@@ -101,6 +101,10 @@ type rootFlags struct {
 	profile string
 	timeout time.Duration
 	noMouse bool
+	// other opens profile beside the one in use (the other side of a
+	// comparison): as its file defines it, without the environment's
+	// overrides, which belong to the profile in use.
+	other bool
 }
 
 // DefaultTimeout bounds a command's whole run: long enough for a 100,000-row
