@@ -117,7 +117,7 @@ func WithSleep(sleep func(context.Context, time.Duration) error) Option {
 }
 
 // WithRateLimit paces requests at most rps a second, in bursts of at most
-// burst (0: a third of rps), slowing down on 429 and back up after (see
+// burst (0: a second's worth less one, see Pacer), slowing down on 429 and back up after (see
 // Pacer); rps <= 0 removes the limit. The default is DefaultRateLimit.
 func WithRateLimit(rps float64, burst int) Option {
 	return func(c *Client) {
