@@ -185,8 +185,11 @@ func TestActionsFollowTheStatusTransitions(t *testing.T) {
 	if _, err = f.client.Events.Cancel(ctx, f.ids.NoRegistrantsEventID, ""); err != nil {
 		t.Fatalf("cancel without registrants needs no message: %v", err)
 	}
+	// A start with a fraction of a second and a zone: it goes out in UTC
+	// whole seconds, the only form the server takes.
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
 	dup, err := f.client.Events.Duplicate(ctx, f.ids.ConferenceEventID, api.DuplicateEvent{
-		Name: "Summit again", StartTime: f.clock.Now().Add(30 * 24 * time.Hour), Timezone: "Asia/Tokyo"})
+		Name: "Summit again", StartTime: f.clock.Now().Add(30*24*time.Hour + 123456789).In(tokyo), Timezone: "Asia/Tokyo"})
 	if err != nil || dup.Status != api.ActionStatusDuplicated || dup.EventID == "" {
 		t.Fatalf("duplicate: %v %v", dup, err)
 	}

@@ -74,6 +74,10 @@
 //
 // Tickets (create tickets; the description lists the codes, not when each
 // applies):
+//   - A recurring event's tickets follow the default access link's
+//     recurring_registration_option, else the first registration link's
+//     that has one, else all_sessions: the spec does not say which link's
+//     option applies (evdesk asks the user: register --link).
 //   - 26501 for a draft, and for a cancelled event.
 //   - 26502 for a ticket_type_id that cannot be an id (characters other
 //     than letters, digits, '-' and '_', or over 64); a well-formed id that
@@ -104,6 +108,6 @@
 //     the 201 answer's errors, with a message and no code.
 //   - Exhibitors: an exhibitor_id sent with a create is answered 1020 when
 //     it cannot be an id or names an existing exhibitor, 2006 when it names
-//     none; youtube_url is not read; is_sponsor is true when absent.
+//     none; is_sponsor is true when absent.
 //   - Access links: each link's URL, the seeded links and ticket types.
 package sim
