@@ -159,7 +159,8 @@ func TestExhibitorCreateRoundTrip(t *testing.T) {
 	req.TierID, req.AssociatedSessions = "notatier", []string{"nosuchsession"}
 	_, err = f.client.Exhibitors.Create(ctx, id, req)
 	var e *api.Error
-	if !errors.As(err, &e) || e.Status != 400 || len(e.Fields) != 3 {
+	if !errors.As(err, &e) || e.Status != 400 || !strings.Contains(e.Message, "tier_id") ||
+		!strings.Contains(e.Message, "associated_sessions[0]") || !strings.Contains(e.Message, "already exists") {
 		t.Fatalf("duplicate create: %v", err)
 	}
 }

@@ -22,8 +22,8 @@
 // Codes (the constants Code* of this package):
 //   - 401 code 124: a missing, unknown or expired access token.
 //   - 403 code 4711: the token lacks the endpoint's scope.
-//   - 400 code 300: invalid fields, each named in an "errors" array of
-//     {field, message}; also an unknown or expired next_page_token.
+//   - 400 code 300: invalid fields, each named in the message as
+//     "field: problem"; also an unknown or expired next_page_token.
 //   - 400 codes 3000, 3001, 3002: delete of an event that is not a draft,
 //     publish of an event that is not a draft, cancel of a draft, past or
 //     cancelled event.
@@ -51,8 +51,12 @@
 //     AutoApproveHeader skips the consent page.
 //   - Page tokens are signed, tied to their listing and expire after 15
 //     minutes on Options.Now; page_size is 1 to 300 (default 30).
-//   - The fault knobs (Options.Latency, ErrorRate, DropRate) and the
-//     hostile package, which attacks the client on purpose, are test tools.
+//   - The fault knobs (Options.Latency, ErrorRate, DropRate,
+//     PoisonedAddresses: a check-in batch holding one is refused whole with
+//     the documented 400) and the hostile package, which attacks the client
+//     on purpose, are test tools.
+//   - Error bodies are the documented { code, message } and nothing more; a
+//     400 about fields names them in its message ("field: problem").
 //   - Phone: the demo account's policy carries every setting and two the
 //     spec does not list (online_fax, call_screening); NoPhoneToken's
 //     account has no phone service.
