@@ -5,6 +5,7 @@ package api
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -37,6 +38,7 @@ type Client struct {
 	tokens    oauth2.TokenSource
 	log       *slog.Logger
 	filter    StringFilter // nil: answers reach the caller as sent
+	tls       *tls.Config  // WithTLSConfig; the HTTP client raises it to MinTLSVersion
 
 	Events       *EventsService
 	Attendees    *AttendeesService
@@ -178,7 +180,7 @@ func New(opts ...Option) (*Client, error) {
 		o(c)
 	}
 	if c.hc == nil {
-		c.hc = newHTTPClient(c.timeout)
+		c.hc = newHTTPClient(c.timeout, c.tls)
 	} else {
 		c.timeout = c.hc.Timeout
 	}
@@ -228,9 +230,10 @@ func (c *Client) eventsPath(elems ...string) string {
 
 // newHTTPClient waits at most timeout for an answer to begin and five times
 // as long for the whole exchange, so neither a silent server nor a trickling
-// answer holds a call for ever.
-func newHTTPClient(timeout time.Duration) *http.Client {
+// answer holds a call for ever; it speaks TLS 1.2 or newer only.
+func newHTTPClient(timeout time.Duration, tc *tls.Config) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = tlsConfig(tc)
 	tr.ResponseHeaderTimeout = timeout
 	return &http.Client{Transport: tr, Timeout: 5 * timeout}
 }

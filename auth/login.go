@@ -86,6 +86,14 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 	if o.Store == nil {
 		return nil, errors.New("login: no store")
 	}
+	hc := o.HTTPClient
+	if hc == nil { // the code exchange: TLS 1.2 or newer, the profile's authorities
+		tc, err := p.TLSConfig()
+		if err != nil {
+			return nil, err
+		}
+		hc = refreshClient(DefaultRefreshTimeout, tc)
+	}
 	if o.Out == nil {
 		o.Out = io.Discard
 	}
@@ -171,10 +179,7 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 		}
 	}
 
-	xctx := ctx
-	if o.HTTPClient != nil {
-		xctx = context.WithValue(ctx, oauth2.HTTPClient, o.HTTPClient)
-	}
+	xctx := context.WithValue(ctx, oauth2.HTTPClient, hc)
 	now := o.Now()
 	tok, err := conf.Exchange(xctx, code, oauth2.VerifierOption(verifier))
 	if err != nil {

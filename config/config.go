@@ -108,7 +108,7 @@ const (
 var fieldEnv = map[string]string{
 	FieldBaseURL: EnvBaseURL, FieldAuthURL: EnvAuthURL, FieldPathWord: EnvPathWord,
 	FieldClientID: EnvClientID, FieldRedirectURI: EnvRedirectURI, FieldScopes: EnvScopes,
-	FieldMaxResponseMB: EnvMaxResponseMB, FieldRateLimit: EnvRateLimit,
+	FieldMaxResponseMB: EnvMaxResponseMB, FieldRateLimit: EnvRateLimit, FieldCAFile: EnvCAFile,
 }
 
 // Profile is one place evdesk can connect to, with everything resolved:
@@ -144,6 +144,12 @@ type Profile struct {
 	// KioskPIN unlocks a kiosk desk: EVDESK_KIOSK_PIN, else kiosk_pin.
 	// Never shown or logged.
 	KioskPIN string
+	// AllowInsecureHTTP accepts plain http:// to another machine
+	// (allow_insecure_http = true); see InsecureHTTPWarning.
+	AllowInsecureHTTP bool
+	// CAFile is a PEM bundle of authorities trusted besides the system's
+	// (ca_file, EVDESK_CA_FILE), as a path the program can open.
+	CAFile string
 	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
 	// (else the keyring).
 	AIKey, AISecret string
@@ -279,6 +285,8 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.setOrigin(FieldMouse, f.origin(chosen, FieldMouse))
 		}
 		p.KioskPIN = set(FieldKioskPIN, e.KioskPIN)
+		p.AllowInsecureHTTP = e.AllowInsecureHTTP
+		p.CAFile = set(FieldCAFile, filePathFrom(f.Path, e.CAFile))
 	} else if asked != "" && asked != DefaultProfileName {
 		// An explicitly named profile must exist (the implicit "default"
 		// profile may come from the environment alone).
@@ -318,6 +326,8 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 			p.ClientID = v
 		case FieldRedirectURI:
 			p.RedirectURI = v
+		case FieldCAFile:
+			p.CAFile = v
 		case FieldScopes:
 			p.Scopes = SplitScopes(v)
 		case FieldMaxResponseMB:
@@ -410,6 +420,14 @@ func (p Profile) validateFields() error {
 	}
 	if msg := serverURLProblem(p.AuthURL, exampleAuthURL); p.AuthURL != "" && msg != "" {
 		return fmt.Errorf("%s=%s", p.label(FieldAuthURL), msg)
+	}
+	for _, f := range []struct{ field, value string }{{FieldBaseURL, p.BaseURL}, {FieldAuthURL, p.AuthURL}} {
+		if msg := p.insecureProblem(f.field, f.value); msg != "" {
+			return fmt.Errorf("%s=%s", p.label(f.field), msg)
+		}
+	}
+	if err := CheckFilePath(p.CAFile); p.CAFile != "" && err != nil {
+		return fmt.Errorf("%s=%q %v", p.label(FieldCAFile), p.CAFile, err)
 	}
 	if err := CheckPathWord(p.PathWord); err != nil {
 		return fmt.Errorf("%s=%q %v", p.label(FieldPathWord), p.PathWord, err)
