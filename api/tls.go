@@ -52,9 +52,30 @@ func (e *tlsVersionError) Error() string {
 
 func (e *tlsVersionError) Unwrap() []error { return []error{ErrOldTLS, e.err} }
 
-// explainTLS turns a handshake that failed on the protocol version into a
-// tlsVersionError; other errors pass unchanged.
+// ErrUntrustedCertificate is behind the error of a server whose
+// certificate evdesk does not trust. Repeating the request cannot help.
+var ErrUntrustedCertificate = errors.New("the server's certificate is not trusted")
+
+// certificateError names the host whose certificate failed verification.
+type certificateError struct {
+	host string
+	err  error
+}
+
+func (e *certificateError) Error() string {
+	return fmt.Sprintf("the certificate of %s is not trusted (%v): if your network's proxy re-signs TLS, name its certificate authority with ca_file in the profile or EVDESK_CA_FILE", e.host, e.err)
+}
+
+func (e *certificateError) Unwrap() []error { return []error{ErrUntrustedCertificate, e.err} }
+
+// explainTLS turns a handshake that failed on the protocol version or on
+// the server's certificate into an error that says so (and is never
+// retried); other errors pass unchanged.
 func explainTLS(err error, req *http.Request) error {
+	var cert *tls.CertificateVerificationError
+	if errors.As(err, &cert) {
+		return &certificateError{host: req.URL.Host, err: cert.Err}
+	}
 	var alert tls.AlertError
 	versionAlert := errors.As(err, &alert) && alert == 70 // protocol_version
 	if !versionAlert && !strings.Contains(err.Error(), "unsupported protocol version") &&

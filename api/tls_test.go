@@ -95,10 +95,13 @@ func TestTLS12AndTheCAFileWork(t *testing.T) {
 	if _, err := c.Hubs.List(context.Background()); err != nil {
 		t.Fatalf("over the simulator's https: %v", err)
 	}
-	// Without its authority the certificate is refused, not skipped.
+	// Without its authority the certificate is refused, not skipped, not
+	// retried, and the message says how to trust a proxy's authority.
+	var waits atomic.Int64
 	c, _ = api.New(api.WithBaseURL(https.URL()), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0),
-		api.WithRetry(api.RetryPolicy{MaxAttempts: 1}))
-	if _, err := c.Hubs.List(context.Background()); err == nil || !strings.Contains(err.Error(), "certificate") {
-		t.Fatalf("an unknown authority: %v", err)
+		api.WithSleep(func(context.Context, time.Duration) error { waits.Add(1); return nil }))
+	_, err = c.Hubs.List(context.Background())
+	if !errors.Is(err, api.ErrUntrustedCertificate) || !strings.Contains(err.Error(), "EVDESK_CA_FILE") || waits.Load() != 0 {
+		t.Fatalf("an unknown authority: %v (%d retries)", err, waits.Load())
 	}
 }

@@ -59,7 +59,8 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			}
 			// A full timeout is not waited again: eight of them would hold
 			// one call for eight minutes. A refused redirect would recur.
-			if ctx.Err() != nil || isTimeout(err) || errors.Is(err, errRedirectRefused) || errors.Is(err, ErrOldTLS) {
+			if ctx.Err() != nil || isTimeout(err) || errors.Is(err, errRedirectRefused) || errors.Is(err, ErrOldTLS) ||
+				errors.Is(err, ErrUntrustedCertificate) {
 				return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, awaitingAnswer))
 			}
 			if !cl.repeatable {

@@ -111,3 +111,36 @@ func testCAPEM(t *testing.T) []byte {
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 }
+
+// A redirect URI is the loopback one evdesk listens on, or the https one an
+// app was registered with.
+func TestRedirectURIs(t *testing.T) {
+	for uri, want := range map[string]string{
+		"http://127.0.0.1:8976/callback":     "",
+		"http://localhost:9000/cb":           "",
+		"https://app.example.com/callback":   "",
+		"https://app.example.com:8443/a/b":   "",
+		"http://app.example.com/callback":    "plain http",
+		"http://127.0.0.1/callback":          "explicit port",
+		"https://127.0.0.1:8976/callback":    "served by evdesk itself over plain http",
+		"https://app.example.com/cb?x=1":     "query",
+		"https://app.example.com/cb#top":     "fragment",
+		"https://user:pw@app.example.com/cb": "user name or password",
+		"app.example.com/callback":           "is not a redirect URI",
+		"mailto:someone@example.com":         "is not a redirect URI",
+		"https:///callback":                  "is not a redirect URI",
+	} {
+		err := CheckRedirectURI(uri)
+		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s: %v, want %q", uri, err, want)
+		}
+	}
+	loop := Profile{RedirectURI: "http://127.0.0.1:8976/callback"}
+	app := Profile{RedirectURI: "https://app.example.com/callback"}
+	if !loop.RedirectIsLoopback() || app.RedirectIsLoopback() {
+		t.Fatal("loopback")
+	}
+	if _, err := app.RedirectAddr(); err == nil {
+		t.Fatal("evdesk cannot listen on another machine")
+	}
+}

@@ -20,6 +20,7 @@ func newSimCmd() *cobra.Command {
 		addr, envFile string
 		opts          sim.Options
 		useTLS        bool
+		redirectURI   string
 	)
 	cmd := &cobra.Command{
 		Use:   "sim",
@@ -46,6 +47,11 @@ func newSimCmd() *cobra.Command {
 			if opts.TokenTTL != 0 && (opts.TokenTTL < time.Second || opts.TokenTTL%time.Second != 0) {
 				return fmt.Errorf("--token-ttl %v: give whole seconds, at least 1s (tokens carry their life in seconds)", opts.TokenTTL)
 			}
+			if redirectURI != "" {
+				if err := config.CheckRedirectURI(redirectURI); err != nil {
+					return fmt.Errorf("--redirect-uri %q %v", redirectURI, err)
+				}
+			}
 			opts.NoRateLimit = opts.RPS == 0
 			start := sim.Start
 			if useTLS {
@@ -56,6 +62,14 @@ func newSimCmd() *cobra.Command {
 				return fmt.Errorf("serve the simulator on %s: %w", addr, err)
 			}
 			vars := simVars(srv)
+			if redirectURI != "" {
+				srv.RegisterRedirectURI(redirectURI)
+				for i := range vars {
+					if vars[i][0] == config.EnvRedirectURI {
+						vars[i][1] = redirectURI
+					}
+				}
+			}
 			if useTLS {
 				caFile, remove, err := writeSimCA(srv.CAPEM())
 				if err != nil {
@@ -102,6 +116,7 @@ func newSimCmd() *cobra.Command {
 	f.Float64Var(&opts.RPS, "rps", 30, "requests per second per token before 429 (the LIGHT rate limit); 0 for no limit")
 	f.DurationVar(&opts.TokenTTL, "token-ttl", 0, "life of the access tokens its OAuth server issues, e.g. 3s (default 1h)")
 	f.StringVar(&envFile, "env-file", "", "also write the EVDESK_ variables to `FILE` (0600), for another shell")
+	f.StringVar(&redirectURI, "redirect-uri", "", "register this redirect URI with the demo app too (an app's https one: login then takes the pasted address); printed as EVDESK_REDIRECT_URI")
 	f.BoolVar(&useTLS, "tls", false, "serve https (TLS 1.2+) with a certificate made for the run; prints EVDESK_CA_FILE to trust it")
 	return cmd
 }

@@ -48,3 +48,12 @@ func TestInsecureHTTPWarnsEveryRun(t *testing.T) {
 		t.Fatalf("plain http without the setting: %v", err)
 	}
 }
+
+// sim --redirect-uri takes what a profile may register, no more.
+func TestSimRedirectURIIsChecked(t *testing.T) {
+	isolateXDG(t)
+	_, _, err := execute(t, "sim", "--addr", "127.0.0.1:0", "--redirect-uri", "http://app.example.com/cb")
+	if err == nil || !strings.Contains(err.Error(), "--redirect-uri") || !strings.Contains(err.Error(), "plain http") {
+		t.Fatalf("plain http redirect: %v", err)
+	}
+}
