@@ -60,7 +60,8 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			}
 			// A full timeout is not waited again: eight of them would hold
 			// one call for eight minutes. A refused redirect would recur.
-			if ctx.Err() != nil || isTimeout(err) || errors.Is(err, errRedirectRefused) {
+			if ctx.Err() != nil || isTimeout(err) || errors.Is(err, errRedirectRefused) || errors.Is(err, ErrOldTLS) ||
+				errors.Is(err, ErrUntrustedCertificate) {
 				return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, awaitingAnswer))
 			}
 			// A server nobody answers for (refused, unknown host) is said
@@ -277,7 +278,7 @@ func (c *Client) send(ctx context.Context, cl call, payload []byte) (*http.Respo
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		c.log.Debug("api call failed", "method", cl.method, "path", cl.path, "err", redactURLError(err))
-		return nil, redactURLError(err)
+		return nil, explainTLS(redactURLError(err), req)
 	}
 	c.log.Debug("api call", "method", cl.method, "path", cl.path, "status", resp.StatusCode,
 		"ms", time.Since(start).Milliseconds())

@@ -60,11 +60,16 @@ type ProfileEntry struct {
 	// KioskSearch offers the registrant search at a locked kiosk (names
 	// only, partly masked).
 	KioskSearch bool `toml:"kiosk_search,omitempty"`
+	// AllowInsecureHTTP accepts plain http:// to another machine.
+	AllowInsecureHTTP bool `toml:"allow_insecure_http,omitempty"`
+	// CAFile is a PEM bundle of certificate authorities trusted besides the
+	// system's (relative to the config file's folder).
+	CAFile string `toml:"ca_file,omitempty"`
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
 	FieldTokenEnv, FieldMaxResponseMB, FieldMaxListingMB, FieldMaxListingItems, FieldRateLimit, FieldPhoneBaseline, FieldMouse,
-	FieldKioskPIN, FieldKioskSearch}
+	FieldKioskPIN, FieldKioskSearch, FieldAllowInsecureHTTP, FieldCAFile}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -209,6 +214,11 @@ func (f *File) Check() error {
 		if e.PhoneBaseline != "" {
 			if err := CheckFilePath(e.PhoneBaseline); err != nil {
 				return bad(FieldPhoneBaseline, fmt.Sprintf("%q %v", e.PhoneBaseline, err))
+			}
+		}
+		if e.CAFile != "" {
+			if err := CheckFilePath(e.CAFile); err != nil {
+				return bad(FieldCAFile, fmt.Sprintf("%q %v", e.CAFile, err))
 			}
 		}
 	}

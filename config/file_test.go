@@ -325,7 +325,7 @@ func TestValidateNamesFileForFileProfiles(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 	// Login settings are enough credentials for Validate (tokens come from the store).
-	p, _ = Resolve(path, "a", lookupFrom(map[string]string{EnvBaseURL: "http://x/v2", EnvAuthURL: "http://x", EnvClientID: "c"}))
+	p, _ = Resolve(path, "a", lookupFrom(map[string]string{EnvBaseURL: "https://x/v2", EnvAuthURL: "https://x", EnvClientID: "c"}))
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}

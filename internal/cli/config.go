@@ -208,7 +208,7 @@ func newConfigSetProfileCmd() *cobra.Command {
 	fl.StringVar(&e.AuthURL, "auth-url", "", "OAuth server root, e.g. https://auth.example.com")
 	fl.StringVar(&e.PathWord, "path-word", "", "the word in /v2/<word>_events paths (default "+config.DefaultPathWord+")")
 	fl.StringVar(&e.ClientID, "client-id", "", "OAuth client id of your registered application")
-	fl.StringVar(&e.RedirectURI, "redirect-uri", "", "registered loopback redirect URI with a fixed port (default "+config.DefaultRedirectURI+")")
+	fl.StringVar(&e.RedirectURI, "redirect-uri", "", "the redirect URI registered with the provider app: https://... (you paste the address the browser lands on), or a loopback one with a fixed port on which evdesk listens (default "+config.DefaultRedirectURI+")")
 	fl.StringVar(&e.TokenEnv, "token-env", "", "`NAME` of the environment variable holding this profile's token (wins over "+config.EnvToken+"; empty to stop)")
 	fl.StringVar(&scopes, "scopes", "", "scopes to request, separated by spaces or commas (empty: the application's)")
 	fl.Float64Var(&e.RateLimit, "rate-limit", 0, fmt.Sprintf("most requests a second (0: the default, %v)", config.DefaultRateLimit))

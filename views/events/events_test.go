@@ -143,7 +143,8 @@ func TestCancelWithoutRegistrantsStillAsks(t *testing.T) {
 }
 
 func TestARefusedCancellationReopensTheFormWithTheReason(t *testing.T) {
-	// A server that refuses every cancellation with a field error.
+	// A server that refuses every cancellation in the documented shape,
+	// its message naming the field.
 	r := newRigWith(t, 100, 30, viewtest.Context(), func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			body, _ := io.ReadAll(req.Body)
@@ -151,7 +152,7 @@ func TestARefusedCancellationReopensTheFormWithTheReason(t *testing.T) {
 			if strings.HasSuffix(req.URL.Path, "/event_actions") && bytes.Contains(body, []byte(`"cancel"`)) {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(400)
-				_, _ = w.Write([]byte(`{"code":300,"message":"Invalid request","errors":[{"field":"cancel_message","message":"is too short"}]}`))
+				_, _ = w.Write([]byte(`{"code":300,"message":"cancel_message is too short"}`))
 				return
 			}
 			next.ServeHTTP(w, req)
