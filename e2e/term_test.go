@@ -248,6 +248,10 @@ func (tm *term) close() {
 
 func (tm *term) screen() string { return tm.tmux("capture-pane", "-p") }
 
+// joined is the screen with the lines the terminal wrapped joined again
+// (typing at a plain prompt wraps; the console never does).
+func (tm *term) joined() string { return tm.tmux("capture-pane", "-p", "-J") }
+
 // keys types tmux key names (Enter, Escape) and, after -l, literal text,
 // as a person types. The console holds a key a barcode scanner could also
 // type for a moment (to tell a person's keys from a scanner's burst), so
@@ -307,7 +311,7 @@ func (tm *term) typeText(text string) {
 		tm.tmux("send-keys", "-l", chunk)
 		shown := strings.TrimRight(string(rs[:i+1]), " ")
 		shown = string([]rune(shown)[max(0, len([]rune(shown))-16):])
-		tm.waitFor(fmt.Sprintf("%q typed", shown), func(s string) bool {
+		tm.waitForScreen(fmt.Sprintf("%q typed", shown), tm.joined, func(s string) bool {
 			for _, l := range strings.Split(s, "\n") {
 				if strings.HasSuffix(strings.TrimRight(l, " │┃"), shown) {
 					return true
@@ -355,9 +359,15 @@ func (tm *term) paste(text string) {
 // failing after waitLimit.
 func (tm *term) waitFor(what string, ok func(string) bool) {
 	tm.t.Helper()
+	tm.waitForScreen(what, tm.screen, ok)
+}
+
+// waitForScreen is waitFor on the screen as read reads it.
+func (tm *term) waitForScreen(what string, read func() string, ok func(string) bool) {
+	tm.t.Helper()
 	deadline := time.After(waitLimit)
 	for {
-		s := tm.screen()
+		s := read()
 		if ok(s) {
 			return
 		}
