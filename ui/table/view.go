@@ -80,7 +80,7 @@ func (m Model) View() string {
 	b.WriteString(t.Header.Render(pad(m.headerLine(), m.width)))
 	body := m.bodyHeight()
 	lines := 0
-	if len(m.view) == 0 && body > 0 {
+	if m.visible().len() == 0 && body > 0 {
 		if why := m.failure(); why != nil {
 			for _, l := range why[:min(len(why), body)] {
 				b.WriteString("\n")
@@ -102,7 +102,7 @@ func (m Model) View() string {
 		if title {
 			m.writeTitle(&b, p)
 		} else {
-			m.writeRow(&b, m.view[p], p == m.cursor, styled)
+			m.writeRow(&b, m.visible().at(p), p == m.cursor, styled)
 		}
 		lines++
 	}
@@ -217,14 +217,14 @@ func (m Model) footer() string {
 	if m.failed != "" && m.live == 0 {
 		left = "load failed"
 	}
-	if len(m.view) > 0 {
-		left = "row " + commas(m.cursor+1) + " of " + commas(len(m.view))
+	if m.visible().len() > 0 {
+		left = "row " + commas(m.cursor+1) + " of " + commas(m.visible().len())
 	}
 	if m.sortCol < 0 && m.desc {
 		left += " (newest first)"
 	}
 	if m.query != "" {
-		left += "  filter: " + m.input.Value() + " (" + commas(len(m.view)) + " matches)"
+		left += "  filter: " + m.input.Value() + " (" + commas(m.visible().len()) + " matches)"
 	}
 	right := commas(m.live) + " loaded"
 	if m.total > 0 {
