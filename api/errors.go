@@ -110,6 +110,17 @@ func (e *Error) Details() [][2]string {
 	return d
 }
 
+// FieldReasons lists the server's field problems (its errors array) as
+// field and reason, with the code's meaning, for a form that marks the
+// fields.
+func (e *Error) FieldReasons() [][2]string {
+	out := fieldReasons(e.Fields)
+	for i := range out {
+		out[i][1] += " (" + e.Meaning() + ")"
+	}
+	return out
+}
+
 // Temporary reports whether repeating the same request later may succeed.
 func (e *Error) Temporary() bool {
 	return e.Status == 429 || e.Status >= 500
