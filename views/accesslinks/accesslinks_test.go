@@ -181,7 +181,7 @@ func TestRefusedLinkFormStaysOpenAtItsField(t *testing.T) {
 	r.Press("a")
 	r.Type("Team tables")
 	r.Press("enter", "right", "enter") // name; type: group-join
-	for range 5 {                       // sign-in, idp, ticket type, recurring, domains
+	for range 5 {                      // sign-in, idp, ticket type, recurring, domains
 		r.Press("enter")
 	}
 	r.Type("ana@example.org")
