@@ -549,6 +549,9 @@ func (d *Desk) onOpened(m openedMsg) tea.Cmd {
 		cmds = append(cmds, ui.Toast(ui.ToastInfo,
 			fmt.Sprintf("%s from an earlier session not sent yet; sending now", scansWord(d.resumed))))
 	}
+	for _, note := range m.v.Journal().Notes() { // damaged lines set aside
+		cmds = append(cmds, ui.Toast(ui.ToastError, note))
+	}
 	return tea.Batch(cmds...)
 }
 
