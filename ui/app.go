@@ -54,11 +54,12 @@ type App struct {
 	askQuit   bool     // the open question is whether to quit
 	askYes    tea.Cmd  // what a yes to a screen's question runs
 
-	gate          scanGate // tells a scanner's keys from a person's
-	everyKeyTyped bool     // no scanner: every key is a person's (WithEveryKeyTyped)
-	holdSeq       int      // numbers held keys, so an old hold timer decides nothing
-	ignored       int      // scans ignored since a person last pressed a key
-	deskWay       *deskWay // how to get back to the desk that takes scans
+	gate          scanGate     // tells a scanner's keys from a person's
+	everyKeyTyped bool         // no scanner: every key is a person's (WithEveryKeyTyped)
+	holdSeq       int          // numbers held keys, so an old hold timer decides nothing
+	ignored       int          // scans ignored since a person last pressed a key
+	deskWay       *deskWay     // how to get back to the desk that takes scans
+	background    []Background // work left running by screens that have gone
 }
 
 // deskWay is the way back to the screen that takes scans: the section it
@@ -183,6 +184,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.Quiet()
 	case AskMsg:
 		return a, a.ask(msg)
+	case KeepMsg:
+		if msg.Work != nil {
+			a.background = append(a.background, msg.Work)
+		}
+		return a, nil
 	case tea.MouseMsg:
 		return a, tea.Batch(a.Quiet(), a.onMouse(msg))
 	case tea.PasteMsg:
@@ -569,9 +575,22 @@ func (a *App) openQuestion(q string, dangerous bool, yes tea.Cmd) {
 	a.quitAsk, a.askQuit, a.askYes = &c, false, yes
 }
 
-// quitReasons are what the screens' QuitGuards say is still waiting.
+// quitReasons are what the screens' QuitGuards, and the background work
+// screens left, say is still waiting. Background work with nothing waiting
+// is done: it closes.
 func (a *App) quitReasons() []string {
 	var reasons []string
+	kept := a.background[:0]
+	for _, w := range a.background {
+		if r := w.ConfirmQuit(); r != "" {
+			reasons = append(reasons, r)
+			kept = append(kept, w)
+			continue
+		}
+		w.Close()
+	}
+	clear(a.background[len(kept):])
+	a.background = kept
 	for _, st := range a.stacks {
 		for _, e := range st {
 			if g, ok := e.screen.(QuitGuard); ok {
@@ -593,6 +612,10 @@ func quitQuestion(reasons []string) string {
 }
 
 func (a *App) quit() tea.Cmd {
+	for _, w := range a.background {
+		w.Close()
+	}
+	a.background = nil
 	for _, st := range a.stacks {
 		for _, e := range st {
 			if c, ok := e.screen.(Closer); ok {
