@@ -746,3 +746,59 @@ func TestALockedScreenKeepsTheConsole(t *testing.T) {
 		t.Fatal("unlocked, a click on the tab switches")
 	}
 }
+
+// jumpScreen offers a palette item that opens a screen, as the events list
+// offers its events.
+type jumpScreen struct{ fakeScreen }
+
+func (s *jumpScreen) PaletteItems() []PaletteItem {
+	return []PaletteItem{{Title: "Event: Go Summit", Section: "Events",
+		Run: func() tea.Cmd { return Push(&fakeScreen{title: "Go Summit"}) }}}
+}
+
+// A jump from the palette replaces the path from its section's root, and
+// esc goes one level up; a screen that would lose work stops it.
+func TestAPaletteJumpReplacesThePath(t *testing.T) {
+	h := &harness{t: t, roots: map[string]*fakeScreen{}}
+	h.ctx = &Context{Theme: NewTheme(true, true)}
+	root := &jumpScreen{fakeScreen{title: "Events"}}
+	h.app = NewApp(h.ctx, []Section{{Name: "Events", New: func(*Context) Screen { return root }}})
+	h.app.Init()
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	crumbs := func() string {
+		var titles []string
+		for _, e := range h.app.stack() {
+			titles = append(titles, e.screen.Title())
+		}
+		return strings.Join(titles, " > ")
+	}
+	jump := func() {
+		h.press(":")
+		h.press("s", "u", "m", "m", "i", "t")
+		for _, m := range expand(h.press("enter")) {
+			h.send(m)
+		}
+	}
+	emails := &fakeScreen{title: "Emails"}
+	h.send(PushMsg{Screen: &fakeScreen{title: "Mindful"}})
+	h.send(PushMsg{Screen: emails})
+	for range 2 {
+		jump()
+		if got := crumbs(); got != "Events > Go Summit" {
+			t.Fatalf("after a jump the path is %q", got)
+		}
+	}
+	if !emails.closed {
+		t.Fatal("the screens the jump replaced were not closed")
+	}
+	h.press("esc")
+	if got := crumbs(); got != "Events" {
+		t.Fatalf("esc after a jump: %q", got)
+	}
+	form := &fakeScreen{title: "New event", guard: "a form with changes is open"}
+	h.send(PushMsg{Screen: form})
+	jump()
+	if got := crumbs(); got != "Events > New event" || !strings.Contains(h.plain(), "close it first") {
+		t.Fatalf("a jump over a form with changes: %q\n%s", got, h.plain())
+	}
+}
