@@ -161,7 +161,7 @@ func TestSimServesWhatItPrints(t *testing.T) {
 	}
 	id := listed[0]["event_id"].(string)
 	out, err = runCLI(env, "events", "get", id)
-	if err != nil || !strings.Contains(string(out), id) || !strings.Contains(string(out), "Timezone:") {
+	if err != nil || !strings.Contains(string(out), id) || !strings.Contains(string(out), "Timezone") {
 		t.Fatalf("events get: %v\n%s", err, out)
 	}
 	out, err = runCLI(env, "events", "list", "--status", "someday")
