@@ -102,6 +102,11 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		}
 		apiErr := readError(resp, cl.op)
 		apiErr.endpoint = cl.meanings[apiErr.Status]
+		if apiErr.Status == http.StatusForbidden {
+			if ep, ok := c.endpointFor(cl.method, cl.path); ok {
+				apiErr.needs = ep.Needs(c.word)
+			}
+		}
 		filterStrings(apiErr, c.filter)
 		// A 429 was refused before any work, so even a POST may be repeated.
 		retryable := apiErr.Status == http.StatusTooManyRequests || (apiErr.Status >= 500 && cl.repeatable)

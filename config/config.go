@@ -140,7 +140,7 @@ type Profile struct {
 	PathWord    string
 	ClientID    string
 	RedirectURI string
-	Scopes      []string // empty: the scopes registered for the application
+	Scopes      []string // empty: login asks for every scope evdesk's features need
 	// MaxResponseMB caps one answer's body in MiB; 0 means the default
 	// (DefaultMaxResponseMB).
 	MaxResponseMB int

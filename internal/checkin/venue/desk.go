@@ -77,6 +77,9 @@ type RosterState struct {
 	Loaded, Total int
 	// Err is the last download's failure; nil once one succeeds.
 	Err error
+	// Refused: the service refuses the registrants list (403, 404), so
+	// the desk checks in by email alone (roster.EmailOnly).
+	Refused bool
 }
 
 // Health is how the desk's reads of the server fare (the roster and the
@@ -328,7 +331,9 @@ func (d *Desk) rosterLoop() {
 			if d.ctx.Err() != nil {
 				return
 			}
-			wait = min(retryEvery, d.o.RefreshEvery)
+			if !roster.RegistrantsRefused(err) { // a refusal stands: ask again at the usual time
+				wait = min(retryEvery, d.o.RefreshEvery)
+			}
 		}
 	}
 }
@@ -346,7 +351,7 @@ func (d *Desk) download() error {
 	})
 	d.read(err)
 	d.mu.Lock()
-	d.rstate.Loading, d.rstate.Err = false, err
+	d.rstate.Loading, d.rstate.Err, d.rstate.Refused = false, err, roster.RegistrantsRefused(err)
 	if err == nil {
 		d.rstate.Roster, d.rstate.Total = ro, ro.Total()
 		d.roster.Store(ro)
