@@ -37,6 +37,7 @@ type Client struct {
 	tokens    oauth2.TokenSource
 	log       *slog.Logger
 	filter    StringFilter // nil: answers reach the caller as sent
+	debugBody int          // bytes of each body to log (WithDebugBodies)
 
 	Events       *EventsService
 	Attendees    *AttendeesService

@@ -210,8 +210,14 @@ func (c *Client) send(ctx context.Context, cl call, payload []byte) (*http.Respo
 		c.log.Debug("api call failed", "method", cl.method, "path", cl.path, "err", redactURLError(err))
 		return nil, redactURLError(err)
 	}
-	c.log.Debug("api call", "method", cl.method, "path", cl.path, "status", resp.StatusCode,
-		"ms", time.Since(start).Milliseconds())
+	attrs := []any{"method", cl.method, "path", cl.path, "status", resp.StatusCode, "ms", time.Since(start).Milliseconds()}
+	if c.debugBody > 0 {
+		if payload != nil {
+			attrs = append(attrs, "request", clipBody(payload, c.debugBody))
+		}
+		attrs = append(attrs, "answer", peekBody(resp, c.debugBody))
+	}
+	c.log.Debug("api call", attrs...)
 	return resp, nil
 }
 

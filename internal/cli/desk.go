@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -21,7 +20,7 @@ func journalDir(s *session) string {
 	if s.journalDir != "" {
 		return s.journalDir
 	}
-	return filepath.Join(config.StateDir(), "journal")
+	return config.JournalDir()
 }
 
 // hostName names a desk by default: the machine it runs on.

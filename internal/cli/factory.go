@@ -43,6 +43,8 @@ type Factory struct {
 	Profile func(name string) (config.Profile, error)
 	// AuthStore opens the credentials store (keyring, or the consented file).
 	AuthStore func(auth.StoreOptions) *auth.Store
+	// Getenv reads the environment (EVDESK_DEBUG, EVDESK_READ_ONLY, ...).
+	Getenv func(string) string
 	// OpenSession connects to the API for a profile, or starts the demo
 	// simulator (openSession).
 	OpenSession func(ctx context.Context, flags rootFlags, console bool) (*session, error)
@@ -57,7 +59,7 @@ type Factory struct {
 // NewFactory returns a factory on ios, its seams on the real world.
 func NewFactory(ios *IOStreams) *Factory {
 	f := &Factory{IOStreams: ios, BuildInfo: debug.ReadBuildInfo, Now: time.Now, Browser: auth.OpenBrowser,
-		Profile: config.LoadProfile, AuthStore: auth.NewStore}
+		Profile: config.LoadProfile, AuthStore: auth.NewStore, Getenv: os.Getenv}
 	f.OpenSession = f.openSession
 	return f
 }
@@ -122,7 +124,15 @@ const (
 
 // openSession connects to the configured API, or starts the simulator for --demo.
 func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool) (*session, error) {
-	logger, logFile := config.OpenLog(slog.LevelInfo)
+	debug := f.debugging(flags)
+	level, also := slog.LevelInfo, []io.Writer(nil)
+	if debug {
+		level = slog.LevelDebug
+		if !console { // a script's standard error is free; the console's terminal is not
+			also = append(also, f.IOStreams.ErrOut)
+		}
+	}
+	logger, logFile := config.OpenLog(level, also...)
 	s := &session{log: logger, closers: []io.Closer{logFile}}
 	var profile config.Profile
 	if !flags.demo { // a broken config file must not block the demo
@@ -175,6 +185,9 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	if console {
 		common = append(common, api.WithStringFilter(sanitize.Field))
 	}
+	if debug {
+		common = append(common, api.WithDebugBodies(api.DebugBodyBytes))
+	}
 	s.clientOpts = common
 	client, err := api.New(common...)
 	if err != nil {
@@ -195,6 +208,21 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	}
 	logger.Info("session opened", "base_url", profile.BaseURL, "demo", s.demo)
 	return s, nil
+}
+
+// debugging reports whether requests are logged: --debug, or
+// EVDESK_DEBUG=api.
+func (f *Factory) debugging(flags rootFlags) bool {
+	return flags.debug || debugFromEnv(f.Getenv(config.EnvDebug))
+}
+
+// debugFromEnv reads EVDESK_DEBUG: "api" (gh's word) or 1/true.
+func debugFromEnv(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "api", "1", "true", "yes":
+		return true
+	}
+	return false
 }
 
 // removeDir is a closer that deletes a temporary folder.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
@@ -73,6 +74,7 @@ func (f *Factory) boundRun(cmd *cobra.Command, _ []string) error {
 
 // rootFlags are the persistent flags every command shares.
 type rootFlags struct {
+	debug   bool // log each request and answer (--debug, EVDESK_DEBUG=api)
 	demo    bool
 	profile string
 	timeout time.Duration
@@ -115,6 +117,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	pf := root.PersistentFlags()
 	pf.BoolVar(&f.flags.demo, "demo", false, "use the embedded simulator with demo data (no account needed)")
 	pf.StringVar(&f.flags.profile, "profile", "", "profile to use (default: $EVDESK_PROFILE, then the config file's default_profile)")
+	pf.BoolVar(&f.flags.debug, "debug", false, "log each request and answer (redacted) to the log and, for script commands, to standard error; also "+config.EnvDebug+"=api")
 	pf.BoolVar(&f.flags.noMouse, "no-mouse", false, "leave the mouse to the terminal (select text as usual); also mouse = false in the profile")
 	pf.DurationVar(&f.flags.timeout, "timeout", DefaultTimeout,
 		"give up on a command that has not finished after this long (0: no limit; the console has none)")
@@ -136,6 +139,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newTicketTypesCmd(f, nil))
 	root.AddCommand(newExhibitorsCmd(f))
 	root.AddCommand(newTranscribeCmd(f, nil))
+	root.AddCommand(newInfoCmd(f, nil))
 	root.AddCommand(helpTopics()...)
 	explainMistakes(root)
 	return root
