@@ -141,6 +141,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newTranscribeCmd(f, nil))
 	root.AddCommand(newInfoCmd(f, nil))
 	root.AddCommand(helpTopics()...)
+	f.completeWithData(root)
 	explainMistakes(root)
 	return root
 }
