@@ -38,6 +38,7 @@ type Client struct {
 	log       *slog.Logger
 	filter    StringFilter // nil: answers reach the caller as sent
 	debugBody int          // bytes of each body to log (WithDebugBodies)
+	readOnly  string       // why writes are refused ("" : they are not; WithReadOnly)
 
 	Events       *EventsService
 	Attendees    *AttendeesService

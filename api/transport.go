@@ -40,6 +40,9 @@ var ErrOutcomeUnknown = errors.New("the request may or may not have reached the 
 
 // do sends the call, retrying where safe, and decodes a JSON answer into out.
 func (c *Client) do(ctx context.Context, cl call, out any) error {
+	if err := c.refuseWrite(cl); err != nil {
+		return err
+	}
 	var payload []byte
 	if cl.body != nil {
 		var err error

@@ -53,10 +53,16 @@ type ProfileEntry struct {
 	Mouse *bool `toml:"mouse,omitempty"`
 	// KioskPIN unlocks this profile's kiosk desks (4 to 12 digits).
 	KioskPIN string `toml:"kiosk_pin,omitempty"`
+	// ReadOnly, Theme and ReduceMotion are the console's preferences
+	// (prefs.go).
+	ReadOnly     *bool  `toml:"read_only,omitempty"`
+	Theme        string `toml:"theme,omitempty"`
+	ReduceMotion *bool  `toml:"reduce_motion,omitempty"`
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
-	FieldTokenEnv, FieldMaxResponseMB, FieldRateLimit, FieldPhoneBaseline, FieldMouse, FieldKioskPIN}
+	FieldTokenEnv, FieldMaxResponseMB, FieldRateLimit, FieldPhoneBaseline, FieldMouse, FieldKioskPIN,
+	FieldReadOnly, FieldTheme, FieldReduceMotion}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).

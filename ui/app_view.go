@@ -176,6 +176,9 @@ func (a *App) statusView() string {
 	case a.ctx.Profile != "":
 		left = append(left, t.Profile.Render(" "+sanitize.Line(a.ctx.Profile)+" "))
 	}
+	if a.ctx.ReadOnly != "" {
+		left = append(left, t.WarningBadge.Render(" READ-ONLY "))
+	}
 	if a.ctx.Account != "" {
 		left = append(left, bar(" "+sanitize.Line(a.ctx.Account)+" "))
 	}
@@ -185,7 +188,11 @@ func (a *App) statusView() string {
 		}
 	}
 	if a.inFlight > 0 {
-		spin := onBar(t, t.Info).Render(spinFrames[a.spinFrame%len(spinFrames)])
+		frame := spinFrames[a.spinFrame%len(spinFrames)]
+		if a.ctx.ReduceMotion {
+			frame = "*" // still: the count says work is under way
+		}
+		spin := onBar(t, t.Info).Render(frame)
 		left = append(left, bar(" ")+spin+bar(fmt.Sprintf(" %d in flight ", a.inFlight)))
 	}
 	helpKey := a.ctx.Keys.Help.Help().Key

@@ -53,6 +53,14 @@ type Context struct {
 	Profile string
 	Account string
 	Demo    bool
+	// ReadOnly, when not "", says why the session is read-only (--read-only,
+	// read_only = true, EVDESK_READ_ONLY): every action that writes is
+	// unavailable, with this reason.
+	ReadOnly string
+	// ThemeMode is the theme asked for: auto (default), dark, light or
+	// high-contrast. ReduceMotion stops the spinner.
+	ThemeMode    string
+	ReduceMotion bool
 }
 
 // Navigation and status messages, produced by the helpers below.

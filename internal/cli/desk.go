@@ -103,6 +103,9 @@ func newDeskCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			if s.readOnly != "" && !board {
+				return fmt.Errorf("a desk records check-ins, and this session is read-only (%s): open the arrivals board with --board", s.readOnly)
+			}
 			if kiosk && s.kioskPIN == "" {
 				return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (4 to 12 digits)",
 					config.EnvKioskPIN, s.profile, config.Path())

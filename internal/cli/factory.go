@@ -83,6 +83,12 @@ type session struct {
 	profile string
 	demo    bool
 	noMouse bool   // --no-mouse, or mouse = false in the profile
+	// readOnly says why the session may not write ("" : it may); theme and
+	// reduceMotion are the console's look (--theme, the profile, the
+	// environment).
+	readOnly     string
+	theme        string
+	reduceMotion bool
 	warning string // e.g. the refresh token nears its end of life
 	account string // who is signed in, for the status bar
 	log     *slog.Logger
@@ -153,7 +159,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 			return nil, fmt.Errorf("%s %v", config.EnvKioskPIN, err)
 		}
 		profile = config.Profile{Name: "demo", BaseURL: srv.URL(), PathWord: config.DefaultPathWord, Token: sim.DemoToken,
-			KioskPIN: pin}
+			KioskPIN: pin, ReadOnly: config.ParseBool(f.Getenv(config.EnvReadOnly)), Theme: strings.ToLower(f.Getenv(config.EnvTheme))}
 		s.demo, s.account = true, sim.DemoHostEmail
 		// The demo server starts afresh on every run: journals kept from
 		// an earlier run would answer for scans it has never seen.
@@ -188,6 +194,14 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	if debug {
 		common = append(common, api.WithDebugBodies(api.DebugBodyBytes))
 	}
+	s.readOnly = f.readOnlyReason(flags, profile)
+	if s.readOnly != "" { // the net under the CLI's and the console's own refusals
+		common = append(common, api.WithReadOnly(s.readOnly))
+	}
+	s.theme, s.reduceMotion = profile.Theme, profile.ReduceMotion
+	if flags.theme != "" {
+		s.theme = flags.theme
+	}
 	s.clientOpts = common
 	client, err := api.New(common...)
 	if err != nil {
@@ -208,6 +222,18 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	}
 	logger.Info("session opened", "base_url", profile.BaseURL, "demo", s.demo)
 	return s, nil
+}
+
+// readOnlyReason says why a session of profile may not write: --read-only,
+// else the profile's read_only or EVDESK_READ_ONLY; "" when it may.
+func (f *Factory) readOnlyReason(flags rootFlags, profile config.Profile) string {
+	if flags.readOnly {
+		return "--read-only"
+	}
+	if profile.Name == "demo" && profile.File == "" && profile.ReadOnly {
+		return config.EnvReadOnly + " is set"
+	}
+	return profile.ReadOnlyReason()
 }
 
 // debugging reports whether requests are logged: --debug, or
@@ -247,7 +273,7 @@ func accountLabel(st *auth.Store, profile string) string {
 // runConsole runs the console on the session until the user quits.
 func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option) error {
 	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: f.Browser,
-		NoMouse: s.noMouse}
+		NoMouse: s.noMouse, ReadOnly: s.readOnly, ThemeMode: s.theme, ReduceMotion: s.reduceMotion}
 	var samples []string
 	if s.demo {
 		samples = sim.SampleAudioURLs
