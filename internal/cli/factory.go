@@ -82,17 +82,17 @@ type session struct {
 	client  *api.Client
 	profile string
 	demo    bool
-	noMouse bool   // --no-mouse, or mouse = false in the profile
+	noMouse bool // --no-mouse, or mouse = false in the profile
 	// readOnly says why the session may not write ("" : it may); theme and
 	// reduceMotion are the console's look (--theme, the profile, the
 	// environment).
 	readOnly     string
 	theme        string
 	reduceMotion bool
-	warning string // e.g. the refresh token nears its end of life
-	account string // who is signed in, for the status bar
-	log     *slog.Logger
-	closers []io.Closer
+	warning      string // e.g. the refresh token nears its end of life
+	account      string // who is signed in, for the status bar
+	log          *slog.Logger
+	closers      []io.Closer
 	// senderClient sends check-ins: few retries of its own, so an outage
 	// shows at once; the check-in sender retries without end.
 	senderClient *api.Client

@@ -117,10 +117,10 @@ type rootFlags struct {
 	debug    bool   // log each request and answer (--debug, EVDESK_DEBUG=api)
 	readOnly bool   // --read-only
 	theme    string // --theme
-	demo    bool
-	profile string
-	timeout time.Duration
-	noMouse bool
+	demo     bool
+	profile  string
+	timeout  time.Duration
+	noMouse  bool
 }
 
 // DefaultTimeout bounds a command's whole run: long enough for a 100,000-row
