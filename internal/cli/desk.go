@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -21,7 +20,7 @@ func journalDir(s *session) string {
 	if s.journalDir != "" {
 		return s.journalDir
 	}
-	return filepath.Join(config.StateDir(), "journal")
+	return config.JournalDir()
 }
 
 // hostName names a desk by default: the machine it runs on.
@@ -107,6 +106,9 @@ func newDeskCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			if s.readOnly != "" && !board {
+				return fmt.Errorf("a desk records check-ins, and this session is read-only (%s): open the arrivals board with --board", s.readOnly)
+			}
 			if kiosk && s.kioskPIN == "" {
 				return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (6 to 12 digits)",
 					config.EnvKioskPIN, s.profile, config.Path())
