@@ -22,7 +22,7 @@ import (
 // addCheckinCommands registers `evdesk desk` (the console opened on a
 // check-in desk) and `evdesk checkin` (headless import and history).
 func addCheckinCommands(root *cobra.Command, f *Factory) {
-	root.AddCommand(newDeskCmd(f), newCheckinCmd(f))
+	root.AddCommand(newDeskCmd(f), newCheckinCmd(f), newVenueCmd())
 }
 
 // hostSource is the default source of imported check-ins: the tool and the
