@@ -7,12 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/checkin"
 )
@@ -125,11 +127,12 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			if cmd.Flags().Changed("desk") {
 				deps.Desk = strings.TrimSpace(desk)
 			}
-			if deps.Venue, err = vf.opener(deps.JournalDir); err != nil {
-				return err
-			}
 			if headless {
-				return openHeadless(ctx, cmd, s, deps, eventID, sessionID)
+				return openHeadless(ctx, cmd, s, deps, &vf, eventID, sessionID)
+			}
+			logf := func(format string, args ...any) { s.log.Info(fmt.Sprintf(format, args...)) }
+			if deps.Venue, err = vf.opener(deps.JournalDir, logf, nil); err != nil {
+				return err
 			}
 			if kiosk {
 				deps.KioskPIN = s.kioskPIN
@@ -155,11 +158,27 @@ func newDeskCmd(f *Factory) *cobra.Command {
 
 // openHeadless opens the desk without a screen and answers scans from
 // standard input until it ends (or a signal): `evdesk desk --headless`.
-func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps checkin.Deps, eventID, sessionID string) error {
+func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps checkin.Deps, vf *venueFlags, eventID, sessionID string) error {
 	o := venue.Options{Dir: deps.JournalDir, EventID: eventID, SessionID: sessionID, Name: deps.Desk,
 		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn}
-	if deps.Venue != nil {
-		v, err := deps.Venue(eventID, sessionID)
+	out := newLineWriter(cmd.OutOrStdout())
+	var tap func(email, desk string, at time.Time)
+	if vf.arrivals {
+		tap = func(email, desk string, at time.Time) {
+			_ = out.write(arrivalLine{Kind: "arrival", Email: email, Desk: sanitize.Line(desk), At: at, Known: time.Now()})
+		}
+	}
+	errOut := cmd.ErrOrStderr()
+	logf := func(format string, args ...any) {
+		s.log.Info(fmt.Sprintf(format, args...))
+		fmt.Fprintf(errOut, "%s %s\n", time.Now().Format("15:04:05.000"), sanitize.Line(fmt.Sprintf(format, args...)))
+	}
+	open, err := vf.opener(deps.JournalDir, logf, tap)
+	if err != nil {
+		return err
+	}
+	if open != nil {
+		v, err := open(eventID, sessionID)
 		if err != nil {
 			return err
 		}
@@ -173,5 +192,5 @@ func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps chec
 		return err
 	}
 	defer d.Close()
-	return runHeadless(ctx, d, cmd.InOrStdin(), cmd.OutOrStdout())
+	return runHeadless(ctx, d, cmd.InOrStdin(), out)
 }

@@ -52,9 +52,7 @@ const maxScanLine = 64 << 10
 
 // runHeadless is `evdesk desk --headless`: scans come one a line on in,
 // answers go as JSON lines to out, until in ends or ctx is cancelled.
-func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, out io.Writer) error {
-	w := &lineWriter{enc: json.NewEncoder(out)}
-	w.enc.SetEscapeHTML(false)
+func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, w *lineWriter) error {
 	done := make(chan struct{})
 	if v := d.Venue(); v != nil {
 		go watchVenue(v, w, done)
@@ -200,10 +198,26 @@ func watchVenue(v venue.Venue, w *lineWriter, done <-chan struct{}) {
 	}
 }
 
+// arrivalLine is the line a headless desk writes, with --arrivals, when
+// it learns of a check-in another desk of the venue made.
+type arrivalLine struct {
+	Kind  string    `json:"kind"` // "arrival"
+	Email string    `json:"email"`
+	Desk  string    `json:"desk"`
+	At    time.Time `json:"at"`    // when that desk admitted them
+	Known time.Time `json:"known"` // when this desk learned of it
+}
+
 // lineWriter writes JSON lines from several goroutines.
 type lineWriter struct {
 	mu  sync.Mutex
 	enc *json.Encoder
+}
+
+func newLineWriter(out io.Writer) *lineWriter {
+	w := &lineWriter{enc: json.NewEncoder(out)}
+	w.enc.SetEscapeHTML(false)
+	return w
 }
 
 func (w *lineWriter) write(v any) error {

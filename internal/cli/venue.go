@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -66,6 +67,7 @@ type venueFlags struct {
 	file, listen string
 	join         []string
 	noMDNS       bool
+	arrivals     bool
 }
 
 func (v *venueFlags) add(cmd *cobra.Command) {
@@ -74,12 +76,13 @@ func (v *venueFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&v.listen, "listen", "", fmt.Sprintf("with --venue: where this desk listens for the venue's other desks (default 0.0.0.0:%d)", mesh.DefaultPort))
 	fl.StringSliceVar(&v.join, "join", nil, "with --venue: HOST:PORT of other desks to reach (where the network blocks discovery)")
 	fl.BoolVar(&v.noMDNS, "no-mdns", false, "with --venue: do not look for the venue's desks on the local network")
+	fl.BoolVar(&v.arrivals, "arrivals", false, "with --venue --headless: also write a line for each check-in another desk makes, when this desk learns of it")
 }
 
 // check says what is wrong with the flags before anything starts.
 func (v *venueFlags) check(cmd *cobra.Command) error {
 	if v.file == "" {
-		for _, name := range []string{"listen", "join", "no-mdns"} {
+		for _, name := range []string{"listen", "join", "no-mdns", "arrivals"} {
 			if cmd.Flags().Changed(name) {
 				return fmt.Errorf("--%s goes with --venue FILE (the venue's secret file)", name)
 			}
@@ -96,7 +99,7 @@ func (v *venueFlags) check(cmd *cobra.Command) error {
 // opener returns what makes the desk's membership of its venue, or nil
 // without --venue. The secret is read at once, so a bad file stops the
 // desk before it opens.
-func (v *venueFlags) opener(journal string) (func(eventID, sessionID string) (venue.Venue, error), error) {
+func (v *venueFlags) opener(journal string, logf func(string, ...any), onArrival func(email, desk string, at time.Time)) (func(eventID, sessionID string) (venue.Venue, error), error) {
 	if v.file == "" {
 		return nil, nil
 	}
@@ -106,7 +109,7 @@ func (v *venueFlags) opener(journal string) (func(eventID, sessionID string) (ve
 	}
 	return func(string, string) (venue.Venue, error) {
 		n, err := mesh.Join(mesh.Options{Secret: sec, Dir: filepath.Join(journal, "venue", sec.ID),
-			Listen: v.listen, Join: v.join, Discover: !v.noMDNS && len(v.join) == 0})
+			Listen: v.listen, Join: v.join, Discover: !v.noMDNS && len(v.join) == 0, OnArrival: onArrival, Logf: logf})
 		if err != nil {
 			return nil, err
 		}

@@ -52,6 +52,10 @@ type Options struct {
 	Tick         time.Duration // the desk's heartbeat in the venue
 	// Logf notes what happens (default: nothing).
 	Logf func(format string, args ...any)
+	// OnArrival, when set, hears of each admission another desk made, as
+	// this desk learns of it (a gate's log; the tests' clock of how fast
+	// desks know).
+	OnArrival func(email, desk string, at time.Time)
 }
 
 // Defaults of Options.

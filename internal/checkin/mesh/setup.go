@@ -190,8 +190,12 @@ func (n *Node) apply(e jetstream.KeyValueEntry) (*scanqueue.Ack, bool) {
 		return nil, false
 	}
 	n.mu.Lock()
+	prev, had := n.view[e.Key()]
 	n.view[e.Key()] = rec
 	n.mu.Unlock()
+	if n.o.OnArrival != nil && rec.held() && rec.Node != n.id && (!had || !prev.held()) {
+		n.o.OnArrival(rec.Email, rec.Desk, rec.At)
+	}
 	ar := n.d.Arrivals()
 	if rec.held() {
 		ar.Note(rec.Email, rec.Desk, rec.At)

@@ -142,10 +142,16 @@ type upstream struct {
 }
 
 func (u *upstream) run() {
-	w, err := u.n.arrivals().WatchAll(u.ctx)
-	if err != nil {
+	var w jetstream.KeyWatcher
+	for {
+		var err error
+		if w, err = u.n.arrivals().WatchAll(u.ctx); err == nil {
+			break
+		}
 		u.n.trouble(fmt.Errorf("upstream: watch the arrivals: %w", err))
-		return
+		if !sleep(u.ctx, time.Second) {
+			return
+		}
 	}
 	defer func() { _ = w.Stop() }()
 	loaded := make(chan struct{})
