@@ -34,7 +34,7 @@ type venueRig struct {
 	env   []string
 
 	mu       sync.Mutex
-	requests []reqNote           // every request, in order
+	requests []reqNote            // every request, in order
 	sentAt   map[string]time.Time // email -> when a check-in of it first succeeded
 	sent     map[string]int       // email -> successful check-in requests carrying it
 	desks    []*deskProc

@@ -50,6 +50,9 @@ type Options struct {
 	SyncEvery    time.Duration // the service's history, read by the upstream desk
 	RefreshEvery time.Duration // the roster, downloaded again by the upstream desk
 	Tick         time.Duration // the desk's heartbeat in the venue
+	// JoinGrace is how long a desk that has not yet met its venue waits
+	// for it before it works alone (sends and reads the service itself).
+	JoinGrace time.Duration
 	// Logf notes what happens (default: nothing).
 	Logf func(format string, args ...any)
 	// OnArrival, when set, hears of each admission another desk made, as
@@ -66,6 +69,7 @@ const (
 	DefaultSyncEvery    = 5 * time.Second
 	DefaultRefreshEvery = 15 * time.Minute
 	DefaultTick         = time.Second
+	DefaultJoinGrace    = 15 * time.Second
 )
 
 // Node is a desk's membership of its venue; it implements venue.Venue.
@@ -85,8 +89,12 @@ type Node struct {
 	kick   chan struct{}
 	closed sync.Once
 
-	// meshed: the desk works with its venue (Alone is its opposite).
+	// meshed: the desk works with its venue.
 	meshed atomic.Bool
+	// started is when the desk was attached; graceOver, once JoinGrace
+	// has passed without the venue.
+	started   time.Time
+	graceOver atomic.Bool
 
 	// sending counts the desk's own requests under way (Guard).
 	sendMu   sync.Mutex
@@ -140,6 +148,7 @@ func Join(o Options) (*Node, error) {
 	setDefault(&o.SyncEvery, DefaultSyncEvery)
 	setDefault(&o.RefreshEvery, DefaultRefreshEvery)
 	setDefault(&o.Tick, DefaultTick)
+	setDefault(&o.JoinGrace, DefaultJoinGrace)
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
@@ -184,6 +193,7 @@ func setDefault(d *time.Duration, v time.Duration) {
 func (n *Node) Attach(d *venue.Desk) {
 	n.d, n.cfg = d, d.Config()
 	n.target = targetOf(n.cfg.EventID, n.cfg.SessionID)
+	n.started = time.Now()
 	if err := n.loadHanded(); err != nil {
 		n.trouble(err)
 	}
@@ -191,13 +201,25 @@ func (n *Node) Attach(d *venue.Desk) {
 	go n.keep()
 }
 
-// Alone implements venue.Venue.
-func (n *Node) Alone() bool { return !n.meshed.Load() }
+// Alone implements venue.Venue: cut off from the venue, or never met it
+// within JoinGrace.
+func (n *Node) Alone() bool { return !n.meshed.Load() && !n.waiting() }
 
-// Hold implements venue.Venue: while meshed the venue sends everything;
-// cut off, the desk sends what the venue cannot have.
+// waiting reports whether the desk still waits to meet its venue for the
+// first time.
+func (n *Node) waiting() bool {
+	if n.graceOver.Load() {
+		return false
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return !n.everMesh && time.Since(n.started) < n.o.JoinGrace
+}
+
+// Hold implements venue.Venue: while meshed (or waiting to be) the venue
+// sends everything; cut off, the desk sends what the venue cannot have.
 func (n *Node) Hold(sc scanqueue.Scan) bool {
-	if n.meshed.Load() {
+	if n.meshed.Load() || n.waiting() {
 		return true
 	}
 	n.hmu.Lock()
@@ -443,7 +465,12 @@ const failLimit = 2
 func (n *Node) step() {
 	n.mu.Lock()
 	ready := n.ready
+	over := !n.everMesh && time.Since(n.started) >= n.o.JoinGrace
 	n.mu.Unlock()
+	if over && !n.graceOver.Swap(true) {
+		n.trouble(fmt.Errorf("no other desk of the venue answered within %v: working alone until one does", n.o.JoinGrace))
+		n.d.VenueChanged()
+	}
 	if !ready {
 		if err := n.setup(); err != nil {
 			n.trouble(err)
@@ -507,6 +534,7 @@ func (n *Node) rejoin() {
 	n.everMesh = true
 	n.lastErr = ""
 	n.mu.Unlock()
+	n.graceOver.Store(true)
 	if err := n.reconcile(); err != nil {
 		n.trouble(err)
 	}

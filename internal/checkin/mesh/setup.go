@@ -225,6 +225,7 @@ func (n *Node) watchDesks(kv jetstream.KeyValue) error {
 	n.wg.Add(1)
 	go func() {
 		defer n.wg.Done()
+		var told time.Time
 		for {
 			select {
 			case e, ok := <-w.Updates():
@@ -236,6 +237,7 @@ func (n *Node) watchDesks(kv jetstream.KeyValue) error {
 					continue
 				}
 				n.mu.Lock()
+				prev, had := n.desks[e.Key()]
 				if e.Operation() == jetstream.KeyValuePut {
 					if p, ok := decode[presence](e.Value()); ok {
 						n.desks[e.Key()] = p
@@ -243,8 +245,15 @@ func (n *Node) watchDesks(kv jetstream.KeyValue) error {
 				} else {
 					delete(n.desks, e.Key())
 				}
+				cur, has := n.desks[e.Key()]
 				n.mu.Unlock()
-				n.d.Changed()
+				// A heartbeat that changes only counts is told at most
+				// every few seconds: twenty desks beat ten times a second.
+				news := had != has || prev.Upstream != cur.Upstream || prev.Alone != cur.Alone
+				if news || time.Since(told) >= 2*time.Second {
+					told = time.Now()
+					n.d.Changed()
+				}
 			case <-n.ctx.Done():
 				return
 			}
