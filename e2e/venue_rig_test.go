@@ -43,6 +43,7 @@ type venueRig struct {
 type reqNote struct {
 	at     time.Time
 	method string
+	path   string
 	walk   bool // a page of the history (page_size above 1)
 	code   int
 }
@@ -84,7 +85,8 @@ func (v *venueRig) serve(w http.ResponseWriter, r *http.Request) {
 	ps, _ := strconv.Atoi(r.URL.Query().Get("page_size"))
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.requests = append(v.requests, reqNote{at: now, method: r.Method, walk: r.Method == http.MethodGet && ps > 1, code: rec.code})
+	walk := r.Method == http.MethodGet && ps > 1 && strings.HasSuffix(r.URL.Path, "/attendee_action")
+	v.requests = append(v.requests, reqNote{at: now, method: r.Method, path: r.URL.Path, walk: walk, code: rec.code})
 	if rec.code >= 200 && rec.code < 300 {
 		for _, e := range emails {
 			v.sent[e]++
@@ -145,6 +147,7 @@ type deskProc struct {
 	state    string
 	upstream string
 	desks    int
+	roster   int
 	changed  chan struct{} // closed and replaced when the venue line changes
 	arrivals []arrivalNote
 	exited   chan struct{}
@@ -220,6 +223,7 @@ func (d *deskProc) read(out io.Reader) {
 			State    string `json:"state"`
 			Upstream string `json:"upstream"`
 			Desks    int    `json:"desks"`
+			Roster   int    `json:"roster"`
 		}
 		line := sc.Bytes()
 		if json.Unmarshal(line, &kind) != nil {
@@ -238,7 +242,7 @@ func (d *deskProc) read(out io.Reader) {
 			d.mu.Unlock()
 		case "venue":
 			d.mu.Lock()
-			d.state, d.upstream, d.desks = kind.State, kind.Upstream, kind.Desks
+			d.state, d.upstream, d.desks, d.roster = kind.State, kind.Upstream, kind.Desks, kind.Roster
 			close(d.changed)
 			d.changed = make(chan struct{})
 			d.mu.Unlock()
@@ -334,4 +338,17 @@ func (v *venueRig) checkInDirect(emails []string, source string) {
 			v.tb.Fatal(err)
 		}
 	}
+}
+
+// walks counts the pages of the check-in history the service served.
+func (v *venueRig) walks() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	n := 0
+	for _, r := range v.requests {
+		if r.walk && r.code == http.StatusOK {
+			n++
+		}
+	}
+	return n
 }

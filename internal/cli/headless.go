@@ -43,6 +43,8 @@ type venueLine struct {
 	Upstream string `json:"upstream,omitempty"`
 	Desks    int    `json:"desks"`
 	Replicas int    `json:"replicas"`
+	// Roster counts the people on the roster at this desk (0 while none).
+	Roster int `json:"roster"`
 }
 
 // maxScanLine bounds a line of standard input: a scanner's code is far
@@ -55,7 +57,7 @@ const maxScanLine = 64 << 10
 func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, w *lineWriter) error {
 	done := make(chan struct{})
 	if v := d.Venue(); v != nil {
-		go watchVenue(v, w, done)
+		go watchVenue(d, v, w, done)
 	}
 	defer close(done)
 	lines := make(chan string)
@@ -172,8 +174,8 @@ func scanLine(d *venue.Desk, raw string) answer {
 }
 
 // watchVenue writes a line whenever the venue's state, upstream desk or
-// number of desks changes.
-func watchVenue(v venue.Venue, w *lineWriter, done <-chan struct{}) {
+// number of desks, or the desk's roster, changes.
+func watchVenue(d *venue.Desk, v venue.Venue, w *lineWriter, done <-chan struct{}) {
 	t := time.NewTicker(200 * time.Millisecond)
 	defer t.Stop()
 	var last venueLine
@@ -181,6 +183,9 @@ func watchVenue(v venue.Venue, w *lineWriter, done <-chan struct{}) {
 		in := v.Info()
 		cur := venueLine{Kind: "venue", Name: sanitize.Line(in.Name), State: in.State, Upstream: sanitize.Line(in.Upstream),
 			Replicas: in.Replicas}
+		if ro := d.Roster(); ro != nil {
+			cur.Roster = ro.Len()
+		}
 		for _, dk := range in.Desks {
 			if time.Since(dk.Seen) < 15*time.Second {
 				cur.Desks++

@@ -495,6 +495,7 @@ func (n *Node) step() {
 		n.rejoin()
 	}
 	n.retryUnsent()
+	n.shareRosters()
 	n.lead()
 }
 

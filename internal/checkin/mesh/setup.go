@@ -45,18 +45,8 @@ func (n *Node) setup() error {
 	if err != nil {
 		return fmt.Errorf("venue: the scans stream: %w", err)
 	}
-	rosters, err := n.js.ObjectStore(ctx, rosterObjects)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		rosters, err = n.js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: rosterObjects, Replicas: r})
-		if errors.Is(err, jetstream.ErrBucketExists) {
-			rosters, err = n.js.ObjectStore(ctx, rosterObjects)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("venue: the roster store: %w", err)
-	}
 	n.mu.Lock()
-	n.arr, n.leaseKV, n.desksKV, n.scans, n.rosters = arr, lease, desks, scans, rosters
+	n.arr, n.leaseKV, n.desksKV, n.scans = arr, lease, desks, scans
 	n.replicas = r
 	n.mu.Unlock()
 
@@ -65,9 +55,6 @@ func (n *Node) setup() error {
 		return err
 	}
 	if err := n.watchDesks(desks); err != nil {
-		return err
-	}
-	if err := n.watchRosters(rosters); err != nil {
 		return err
 	}
 	select {
@@ -81,6 +68,38 @@ func (n *Node) setup() error {
 	n.ready = true
 	n.mu.Unlock()
 	return nil
+}
+
+// shareRosters binds the venue's roster store (creating it when missing)
+// and follows it; the keeper tries until it succeeds, the desk meshes
+// without it meanwhile.
+func (n *Node) shareRosters() {
+	n.mu.Lock()
+	bound := n.rosters != nil
+	n.mu.Unlock()
+	if bound {
+		return
+	}
+	ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
+	defer cancel()
+	rosters, err := n.js.ObjectStore(ctx, rosterObjects)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		rosters, err = n.js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: rosterObjects, Replicas: n.wantReplicas(),
+			Storage: jetstream.FileStorage})
+		if errors.Is(err, jetstream.ErrBucketExists) {
+			rosters, err = n.js.ObjectStore(ctx, rosterObjects)
+		}
+	}
+	if err == nil {
+		err = n.watchRosters(rosters)
+	}
+	if err != nil {
+		n.trouble(fmt.Errorf("the venue's roster store: %w", err))
+		return
+	}
+	n.mu.Lock()
+	n.rosters = rosters
+	n.mu.Unlock()
 }
 
 // wantReplicas is how many copies the venue keeps: three once three desks

@@ -589,6 +589,9 @@ func (u *upstream) shareRoster(eventID string) error {
 	u.n.mu.Lock()
 	obs := u.n.rosters
 	u.n.mu.Unlock()
+	if obs == nil {
+		return errors.New("the venue's roster store is not bound yet")
+	}
 	name := "roster." + targetOf(eventID, "")
 	ctx, cancel := context.WithTimeout(u.ctx, 2*time.Minute)
 	defer cancel()
@@ -627,25 +630,39 @@ func (n *Node) watchRosters(obs jetstream.ObjectStore) error {
 				if info == nil || info.Name != name || info.Deleted {
 					continue
 				}
-				ctx, cancel := context.WithTimeout(n.ctx, time.Minute)
-				data, err := obs.GetBytes(ctx, name)
-				cancel()
-				if err != nil {
-					n.trouble(fmt.Errorf("read the shared roster: %w", err))
-					continue
-				}
-				ro, err := roster.Decode(data, n.cfg.EventID)
-				if err != nil {
+				if err := n.fetchRoster(obs, name); err != nil {
 					n.trouble(err)
-					continue
 				}
-				n.d.SetRoster(ro)
 			case <-n.ctx.Done():
 				return
 			}
 		}
 	}()
 	return nil
+}
+
+// fetchRoster reads the shared roster; a copy that is not complete yet
+// on this desk is read again a moment later.
+func (n *Node) fetchRoster(obs jetstream.ObjectStore, name string) error {
+	var err error
+	for try := 0; try < 10; try++ {
+		ctx, cancel := context.WithTimeout(n.ctx, time.Minute)
+		var data []byte
+		data, err = obs.GetBytes(ctx, name)
+		cancel()
+		if err == nil {
+			ro, derr := roster.Decode(data, n.cfg.EventID)
+			if derr != nil {
+				return derr
+			}
+			n.d.SetRoster(ro)
+			return nil
+		}
+		if !sleep(n.ctx, 500*time.Millisecond) {
+			return nil
+		}
+	}
+	return fmt.Errorf("read the shared roster: %w", err)
 }
 
 // sleep waits d or until ctx ends; false when it ended.
