@@ -53,6 +53,10 @@ type Options struct {
 	// JoinGrace is how long a desk that has not yet met its venue waits
 	// for it before it works alone (sends and reads the service itself).
 	JoinGrace time.Duration
+	// CutOff is how long the venue may fail to answer before the desk
+	// works alone: longer than an election of the engine (4 to 9 s), so a
+	// desk's loss does not send every desk to the service on its own.
+	CutOff time.Duration
 	// Logf notes what happens (default: nothing).
 	Logf func(format string, args ...any)
 	// OnArrival, when set, hears of each admission another desk made, as
@@ -70,6 +74,7 @@ const (
 	DefaultRefreshEvery = 15 * time.Minute
 	DefaultTick         = time.Second
 	DefaultJoinGrace    = 15 * time.Second
+	DefaultCutOff       = 12 * time.Second
 )
 
 // Node is a desk's membership of its venue; it implements venue.Venue.
@@ -121,7 +126,12 @@ type Node struct {
 	upRev    uint64
 	leader   bool
 	upStop   func()
-	fails    int
+	// healthy is when a heartbeat last went through; doubt, until when
+	// scans skip their claim after the venue failed to answer one.
+	healthy  time.Time
+	doubt    time.Time
+	unsure   bool // scans were admitted here alone while meshed
+	renewed  time.Time
 	lastErr  string
 	replicas int
 	unsent   map[string]scanqueue.Scan // handed, but the publish failed
@@ -149,6 +159,7 @@ func Join(o Options) (*Node, error) {
 	setDefault(&o.RefreshEvery, DefaultRefreshEvery)
 	setDefault(&o.Tick, DefaultTick)
 	setDefault(&o.JoinGrace, DefaultJoinGrace)
+	setDefault(&o.CutOff, DefaultCutOff)
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
@@ -264,10 +275,19 @@ func (n *Node) Admit(scans []scanqueue.Scan) []scanqueue.Scan {
 		if sc.Outcome != scanqueue.Pending {
 			continue
 		}
+		if n.doubtful() {
+			// The venue did not answer a moment ago (an election): the
+			// desk answers at once, alone, and reconciles when it answers.
+			n.setUnsure()
+			continue
+		}
 		won, cur, err := n.claim(sc)
 		switch {
 		case err != nil:
 			n.trouble(fmt.Errorf("the venue did not answer a claim: %w", err))
+			n.mu.Lock()
+			n.doubt, n.unsure = time.Now().Add(doubtFor), true
+			n.mu.Unlock()
 			n.poke()
 		case won:
 			fresh = append(fresh, sc)
@@ -286,6 +306,21 @@ func (n *Node) Admit(scans []scanqueue.Scan) []scanqueue.Scan {
 		n.hand(fresh)
 	}
 	return scans
+}
+
+// doubtFor is how long scans skip their claim after one went unanswered.
+const doubtFor = 2 * time.Second
+
+func (n *Node) doubtful() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return time.Now().Before(n.doubt)
+}
+
+func (n *Node) setUnsure() {
+	n.mu.Lock()
+	n.unsure = true
+	n.mu.Unlock()
 }
 
 // claim asks the venue's arrivals for a person on behalf of a scan: won,
@@ -357,13 +392,22 @@ func (n *Node) hand(scans []scanqueue.Scan) {
 		n.trouble(err)
 		return
 	}
+	var failed error
 	for _, sc := range scans {
-		if err := n.publish(sc); err != nil {
-			n.mu.Lock()
-			n.unsent[sc.ID] = sc
-			n.mu.Unlock()
-			n.trouble(fmt.Errorf("hand a scan to the venue: %w", err))
+		if failed == nil {
+			failed = n.publish(sc)
+			if failed == nil {
+				continue
+			}
 		}
+		// The stream did not answer: the rest wait with this one for
+		// the keeper, which publishes them again.
+		n.mu.Lock()
+		n.unsent[sc.ID] = sc
+		n.mu.Unlock()
+	}
+	if failed != nil {
+		n.trouble(fmt.Errorf("hand scans to the venue: %w", failed))
 	}
 }
 
@@ -458,10 +502,6 @@ func (n *Node) keep() {
 	}
 }
 
-// failLimit is how many heartbeats in a row may fail before the desk
-// works alone.
-const failLimit = 2
-
 func (n *Node) step() {
 	n.mu.Lock()
 	ready := n.ready
@@ -479,20 +519,27 @@ func (n *Node) step() {
 	}
 	if err := n.announce(); err != nil {
 		n.mu.Lock()
-		n.fails++
-		fails := n.fails
+		n.doubt = time.Now().Add(doubtFor)
+		silent := time.Since(n.healthy)
 		n.mu.Unlock()
-		if fails >= failLimit && n.meshed.Load() {
-			n.trouble(fmt.Errorf("cut off from the venue (%v): working alone", err))
+		if silent >= n.o.CutOff && n.meshed.Load() {
+			n.trouble(fmt.Errorf("cut off from the venue for %v (%v): working alone", silent.Round(time.Second), err))
 			n.leave()
 		}
 		return
 	}
 	n.mu.Lock()
-	n.fails = 0
+	n.healthy, n.doubt = time.Now(), time.Time{}
+	unsure := n.unsure
+	n.unsure = false
 	n.mu.Unlock()
 	if !n.meshed.Load() {
 		n.rejoin()
+	} else if unsure {
+		if err := n.reconcile(); err != nil {
+			n.trouble(err)
+			n.setUnsure()
+		}
 	}
 	n.retryUnsent()
 	n.shareRosters()
@@ -645,11 +692,12 @@ func (n *Node) retryUnsent() {
 	}
 	n.mu.Unlock()
 	for _, sc := range todo {
-		if n.publish(sc) == nil {
-			n.mu.Lock()
-			delete(n.unsent, sc.ID)
-			n.mu.Unlock()
+		if n.publish(sc) != nil {
+			return // the next heartbeat tries again
 		}
+		n.mu.Lock()
+		delete(n.unsent, sc.ID)
+		n.mu.Unlock()
 	}
 }
 

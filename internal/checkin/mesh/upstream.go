@@ -29,14 +29,23 @@ func (n *Node) lead() {
 	defer cancel()
 	mine := encode(lease{Node: n.id, Desk: n.cfg.Name})
 	if leader {
-		if r, err := kv.Update(ctx, upstreamKey, mine, rev); err == nil {
+		r, err := kv.Update(ctx, upstreamKey, mine, rev)
+		if err == nil {
 			n.mu.Lock()
-			n.upRev = r
+			n.upRev, n.renewed = r, time.Now()
 			n.mu.Unlock()
 			n.tend()
 			return
 		}
-		n.trouble(errors.New("lost the upstream lease"))
+		n.mu.Lock()
+		since := time.Since(n.renewed)
+		n.mu.Unlock()
+		// Unanswered (an election) the lease still holds until it would
+		// lapse; taken by another desk, it is gone.
+		if !wrongSequence(err) && since < n.o.LeaseTTL-n.o.Tick {
+			return
+		}
+		n.trouble(fmt.Errorf("lost the upstream lease: %w", err))
 		n.stopUpstream()
 	}
 	e, err := kv.Get(ctx, upstreamKey)
@@ -59,12 +68,20 @@ func (n *Node) lead() {
 	}
 }
 
+// wrongSequence reports a compare-and-set that lost: another desk wrote
+// the key meanwhile.
+func wrongSequence(err error) bool {
+	var ae *jetstream.APIError
+	return errors.As(err, &ae) && (ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
+}
+
 func (n *Node) startUpstream(rev uint64) {
 	ctx, cancel := context.WithCancel(n.ctx)
 	u := &upstream{n: n, ctx: ctx, view: map[string]admission{}, revs: map[string]uint64{}}
 	var wg sync.WaitGroup
 	n.mu.Lock()
-	n.leader, n.upRev = true, rev
+	n.leader, n.upRev, n.renewed = true, rev, time.Now()
 	n.up = lease{Node: n.id, Desk: n.cfg.Name}
 	n.upStop = func() { cancel(); wg.Wait() }
 	n.mu.Unlock()
