@@ -41,7 +41,7 @@ var EnvVars = []EnvVar{
 	{EnvPathWord, "the word in the API's /v2/<word>_events paths, over the profile's path_word"},
 	{EnvClientID, "the OAuth client id, over the profile's client_id"},
 	{EnvClientSecret, "the OAuth client secret (never written to disk; else the keyring's)"},
-	{EnvRedirectURI, "the OAuth redirect URI, over the profile's redirect_uri"},
+	{EnvRedirectURI, "the OAuth redirect URI registered with the app (loopback, where evdesk listens; or https, whose landing address you paste), over the profile's redirect_uri"},
 	{EnvScopes, "the OAuth scopes, space-separated, over the profile's scopes"},
 	{EnvMaxResponseMB, "the largest answer evdesk reads from the server, in MiB"},
 	{EnvMaxListingMB, "the most one listing reads across all its pages, in MiB (default 128)"},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 
 	"github.com/evdesk/evdesk/api"
 )
@@ -45,6 +46,9 @@ type Deps struct {
 	Local *time.Location
 	// Bell starts desks with the terminal bell on failures switched on.
 	Bell bool
+	// Venue, when set, makes a desk's membership of its venue (evdesk
+	// desk --venue): the desks of a venue agree and share one sender.
+	Venue func(eventID, sessionID string) (venue.Venue, error)
 
 	hooks *testHooks
 }

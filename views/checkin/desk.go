@@ -268,7 +268,7 @@ func (d *Desk) refreshVenue() {
 		d.refilter()
 	}
 	if d.showBoard {
-		d.board.show(d.v.Stats(boardLatest))
+		d.board.showDesk(d.v)
 	}
 }
 

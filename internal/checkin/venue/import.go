@@ -272,6 +272,9 @@ func resolveLines(todo []scanqueue.BadLine, rs rosterSource, local *time.Locatio
 			if rs.ro == nil && rs.err != nil {
 				b.Reason = "ticket " + ut.ID + " cannot be looked up: the roster could not be downloaded (" +
 					strings.Join(strings.Fields(rs.err.Error()), " ") + "); not sent"
+				if roster.RegistrantsRefused(rs.err) {
+					b.Reason = "ticket " + ut.ID + " cannot be looked up: " + roster.EmailOnly + "; not sent"
+				}
 			}
 		}
 		out.Bad = append(out.Bad, b)
