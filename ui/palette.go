@@ -76,7 +76,7 @@ func (a *App) openPalette() tea.Cmd {
 		}
 	}
 	p.filter()
-	a.pal = p
+	a.openOverlay(p)
 	return p.input.Focus()
 }
 
@@ -128,11 +128,11 @@ func (p *commandPalette) filter() {
 }
 
 // updatePalette handles a key while the palette is open.
-func (a *App) updatePalette(k tea.KeyPressMsg) tea.Cmd {
-	p, keys := a.pal, a.ctx.Keys
+func (a *App) updatePalette(p *commandPalette, k tea.KeyPressMsg) tea.Cmd {
+	keys := a.ctx.Keys
 	switch {
 	case key.Matches(k, keys.Back):
-		a.pal = nil
+		a.closeOverlay(p)
 		return nil
 	case k.Code == tea.KeyUp:
 		p.cursor = max(0, p.cursor-1)
@@ -141,7 +141,7 @@ func (a *App) updatePalette(k tea.KeyPressMsg) tea.Cmd {
 		p.cursor = min(len(p.shown)-1, p.cursor+1)
 		return nil
 	case k.Code == tea.KeyEnter:
-		a.pal = nil
+		a.closeOverlay(p)
 		if len(p.shown) == 0 {
 			return nil
 		}
@@ -198,8 +198,8 @@ func (a *App) remember(it PaletteItem) {
 }
 
 // paletteView draws the input and the matches that fit.
-func (a *App) paletteView(w, h int) string {
-	p, th := a.pal, a.ctx.Theme
+func (a *App) paletteView(p *commandPalette, w, h int) string {
+	th := a.ctx.Theme
 	width := max(20, min(w-4, 72))
 	rows := max(3, min(12, h-6))
 	lines := []string{p.input.View(), ""}
