@@ -35,8 +35,8 @@ type Layout struct {
 // Text is one line of text in a box: a field of the badge, or fixed words.
 type Text struct {
 	// Field is one of Fields; Fixed is printed as it is instead.
-	Field string `toml:"field"`
-	Fixed string `toml:"fixed"`
+	Field string  `toml:"field"`
+	Fixed string  `toml:"fixed"`
 	XMM   float64 `toml:"x_mm"`
 	YMM   float64 `toml:"y_mm"`
 	WMM   float64 `toml:"width_mm"`
