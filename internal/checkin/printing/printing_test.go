@@ -151,7 +151,12 @@ func TestAJobThatNeverPrintsTimesOut(t *testing.T) {
 	now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	wait := func(ctx context.Context, d time.Duration) error { mu.Lock(); now = now.Add(d); mu.Unlock(); return ctx.Err() }
+	wait := func(ctx context.Context, d time.Duration) error {
+		mu.Lock()
+		now = now.Add(d)
+		mu.Unlock()
+		return ctx.Err()
+	}
 	p := &script{} // neither done nor stopped
 	ch := make(chan Job, 64)
 	q := NewQueue(Options{Printer: p, OnChange: func(j Job) { ch <- j }, Timeout: 5 * time.Second, Wait: wait, Now: clock})

@@ -230,7 +230,9 @@ func (q *Queue) run(id int) {
 		return
 	}
 	if err != nil {
-		q.update(id, func(j *Job) { j.State, j.Reason, j.Tries = Failed, "the printer did not take it: "+err.Error(), j.Tries+1 })
+		q.update(id, func(j *Job) {
+			j.State, j.Reason, j.Tries = Failed, "the printer did not take it: "+err.Error(), j.Tries+1
+		})
 		return
 	}
 	q.update(id, func(j *Job) { j.State, j.ServerID, j.Tries = Printing, serverID, j.Tries+1 })
