@@ -144,6 +144,8 @@ type Profile struct {
 	// KioskPIN unlocks a kiosk desk: EVDESK_KIOSK_PIN, else kiosk_pin.
 	// Never shown or logged.
 	KioskPIN string
+	// Desk is the check-in desk's settings (desk.go).
+	Desk Desk
 	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
 	// (else the keyring).
 	AIKey, AISecret string
@@ -279,6 +281,7 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.setOrigin(FieldMouse, f.origin(chosen, FieldMouse))
 		}
 		p.KioskPIN = set(FieldKioskPIN, e.KioskPIN)
+		p.Desk = e.DeskSettings.resolve()
 	} else if asked != "" && asked != DefaultProfileName {
 		// An explicitly named profile must exist (the implicit "default"
 		// profile may come from the environment alone).
@@ -347,6 +350,9 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 }
 
 func applyDefaults(p *Profile) {
+	if p.Desk.PrintBadges == "" {
+		p.Desk.PrintBadges = PrintNever
+	}
 	if p.PathWord == "" {
 		p.PathWord = DefaultPathWord
 		p.setOrigin(FieldPathWord, "default")
