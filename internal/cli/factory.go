@@ -63,6 +63,8 @@ type session struct {
 	// kioskPIN unlocks a kiosk desk (the profile's kiosk_pin or
 	// EVDESK_KIOSK_PIN); never shown or logged.
 	kioskPIN string
+	// desk is the profile's desk settings: walk-ins, badges, the hook.
+	desk config.Desk
 }
 
 func (s *session) Close() {
@@ -124,6 +126,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	if err := profile.Validate(); err != nil {
 		return nil, err
 	}
+	s.desk = profile.Desk
 	ts, err := auth.TokenSourceFor(ctx, profile)
 	if err != nil {
 		return nil, err

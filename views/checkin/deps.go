@@ -41,6 +41,8 @@ type Deps struct {
 	Local *time.Location
 	// Bell starts desks with the terminal bell on failures switched on.
 	Bell bool
+	// Extras: walk-ins, badges, the on_checkin hook (door.go).
+	Extras Extras
 
 	hooks *testHooks
 }
@@ -96,4 +98,6 @@ type testHooks struct {
 	checkIn scanqueue.CheckInFunc
 	// wait replaces the background refreshes' waits.
 	wait func(ctx context.Context, d time.Duration) error
+	// walkinSleep replaces the walk-in sender's retry waits.
+	walkinSleep func(ctx context.Context, d time.Duration) error
 }

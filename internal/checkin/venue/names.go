@@ -71,3 +71,7 @@ func (d *Desk) Learn(names map[string]roster.Name, registered ...roster.Person) 
 	d.changed()
 	return err
 }
+
+// RefreshRoster downloads the roster again now (a walk-in's registration
+// went unanswered: the roster tells whether it went through).
+func (d *Desk) RefreshRoster() { d.napR.poke() }
