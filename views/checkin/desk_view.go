@@ -19,11 +19,18 @@ func (d *Desk) boxHeight() int {
 	if d.height >= 24 {
 		return 7
 	}
-	// A ticket's line needs a row of its own.
-	if e, ok := d.latest(); ok && d.card == nil && scanText(e) != "" {
-		return 6
+	// A ticket's line, and the door's (a badge, a walk-in), need a row
+	// of their own.
+	h := 5
+	if e, ok := d.latest(); ok && d.card == nil {
+		if scanText(e) != "" {
+			h++
+		}
+		if line, _ := d.doorLine(e); line != "" {
+			h++
+		}
 	}
-	return 5
+	return min(h, 7)
 }
 
 // layout says which optional rows fit: the gaps between blocks go first

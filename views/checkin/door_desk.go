@@ -41,6 +41,13 @@ type deskDoor struct {
 	confirmed map[string]bool
 }
 
+// wake makes the walk-in sender try now.
+func (dd *deskDoor) wake() {
+	if dd.dr != nil && dd.dr.walker != nil {
+		dd.dr.walker.Wake()
+	}
+}
+
 // kindWalkIn is a walk-in being registered (entry.walk says how far).
 const kindWalkIn kind = 100
 
@@ -89,10 +96,19 @@ func (d *Desk) updateDoor(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	case hookMsg:
 		return ui.Toast(ui.ToastError, "on_checkin for "+sanitize.Line(msg.res.Vars.Email)+": "+ui.OneLine(msg.res.Err.Error())), true
+	case changedMsg:
+		d.door.wake() // a new roster settles an unanswered walk-in
+	case statusMsg:
+		if msg.st.Online {
+			d.door.wake() // the server answers: walk-ins go too
+		}
 	case tea.KeyPressMsg, tea.PasteMsg:
 		if d.door.dialog.Open() {
 			cmd, _ := d.door.dialog.Update(msg)
 			return cmd, true
+		}
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, d.keys.Retry) {
+			d.door.wake()
 		}
 	default:
 		if d.door.dialog.Open() {

@@ -31,7 +31,7 @@ type rig struct {
 	t    testing.TB
 	app  *ui.App
 	sim  *sim.Sim
-	srv  *httptest.Server
+	srv  *server
 	ids  sim.Fixtures
 	deps Deps
 	rts  chan *runtime
@@ -51,6 +51,7 @@ type rigConfig struct {
 	pin       string // a kiosk's PIN
 	board     bool   // the arrivals board alone, not the desk
 	download  bool   // no roster cached: the desk downloads it
+	extras    Extras // walk-ins, badges, the hook
 }
 
 func withSize(w, h int) rigOpt         { return func(c *rigConfig) { c.w, c.h = w, h } }
@@ -59,6 +60,7 @@ func pickerOnly() rigOpt               { return func(c *rigConfig) { c.noDesk = 
 func withSession(id string) rigOpt     { return func(c *rigConfig) { c.sessionID = id } }
 func withKioskPIN(pin string) rigOpt   { return func(c *rigConfig) { c.pin = pin } }
 func boardOnly() rigOpt                { return func(c *rigConfig) { c.board = true } }
+func withExtras(x Extras) rigOpt       { return func(c *rigConfig) { c.extras = x } }
 
 // downloadRoster starts the desk with no roster cached, so it downloads
 // the registrants as a desk's first start does. Other rigs find the large
@@ -83,8 +85,7 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		cfg.dir = t.TempDir()
 	}
 	s := sim.New(sim.Options{Now: testClock, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	srv := startServer(t, s)
 	if !cfg.download {
 		seedRoster(t, cfg.dir)
 	}
@@ -92,7 +93,7 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		s.SetFaults(0, 0, 1)
 	}
 	mk := func(extra ...api.Option) *api.Client {
-		c, err := api.New(append([]api.Option{api.WithBaseURL(srv.URL + "/v2"), api.WithToken(sim.DemoToken),
+		c, err := api.New(append([]api.Option{api.WithBaseURL(srv.URL() + "/v2"), api.WithToken(sim.DemoToken),
 			api.WithRateLimit(0, 0), api.WithClock(testClock),
 			api.WithSleep(func(context.Context, time.Duration) error { return nil })}, extra...)...)
 		if err != nil {
@@ -107,6 +108,7 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		JournalDir:   cfg.dir,
 		Desk:         "evdesk desk test",
 		KioskPIN:     cfg.pin,
+		Extras:       cfg.extras,
 		Now:          testClock,
 		Local:        time.UTC,
 		hooks: &testHooks{
@@ -123,6 +125,8 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 			// The history and the roster refresh when asked (ctrl+r),
 			// so every view is the same on every run.
 			wait: untilWoken,
+			// So do walk-ins that wait for the server.
+			walkinSleep: untilWoken,
 		},
 	}
 	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test"}
@@ -225,11 +229,15 @@ func (r *rig) quiet(rt *runtime, deadline <-chan time.Time) {
 	}
 }
 
-// atRest: the venue desk (if one opened) has nothing under way.
+// atRest: the venue desk (if one opened) and its walk-in sender have
+// nothing under way.
 func (rt *runtime) atRest() bool {
 	rt.mu.Lock()
-	v := rt.v
+	v, dr := rt.v, rt.door
 	rt.mu.Unlock()
+	if dr != nil && dr.walker != nil && !dr.walker.AtRest() {
+		return false
+	}
 	return v == nil || v.AtRest()
 }
 
