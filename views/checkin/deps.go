@@ -8,6 +8,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/evdesk/evdesk/internal/checkin/printing"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 
 	"github.com/evdesk/evdesk/api"
@@ -100,4 +101,6 @@ type testHooks struct {
 	wait func(ctx context.Context, d time.Duration) error
 	// walkinSleep replaces the walk-in sender's retry waits.
 	walkinSleep func(ctx context.Context, d time.Duration) error
+	// printing adjusts the print queue's options (a faster poll).
+	printing func(*printing.Options)
 }

@@ -104,8 +104,12 @@ func (rt *runtime) openDoor(d Deps, v *venue.Desk, eventID, sessionID string) *d
 			dr.printErr = printing.HaveCUPS()
 		}
 		if dr.printErr == nil {
-			dr.prints = printing.NewQueue(printing.Options{Printer: &printing.CUPS{Target: target, Run: x.Run},
-				OnChange: func(j printing.Job) { rt.pump.post(printMsg{job: j}) }})
+			o := printing.Options{Printer: &printing.CUPS{Target: target, Run: x.Run},
+				OnChange: func(j printing.Job) { rt.pump.post(printMsg{job: j}) }}
+			if h := d.hooks; h != nil && h.printing != nil {
+				h.printing(&o)
+			}
+			dr.prints = printing.NewQueue(o)
 		}
 	}
 	dr.hook = hook.New(hook.Options{Argv: x.OnCheckin, Log: x.Log,

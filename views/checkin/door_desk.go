@@ -550,7 +550,7 @@ func (d *Desk) doorLine(e entry) (string, role) {
 		case printing.Printed:
 			return "badge: PRINTED", roleOK
 		case printing.Failed:
-			return "badge: PRINT FAILED: " + j.Reason + " (" + d.ctx.Keys.PrintBadge.Help().Key + " retries)", roleErr
+			return "badge: PRINT FAILED (" + d.ctx.Keys.PrintBadge.Help().Key + " retries): " + j.Reason, roleErr
 		}
 		return "badge: PRINTING", roleInfo
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/checkin/printing"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/ui"
@@ -52,6 +53,7 @@ type rigConfig struct {
 	board     bool   // the arrivals board alone, not the desk
 	download  bool   // no roster cached: the desk downloads it
 	extras    Extras // walk-ins, badges, the hook
+	printPoll time.Duration
 }
 
 func withSize(w, h int) rigOpt         { return func(c *rigConfig) { c.w, c.h = w, h } }
@@ -127,6 +129,11 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 			wait: untilWoken,
 			// So do walk-ins that wait for the server.
 			walkinSleep: untilWoken,
+			printing: func(o *printing.Options) {
+				if cfg.printPoll > 0 {
+					o.PollEvery = cfg.printPoll
+				}
+			},
 		},
 	}
 	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test"}

@@ -218,9 +218,9 @@ func (c *CUPS) explain(ctx context.Context, cmd string, stderr []byte, err error
 	if !c.serverUp(ctx) {
 		where := "this computer's print server (CUPS)"
 		if c.Target.Server != "" {
-			where = "the print server at " + c.Target.Server
+			where = "print server " + c.Target.Server
 		}
-		return fmt.Errorf("%s does not answer: is it on, and on this network?", where)
+		return fmt.Errorf("%s does not answer (is it on?)", where)
 	}
 	if msg == "" {
 		msg = err.Error()

@@ -119,7 +119,7 @@ func TestQueuePrintsAndRetries(t *testing.T) {
 	p.mu.Unlock()
 	j = q.Print("bo@example.org", "Bo", pdf)
 	f := until(t, ch, Failed)
-	if !strings.Contains(f.Reason, "the printer did not take it: Destination \"Badges\" is not accepting jobs.") {
+	if !strings.Contains(f.Reason, "Destination \"Badges\" is not accepting jobs.") {
 		t.Fatalf("reason %q", f.Reason)
 	}
 	if l, _ := q.Latest("bo@example.org"); l.ID != j.ID || l.State != Failed {

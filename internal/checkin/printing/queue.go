@@ -231,7 +231,7 @@ func (q *Queue) run(id int) {
 	}
 	if err != nil {
 		q.update(id, func(j *Job) {
-			j.State, j.Reason, j.Tries = Failed, "the printer did not take it: "+err.Error(), j.Tries+1
+			j.State, j.Reason, j.Tries = Failed, err.Error(), j.Tries+1
 		})
 		return
 	}
