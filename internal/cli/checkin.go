@@ -78,9 +78,10 @@ func resolveTarget(ctx context.Context, s *session, eventID, sessionID string) (
 
 func newCheckinCmd(f *Factory) *cobra.Command {
 	var (
-		sessionID, source string
-		wait              time.Duration
-		out               = newOutput("text", "json")
+		sessionID, source, ticketType string
+		wait                          time.Duration
+		registerUnknown               bool
+		out                           = newOutput("text", "json")
 	)
 	cmd := &cobra.Command{
 		Use:     "checkin EVENT_ID [FILE|-]",
@@ -107,12 +108,19 @@ func newCheckinCmd(f *Factory) *cobra.Command {
 			if wait <= 0 {
 				return fmt.Errorf("--wait must be positive, such as 2m")
 			}
+			if cmd.Flags().Changed("ticket-type") && !registerUnknown {
+				return fmt.Errorf("--ticket-type goes with --register-unknown: it is the ticket type of the people it registers")
+			}
+			if registerUnknown && in == nil {
+				return fmt.Errorf("--register-unknown needs FILE: the list whose unknown addresses it registers")
+			}
 			if source == "" {
 				source = hostSource("evdesk checkin")
 			}
 			terminal, _ := f.IOStreams.TerminalErr()
 			return runImport(cmd.Context(), s, importJob{
 				eventID: args[0], sessionID: sessionID, source: source, wait: wait, input: in,
+				registerUnknown: registerUnknown, ticketType: ticketType,
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), terminal: terminal, json: out.value == "json",
 			})
 		}),
@@ -122,6 +130,8 @@ func newCheckinCmd(f *Factory) *cobra.Command {
 	fl.StringVar(&source, "source", "", "source recorded with each check-in (default: evdesk checkin <hostname>)")
 	fl.DurationVar(&wait, "wait", 2*time.Minute, "how long to keep trying while the server cannot be reached; what is left stays journaled")
 	fl.VarP(out, "output", "o", "summary format: text or json")
+	fl.BoolVar(&registerUnknown, "register-unknown", false, "register the addresses the event does not list (creating their tickets) before checking them in")
+	fl.StringVar(&ticketType, "ticket-type", "", "with --register-unknown: the ticket type of the people it registers (default: the event's default)")
 	cmd.AddCommand(newCheckinListCmd(f), newCheckinStatsCmd(f))
 	return cmd
 }
@@ -195,21 +205,27 @@ type importJob struct {
 	stdout, stderr             io.Writer
 	terminal                   io.Writer // standard error when a terminal, for the progress bar; else nil
 	json                       bool
+	// registerUnknown registers the list's unknown addresses first, with
+	// ticketType (checkin_register.go).
+	registerUnknown bool
+	ticketType      string
 }
 
 // importSummary is the result of a run, as printed.
 type importSummary struct {
-	EventID   string              `json:"event_id"`
-	SessionID string              `json:"session_id,omitempty"`
-	Journal   string              `json:"journal"`
-	Resent    int                 `json:"resent"` // unsent scans of earlier runs
-	Recorded  int                 `json:"recorded"`
-	CheckedIn int                 `json:"checked_in"`
-	Already   int                 `json:"already_checked_in"`
-	Rejected  int                 `json:"rejected"`
-	Pending   int                 `json:"not_sent"`
-	BadLines  []scanqueue.BadLine `json:"bad_lines"`
-	Failed    []failedScan        `json:"failed"`
+	EventID   string `json:"event_id"`
+	SessionID string `json:"session_id,omitempty"`
+	Journal   string `json:"journal"`
+	Resent    int    `json:"resent"` // unsent scans of earlier runs
+	Recorded  int    `json:"recorded"`
+	// Registered counts the people --register-unknown registered.
+	Registered int                 `json:"registered,omitempty"`
+	CheckedIn  int                 `json:"checked_in"`
+	Already    int                 `json:"already_checked_in"`
+	Rejected   int                 `json:"rejected"`
+	Pending    int                 `json:"not_sent"`
+	BadLines   []scanqueue.BadLine `json:"bad_lines"`
+	Failed     []failedScan        `json:"failed"`
 }
 
 type failedScan struct {
@@ -242,6 +258,13 @@ func runImport(ctx context.Context, s *session, job importJob) error {
 	}
 	if in := job.input; in != nil {
 		resolveScans(ctx, s, job.eventID, in)
+		if job.registerUnknown {
+			n, err := registerUnknown(ctx, s, job.eventID, job.sessionID, job.ticketType, in, job.stderr)
+			if err != nil {
+				return err
+			}
+			sum.Registered = n
+		}
 		sum.BadLines = in.Bad
 		if len(in.Emails) > 0 {
 			scans, err := j.ScanList(in.Emails, job.source)
@@ -425,6 +448,9 @@ func printSummary(w io.Writer, sum importSummary) {
 	fmt.Fprintf(w, "Check-in of %s\n", target)
 	if sum.Resent > 0 {
 		fmt.Fprintf(w, "  left by earlier runs:  %d\n", sum.Resent)
+	}
+	if sum.Registered > 0 {
+		fmt.Fprintf(w, "  registered first:      %d\n", sum.Registered)
 	}
 	fmt.Fprintf(w, "  recorded from list:    %d\n", sum.Recorded)
 	fmt.Fprintf(w, "  checked in:            %d\n", sum.CheckedIn)

@@ -118,6 +118,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	addRegistrationCommands(root, f)
 	addExhibitorsCommands(root, f)
 	addTranscribeCommands(root, f)
+	addBadgeCommands(root, f)
 	explainMistakes(root)
 	return root
 }
