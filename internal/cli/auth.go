@@ -17,12 +17,6 @@ import (
 	"github.com/evdesk/evdesk/internal/words"
 )
 
-// addAuthCommands registers login, logout, auth (status, token) and config
-// on root, whose persistent --profile flag they read.
-func addAuthCommands(root *cobra.Command) {
-	root.AddCommand(newLoginCmd(), newLogoutCmd(), newAuthCmd(), newConfigCmd())
-}
-
 // profileFlag is the --profile value ("" when not given).
 func profileFlag(cmd *cobra.Command) string {
 	if f := cmd.Flag("profile"); f != nil {
@@ -31,10 +25,10 @@ func profileFlag(cmd *cobra.Command) string {
 	return ""
 }
 
-// loadProfile resolves the profile of a command: --profile, the config file
-// and the environment.
-func loadProfile(cmd *cobra.Command) (config.Profile, error) {
-	return config.LoadProfile(profileFlag(cmd))
+// loadProfile resolves the profile of a command through the factory:
+// --profile, the config file and the environment.
+func (f *Factory) loadProfile(cmd *cobra.Command) (config.Profile, error) {
+	return f.Profile(profileFlag(cmd))
 }
 
 func profileArg(name string) string {
@@ -44,7 +38,7 @@ func profileArg(name string) string {
 	return " --profile " + name
 }
 
-func newLoginCmd() *cobra.Command {
+func newLoginCmd(f *Factory) *cobra.Command {
 	var (
 		noBrowser, insecure, ai bool
 		timeout                 time.Duration
@@ -59,7 +53,7 @@ func newLoginCmd() *cobra.Command {
 			"With --ai, store the API key and secret that sign transcription tokens instead.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := loadProfile(cmd)
+			p, err := f.loadProfile(cmd)
 			if err != nil {
 				return err
 			}
@@ -68,7 +62,7 @@ func newLoginCmd() *cobra.Command {
 			if in := cmd.InOrStdin(); in != nil && !authIsStdin(cmd) {
 				term = &auth.Terminal{In: auth.NewLineReader(in), Out: out}
 			}
-			st := auth.NewStore(auth.StoreOptions{AllowFile: insecure})
+			st := f.AuthStore(auth.StoreOptions{AllowFile: insecure})
 			if ai {
 				return loginAI(cmd.Context(), p, st, term, insecure, out)
 			}
@@ -77,7 +71,7 @@ func newLoginCmd() *cobra.Command {
 			}
 			secret, prompted := p.ClientSecret, false
 			if secret == "" {
-				secret, err = st.ClientSecret(p.Name)
+				secret, err = st.ClientSecretFor(p) // never one stored for another sign-in server
 				if err != nil && !errors.Is(err, auth.ErrNotFound) {
 					fmt.Fprintf(out, "Could not read the stored client secret (%v).\n", err)
 				}
@@ -92,7 +86,7 @@ func newLoginCmd() *cobra.Command {
 				return err
 			}
 			sess, err := auth.Login(cmd.Context(), auth.LoginOptions{Profile: p, ClientSecret: secret, SaveClientSecret: prompted,
-				Store: st, NoBrowser: noBrowser, Input: term.In, Out: out, Timeout: timeout})
+				Store: st, NoBrowser: noBrowser, OpenBrowser: f.Browser, Input: term.In, Out: out, Timeout: timeout})
 			if err != nil {
 				if errors.Is(err, auth.ErrInvalidClient) && !prompted && p.ClientSecret == "" {
 					return fmt.Errorf("%w: if the stored client secret is wrong, run `evdesk logout --forget-secrets%s` and log in again", err, profileArg(p.Name))
@@ -114,11 +108,12 @@ func newLoginCmd() *cobra.Command {
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.BoolVar(&noBrowser, "no-browser", false, "do not open a browser; print the URL and wait for the redirect or a pasted URL/code")
-	f.BoolVar(&insecure, "insecure-storage", false, "if the OS keyring is unavailable, keep credentials in a plain 0600 file in the config dir")
-	f.BoolVar(&ai, "ai", false, "store the API key and secret for the AI (transcription) services instead of logging in")
-	f.DurationVar(&timeout, "timeout", auth.DefaultLoginTimeout, "how long to wait for the browser")
+	cmd.Annotations = map[string]string{interactive: "its own --timeout"}
+	fl := cmd.Flags()
+	fl.BoolVar(&noBrowser, "no-browser", false, "do not open a browser; print the URL and wait for the redirect or a pasted URL/code")
+	fl.BoolVar(&insecure, "insecure-storage", false, "if the OS keyring is unavailable, keep credentials in a plain 0600 file in the config dir")
+	fl.BoolVar(&ai, "ai", false, "store the API key and secret for the AI (transcription) services instead of logging in")
+	fl.DurationVar(&timeout, "timeout", auth.DefaultLoginTimeout, "how long to wait for the browser")
 	return cmd
 }
 
@@ -188,7 +183,7 @@ func authErrOr(err, fallback error) error {
 	return fallback
 }
 
-func newLogoutCmd() *cobra.Command {
+func newLogoutCmd(f *Factory) *cobra.Command {
 	var all, forget bool
 	cmd := &cobra.Command{
 		Use:   "logout",
@@ -196,7 +191,7 @@ func newLogoutCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
-			st := auth.NewStore(auth.StoreOptions{})
+			st := f.AuthStore(auth.StoreOptions{})
 			var names []string
 			if all {
 				stored, err := st.Profiles()
@@ -204,8 +199,8 @@ func newLogoutCmd() *cobra.Command {
 					return err
 				}
 				names = stored
-				if f, err := config.ReadFile(config.Path()); err == nil {
-					for _, n := range f.ProfileNames() {
+				if file, err := config.ReadFile(config.Path()); err == nil {
+					for _, n := range file.ProfileNames() {
 						if !slices.Contains(names, n) {
 							names = append(names, n)
 						}
@@ -213,7 +208,7 @@ func newLogoutCmd() *cobra.Command {
 				}
 				slices.Sort(names)
 			} else {
-				p, err := loadProfile(cmd)
+				p, err := f.loadProfile(cmd)
 				if err != nil {
 					return err
 				}
@@ -268,27 +263,27 @@ func logoutOne(ctx context.Context, st *auth.Store, name string, forget bool, ou
 	return nil
 }
 
-func newAuthCmd() *cobra.Command {
+func newAuthCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "auth",
 		Short: "Inspect the stored login and print access tokens",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newAuthStatusCmd(), newAuthTokenCmd())
+	cmd.AddCommand(newAuthStatusCmd(f), newAuthTokenCmd(f))
 	return cmd
 }
 
-func newAuthStatusCmd() *cobra.Command {
+func newAuthStatusCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show the login of the profile: user, scopes, token expiry, storage (exit 1 on a problem)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := loadProfile(cmd)
+			p, err := f.loadProfile(cmd)
 			if err != nil {
 				return err
 			}
-			return authStatus(cmd.OutOrStdout(), p, auth.NewStore(auth.StoreOptions{}), time.Now())
+			return authStatus(cmd.OutOrStdout(), p, f.AuthStore(auth.StoreOptions{}), f.Now())
 		},
 	}
 }
@@ -378,7 +373,7 @@ func authRoundDur(d time.Duration) string {
 	return d.Truncate(time.Second).String()
 }
 
-func newAuthTokenCmd() *cobra.Command {
+func newAuthTokenCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "token",
 		Short: "Print a fresh access token for scripts (refreshing it if needed)",
@@ -386,7 +381,7 @@ func newAuthTokenCmd() *cobra.Command {
 			"when it is about to expire. With " + config.EnvToken + " set, that token is printed.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := loadProfile(cmd)
+			p, err := f.loadProfile(cmd)
 			if err != nil {
 				return err
 			}

@@ -21,26 +21,46 @@ import (
 	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
-// addBadgeCommands adds `evdesk badge print|printers` and `evdesk roster
-// names`.
-func addBadgeCommands(root *cobra.Command, f *Factory) {
-	b := &cobra.Command{
+// badgeOptions are `evdesk badge print`'s and `badge printers`' options.
+type badgeOptions struct {
+	deps
+	Export *exporter
+	// print
+	EventID, Who      string // Who: an email, a ticket id or a ticket's QR link
+	All               bool
+	Printer, Out      string
+	Layout            string
+	Wait              time.Duration
+	PrinterFlagChosen bool
+	// printers
+	Server string
+	// Profile reads the profile's desk settings (badge_printer,
+	// badge_layout) for commands that need no session.
+	Profile func() (config.Desk, error)
+}
+
+func (f *Factory) badgeOptions() *badgeOptions {
+	return &badgeOptions{deps: f.deps(), Profile: func() (config.Desk, error) {
+		p, err := f.Profile(f.flags.profile)
+		return p.Desk, err
+	}}
+}
+
+// newBadgeCmd is `evdesk badge print|printers`.
+func newBadgeCmd(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
 		Use:   "badge",
 		Short: "Print attendees' badges, or write them to a PDF",
 		Long: "Badges show the person's name (large), their company, the event, the ticket's role and the\n" +
 			"ticket's QR code. The layout is the profile's badge_layout (4x3, 4x6, a6, 62mm, or a .toml\n" +
 			"layout file); badges print over IPP through CUPS to the profile's badge_printer.",
 	}
-	b.AddCommand(newBadgePrintCmd(f), newBadgePrintersCmd(f))
-	r := &cobra.Command{Use: "roster", Short: "What check-in desks know of an event's registrants"}
-	r.AddCommand(newRosterNamesCmd(f))
-	root.AddCommand(b, r)
+	cmd.AddCommand(newBadgePrintCmd(f, nil), newBadgePrintersCmd(f, nil))
+	return cmd
 }
 
-func newBadgePrintCmd(f *Factory) *cobra.Command {
-	var printer, outFile, layoutName string
-	var all bool
-	var wait time.Duration
+func newBadgePrintCmd(f *Factory, runF runFunc[badgeOptions]) *cobra.Command {
+	o := f.badgeOptions()
 	cmd := &cobra.Command{
 		Use: "print EVENT_ID (EMAIL|TICKET | --all) [--printer URI] [--out badge.pdf]",
 		Example: "  evdesk badge print Hb8d7l7QX88AmGvnKn9SMZ ana@example.org\n" +
@@ -48,85 +68,94 @@ func newBadgePrintCmd(f *Factory) *cobra.Command {
 			"  evdesk badge print Hb8d7l7QX88AmGvnKn9SMZ --all --out badges.pdf",
 		Short: "Print one attendee's badge, or write every registrant's badge to one PDF",
 		Long: "Print the badge of one attendee, named by email, ticket id or the ticket's QR link, to\n" +
-			"--printer (default: the profile's badge_printer), or write it to --out. With --all, every\n" +
-			"registrant's badge goes into one PDF (a page each) for printing ahead of the event.\n" +
-			"Names come from the names the desks learned (walk-ins, `evdesk roster names`); without a\n" +
-			"name a badge shows the address's local part.",
+			"--printer (default: the profile's badge_printer), or write it to --out (with --printer\n" +
+			"too, both). With --all, every registrant's badge goes into one PDF (a page each) for\n" +
+			"printing ahead of the event. Names come from the names the desks learned (walk-ins,\n" +
+			"`evdesk roster names`); without a name a badge shows the address's local part.",
 		Args: cobra.RangeArgs(1, 2),
-		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.EventID = args[0]
+			if len(args) == 2 {
+				o.Who = args[1]
+			}
 			switch {
-			case all && len(args) == 2:
-				return errors.New("give EMAIL|TICKET or --all, not both")
-			case !all && len(args) == 1:
-				return errors.New("name the attendee (EMAIL or TICKET), or give --all for every registrant")
+			case o.All && o.Who != "":
+				return flagErrorf("give EMAIL|TICKET or --all, not both")
+			case !o.All && o.Who == "":
+				return flagErrorf("name the attendee (EMAIL or TICKET), or give --all for every registrant")
 			}
-			if printer == "" {
-				printer = s.desk.BadgePrinter
-			}
-			if outFile == "" && printer == "" {
-				return errors.New("nowhere to print: give --printer URI (or set badge_printer in the profile), or --out FILE.pdf")
-			}
-			if layoutName == "" {
-				layoutName = s.desk.BadgeLayout
-			}
-			layout, err := badge.LoadLayout(layoutName)
-			if err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			eventID := args[0]
-			eventName, _, err := resolveTarget(ctx, s, eventID, "")
-			if err != nil {
-				return err
-			}
-			ro, err := roster.Download(ctx, s.client, eventID, time.Now, nil)
-			if err != nil {
-				return fmt.Errorf("list the registrants: %w", err)
-			}
-			names, _ := roster.LoadNames(roster.NamesPath(journalDir(s), eventID), eventID)
-			ro = ro.WithNames(names, nil)
-			var people []badge.Badge
-			if all {
-				for _, p := range ro.People() {
-					people = append(people, badgeOf(p, nil, eventName))
-				}
-				if len(people) == 0 {
-					return fmt.Errorf("event %s has no registrants", eventID)
-				}
-			} else {
-				found, err := roster.Resolve(ro, args[1])
-				if err != nil {
-					return err
-				}
-				if found.Person == nil {
-					return fmt.Errorf("%s is not on the event's registrants: register them first (evdesk register)", sanitize.Line(found.Email))
-				}
-				people = append(people, badgeOf(*found.Person, found.Ticket, eventName))
-			}
-			var pdf bytes.Buffer
-			if err := layout.Render(&pdf, people...); err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			if outFile != "" {
-				if err := atomicfile.Write(outFile, 0o644, func(out io.Writer) error { _, err := out.Write(pdf.Bytes()); return err }); err != nil {
-					return fmt.Errorf("write %s: %w", outFile, err)
-				}
-				fmt.Fprintf(w, "Wrote %s to %s (%s layout).\n", plural(len(people), "badge"), outFile, layout.Name)
-				if !cmd.Flags().Changed("printer") {
-					return nil // --out alone writes; with --printer it prints too
-				}
-			}
-			return printPDF(ctx, w, printer, pdf.Bytes(), people, wait)
-		}),
+			o.PrinterFlagChosen = cmd.Flags().Changed("printer")
+			return run(cmd, o, runF, badgePrintRun)
+		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&printer, "printer", "", "CUPS queue or ipp://host:631/printers/NAME (default: the profile's badge_printer)")
-	fl.StringVar(&outFile, "out", "", "write the PDF to this file instead of printing")
-	fl.StringVar(&layoutName, "layout", "", "4x3, 4x6, a6, 62mm or a .toml layout (default: the profile's badge_layout, else 4x3)")
-	fl.BoolVar(&all, "all", false, "every registrant's badge, a page each")
-	fl.DurationVar(&wait, "wait", 2*time.Minute, "how long to wait for the printer to finish")
+	fl.StringVar(&o.Printer, "printer", "", "CUPS queue or ipp://host:631/printers/NAME (default: the profile's badge_printer)")
+	fl.StringVar(&o.Out, "out", "", "write the PDF to this file (instead of printing, unless --printer is given too)")
+	fl.StringVar(&o.Layout, "layout", "", "4x3, 4x6, a6, 62mm or a .toml layout (default: the profile's badge_layout, else 4x3)")
+	fl.BoolVar(&o.All, "all", false, "every registrant's badge, a page each")
+	fl.DurationVar(&o.Wait, "wait", 2*time.Minute, "how long to wait for the printer to finish")
 	return cmd
+}
+
+func badgePrintRun(ctx context.Context, o *badgeOptions) error {
+	return o.inSession(ctx, func(s *session) error {
+		if o.Printer == "" && (o.Out == "" || o.PrinterFlagChosen) {
+			o.Printer = s.desk.BadgePrinter
+		}
+		if o.Out == "" && o.Printer == "" {
+			return flagErrorf("nowhere to print: give --printer URI (or set badge_printer in the profile), or --out FILE.pdf")
+		}
+		if o.Layout == "" {
+			o.Layout = s.desk.BadgeLayout
+		}
+		layout, err := badge.LoadLayout(o.Layout)
+		if err != nil {
+			return err
+		}
+		eventName, _, err := resolveTarget(ctx, s, o.EventID, "")
+		if err != nil {
+			return err
+		}
+		ro, err := roster.Download(ctx, s.client, o.EventID, o.Now, nil)
+		if err != nil {
+			return fmt.Errorf("list the registrants: %w", err)
+		}
+		names, _ := roster.LoadNames(roster.NamesPath(journalDir(s), o.EventID), o.EventID)
+		ro = ro.WithNames(names, nil)
+		var people []badge.Badge
+		if o.All {
+			for _, p := range ro.People() {
+				people = append(people, badgeOf(p, nil, eventName))
+			}
+			if len(people) == 0 {
+				return fmt.Errorf("event %s has no registrants", o.EventID)
+			}
+		} else {
+			found, err := roster.Resolve(ro, o.Who)
+			if err != nil {
+				return err
+			}
+			if found.Person == nil {
+				return fmt.Errorf("%s is not on the event's registrants: register them first (evdesk register)", sanitize.Line(found.Email))
+			}
+			people = append(people, badgeOf(*found.Person, found.Ticket, eventName))
+		}
+		var pdf bytes.Buffer
+		if err := layout.Render(&pdf, people...); err != nil {
+			return err
+		}
+		w := o.IO.Out
+		if o.Out != "" {
+			if err := atomicfile.Write(o.Out, 0o644, func(out io.Writer) error { _, err := out.Write(pdf.Bytes()); return err }); err != nil {
+				return fmt.Errorf("write %s: %w", o.Out, err)
+			}
+			fmt.Fprintf(w, "Wrote %s to %s (%s layout).\n", plural(len(people), "badge"), o.Out, layout.Name)
+			if !o.PrinterFlagChosen {
+				return nil
+			}
+		}
+		return printPDF(ctx, w, o.Printer, pdf.Bytes(), people, o.Wait)
+	})
 }
 
 // badgeOf is a registrant's badge: their name or their address's local
@@ -179,9 +208,8 @@ func printPDF(ctx context.Context, w io.Writer, printer string, pdf []byte, peop
 	}
 }
 
-func newBadgePrintersCmd(f *Factory) *cobra.Command {
-	var server string
-	out := newOutput("table", "json")
+func newBadgePrintersCmd(f *Factory, runF runFunc[badgeOptions]) *cobra.Command {
+	o := f.badgeOptions()
 	cmd := &cobra.Command{
 		Use:     "printers [--server HOST[:PORT]]",
 		Example: "  evdesk badge printers\n  evdesk badge printers --server printhost.local:631",
@@ -190,70 +218,81 @@ func newBadgePrintersCmd(f *Factory) *cobra.Command {
 			"network by DNS-SD. SETTING is what badge_printer takes to print there. Without --server,\n" +
 			"the server of the profile's badge_printer, else this computer's CUPS.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if server == "" {
-				if p, err := f.loadDeskSettings(); err == nil && p.BadgePrinter != "" {
-					if t, err := printing.ParseTarget(p.BadgePrinter); err == nil {
-						server = t.Server
-					}
-				}
-			}
-			if server != "" {
-				if _, _, err := net.SplitHostPort(server); err != nil {
-					server = net.JoinHostPort(server, "631")
-				}
-			}
-			if err := printing.HaveCUPS(); err != nil {
-				return err
-			}
-			list, err := printing.ListPrinters(cmd.Context(), printing.Exec, server)
-			if err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			if out.value == "json" {
-				if list == nil {
-					list = []printing.PrinterInfo{}
-				}
-				return writeJSON(w, list)
-			}
-			if len(list) == 0 {
-				where := "this computer's CUPS"
-				if server != "" {
-					where = server
-				}
-				fmt.Fprintf(w, "No printers on %s. Add one with lpadmin, or name an IPP printer's queue.\n", where)
-				return nil
-			}
-			rows := make([][]string, len(list))
-			for i, p := range list {
-				state := p.State
-				if p.Reason != "" {
-					state += ": " + p.Reason
-				}
-				rows[i] = []string{p.Name, state, p.Device, p.Setting}
-			}
-			return out.writeRows(w, []string{"PRINTER", "STATE", "DEVICE", "SETTING"}, rows)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return run(cmd, o, runF, badgePrintersRun) },
 	}
-	cmd.Flags().StringVar(&server, "server", "", "the CUPS server to ask (host or host:port)")
-	cmd.Flags().VarP(out, "output", "o", "output format: table or json")
+	cmd.Flags().StringVar(&o.Server, "server", "", "the CUPS server to ask (host or host:port)")
+	o.Export = addExporter(cmd, formatTable, formatJSON, formatCSV)
 	return cmd
 }
 
-// loadDeskSettings reads the profile's desk settings without opening a
-// session (listing printers needs no account).
-func (f *Factory) loadDeskSettings() (deskSettings, error) {
-	p, err := config.LoadProfile(f.flags.profile)
-	if err != nil {
-		return deskSettings{}, err
+func badgePrintersRun(ctx context.Context, o *badgeOptions) error {
+	server := o.Server
+	if server == "" {
+		// A profile that cannot be read only costs the default server.
+		if d, err := o.Profile(); err == nil && d.BadgePrinter != "" {
+			if t, err := printing.ParseTarget(d.BadgePrinter); err == nil {
+				server = t.Server
+			}
+		}
 	}
-	return deskSettings{BadgePrinter: p.Desk.BadgePrinter}, nil
+	if server != "" {
+		if _, _, err := net.SplitHostPort(server); err != nil {
+			server = net.JoinHostPort(server, "631")
+		}
+	}
+	if err := printing.HaveCUPS(); err != nil {
+		return err
+	}
+	list, err := printing.ListPrinters(ctx, printing.Exec, server)
+	if err != nil {
+		return err
+	}
+	if list == nil {
+		list = []printing.PrinterInfo{}
+	}
+	if len(list) == 0 && !o.Export.Is(formatJSON) {
+		where := "this computer's CUPS"
+		if server != "" {
+			where = server
+		}
+		fmt.Fprintf(o.IO.Out, "No printers on %s. Add one with lpadmin, or name an IPP printer's queue.\n", where)
+		return nil
+	}
+	return o.Export.Write(o.IO.Out, list, func(bool) rows {
+		r := rows{header: []string{"PRINTER", "STATE", "DEVICE", "SETTING"}}
+		for _, p := range list {
+			state := p.State
+			if p.Reason != "" {
+				state += ": " + p.Reason
+			}
+			r.cells = append(r.cells, []string{p.Name, state, p.Device, p.Setting})
+		}
+		return r
+	})
 }
 
-type deskSettings struct{ BadgePrinter string }
+// rosterOptions are `evdesk roster names`' options.
+type rosterOptions struct {
+	deps
+	EventID, File string
+	// Dir is the journal folder the names are kept in.
+	Dir func() (string, error)
+}
 
-func newRosterNamesCmd(f *Factory) *cobra.Command {
+// newRosterCmd is `evdesk roster names`.
+func newRosterCmd(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{Use: "roster", Short: "What this computer's check-in desks know of an event's registrants"}
+	cmd.AddCommand(newRosterNamesCmd(f, nil))
+	return cmd
+}
+
+func newRosterNamesCmd(f *Factory, runF runFunc[rosterOptions]) *cobra.Command {
+	o := &rosterOptions{deps: f.deps(), Dir: func() (string, error) {
+		if f.flags.demo {
+			return "", flagErrorf("--demo keeps no names between runs: import names into a real profile's desks")
+		}
+		return filepath.Join(config.StateDir(), "journal"), nil
+	}}
 	cmd := &cobra.Command{
 		Use:     "names EVENT_ID FILE|-",
 		Example: "  evdesk roster names Hb8d7l7QX88AmGvnKn9SMZ attendees.csv",
@@ -266,59 +305,44 @@ func newRosterNamesCmd(f *Factory) *cobra.Command {
 			"number, and make the exit status 1.",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var in io.Reader = cmd.InOrStdin()
-			if args[1] != "-" {
-				fh, err := openCapped(args[1], roster.MaxNamesBytes)
-				if err != nil {
-					return err
-				}
-				defer fh.Close()
-				in = fh
-			}
-			names, bad, err := roster.ReadNamesCSV(in)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[1], err)
-			}
-			dir, err := f.journalDirNoSession()
-			if err != nil {
-				return err
-			}
-			book, err := roster.AddNames(roster.NamesPath(dir, args[0]), args[0], names)
-			if err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "Imported %s for event %s (%s known).\n", plural(len(names), "name"), sanitize.Line(args[0]), plural(book.Len(), "name"))
-			for _, b := range bad {
-				fmt.Fprintln(cmd.ErrOrStderr(), "evdesk: "+sanitize.Line(b.Error()))
-			}
-			if len(bad) > 0 {
-				return fmt.Errorf("%s left out", plural(len(bad), "line"))
-			}
-			return nil
+			o.EventID, o.File = args[0], args[1]
+			return run(cmd, o, runF, rosterNamesRun)
 		},
 	}
 	return cmd
 }
 
-// openCapped opens a file that must be no larger than limit.
-func openCapped(path string, limit int64) (io.ReadCloser, error) {
-	fh, err := os.Open(path)
+func rosterNamesRun(_ context.Context, o *rosterOptions) error {
+	var in io.Reader = o.IO.In
+	if o.File != "-" {
+		fh, err := os.Open(o.File)
+		if err != nil {
+			return err
+		}
+		defer fh.Close()
+		if fi, err := fh.Stat(); err == nil && fi.Size() > roster.MaxNamesBytes {
+			return fmt.Errorf("%s is %d MiB: at most %d MiB is read", o.File, fi.Size()>>20, roster.MaxNamesBytes>>20)
+		}
+		in = fh
+	}
+	names, bad, err := roster.ReadNamesCSV(in)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("%s: %w", o.File, err)
 	}
-	if fi, err := fh.Stat(); err == nil && fi.Size() > limit {
-		fh.Close()
-		return nil, fmt.Errorf("%s is %d MiB: at most %d MiB is read", path, fi.Size()>>20, limit>>20)
+	dir, err := o.Dir()
+	if err != nil {
+		return err
 	}
-	return fh, nil
-}
-
-// journalDirNoSession is the journal folder for a command that needs no
-// account (the demo keeps its journals only while it runs).
-func (f *Factory) journalDirNoSession() (string, error) {
-	if f.flags.demo {
-		return "", errors.New("--demo keeps no names between runs: import names into a real profile's desks")
+	book, err := roster.AddNames(roster.NamesPath(dir, o.EventID), o.EventID, names)
+	if err != nil {
+		return err
 	}
-	return filepath.Join(config.StateDir(), "journal"), nil
+	fmt.Fprintf(o.IO.Out, "Imported %s for event %s (%s known).\n", plural(len(names), "name"), sanitize.Line(o.EventID), plural(book.Len(), "name"))
+	for _, b := range bad {
+		fmt.Fprintln(o.IO.ErrOut, "evdesk: "+sanitize.Line(b.Error()))
+	}
+	if len(bad) > 0 {
+		return errors.New(plural(len(bad), "line") + " left out")
+	}
+	return nil
 }

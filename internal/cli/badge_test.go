@@ -10,6 +10,7 @@ import (
 
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/internal/checkin/printing/cupstest"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 )
 
 // startSim serves a simulator that keeps its state across commands, and
@@ -98,7 +99,7 @@ func TestCheckinRegistersUnknownAddresses(t *testing.T) {
 		t.Fatalf("--ticket-type alone: %v", err)
 	}
 	out, stderr, err := execute(t, "checkin", ev, list, "--register-unknown", "-o", "json")
-	var sum importSummary
+	var sum venue.ImportSummary
 	if jerr := json.Unmarshal([]byte(out), &sum); jerr != nil || err != nil {
 		t.Fatalf("%v %v\n%s%s", jerr, err, out, stderr)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/checkin/walkin"
 )
@@ -30,18 +31,23 @@ func registerUnknown(ctx context.Context, s *session, eventID, sessionID, ticket
 	}
 	// Who is registered is read fresh: a cache could make a registered
 	// person look unknown and register them twice.
-	rs := rosterSource{}.download(ctx, s, eventID)
-	if rs.err != nil {
-		return 0, fmt.Errorf("--register-unknown: cannot tell who is registered: %w; nothing was registered or checked in", rs.err)
+	ro, err := roster.Download(ctx, s.client, eventID, time.Now, nil)
+	if err != nil {
+		return 0, fmt.Errorf("--register-unknown: cannot tell who is registered: %w; nothing was registered or checked in", err)
 	}
 	var unknown []string
 	for _, e := range in.Emails {
-		if _, ok := rs.ro.ByEmail(e); !ok && !slices.Contains(unknown, e) {
+		if _, ok := ro.ByEmail(e); !ok && !slices.Contains(unknown, e) {
 			unknown = append(unknown, e)
 		}
 	}
 	if len(unknown) == 0 {
 		return 0, nil
+	}
+	if ticketType != "" {
+		if ticketType, err = resolveTicketType(ctx, s.client, eventID, ticketType); err != nil {
+			return 0, fmt.Errorf("--ticket-type: %w", err)
+		}
 	}
 	setup, err := walkin.LoadSetup(ctx, s.client, journalDir(s), eventID, time.Now())
 	if err != nil {
@@ -97,4 +103,14 @@ func registerUnknown(ctx context.Context, s *session, eventID, sessionID, ticket
 		fmt.Fprintf(stderr, "Registered %d unknown addresses before checking them in.\n", n)
 	}
 	return n, nil
+}
+
+// register is the import's Register for --register-unknown (nil without).
+func (o *checkinOptions) register(s *session) func(context.Context, *scanqueue.EmailList) (int, error) {
+	if !o.RegisterUnknown {
+		return nil
+	}
+	return func(ctx context.Context, in *scanqueue.EmailList) (int, error) {
+		return registerUnknown(ctx, s, o.EventID, o.SessionID, o.TicketType, in, o.IO.ErrOut)
+	}
 }
