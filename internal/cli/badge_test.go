@@ -106,14 +106,20 @@ func TestCheckinRegistersUnknownAddresses(t *testing.T) {
 	if sum.Registered != 2 || sum.CheckedIn != 3 || !strings.Contains(stderr, "Registered 2 unknown addresses") {
 		t.Fatalf("%+v\n%s", sum, stderr)
 	}
-	// A ticket type the event lacks: the server refuses, nobody is
-	// checked in for it, the line says why.
-	if err := os.WriteFile(list, []byte("new.three@example.org\n"), 0o600); err != nil {
+	// A ticket type the event lacks is refused before anything is sent.
+	if _, _, err := execute(t, "checkin", ev, list, "--register-unknown", "--ticket-type", "nope"); err == nil ||
+		!strings.Contains(err.Error(), `--ticket-type "nope": no such ticket type`) {
+		t.Fatalf("unknown type: %v", err)
+	}
+	// An event whose form requires answers refuses the registration:
+	// nobody on the list is checked in.
+	q := demoFixtures().QuestionsEventID
+	if err := os.WriteFile(list, []byte(firstRegistrants(t, srv.URL(), q)[0].Email+"\nnew.three@example.org\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, _, err = execute(t, "checkin", ev, list, "--register-unknown", "--ticket-type", "nope")
-	if err == nil || !strings.Contains(out, "line 1: new.three@example.org was not registered: the ticket type was not found") {
-		t.Fatalf("refused: %v\n%s", err, out)
+	out, stderr, err = execute(t, "checkin", q, list, "--register-unknown")
+	if err == nil || !strings.Contains(err.Error(), "nothing was checked in") || strings.Contains(out, "checked in:            1") {
+		t.Fatalf("refused: %v\n%s%s", err, out, stderr)
 	}
 }
 

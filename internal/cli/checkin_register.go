@@ -29,6 +29,14 @@ func registerUnknown(ctx context.Context, s *session, eventID, sessionID, ticket
 	if len(in.Emails) == 0 {
 		return 0, nil
 	}
+	// A ticket type that is not the event's is a mistake even when
+	// everyone on the list is registered.
+	if ticketType != "" {
+		var err error
+		if ticketType, err = resolveTicketType(ctx, s.client, eventID, ticketType); err != nil {
+			return 0, fmt.Errorf("--ticket-type: %w", err)
+		}
+	}
 	// Who is registered is read fresh: a cache could make a registered
 	// person look unknown and register them twice.
 	ro, err := roster.Download(ctx, s.client, eventID, time.Now, nil)
@@ -43,11 +51,6 @@ func registerUnknown(ctx context.Context, s *session, eventID, sessionID, ticket
 	}
 	if len(unknown) == 0 {
 		return 0, nil
-	}
-	if ticketType != "" {
-		if ticketType, err = resolveTicketType(ctx, s.client, eventID, ticketType); err != nil {
-			return 0, fmt.Errorf("--ticket-type: %w", err)
-		}
 	}
 	setup, err := walkin.LoadSetup(ctx, s.client, journalDir(s), eventID, time.Now())
 	if err != nil {

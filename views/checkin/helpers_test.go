@@ -54,7 +54,7 @@ type rigConfig struct {
 	pin       string // a kiosk's PIN
 	extras    Extras // walk-ins, badges, the hook
 	printPoll time.Duration
-	search    bool   // a kiosk offers its masked search
+	search    bool // a kiosk offers its masked search
 	now       func() time.Time
 	log       *slog.Logger
 	board     bool // the arrivals board alone, not the desk
@@ -66,7 +66,6 @@ func withJournalDir(dir string) rigOpt { return func(c *rigConfig) { c.dir = dir
 func pickerOnly() rigOpt               { return func(c *rigConfig) { c.noDesk = true } }
 func withSession(id string) rigOpt     { return func(c *rigConfig) { c.sessionID = id } }
 func withKioskPIN(pin string) rigOpt   { return func(c *rigConfig) { c.pin = pin } }
-func boardOnly() rigOpt                { return func(c *rigConfig) { c.board = true } }
 func withExtras(x Extras) rigOpt       { return func(c *rigConfig) { c.extras = x } }
 func withKioskSearch() rigOpt          { return func(c *rigConfig) { c.search = true } }
 func withLog(l *slog.Logger) rigOpt    { return func(c *rigConfig) { c.log = l } }

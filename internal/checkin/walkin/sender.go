@@ -253,10 +253,13 @@ func (s *Sender) answered(w Walkin, res *api.TicketsResult) bool {
 			made = append(made, t)
 		}
 	}
-	if len(made) > 0 {
+	// A success that names no ticket and refuses nothing registered them
+	// all the same (the description shows no answer body): the roster
+	// brings their ticket later.
+	if len(made) > 0 || len(res.Errors) == 0 {
 		return s.save(record{Type: recRegistered, ID: w.ID, At: s.o.Now().UTC(), Tickets: made})
 	}
-	why := "the server made no ticket and gave no reason"
+	var why string
 	for _, e := range res.Errors {
 		why = strings.TrimSuffix(e.Meaning(), ".")
 		if e.ErrorCode != "" {
@@ -290,6 +293,10 @@ func (s *Sender) checkIn(w Walkin) (bool, error) {
 // nothingSent reports a failure before the request left: no connection, a
 // rate limit, no token. Sending again cannot register anyone twice.
 func nothingSent(err error) bool {
+	var ue *api.UnreachableError
+	if errors.As(err, &ue) {
+		return true
+	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {
 		return true

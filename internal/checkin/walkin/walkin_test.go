@@ -39,14 +39,18 @@ func newRig(t *testing.T) *rig {
 	r := &rig{t: t, now: t0}
 	r.sim = sim.New(sim.Options{Now: r.clock, NoRateLimit: true})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		r.sim.ServeHTTP(w, req)
 		if r.lose.Load() && req.Method == http.MethodPost {
+			// The server does the work; its answer never leaves.
 			r.lose.Store(false)
+			r.sim.ServeHTTP(httptest.NewRecorder(), req)
 			if hj, ok := w.(http.Hijacker); ok {
-				conn, _, _ := hj.Hijack()
-				conn.Close()
+				if conn, _, err := hj.Hijack(); err == nil {
+					conn.Close()
+				}
 			}
+			return
 		}
+		r.sim.ServeHTTP(w, req)
 	}))
 	t.Cleanup(srv.Close)
 	t.Cleanup(r.sim.Close)
