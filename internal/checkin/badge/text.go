@@ -239,10 +239,10 @@ func shapeArabic(text []rune, start, end int, bold bool) ([]rune, bool) {
 		}
 		// A glyph outside the Arabic block (a space, a digit) is its
 		// own character, when it stands for one.
-		if g.RuneCount != 1 || g.ClusterIndex < start || g.ClusterIndex >= end {
+		if g.RunesCount() != 1 || g.TextIndex() < start || g.TextIndex() >= end {
 			return nil, false
 		}
-		drawn = append(drawn, text[g.ClusterIndex])
+		drawn = append(drawn, text[g.TextIndex()])
 	}
 	return drawn, true
 }
