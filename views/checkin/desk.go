@@ -676,6 +676,6 @@ func (d *Desk) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		first,
 		{d.keys.Search, d.keys.Choose, d.keys.Pick, d.keys.CloseSearch, d.keys.Board, d.keys.History},
-		d.doorHelp(),
+		d.doorActions().ShortHelp(), // the ? panel lists them all; a key that is off says why
 	}
 }
