@@ -172,6 +172,8 @@ type Profile struct {
 	// KioskPIN unlocks a kiosk desk: EVDESK_KIOSK_PIN, else kiosk_pin.
 	// Never shown or logged.
 	KioskPIN string
+	// Desk is the check-in desk's settings (desk.go).
+	Desk Desk
 	// KioskSearch (kiosk_search = true) offers the registrant search at a
 	// locked kiosk, names only and partly masked.
 	KioskSearch bool
@@ -321,6 +323,7 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.setOrigin(FieldMouse, f.origin(chosen, FieldMouse))
 		}
 		p.KioskPIN = set(FieldKioskPIN, e.KioskPIN)
+		p.Desk = e.DeskSettings.resolve()
 		if e.KioskSearch {
 			p.KioskSearch = true
 			p.setOrigin(FieldKioskSearch, f.origin(chosen, FieldKioskSearch))
@@ -411,6 +414,9 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 }
 
 func applyDefaults(p *Profile) {
+	if p.Desk.PrintBadges == "" {
+		p.Desk.PrintBadges = PrintNever
+	}
 	if p.PathWord == "" {
 		p.PathWord = DefaultPathWord
 		p.setOrigin(FieldPathWord, "default")

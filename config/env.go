@@ -57,6 +57,8 @@ var EnvVars = []EnvVar{
 	{EnvTheme, "the console's theme: auto, dark, light or high-contrast (--theme)"},
 	{"EVDESK_TOKEN_NO_PHONE", "printed by `evdesk sim`: a token of an account without the phone service (name it in a profile's token_env)"},
 	{"EVDESK_TOKEN_OTHER_HOST", "printed by `evdesk sim`: the second account's token (name it in a profile's token_env)"},
+	{EnvCAFile, "a PEM bundle of certificate authorities trusted besides the system's, over the profile's ca_file"},
+	{"EVDESK_REAL_PRINT", "tests only: \"1\" runs the tests that print to a real CUPS server and read badges with pdftotext and zbarimg (.ci/run sets it)"},
 }
 
 // OtherEnvVars are the variables of wider conventions that evdesk honours.

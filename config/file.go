@@ -57,6 +57,8 @@ type ProfileEntry struct {
 	Mouse *bool `toml:"mouse,omitempty"`
 	// KioskPIN unlocks this profile's kiosk desks (6 to 12 digits).
 	KioskPIN string `toml:"kiosk_pin,omitempty"`
+	// DeskSettings: walk-ins, badges, the check-in hook (desk.go).
+	DeskSettings
 	// KioskSearch offers the registrant search at a locked kiosk (names
 	// only, partly masked).
 	KioskSearch bool `toml:"kiosk_search,omitempty"`
@@ -144,7 +146,7 @@ func Parse(path string, src []byte) (*File, error) {
 		case len(k) == 3 && k[0] == "profiles" && (last == "client_secret" || strings.Contains(last, "token")):
 			fe.Msg = fmt.Sprintf("secrets do not belong in the config file: remove %s; evdesk keeps the client secret and tokens in the keyring (`evdesk login` asks for it) or reads %s / %s", last, EnvClientSecret, EnvToken)
 		case len(k) == 3 && k[0] == "profiles":
-			fe.Msg = "unknown field (known: " + strings.Join(knownFields, ", ") + ")"
+			fe.Msg = "unknown field (known: " + strings.Join(append(slices.Clone(knownFields), deskFields...), ", ") + ")"
 		case len(k) == 1:
 			fe.Msg = "unknown setting (known: default_profile, [profiles.NAME])"
 		default:
@@ -215,6 +217,9 @@ func (f *File) Check() error {
 			if err := CheckKioskPIN(e.KioskPIN); err != nil {
 				return bad(FieldKioskPIN, err.Error())
 			}
+		}
+		if field, msg := e.DeskSettings.check(); msg != "" {
+			return bad(field, msg)
 		}
 		if e.PhoneBaseline != "" {
 			if err := CheckFilePath(e.PhoneBaseline); err != nil {
@@ -346,6 +351,13 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # kiosk_pin = "DIGITS" unlocks ` + "`evdesk desk --kiosk`" + ` (EVDESK_KIOSK_PIN wins);
 # it keeps a desk on screen and opens no account. kiosk_search = true lets
 # the public find themselves at a locked kiosk (names only, partly masked).
+# At the check-in desk: walk_ins = false stops registering walk-ins (a kiosk
+# takes them only with walk_ins = true); badge_printer = "Badges" (a CUPS
+# queue) or "ipp://host:631/printers/Badges" prints badges, on every check-in
+# with print_badges = "always", on a key with "ask" (the default), or never;
+# badge_layout = "4x3" (or 4x6, a6, 62mm, or a .toml layout file);
+# on_checkin = ["command", "{email}", "{name}", "{ticket}", "{desk}"] runs a
+# command after each confirmed check-in (no shell; output to the log).
 
 `
 

@@ -38,6 +38,8 @@ type GlobalKeys struct {
 	// are typing (the quit question over the desk); Kiosk locks and unlocks
 	// a kiosk desk (with its PIN).
 	Find, Bell, Retry, Board, YesChord, Kiosk key.Binding
+	// At the door: register a walk-in, print (or reprint) a badge.
+	WalkIn, PrintBadge key.Binding
 	// Phone policy audits: a baseline to check against, another account
 	// beside this one.
 	Baseline, Compare key.Binding
@@ -109,6 +111,8 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Board:        b("F4", "arrivals board", "f4"),
 		YesChord:     b("ctrl+y", "yes, where letters are typed", "ctrl+y"),
 		Kiosk:        b("ctrl+k", "kiosk: unlock with the PIN, or lock", "ctrl+k"),
+		WalkIn:       b("F5", "register a walk-in", "f5"),
+		PrintBadge:   b("F6", "print the badge", "f6"),
 		Baseline:     b("B", "load a baseline", "B"),
 		Compare:      b("C", "compare with another profile", "C"),
 	}

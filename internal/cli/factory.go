@@ -112,6 +112,8 @@ type session struct {
 	// kioskPIN unlocks a kiosk desk (the profile's kiosk_pin or
 	// EVDESK_KIOSK_PIN); never shown or logged.
 	kioskPIN string
+	// desk is the profile's desk settings: walk-ins, badges, the hook.
+	desk config.Desk
 	// kioskSearch offers the registrant search at a locked kiosk.
 	kioskSearch bool
 }
@@ -194,6 +196,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	if err := profile.Validate(); err != nil {
 		return nil, err
 	}
+	s.desk = profile.Desk
 	tlsConf, err := profile.TLSConfig()
 	if err != nil {
 		return nil, err

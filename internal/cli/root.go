@@ -213,6 +213,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newExhibitorsCmd(f))
 	root.AddCommand(newTranscribeCmd(f, nil))
 	root.AddCommand(newInfoCmd(f, nil))
+	root.AddCommand(newBadgeCmd(f))
+	root.AddCommand(newRosterCmd(f))
 	root.AddCommand(helpTopics()...)
 	f.completeWithData(root)
 	explainMistakes(root)
