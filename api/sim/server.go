@@ -30,6 +30,9 @@ func Start(addr string, opts Options) (*Server, error) {
 		done: make(chan struct{}),
 	}
 	s.srv = &http.Server{Handler: s.Sim, ReadHeaderTimeout: 10 * time.Second}
+	if s.hooks != nil {
+		go s.RunWebhooks(s.hooks.life)
+	}
 	go func() {
 		err := s.srv.Serve(ln)
 		if errors.Is(err, http.ErrServerClosed) {
@@ -47,6 +50,9 @@ func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/v2" 
 // AuthURL is the OAuth server's root (no /v2): {AuthURL}/oauth/authorize
 // and {AuthURL}/oauth/token.
 func (s *Server) AuthURL() string { return "http://" + s.ln.Addr().String() }
+
+// ChangelogURL is the address of the simulator's change log feed.
+func (s *Server) ChangelogURL() string { return s.AuthURL() + ChangelogPath }
 
 // Addr is the listening address.
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }

@@ -57,6 +57,9 @@ type Options struct {
 	// TokenTTL is the life of access tokens its OAuth server issues.
 	// Default AccessTokenLifetime (an hour); seconds let refresh be seen.
 	TokenTTL time.Duration
+	// Webhook, with a URL, delivers the change log's webhook events to it
+	// (webhooks.go).
+	Webhook WebhookOptions
 }
 
 // Sim is the simulator. It is safe for concurrent use.
@@ -74,6 +77,7 @@ type Sim struct {
 
 	oauth    *oauthServer // OAuth endpoints' state (oauth.go)
 	tokenTTL time.Duration
+	hooks    *webhooks // nil without a webhook URL (webhooks.go)
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -113,6 +117,9 @@ func New(opts Options) *Sim {
 
 		tokenTTL: opts.TokenTTL,
 	}
+	if opts.Webhook.URL != "" {
+		s.hooks = newWebhooks(opts.Webhook, opts.Now, s.stop)
+	}
 	s.registerTokens()
 	s.seed(opts.Now())
 	s.routes()
@@ -131,6 +138,8 @@ func (s *Sim) routes() {
 	s.exhibitorRoutes()
 	s.transcribeRoutes()
 	s.oauthRoutes()
+	s.changelogRoutes()
+	s.webhookRoutes()
 	s.mux.HandleFunc("/", s.notFound)
 }
 
@@ -184,6 +193,10 @@ func (s *Sim) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if isAIPath(r.URL.Path) { // the AI services check their own JWT (transcribe.go)
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	if r.URL.Path == ChangelogPath || isSimControlPath(r.URL.Path) { // public feed; test tools
 		s.mux.ServeHTTP(w, r)
 		return
 	}
