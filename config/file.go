@@ -53,10 +53,15 @@ type ProfileEntry struct {
 	Mouse *bool `toml:"mouse,omitempty"`
 	// KioskPIN unlocks this profile's kiosk desks (4 to 12 digits).
 	KioskPIN string `toml:"kiosk_pin,omitempty"`
+	// ChangelogURL is the developer change log feed.
+	ChangelogURL string `toml:"changelog_url,omitempty"`
+	// ChangelogNotice, when false, turns the start-up notice off.
+	ChangelogNotice *bool `toml:"changelog_notice,omitempty"`
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
-	FieldTokenEnv, FieldMaxResponseMB, FieldRateLimit, FieldPhoneBaseline, FieldMouse, FieldKioskPIN}
+	FieldTokenEnv, FieldMaxResponseMB, FieldRateLimit, FieldPhoneBaseline, FieldMouse, FieldKioskPIN,
+	FieldChangelogURL, FieldChangelogNotice}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -156,6 +161,9 @@ func (f *File) Check() error {
 		}
 		if msg := serverURLProblem(e.AuthURL, exampleAuthURL); e.AuthURL != "" && msg != "" {
 			return bad(FieldAuthURL, msg)
+		}
+		if msg := serverURLProblem(e.ChangelogURL, exampleChangelogURL); e.ChangelogURL != "" && msg != "" {
+			return bad(FieldChangelogURL, msg)
 		}
 		if err := CheckPathWord(e.PathWord); err != nil {
 			return bad(FieldPathWord, fmt.Sprintf("%q %v", e.PathWord, err))
@@ -279,6 +287,9 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # mouse = false leaves the mouse to the terminal (for selecting text).
 # kiosk_pin = "DIGITS" unlocks ` + "`evdesk desk --kiosk`" + ` (EVDESK_KIOSK_PIN wins);
 # it keeps a desk on screen and opens no account.
+# changelog_url = "URL" is the provider's developer change log feed
+# (EVDESK_CHANGELOG_URL wins); changelog_notice = false turns off the
+# console's start-up notice of breaking changes and deprecations.
 
 `
 

@@ -30,8 +30,8 @@ func Start(addr string, opts Options) (*Server, error) {
 		done: make(chan struct{}),
 	}
 	s.srv = &http.Server{Handler: s.Sim, ReadHeaderTimeout: 10 * time.Second}
-	if s.hooks != nil {
-		go s.RunWebhooks(s.hooks.life)
+	if h := s.hooks.Load(); h != nil {
+		go s.RunWebhooks(h.life)
 	}
 	go func() {
 		err := s.srv.Serve(ln)

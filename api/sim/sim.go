@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	// The simulator validates timezones (create, duplicate) and lays out its
@@ -77,7 +78,7 @@ type Sim struct {
 
 	oauth    *oauthServer // OAuth endpoints' state (oauth.go)
 	tokenTTL time.Duration
-	hooks    *webhooks // nil without a webhook URL (webhooks.go)
+	hooks    atomic.Pointer[webhooks] // nil without a webhook URL (webhooks.go)
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -118,7 +119,7 @@ func New(opts Options) *Sim {
 		tokenTTL: opts.TokenTTL,
 	}
 	if opts.Webhook.URL != "" {
-		s.hooks = newWebhooks(opts.Webhook, opts.Now, s.stop)
+		s.hooks.Store(newWebhooks(opts.Webhook, opts.Now, s.stop))
 	}
 	s.registerTokens()
 	s.seed(opts.Now())

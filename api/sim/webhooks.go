@@ -139,7 +139,7 @@ func isSimControlPath(p string) bool { return strings.HasPrefix(p, "/__sim/") }
 // answers), then delivers the next event every Options.Webhook.Every until
 // ctx ends. Start runs it when a webhook URL is set.
 func (s *Sim) RunWebhooks(ctx context.Context) {
-	w := s.hooks
+	w := s.hooks.Load()
 	if w == nil {
 		return
 	}
@@ -154,25 +154,42 @@ func (s *Sim) RunWebhooks(ctx context.Context) {
 	if w.o.Every <= 0 {
 		return
 	}
+	// The first event goes at once, the rest on the timer; the recording
+	// (the event evdesk acts on) comes first.
+	w.mu.Lock()
+	w.next = len(WebhookEvents) - 1
+	w.mu.Unlock()
 	t := time.NewTicker(w.o.Every)
 	defer t.Stop()
 	for {
+		w.mu.Lock()
+		name := WebhookEvents[w.next%len(WebhookEvents)]
+		w.next++
+		w.mu.Unlock()
+		w.deliver(ctx, name)
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			w.mu.Lock()
-			name := WebhookEvents[w.next%len(WebhookEvents)]
-			w.next++
-			w.mu.Unlock()
-			w.deliver(ctx, name)
 		}
 	}
 }
 
+// DeliverWebhooks makes the simulator deliver to o.URL from now on, on
+// its timer, until it closes (the demo's listener starts after it).
+func (s *Sim) DeliverWebhooks(o WebhookOptions) {
+	h := newWebhooks(o, s.now, s.stop)
+	s.hooks.Store(h)
+	go s.RunWebhooks(h.life)
+}
+
+// DemoWebhookSecret is the secret token `evdesk --demo webhooks listen`
+// and the embedded simulator share.
+const DemoWebhookSecret = "evdesk-demo-webhook-secret"
+
 // fireWebhooks delivers events now: the simulator-only control endpoint.
 func (s *Sim) fireWebhooks(w http.ResponseWriter, r *http.Request) {
-	hooks := s.hooks
+	hooks := s.hooks.Load()
 	if hooks == nil {
 		writeError(w, errf(http.StatusConflict, 0, "No webhook URL is set: start the simulator with --webhook-url and --webhook-secret."))
 		return

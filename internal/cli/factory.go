@@ -63,6 +63,12 @@ type session struct {
 	// kioskPIN unlocks a kiosk desk (the profile's kiosk_pin or
 	// EVDESK_KIOSK_PIN); never shown or logged.
 	kioskPIN string
+	// demoSim is --demo's embedded simulator (nil otherwise).
+	demoSim *sim.Server
+	// changelogURL and changelogNotice: the profile's change log feed,
+	// and whether the console tells its news at start.
+	changelogURL    string
+	changelogNotice bool
 }
 
 func (s *session) Close() {
@@ -103,13 +109,14 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 			return nil, fmt.Errorf("start the demo simulator: %w", err)
 		}
 		s.closers = append(s.closers, srv)
+		s.demoSim = srv
 		pin := config.FromEnv(os.LookupEnv).KioskPIN
 		if err := config.CheckKioskPIN(pin); pin != "" && err != nil {
 			s.Close()
 			return nil, fmt.Errorf("%s %v", config.EnvKioskPIN, err)
 		}
 		profile = config.Profile{Name: "demo", BaseURL: srv.URL(), PathWord: config.DefaultPathWord, Token: sim.DemoToken,
-			KioskPIN: pin}
+			KioskPIN: pin, ChangelogURL: srv.ChangelogURL()}
 		s.demo, s.account = true, sim.DemoHostEmail
 		// The demo server starts afresh on every run: journals kept from
 		// an earlier run would answer for scans it has never seen.
@@ -154,6 +161,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	}
 	s.client, s.senderClient, s.profile, s.kioskPIN = client, sender, profile.Name, profile.KioskPIN
 	s.noMouse = flags.noMouse || profile.NoMouse
+	s.changelogURL, s.changelogNotice = profile.ChangelogURL, !profile.NoChangelogNotice
 	if tr, err := newTranscriber(ctx, flags, s); err == nil {
 		s.transcriber = tr
 	} else {

@@ -118,6 +118,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	addRegistrationCommands(root, f)
 	addExhibitorsCommands(root, f)
 	addTranscribeCommands(root, f)
+	addWebhooksCommands(root, f)
+	addChangelogCommand(root, f)
 	explainMistakes(root)
 	return root
 }
