@@ -51,6 +51,8 @@ type App struct {
 	toast     toast
 	toastSeq  int
 	quitAsk   *Confirm // non-nil while a QuitGuard question is open
+	news      *NewsMsg // unread news for the status bar (news.go)
+	startup   tea.Cmd  // WithStartup's background command
 }
 
 type toast struct {
@@ -126,7 +128,7 @@ func (a *App) newEntry(s Screen) entry {
 
 // Init asks for the terminal background and starts the first screens.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, a.startup}
 	for _, e := range a.stack() {
 		cmds = append(cmds, addressTo(e.id, e.screen.Init()))
 	}
@@ -176,6 +178,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.showToast(msg)
 	case noticeMsg:
 		a.notice = &msg
+		return a, nil
+	case NewsMsg:
+		a.news = &msg
 		return a, nil
 	case errorClearedMsg:
 		if msg.seq == a.errSeq {
@@ -340,6 +345,9 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Palette):
 		return a.openPalette()
+	case a.news != nil && key.Matches(k, keys.News):
+		a.readNews()
+		return nil
 	case len(a.sections) > 1 && key.Matches(k, keys.NextTab):
 		return a.switchTo(a.active + 1)
 	case len(a.sections) > 1 && key.Matches(k, keys.PrevTab):

@@ -14,8 +14,9 @@ import (
 // its own words (Action.Help); the key and its meaning come from here. Each
 // program builds its own copy: no key map is shared or global.
 type GlobalKeys struct {
-	// The shell's own.
-	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette key.Binding
+	// The shell's own. News reads the news the status bar shows (only
+	// while it shows some, so the bar names the key then).
+	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette, News key.Binding
 
 	// Moving in lists.
 	Up, Down, PageUp, PageDown, Home, End, Filter, Sort, Reverse key.Binding
@@ -57,6 +58,7 @@ func DefaultGlobalKeys() *GlobalKeys {
 		PrevTab:      b("shift+tab", "prev section", "shift+tab"),
 		Errors:       b("E", "recent errors", "E"),
 		Palette:      b(":", "command palette", ":"),
+		News:         b("N", "read the news in the status bar", "N"),
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),

@@ -20,6 +20,7 @@ import (
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/sanitize"
+	"github.com/evdesk/evdesk/internal/webhook"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/console"
 )
@@ -198,8 +199,13 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 	if s.demo {
 		samples = sim.SampleAudioURLs
 	}
+	news := &consoleChangelog{}
+	phone := f.phoneDeps(ctx, s)
+	phone.Changelog = news.forField
 	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps(s),
-		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: f.phoneDeps(ctx, s)}), opts...)
+		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: phone,
+		Recordings: webhook.Spool{Dir: webhook.DefaultSpoolDir(s.profile)}}),
+		append(opts, ui.WithStartup(changelogStartup(ctx, s, news)))...)
 	p := tea.NewProgram(app, tea.WithContext(ctx))
 	if s.warning != "" {
 		go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: s.warning}) // delivered once the program runs
