@@ -405,11 +405,11 @@ func (p Profile) Validate() error {
 		return err
 	}
 	if p.TokenEnv != "" && p.Token == "" {
-		return fmt.Errorf("%s: profile %q takes its token from %s, which is not set", p.label(FieldTokenEnv), p.Name, p.TokenEnv)
+		return noCredentials(fmt.Errorf("%s: profile %q takes its token from %s, which is not set", p.label(FieldTokenEnv), p.Name, p.TokenEnv))
 	}
 	if p.Token == "" && (p.AuthURL == "" || p.ClientID == "") {
-		return fmt.Errorf("no credentials for profile %q: set %s and %s (or `evdesk config set-profile %s --auth-url URL --client-id ID`) and run `evdesk login`, or set %s to an access token (`evdesk sim` prints one for the simulator)",
-			p.Name, EnvAuthURL, EnvClientID, p.Name, EnvToken)
+		return noCredentials(fmt.Errorf("no credentials for profile %q: set %s and %s (or `evdesk config set-profile %s --auth-url URL --client-id ID`) and run `evdesk login`, or set %s to an access token (`evdesk sim` prints one for the simulator)",
+			p.Name, EnvAuthURL, EnvClientID, p.Name, EnvToken))
 	}
 	return nil
 }

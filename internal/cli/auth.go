@@ -17,12 +17,6 @@ import (
 	"github.com/evdesk/evdesk/internal/words"
 )
 
-// addAuthCommands registers login, logout, auth (status, token) and config
-// on root, whose persistent --profile flag they read.
-func addAuthCommands(root *cobra.Command) {
-	root.AddCommand(newLoginCmd(), newLogoutCmd(), newAuthCmd(), newConfigCmd())
-}
-
 // profileFlag is the --profile value ("" when not given).
 func profileFlag(cmd *cobra.Command) string {
 	if f := cmd.Flag("profile"); f != nil {
@@ -31,10 +25,10 @@ func profileFlag(cmd *cobra.Command) string {
 	return ""
 }
 
-// loadProfile resolves the profile of a command: --profile, the config file
-// and the environment.
-func loadProfile(cmd *cobra.Command) (config.Profile, error) {
-	return config.LoadProfile(profileFlag(cmd))
+// loadProfile resolves the profile of a command through the factory:
+// --profile, the config file and the environment.
+func (f *Factory) loadProfile(cmd *cobra.Command) (config.Profile, error) {
+	return f.Profile(profileFlag(cmd))
 }
 
 func profileArg(name string) string {
@@ -44,7 +38,7 @@ func profileArg(name string) string {
 	return " --profile " + name
 }
 
-func newLoginCmd() *cobra.Command {
+func newLoginCmd(f *Factory) *cobra.Command {
 	var (
 		noBrowser, insecure, ai, webhookSecret bool
 		timeout                                time.Duration
@@ -60,7 +54,7 @@ func newLoginCmd() *cobra.Command {
 			"with --webhook-secret, the secret token of the webhook endpoint (`evdesk webhooks listen`).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := loadProfile(cmd)
+			p, err := f.loadProfile(cmd)
 			if err != nil {
 				return err
 			}
@@ -69,7 +63,7 @@ func newLoginCmd() *cobra.Command {
 			if in := cmd.InOrStdin(); in != nil && !authIsStdin(cmd) {
 				term = &auth.Terminal{In: auth.NewLineReader(in), Out: out}
 			}
-			st := auth.NewStore(auth.StoreOptions{AllowFile: insecure})
+			st := f.AuthStore(auth.StoreOptions{AllowFile: insecure})
 			if ai {
 				return loginAI(cmd.Context(), p, st, term, insecure, out)
 			}
@@ -96,7 +90,7 @@ func newLoginCmd() *cobra.Command {
 				return err
 			}
 			sess, err := auth.Login(cmd.Context(), auth.LoginOptions{Profile: p, ClientSecret: secret, SaveClientSecret: prompted,
-				Store: st, NoBrowser: noBrowser, Input: term.In, Out: out, Timeout: timeout})
+				Store: st, NoBrowser: noBrowser, OpenBrowser: f.Browser, Input: term.In, Out: out, Timeout: timeout})
 			if err != nil {
 				if errors.Is(err, auth.ErrInvalidClient) && !prompted && p.ClientSecret == "" {
 					return fmt.Errorf("%w: if the stored client secret is wrong, run `evdesk logout --forget-secrets%s` and log in again", err, profileArg(p.Name))
@@ -118,13 +112,14 @@ func newLoginCmd() *cobra.Command {
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.BoolVar(&noBrowser, "no-browser", false, "do not open a browser; print the URL and wait for the redirect or a pasted URL/code")
-	f.BoolVar(&insecure, "insecure-storage", false, "if the OS keyring is unavailable, keep credentials in a plain 0600 file in the config dir")
-	f.BoolVar(&ai, "ai", false, "store the API key and secret for the AI (transcription) services instead of logging in")
-	f.BoolVar(&webhookSecret, "webhook-secret", false, "store the webhook endpoint's secret token instead of logging in")
+	cmd.Annotations = map[string]string{interactive: "its own --timeout"}
+	fl := cmd.Flags()
+	fl.BoolVar(&noBrowser, "no-browser", false, "do not open a browser; print the URL and wait for the redirect or a pasted URL/code")
+	fl.BoolVar(&insecure, "insecure-storage", false, "if the OS keyring is unavailable, keep credentials in a plain 0600 file in the config dir")
+	fl.BoolVar(&ai, "ai", false, "store the API key and secret for the AI (transcription) services instead of logging in")
+	fl.BoolVar(&webhookSecret, "webhook-secret", false, "store the webhook endpoint's secret token instead of logging in")
 	cmd.MarkFlagsMutuallyExclusive("ai", "webhook-secret")
-	f.DurationVar(&timeout, "timeout", auth.DefaultLoginTimeout, "how long to wait for the browser")
+	fl.DurationVar(&timeout, "timeout", auth.DefaultLoginTimeout, "how long to wait for the browser")
 	return cmd
 }
 
@@ -214,7 +209,7 @@ func authErrOr(err, fallback error) error {
 	return fallback
 }
 
-func newLogoutCmd() *cobra.Command {
+func newLogoutCmd(f *Factory) *cobra.Command {
 	var all, forget bool
 	cmd := &cobra.Command{
 		Use:   "logout",
@@ -222,7 +217,7 @@ func newLogoutCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
-			st := auth.NewStore(auth.StoreOptions{})
+			st := f.AuthStore(auth.StoreOptions{})
 			var names []string
 			if all {
 				stored, err := st.Profiles()
@@ -230,8 +225,8 @@ func newLogoutCmd() *cobra.Command {
 					return err
 				}
 				names = stored
-				if f, err := config.ReadFile(config.Path()); err == nil {
-					for _, n := range f.ProfileNames() {
+				if file, err := config.ReadFile(config.Path()); err == nil {
+					for _, n := range file.ProfileNames() {
 						if !slices.Contains(names, n) {
 							names = append(names, n)
 						}
@@ -239,7 +234,7 @@ func newLogoutCmd() *cobra.Command {
 				}
 				slices.Sort(names)
 			} else {
-				p, err := loadProfile(cmd)
+				p, err := f.loadProfile(cmd)
 				if err != nil {
 					return err
 				}
@@ -294,27 +289,27 @@ func logoutOne(ctx context.Context, st *auth.Store, name string, forget bool, ou
 	return nil
 }
 
-func newAuthCmd() *cobra.Command {
+func newAuthCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "auth",
 		Short: "Inspect the stored login and print access tokens",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newAuthStatusCmd(), newAuthTokenCmd())
+	cmd.AddCommand(newAuthStatusCmd(f), newAuthTokenCmd(f))
 	return cmd
 }
 
-func newAuthStatusCmd() *cobra.Command {
+func newAuthStatusCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show the login of the profile: user, scopes, token expiry, storage (exit 1 on a problem)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := loadProfile(cmd)
+			p, err := f.loadProfile(cmd)
 			if err != nil {
 				return err
 			}
-			return authStatus(cmd.OutOrStdout(), p, auth.NewStore(auth.StoreOptions{}), time.Now())
+			return authStatus(cmd.OutOrStdout(), p, f.AuthStore(auth.StoreOptions{}), f.Now())
 		},
 	}
 }
@@ -404,7 +399,7 @@ func authRoundDur(d time.Duration) string {
 	return d.Truncate(time.Second).String()
 }
 
-func newAuthTokenCmd() *cobra.Command {
+func newAuthTokenCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "token",
 		Short: "Print a fresh access token for scripts (refreshing it if needed)",
@@ -412,7 +407,7 @@ func newAuthTokenCmd() *cobra.Command {
 			"when it is about to expire. With " + config.EnvToken + " set, that token is printed.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := loadProfile(cmd)
+			p, err := f.loadProfile(cmd)
 			if err != nil {
 				return err
 			}

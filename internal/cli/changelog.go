@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,15 +14,28 @@ import (
 	"github.com/evdesk/evdesk/internal/changelog"
 )
 
-// changelogOptions are `evdesk changelog`'s flags.
+// changelogOptions are `evdesk changelog`'s.
 type changelogOptions struct {
-	tags, areas, since string
-	out                *outputFormat
-	now                func() time.Time
+	deps
+	Export *exporter
+	Filter changelog.Filter
+	// Feed finds the change log: its URL, where its copy is kept, and
+	// what to close after (the demo's simulator).
+	Feed func(context.Context) (changelogFeed, error)
 }
 
-func addChangelogCommand(root *cobra.Command, f *Factory) {
-	o := changelogOptions{out: newOutput("table", "json"), now: time.Now}
+// changelogFeed is where a command reads the change log.
+type changelogFeed struct {
+	URL   string
+	Cache changelog.Cache
+	Close func()
+}
+
+// newChangelogCmd is `evdesk changelog`.
+func newChangelogCmd(f *Factory, runF runFunc[changelogOptions]) *cobra.Command {
+	o := &changelogOptions{deps: f.deps()}
+	o.Feed = func(ctx context.Context) (changelogFeed, error) { return f.changelogFeed(ctx, o.deps) }
+	var tags, areas, since string
 	cmd := &cobra.Command{
 		Use:   "changelog",
 		Short: "The platform's change log: breaking changes, deprecations, releases",
@@ -30,55 +45,54 @@ func addChangelogCommand(root *cobra.Command, f *Factory) {
 			"A copy is kept in the cache dir: offline, the last copy is shown, and said so.\n\n" +
 			"Tags: " + strings.Join(changelog.Tags, ", ") + ".",
 		Example: "  evdesk changelog --tag breaking-change,deprecation --area phone\n" +
-			"  evdesk changelog --since 2026-09-01 -o json | jq '.entries[].title'\n" +
+			"  evdesk changelog --since 2026-09-01 --jq '.entries[].title'\n" +
 			"  evdesk --demo changelog",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			filter, err := o.filter()
-			if err != nil {
-				return err
+			var err error
+			if o.Filter.Tags, err = changelog.ParseTags(tags); err != nil {
+				return flagErrorf("%v", err)
 			}
-			if f.flags.demo { // the embedded simulator serves the feed
-				return f.withSession(func(cmd *cobra.Command, _ []string, s *session) error {
-					// Its port changes every run: its copy stays in the run's folder.
-					return o.run(cmd, s.changelogURL, filter, changelog.Cache{Dir: filepath.Join(s.journalDir, "changelog")})
-				})(cmd, nil)
+			if o.Filter.Areas, err = changelog.ParseAreas(areas); err != nil {
+				return flagErrorf("%v", err)
 			}
-			p, err := config.LoadProfile(f.flags.profile)
-			if err != nil {
-				return err
+			if o.Filter.Since, err = changelog.ParseSince(since); err != nil {
+				return flagErrorf("%v", err)
 			}
-			if p.ChangelogURL == "" {
-				return fmt.Errorf("profile %q has no %s: set it in %s or set %s (`evdesk sim` prints the simulator's)",
-					p.Name, config.FieldChangelogURL, config.Path(), config.EnvChangelogURL)
-			}
-			ctx, cancel := withTimeout(cmd.Context(), f.flags.timeout)
-			defer cancel()
-			cmd.SetContext(ctx)
-			return o.run(cmd, p.ChangelogURL, filter, changelog.DefaultCache())
+			return run(cmd, o, runF, changelogRun)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.tags, "tag", "", "only entries with one of these `TAGS` (comma-separated)")
-	fl.StringVar(&o.areas, "area", "", "only entries in one of these `AREAS` (comma-separated, e.g. events,phone)")
-	fl.StringVar(&o.since, "since", "", "only entries dated on or after this `DAY` (2026-09-01)")
-	fl.VarP(o.out, "output", "o", "output format: table or json")
-	root.AddCommand(cmd)
+	fl.StringVar(&tags, "tag", "", "only entries with one of these `TAGS` (comma-separated)")
+	fl.StringVar(&areas, "area", "", "only entries in one of these `AREAS` (comma-separated, e.g. events,phone)")
+	fl.StringVar(&since, "since", "", "only entries dated on or after this `DAY` (2026-09-01)")
+	o.Export = addExporter(cmd, formatTable, formatJSON, formatCSV)
+	return cmd
 }
 
-func (o *changelogOptions) filter() (changelog.Filter, error) {
-	var (
-		fl  changelog.Filter
-		err error
-	)
-	if fl.Tags, err = changelog.ParseTags(o.tags); err != nil {
-		return fl, err
+// changelogFeed is the profile's change log, or with --demo the embedded
+// simulator's (its copy kept in the run's folder: its port changes).
+func (f *Factory) changelogFeed(ctx context.Context, d deps) (changelogFeed, error) {
+	if f.flags.demo {
+		s, err := d.Session(ctx)
+		if err != nil {
+			return changelogFeed{}, err
+		}
+		return changelogFeed{URL: s.changelogURL, Cache: changelog.Cache{Dir: filepath.Join(s.journalDir, "changelog")},
+			Close: s.Close}, nil
 	}
-	if fl.Areas, err = changelog.ParseAreas(o.areas); err != nil {
-		return fl, err
+	p, err := f.Profile(f.flags.profile)
+	if err != nil {
+		return changelogFeed{}, err
 	}
-	fl.Since, err = changelog.ParseSince(o.since)
-	return fl, err
+	if p.ChangelogURL == "" {
+		return changelogFeed{}, fmt.Errorf("profile %q has no %s: set it in %s or set %s (`evdesk sim` prints the simulator's)",
+			p.Name, config.FieldChangelogURL, config.Path(), config.EnvChangelogURL)
+	}
+	if err := changelog.CheckURL(p.ChangelogURL); err != nil {
+		return changelogFeed{}, fmt.Errorf("%s (from %s): %v", config.FieldChangelogURL, p.Origin(config.FieldChangelogURL), err)
+	}
+	return changelogFeed{URL: p.ChangelogURL, Cache: changelog.DefaultCache(), Close: func() {}}, nil
 }
 
 // changelogJSON is -o json's document.
@@ -90,40 +104,57 @@ type changelogJSON struct {
 	Entries   []changelog.Entry `json:"entries"`
 }
 
-func (o *changelogOptions) run(cmd *cobra.Command, url string, filter changelog.Filter, cache changelog.Cache) error {
-	res, err := changelog.Get(cmd.Context(), nil, cache, url, o.now())
+func changelogRun(ctx context.Context, o *changelogOptions) error {
+	feed, err := o.Feed(ctx)
+	if err != nil {
+		return err
+	}
+	defer feed.Close()
+	res, err := changelog.Get(ctx, nil, feed.Cache, feed.URL, o.Now())
 	if err != nil {
 		return err
 	}
 	if res.Offline != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "evdesk: offline (%v); showing the copy fetched %s\n",
+		fmt.Fprintf(o.IO.ErrOut, "evdesk: offline (%v); showing the copy fetched %s\n",
 			res.Offline, res.Feed.FetchedAt.Local().Format("2006-01-02 15:04"))
 	}
-	entries := filter.Apply(res.Feed.Entries)
-	w := cmd.OutOrStdout()
-	if o.out.value == "json" {
-		if entries == nil {
-			entries = []changelog.Entry{}
-		}
-		return writeJSON(w, changelogJSON{URL: res.Feed.URL, Title: res.Feed.Title, FetchedAt: res.Feed.FetchedAt,
-			Offline: res.Offline != nil, Entries: entries})
+	entries := o.Filter.Apply(res.Feed.Entries)
+	if entries == nil {
+		entries = []changelog.Entry{}
 	}
-	if len(entries) == 0 {
-		fmt.Fprintln(w, "No change log entries match.")
-		return nil
-	}
-	rows := make([][]string, len(entries))
-	for i, e := range entries {
-		mark := ""
-		if e.Uses {
-			mark = "*"
-		}
-		rows[i] = []string{mark, e.DateText(), strings.Join(e.Tags, ","), strings.Join(e.Areas, ","), e.Title}
-	}
-	if err := o.out.writeRows(w, []string{"", "DATE", "TAGS", "AREAS", "TITLE"}, rows); err != nil {
+	doc := changelogJSON{URL: res.Feed.URL, Title: res.Feed.Title, FetchedAt: res.Feed.FetchedAt,
+		Offline: res.Offline != nil, Entries: entries}
+	if err := o.Export.Write(o.IO.Out, doc, func(csv bool) rows { return changelogRows(entries, csv) }); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n* touches an area evdesk uses (%s). -o json has each entry's text and link.\n",
-		strings.Join(changelog.UsedAreas, ", "))
+	if o.Export.Is(formatTable) {
+		if len(entries) == 0 {
+			fmt.Fprintln(o.IO.Out, "No change log entries match.")
+			return nil
+		}
+		fmt.Fprintf(o.IO.Out, "\n* touches an area evdesk uses (%s). -o json has each entry's text and link.\n",
+			strings.Join(changelog.UsedAreas, ", "))
+	}
 	return nil
+}
+
+// changelogRows are the entries as a table (* for evdesk's areas) or CSV.
+func changelogRows(entries []changelog.Entry, csv bool) rows {
+	r := rows{header: []string{"USED", "DATE", "TAGS", "AREAS", "TITLE"}}
+	if csv {
+		r.header = append(r.header, "LINK")
+	}
+	for _, e := range entries {
+		used := ""
+		if e.Uses {
+			used = "*"
+		}
+		row := []string{used, e.DateText(), strings.Join(e.Tags, ","), strings.Join(e.Areas, ","), e.Title}
+		if csv {
+			row[0] = strconv.FormatBool(e.Uses)
+			row = append(row, e.Link)
+		}
+		r.cells = append(r.cells, row)
+	}
+	return r
 }

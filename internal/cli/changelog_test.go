@@ -29,9 +29,9 @@ func TestChangelogAgainstTheSimulatorThenOffline(t *testing.T) {
 	if !strings.Contains(lines[0], "DATE") || len(lines) != 1+3+2 {
 		t.Fatalf("table:\n%s", out)
 	}
-	if !strings.HasPrefix(lines[1], "   2026-11-15  breaking-change  real-time media streaming") ||
-		!strings.HasPrefix(lines[2], "*  2026-10-06  deprecation      phone") ||
-		!strings.HasPrefix(lines[3], "*  2026-05-18  breaking-change  phone") {
+	if !strings.HasPrefix(lines[1], "      2026-11-15  breaking-change  real-time media streaming") ||
+		!strings.HasPrefix(lines[2], "*     2026-10-06  deprecation      phone") ||
+		!strings.HasPrefix(lines[3], "*     2026-05-18  breaking-change  phone") {
 		t.Errorf("rows:\n%s", out)
 	}
 	if !strings.Contains(out, "* touches an area evdesk uses") {
@@ -50,6 +50,15 @@ func TestChangelogAgainstTheSimulatorThenOffline(t *testing.T) {
 		if !e.Uses || e.Areas[0] != changelog.AreaWebhooks || e.Link == "" || e.Summary == "" {
 			t.Errorf("entry %+v", e)
 		}
+	}
+
+	out, _, err = execute(t, "changelog", "--tag", "deprecation", "-o", "csv")
+	if err != nil || !strings.HasPrefix(out, "used,date,tags,areas,title,link\ntrue,2026-10-06,deprecation,phone,") {
+		t.Fatalf("csv: %v\n%s", err, out)
+	}
+	out, _, err = execute(t, "changelog", "--tag", "breaking-change", "--jq", ".entries[].title")
+	if err != nil || out != "Real-time media streaming requires TLS 1.2 or 1.3\nPhone: a new retrieval process for warm-transfer call data\n" {
+		t.Fatalf("--jq: %v\n%q", err, out)
 	}
 
 	srv.Close()

@@ -89,7 +89,8 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			"the event's roster, so they work offline too; a ticket the roster does not list is\n" +
 			"answered in words and never sent. Anything else is answered with what was read and\n" +
 			"what the desk expects.",
-		Args: cobra.ExactArgs(1),
+		Args:        cobra.ExactArgs(1),
+		Annotations: map[string]string{interactive: "yes"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkDeskName(desk); cmd.Flags().Changed("desk") && err != nil {
 				return err
@@ -98,7 +99,7 @@ func newDeskCmd(f *Factory) *cobra.Command {
 				return errors.New("--board and --kiosk do not go together: --kiosk locks a desk that scans; the board scans nothing")
 			}
 			ctx := cmd.Context()
-			s, err := f.openSession(ctx, f.flags, forConsole)
+			s, err := f.OpenSession(ctx, f.flags, forConsole)
 			if err != nil {
 				return err
 			}

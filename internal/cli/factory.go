@@ -13,7 +13,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
@@ -26,19 +25,54 @@ import (
 )
 
 // Factory is what every command is built with: the streams, the root's
-// flags, and the way to open a session once the flags are parsed.
+// flags, and the seams a command reaches the world through, each a
+// function that does its work only when called (gh's cmdutil.Factory): a
+// command that fails on its flags opens nothing, and a test replaces one
+// seam (the clock, the session, the browser) without the others.
 type Factory struct {
 	IOStreams *IOStreams
 	// BuildInfo reads the binary's build information (the module version
 	// and VCS revision `evdesk version` prints).
 	BuildInfo func() (*debug.BuildInfo, bool)
+	// Now is the clock: token expiry, snapshot times, "first seen".
+	Now func() time.Time
+	// Browser opens a URL in the user's browser (login, the console's
+	// links); it must not write to the terminal.
+	Browser func(url string) error
+	// Profile resolves a profile by name ("" for the default): --profile,
+	// the config file and the environment.
+	Profile func(name string) (config.Profile, error)
+	// AuthStore opens the credentials store (keyring, or the consented file).
+	AuthStore func(auth.StoreOptions) *auth.Store
+	// OpenSession connects to the API for a profile, or starts the demo
+	// simulator (openSession).
+	OpenSession func(ctx context.Context, flags rootFlags, console bool) (*session, error)
 
 	flags rootFlags // bound to the root command's persistent flags
+	// runCtx is the running command's context (--timeout's, for a script
+	// command), cancelRun ends it.
+	runCtx    context.Context
+	cancelRun context.CancelFunc
 }
 
-// NewFactory returns a factory on ios.
+// NewFactory returns a factory on ios, its seams on the real world.
 func NewFactory(ios *IOStreams) *Factory {
-	return &Factory{IOStreams: ios, BuildInfo: debug.ReadBuildInfo}
+	f := &Factory{IOStreams: ios, BuildInfo: debug.ReadBuildInfo, Now: time.Now, Browser: auth.OpenBrowser,
+		Profile: config.LoadProfile, AuthStore: auth.NewStore}
+	f.OpenSession = f.openSession
+	return f
+}
+
+// cliSession opens the session of a script command (the root's flags;
+// answers kept faithful for -o json) and prints its warning, if any, to
+// standard error. The caller closes it.
+func (f *Factory) cliSession(ctx context.Context) (*session, error) {
+	s, err := f.OpenSession(ctx, f.flags, forCLI)
+	if err != nil {
+		return nil, err
+	}
+	s.warn(f.IOStreams.ErrOut)
+	return s, nil
 }
 
 // session is what a command needs to talk to the API: clients and a label
@@ -99,7 +133,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	s := &session{log: logger, closers: []io.Closer{logFile}}
 	var profile config.Profile
 	if !flags.demo { // a broken config file must not block the demo
-		p, err := config.LoadProfile(flags.profile)
+		p, err := f.Profile(flags.profile)
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +172,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	}
 	if w, ok := ts.(interface{ Warning() string }); ok {
 		s.warning = w.Warning()
-		s.account = accountLabel(profile.Name)
+		s.account = accountLabel(f.AuthStore(auth.StoreOptions{}), profile.Name)
 	}
 	// One pacer for the account: the console's calls and the check-in
 	// sender keep to its rate together.
@@ -163,7 +197,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	s.client, s.senderClient, s.profile, s.kioskPIN = client, sender, profile.Name, profile.KioskPIN
 	s.noMouse = flags.noMouse || profile.NoMouse
 	s.changelogURL, s.changelogNotice = profile.ChangelogURL, !profile.NoChangelogNotice
-	if tr, err := newTranscriber(ctx, flags, s); err == nil {
+	if tr, err := newTranscriber(ctx, f, flags, s); err == nil {
 		s.transcriber = tr
 	} else {
 		logger.Info("transcription unavailable", "err", err)
@@ -179,8 +213,8 @@ func (d removeDir) Close() error { return os.RemoveAll(string(d)) }
 
 // accountLabel names the signed-in user and account from the session's
 // metadata (never its tokens), or "" when unknown.
-func accountLabel(profile string) string {
-	info, err := auth.NewStore(auth.StoreOptions{}).Info(profile)
+func accountLabel(st *auth.Store, profile string) string {
+	info, err := st.Info(profile)
 	if err != nil || info.Session == nil {
 		return ""
 	}
@@ -193,7 +227,7 @@ func accountLabel(profile string) string {
 
 // runConsole runs the console on the session until the user quits.
 func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option) error {
-	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: auth.OpenBrowser,
+	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: f.Browser,
 		NoMouse: s.noMouse}
 	var samples []string
 	if s.demo {
@@ -215,36 +249,6 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 		return nil // interrupted by a signal: a normal way to leave
 	}
 	return err
-}
-
-// sessionFunc is a command's body once its session is open.
-type sessionFunc func(cmd *cobra.Command, args []string, s *session) error
-
-// withSession wraps a command's body: it bounds the run by --timeout, opens
-// the session (printing any warning to stderr) and closes it when the body
-// returns.
-func (f *Factory) withSession(run sessionFunc) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, args []string) error {
-		return f.runSession(cmd, args, f.flags, run)
-	}
-}
-
-// runSession runs a body in a session opened with flags: the root's, or
-// another profile's (phone compare opens one per side).
-func (f *Factory) runSession(cmd *cobra.Command, args []string, flags rootFlags, run sessionFunc) error {
-	parent := cmd.Context()
-	ctx, cancel := withTimeout(parent, flags.timeout)
-	defer cancel()
-	cmd.SetContext(ctx)
-	defer cmd.SetContext(parent) // a command may open a second session
-
-	s, err := f.openSession(ctx, flags, forCLI)
-	if err != nil {
-		return explainTimeout(ctx, err)
-	}
-	defer s.Close()
-	s.warn(cmd.ErrOrStderr())
-	return explainTimeout(ctx, run(cmd, args, s))
 }
 
 // errCommandTimeout is the cause of a context ended by --timeout.

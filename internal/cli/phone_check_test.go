@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -45,7 +46,8 @@ func exitStatus(err error) (int, string) {
 		return 0, ""
 	}
 	var b bytes.Buffer
-	code := reportError(&b, err)
+	code := exitCode(context.Background(), err)
+	reportError(&b, code, err)
 	return code, b.String()
 }
 
@@ -259,21 +261,26 @@ func TestPhoneCompareRefusesWhatCannotDiffer(t *testing.T) {
 	for name, c := range map[string]struct {
 		args []string
 		want string
+		code int // 2 unless told
 	}{
-		"no --with":    {[]string{"compare"}, "--with PROFILE is required"},
-		"itself":       {[]string{"--profile", "plain", "compare", "--with", "plain"}, `--with names profile "plain", the one being compared`},
-		"same token":   {[]string{"compare", "--with", "plain"}, `profiles "demo" and "plain" would use the same token`},
-		"unknown":      {[]string{"compare", "--with", "nope"}, `profile "nope" not found`},
-		"unset token":  {[]string{"compare", "--with", "unset"}, "takes its token from UNSET_TOKEN, which is not set"},
-		"demo":         {[]string{"--demo", "compare", "--with", "plain"}, "--demo serves one account"},
-		"bad types":    {[]string{"compare", "--with", "unset", "--types", "voicemial"}, "did you mean"},
-		"unknown flag": {[]string{"compare", "--whith", "plain"}, "unknown flag"},
+		"no --with":    {[]string{"compare"}, "--with PROFILE is required", 0},
+		"itself":       {[]string{"--profile", "plain", "compare", "--with", "plain"}, `--with names profile "plain", the one being compared`, 0},
+		"same token":   {[]string{"compare", "--with", "plain"}, `profiles "demo" and "plain" would use the same token`, 0},
+		"unknown":      {[]string{"compare", "--with", "nope"}, `profile "nope" not found`, 0},
+		"unset token":  {[]string{"compare", "--with", "unset"}, "takes its token from UNSET_TOKEN, which is not set", exitSignIn},
+		"demo":         {[]string{"--demo", "compare", "--with", "plain"}, "--demo serves one account", 0},
+		"bad types":    {[]string{"compare", "--with", "unset", "--types", "voicemial"}, "did you mean", 0},
+		"unknown flag": {[]string{"compare", "--whith", "plain"}, "unknown flag", 0},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, _, err := execute(t, append([]string{"phone"}, c.args...)...)
 			code, msg := exitStatus(err)
-			if code != 2 || !strings.Contains(msg, c.want) {
-				t.Fatalf("exit %d %q, want 2 and %q", code, msg, c.want)
+			want := c.code
+			if want == 0 {
+				want = exitBroken
+			}
+			if code != want || !strings.Contains(msg, c.want) {
+				t.Fatalf("exit %d %q, want %d and %q", code, msg, want, c.want)
 			}
 		})
 	}
@@ -290,7 +297,9 @@ func TestReportErrorChoosesStatusAndStaysQuietOnDrift(t *testing.T) {
 		{&exitError{code: 2, err: errors.New("broken")}, 2, "evdesk: broken\n"},
 	} {
 		var b bytes.Buffer
-		if code := reportError(&b, c.err); code != c.code || b.String() != c.out {
+		code := exitCode(context.Background(), c.err)
+		reportError(&b, code, c.err)
+		if code != c.code || b.String() != c.out {
 			t.Errorf("%v: %d %q", c.err, code, b.String())
 		}
 	}

@@ -17,53 +17,59 @@ import (
 	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
-// Run runs the command line args and returns the exit status, after
-// printing the error (sanitised) if there is one.
+// Run runs the command line args and returns the exit status (see
+// `evdesk help exit-codes`), after printing the error (sanitised) if there
+// is one.
 func Run(ctx context.Context, f *Factory, args []string) int {
-	root := NewRootCmd(f)
-	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
-	code := 0
+	err := f.Execute(ctx, args)
+	code := exitCode(ctx, err)
 	if err != nil {
-		code = reportError(f.IOStreams.ErrOut, err)
+		reportError(f.IOStreams.ErrOut, code, err)
 	}
 	_ = f.IOStreams.Flush()
 	return code
 }
 
-// exitCoder is an error that chooses the exit status (phone check and
-// compare: 1 for drift, 2 when they could not tell); others exit 1.
-type exitCoder interface{ ExitCode() int }
+// Execute runs the command line args on a fresh command tree and returns
+// the command's error, a --timeout explained.
+func (f *Factory) Execute(ctx context.Context, args []string) error {
+	root := NewRootCmd(f)
+	root.SetArgs(args)
+	f.runCtx = ctx
+	err := root.ExecuteContext(ctx)
+	err = explainTimeout(f.runCtx, err)
+	if f.cancelRun != nil {
+		f.cancelRun()
+	}
+	return err
+}
 
 // reportError prints a command's error, unless it is a bare exit status
-// (the command's output already said why), and returns the exit status.
-func reportError(w io.Writer, err error) int {
-	code := 1
-	var ec exitCoder
-	if errors.As(err, &ec) {
-		code = ec.ExitCode()
+// (the command's output already said why).
+func reportError(w io.Writer, code int, err error) {
+	msg := err.Error()
+	if code == exitInterrupted && errors.Is(err, context.Canceled) {
+		msg = "interrupted"
 	}
-	if msg := err.Error(); msg != "" {
+	if msg != "" {
 		fmt.Fprintln(w, "evdesk:", sanitize.Text(msg))
 	}
-	return code
 }
 
-// exitError gives an error its exit status; with a nil err it is silent.
-type exitError struct {
-	code int
-	err  error
-}
+// interactive marks a command that runs the console: no --timeout.
+const interactive = "evdesk/interactive"
 
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return ""
+// boundRun bounds a script command's run by --timeout (the console and the
+// desk have no bound): the persistent pre-run of every command.
+func (f *Factory) boundRun(cmd *cobra.Command, _ []string) error {
+	if cmd.Annotations[interactive] != "" {
+		return nil
 	}
-	return e.err.Error()
+	ctx, cancel := withTimeout(cmd.Context(), f.flags.timeout)
+	f.runCtx, f.cancelRun = ctx, cancel
+	cmd.SetContext(ctx)
+	return nil
 }
-
-func (e *exitError) Unwrap() error { return e.err }
-func (e *exitError) ExitCode() int { return e.code }
 
 // rootFlags are the persistent flags every command shares.
 type rootFlags struct {
@@ -87,11 +93,13 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		Long: "evdesk is a terminal console for an event-management platform's API.\n\n" +
 			"Run `evdesk --demo` to try it against the embedded simulator, or set\n" +
 			"EVDESK_BASE_URL and EVDESK_TOKEN (`evdesk sim` prints both for a local simulator).",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		Args:              cobra.NoArgs,
+		Annotations:       map[string]string{interactive: "yes"},
+		PersistentPreRunE: f.boundRun,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := f.openSession(cmd.Context(), f.flags, forConsole)
+			s, err := f.OpenSession(cmd.Context(), f.flags, forConsole)
 			if err != nil {
 				return err
 			}
@@ -99,6 +107,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 			return f.runConsole(cmd.Context(), s)
 		},
 	}
+	root.Version = f.version() // --version
+	root.SetVersionTemplate(f.versionLine())
 	root.SetIn(f.IOStreams.In)
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
@@ -108,18 +118,27 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	pf.BoolVar(&f.flags.noMouse, "no-mouse", false, "leave the mouse to the terminal (select text as usual); also mouse = false in the profile")
 	pf.DurationVar(&f.flags.timeout, "timeout", DefaultTimeout,
 		"give up on a command that has not finished after this long (0: no limit; the console has none)")
-	root.AddCommand(newSimCmd(), newEventsCmd(f), newVersionCmd(f))
-	addAuthCommands(root)
-	addCoeditorsCommands(root, f)
-	addEmailsCommands(root, f)
-	addCheckinCommands(root, f)
-	addPhoneCommands(root, f)
-	addAccessLinksCommands(root, f)
-	addRegistrationCommands(root, f)
-	addExhibitorsCommands(root, f)
-	addTranscribeCommands(root, f)
-	addWebhooksCommands(root, f)
-	addChangelogCommand(root, f)
+	// One line a command: what each engineer adds merges as its own line.
+	root.AddCommand(newSimCmd())
+	root.AddCommand(newEventsCmd(f))
+	root.AddCommand(newVersionCmd(f))
+	root.AddCommand(newLoginCmd(f))
+	root.AddCommand(newLogoutCmd(f))
+	root.AddCommand(newAuthCmd(f))
+	root.AddCommand(newConfigCmd())
+	root.AddCommand(newCoeditorsCmd(f))
+	root.AddCommand(newEmailsCmd(f))
+	root.AddCommand(newDeskCmd(f))
+	root.AddCommand(newCheckinCmd(f, nil))
+	root.AddCommand(newPhoneCmd(f))
+	root.AddCommand(newLinksCmd(f))
+	root.AddCommand(newRegisterCmd(f, nil))
+	root.AddCommand(newTicketTypesCmd(f, nil))
+	root.AddCommand(newExhibitorsCmd(f))
+	root.AddCommand(newTranscribeCmd(f, nil))
+	root.AddCommand(newWebhooksCmd(f))
+	root.AddCommand(newChangelogCmd(f, nil))
+	root.AddCommand(helpTopics()...)
 	explainMistakes(root)
 	return root
 }
@@ -183,12 +202,3 @@ func withUsage(cmd *cobra.Command, err error, missing string) error {
 	}
 	return &usageError{msg: msg, err: err}
 }
-
-// usageError is a command-line mistake told with the command's usage.
-type usageError struct {
-	msg string
-	err error
-}
-
-func (e *usageError) Error() string { return e.msg }
-func (e *usageError) Unwrap() error { return e.err }

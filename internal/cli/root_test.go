@@ -55,7 +55,7 @@ func TestRunPrintsTheErrorSanitisedAndExits(t *testing.T) {
 	}
 
 	ios, _, _, errOut = TestStreams()
-	if code := Run(context.Background(), NewFactory(ios), []string{"no-such-command"}); code != 1 ||
+	if code := Run(context.Background(), NewFactory(ios), []string{"no-such-command"}); code != exitUsage ||
 		!strings.HasPrefix(errOut.String(), "evdesk: unknown command \"no-such-command\" for \"evdesk\"\n\nUsage:") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}

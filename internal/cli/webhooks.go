@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,25 +29,48 @@ const DefaultWebhookAddr = "127.0.0.1:8979"
 // demoWebhookEvery is how often the demo's simulator delivers an event.
 const demoWebhookEvery = 5 * time.Second
 
-func addWebhooksCommands(root *cobra.Command, f *Factory) {
+// newWebhooksCmd is `evdesk webhooks`.
+func newWebhooksCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "webhooks",
 		Short: "Receive the provider's webhook events",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newWebhooksListenCmd(f))
-	root.AddCommand(cmd)
+	cmd.AddCommand(newWebhooksListenCmd(f, nil))
+	return cmd
 }
 
-// listenOptions are `webhooks listen`'s flags.
+// listenOptions are `webhooks listen`'s.
 type listenOptions struct {
-	addr, forwardTo, spool string
-	transcribe             bool
-	out                    *outputFormat
+	deps
+	Export                 *exporter
+	Addr, ForwardTo, Spool string
+	Transcribe             bool
+	// Secret finds the endpoint's secret token and the profile it belongs
+	// to; OpenSession opens a session (for --transcribe and the demo).
+	Secret      func() (secret, profile string, err error)
+	OpenSession func(context.Context) (*session, error)
+	Demo        bool
 }
 
-func newWebhooksListenCmd(f *Factory) *cobra.Command {
-	o := listenOptions{out: newOutput("table", "json")}
+func newWebhooksListenCmd(f *Factory, runF runFunc[listenOptions]) *cobra.Command {
+	o := &listenOptions{deps: f.deps()}
+	o.Secret = func() (string, string, error) {
+		if f.flags.demo {
+			return sim.DemoWebhookSecret, "demo", nil
+		}
+		p, err := f.Profile(f.flags.profile)
+		if err != nil {
+			return "", "", err
+		}
+		secret, err := webhookSecret(f.AuthStore(auth.StoreOptions{}), p)
+		return secret, p.Name, err
+	}
+	o.OpenSession = func(ctx context.Context) (*session, error) {
+		flags := f.flags
+		flags.timeout = 0
+		return f.OpenSession(ctx, flags, forCLI)
+	}
 	cmd := &cobra.Command{
 		Use:   "listen",
 		Short: "Receive, verify and print webhook deliveries (forward, spool, transcribe)",
@@ -59,61 +83,55 @@ func newWebhooksListenCmd(f *Factory) *cobra.Command {
 			"The events the change log names carry its new fields; others pass through whole.\n\n" +
 			"Recording-completed events are kept in a spool folder (--spool, default the state dir),\n" +
 			"where the console's Transcribe section lists them; --transcribe writes each one's\n" +
-			"transcript there as SRT. With --demo the embedded simulator delivers an event every 5 s.",
+			"transcript there as SRT. With --demo the embedded simulator delivers an event every 5 s.\n" +
+			"It runs until interrupted (--timeout does not apply).",
 		Example: "  evdesk webhooks listen -o json | jq .fields\n" +
+			"  evdesk webhooks listen --jq 'select(.named) | .event'\n" +
 			"  evdesk webhooks listen --forward-to http://127.0.0.1:3000/hooks\n" +
 			"  evdesk --demo webhooks listen --transcribe",
-		Args: cobra.NoArgs,
+		Args:        cobra.NoArgs,
+		Annotations: map[string]string{interactive: "runs until interrupted"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.check(); err != nil {
 				return err
 			}
-			if !f.flags.demo && !o.transcribe {
-				p, err := config.LoadProfile(f.flags.profile)
-				if err != nil {
-					return err
-				}
-				secret, err := webhookSecret(p)
-				if err != nil {
-					return err
-				}
-				return o.run(cmd, secret, p.Name, nil)
-			}
-			// The transcription service (and the demo's simulator) need a
-			// session; a listener runs until interrupted, not --timeout.
-			flags := f.flags
-			flags.timeout = 0
-			return f.runSession(cmd, nil, flags, func(cmd *cobra.Command, _ []string, s *session) error {
-				secret, name := sim.DemoWebhookSecret, s.profile
-				if !s.demo {
-					p, err := config.LoadProfile(f.flags.profile)
-					if err != nil {
-						return err
-					}
-					if secret, err = webhookSecret(p); err != nil {
-						return err
-					}
-				}
-				return o.run(cmd, secret, name, s)
-			})
+			o.Demo = f.flags.demo
+			return run(cmd, o, runF, listenRun)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.addr, "addr", DefaultWebhookAddr, "address to listen on (host:port; port 0 picks a free one)")
-	fl.VarP(o.out, "output", "o", "how each event is printed: table (a line of words) or json (a JSON line)")
-	fl.StringVar(&o.forwardTo, "forward-to", "", "also POST each verified event to this `URL` (body and signature headers unchanged)")
-	fl.StringVar(&o.spool, "spool", "", "keep recording-completed events in `DIR` (default: the state dir's webhooks/PROFILE)")
-	fl.BoolVar(&o.transcribe, "transcribe", false, "transcribe each recording (external_storage_url) and write its SRT beside it in the spool")
+	fl.StringVar(&o.Addr, "addr", DefaultWebhookAddr, "address to listen on (host:port; port 0 picks a free one)")
+	fl.StringVar(&o.ForwardTo, "forward-to", "", "also POST each verified event to this `URL` (body and signature headers unchanged)")
+	fl.StringVar(&o.Spool, "spool", "", "keep recording-completed events in `DIR` (default: the state dir's webhooks/PROFILE)")
+	fl.BoolVar(&o.Transcribe, "transcribe", false, "transcribe each recording (external_storage_url) and write its SRT beside it in the spool")
+	o.Export = addExporter(cmd, formatTable, formatJSON)
 	return cmd
+}
+
+// listenRun listens until the command's context ends.
+func listenRun(ctx context.Context, o *listenOptions) error {
+	secret, profile, err := o.Secret()
+	if err != nil {
+		return err
+	}
+	if !o.Transcribe && !o.Demo {
+		return o.listen(ctx, secret, profile, nil)
+	}
+	s, err := o.OpenSession(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return o.listen(ctx, secret, profile, s)
 }
 
 // webhookSecret is the profile's secret token: the environment's, else
 // the keyring's.
-func webhookSecret(p config.Profile) (string, error) {
+func webhookSecret(st *auth.Store, p config.Profile) (string, error) {
 	if p.WebhookSecret != "" {
 		return p.WebhookSecret, nil
 	}
-	secret, err := auth.NewStore(auth.StoreOptions{}).WebhookSecret(p.Name)
+	secret, err := st.WebhookSecret(p.Name)
 	if err != nil {
 		if errors.Is(err, auth.ErrNotFound) {
 			return "", fmt.Errorf("no webhook secret token for profile %q: set %s or run `evdesk login --webhook-secret%s`",
@@ -124,40 +142,40 @@ func webhookSecret(p config.Profile) (string, error) {
 	return secret, nil
 }
 
+// check reads the flags: an address to listen on ("" as host listens on
+// every interface: allowed, when asked for), a forward URL, a folder.
 func (o *listenOptions) check() error {
-	host, port, err := net.SplitHostPort(o.addr)
-	if err != nil || port == "" {
-		return fmt.Errorf("--addr %q is not host:port, such as %s", o.addr, DefaultWebhookAddr)
+	if _, port, err := net.SplitHostPort(o.Addr); err != nil || port == "" {
+		return flagErrorf("--addr %q is not host:port, such as %s", o.Addr, DefaultWebhookAddr)
 	}
-	_ = host // "" listens on every interface: allowed, when asked for
-	if o.forwardTo != "" {
-		if err := config.CheckHTTPURL(o.forwardTo); err != nil {
-			return fmt.Errorf("--forward-to %q %v, such as http://127.0.0.1:3000/hooks", o.forwardTo, err)
+	if o.ForwardTo != "" {
+		if err := config.CheckHTTPURL(o.ForwardTo); err != nil {
+			return flagErrorf("--forward-to %q %v, such as http://127.0.0.1:3000/hooks", o.ForwardTo, err)
 		}
 	}
-	if o.spool != "" {
-		if err := config.CheckFilePath(o.spool); err != nil {
-			return fmt.Errorf("--spool %v", err)
+	if o.Spool != "" {
+		if err := config.CheckFilePath(o.Spool); err != nil {
+			return flagErrorf("--spool %v", err)
 		}
 	}
 	return nil
 }
 
-// run listens until the command's context ends. s is nil without a
-// session (no transcription, no demo).
-func (o *listenOptions) run(cmd *cobra.Command, secret, profile string, s *session) error {
-	ctx, cancel := context.WithCancel(cmd.Context())
+// listen serves until ctx ends. s is nil without a session (no
+// transcription, no demo).
+func (o *listenOptions) listen(ctx context.Context, secret, profile string, s *session) error {
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	out := &lockedWriter{w: cmd.OutOrStdout()}
-	errOut := &lockedWriter{w: cmd.ErrOrStderr()}
-	spool := webhook.Spool{Dir: o.spool}
+	out := &lockedWriter{w: o.IO.Out}
+	errOut := &lockedWriter{w: o.IO.ErrOut}
+	spool := webhook.Spool{Dir: o.Spool}
 	if spool.Dir == "" {
 		spool.Dir = webhook.DefaultSpoolDir(profile)
 	}
 	var workers sync.WaitGroup
 	var forward *webhook.Forwarder
-	if o.forwardTo != "" {
-		forward = webhook.NewForwarder(o.forwardTo, func(ev webhook.Event, err error) {
+	if o.ForwardTo != "" {
+		forward = webhook.NewForwarder(o.ForwardTo, func(ev webhook.Event, err error) {
 			if err != nil {
 				errOut.printf("evdesk: forward %s: %v\n", ev.Name, err)
 			}
@@ -165,7 +183,7 @@ func (o *listenOptions) run(cmd *cobra.Command, secret, profile string, s *sessi
 		workers.Go(func() { forward.Run(ctx) })
 	}
 	var transcribe chan webhook.Recording
-	if o.transcribe {
+	if o.Transcribe {
 		if s.transcriber == nil {
 			return errors.New("--transcribe needs the AI services API key and secret: run `evdesk login --ai`")
 		}
@@ -174,7 +192,7 @@ func (o *listenOptions) run(cmd *cobra.Command, secret, profile string, s *sessi
 		workers.Go(func() { transcribeLoop(ctx, tr, transcribe, errOut) })
 	}
 	handle := func(ev webhook.Event) {
-		o.print(out, ev)
+		o.print(out, errOut, ev)
 		if forward != nil {
 			forward.Send(ev)
 		}
@@ -205,9 +223,9 @@ func (o *listenOptions) run(cmd *cobra.Command, secret, profile string, s *sessi
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", o.addr)
+	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", o.addr, err)
+		return fmt.Errorf("listen on %s: %w", o.Addr, err)
 	}
 	srv := webhook.Serve(ln, l, 0)
 	workers.Go(func() { l.Run(ctx) })
@@ -229,17 +247,27 @@ func (o *listenOptions) run(cmd *cobra.Command, secret, profile string, s *sessi
 	return err
 }
 
-// print writes one accepted event.
-func (o *listenOptions) print(w *lockedWriter, ev webhook.Event) {
-	if o.out.value == "json" {
-		b, err := json.Marshal(ev)
-		if err != nil {
-			return
-		}
-		w.write(append(sanitize.JSON(b), '\n'))
+// print writes one accepted event: a JSON line (through --jq or
+// --template when given), or a line of words.
+func (o *listenOptions) print(w *lockedWriter, errOut *lockedWriter, ev webhook.Event) {
+	if !o.Export.Is(formatJSON) {
+		w.printf("%s\n", ev.Words())
 		return
 	}
-	w.printf("%s\n", ev.Words())
+	var buf bytes.Buffer
+	if o.Export.jq != "" || o.Export.template != "" {
+		if err := o.Export.writeJSON(&buf, ev); err != nil {
+			errOut.printf("evdesk: %s: %v\n", ev.Name, err)
+			return
+		}
+		w.write(buf.Bytes())
+		return
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return
+	}
+	w.write(append(sanitize.JSON(b), '\n'))
 }
 
 // transcribeLoop transcribes recordings one at a time, writing SRT files.

@@ -79,7 +79,7 @@ func (m Model) View() string {
 	b.WriteString(t.Header.Render(pad(m.headerLine(), m.width)))
 	body := m.bodyHeight()
 	lines := 0
-	if len(m.view) == 0 && body > 0 {
+	if m.visible().len() == 0 && body > 0 {
 		b.WriteString("\n")
 		b.WriteString(t.Muted.Render(pad(strings.Repeat(" ", gutter)+m.emptyText(), m.width)))
 		lines++
@@ -93,7 +93,7 @@ func (m Model) View() string {
 		if title {
 			m.writeTitle(&b, p)
 		} else {
-			m.writeRow(&b, m.view[p], p == m.cursor, styled)
+			m.writeRow(&b, m.visible().at(p), p == m.cursor, styled)
 		}
 		lines++
 	}
@@ -196,14 +196,14 @@ func (m Model) emptyText() string {
 // footer: "row X of Y", the filter and its matches, loaded of total, loading.
 func (m Model) footer() string {
 	left := "no rows"
-	if len(m.view) > 0 {
-		left = "row " + commas(m.cursor+1) + " of " + commas(len(m.view))
+	if m.visible().len() > 0 {
+		left = "row " + commas(m.cursor+1) + " of " + commas(m.visible().len())
 	}
 	if m.sortCol < 0 && m.desc {
 		left += " (newest first)"
 	}
 	if m.query != "" {
-		left += "  filter: " + m.input.Value() + " (" + commas(len(m.view)) + " matches)"
+		left += "  filter: " + m.input.Value() + " (" + commas(m.visible().len()) + " matches)"
 	}
 	right := commas(m.live) + " loaded"
 	if m.total > 0 {
