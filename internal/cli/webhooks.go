@@ -192,26 +192,26 @@ func (o *listenOptions) listen(ctx context.Context, secret, profile string, s *s
 		workers.Go(func() { transcribeLoop(ctx, tr, transcribe, errOut) })
 	}
 	handle := func(ev webhook.Event) {
+		var rec webhook.Recording
+		if ev.Name == webhook.EventRecordingCompleted {
+			// Kept before it is printed: what a script reads is on disk.
+			path, err := spool.Save(ev)
+			if err != nil {
+				errOut.printf("evdesk: %v\n", err)
+			}
+			rec = webhook.Recording{Path: path, ReceivedAt: ev.ReceivedAt, URL: ev.ExternalStorageURL()}
+		}
 		o.print(out, errOut, ev)
 		if forward != nil {
 			forward.Send(ev)
 		}
-		if ev.Name != webhook.EventRecordingCompleted {
+		if transcribe == nil || rec.Path == "" {
 			return
 		}
-		path, err := spool.Save(ev)
-		if err != nil {
-			errOut.printf("evdesk: %v\n", err)
-			return
-		}
-		if transcribe == nil {
-			return
-		}
-		rec := webhook.Recording{Path: path, ReceivedAt: ev.ReceivedAt, URL: ev.ExternalStorageURL()}
 		select {
 		case transcribe <- rec:
 		default:
-			errOut.printf("evdesk: not transcribed (too many waiting): %s\n", path)
+			errOut.printf("evdesk: not transcribed (too many waiting): %s\n", rec.Path)
 		}
 	}
 	l, err := webhook.NewListener(webhook.Options{Secret: secret, Handle: handle,

@@ -32,7 +32,7 @@ const (
 	readHeaderTimeout = 2 * time.Second
 	readTimeout       = AnswerWithin
 	writeTimeout      = 5 * time.Second
-	idleTimeout       = 30 * time.Second
+	idleTimeout       = 5 * time.Second
 	maxHeaderBytes    = 32 << 10
 )
 
@@ -219,6 +219,9 @@ func Serve(ln net.Listener, l *Listener, maxConns int) *Server {
 		ln:   netutil.LimitListener(ln, maxConns),
 		done: make(chan error, 1),
 	}
+	// One delivery a connection: an idle kept-alive connection would hold
+	// one of the few places a flood leaves for the provider's next try.
+	s.srv.SetKeepAlivesEnabled(false)
 	go func() {
 		err := s.srv.Serve(s.ln)
 		if errors.Is(err, http.ErrServerClosed) {
