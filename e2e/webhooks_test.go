@@ -115,22 +115,14 @@ func (l *listener) stop(t *testing.T) (int, int64) {
 	return l.cmd.ProcessState.ExitCode(), rss
 }
 
-// fire asks an in-process simulator to deliver events now.
+// fire asks a simulator to deliver events now.
 func fire(t *testing.T, simURL, query string) []sim.DeliveryResult {
 	t.Helper()
-	resp, err := http.Post(simURL+sim.WebhookFirePath+query, "", nil)
-	if err != nil {
-		t.Fatal(err)
+	status, res, err := sim.Fire(simURL, query)
+	if err != nil || status != http.StatusOK {
+		t.Fatalf("fire: %d %v", status, err)
 	}
-	defer resp.Body.Close()
-	var out struct {
-		Deliveries []sim.DeliveryResult `json:"deliveries"`
-	}
-	b, _ := io.ReadAll(resp.Body)
-	if err := json.Unmarshal(b, &out); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("fire: %d %s", resp.StatusCode, b)
-	}
-	return out.Deliveries
+	return res
 }
 
 // TestRecordingDeliveredToAListenerBecomesATranscript: the simulator
@@ -215,22 +207,11 @@ func TestSimDeliversToTheListenerItPrints(t *testing.T) {
 	t.Parallel()
 	env := append(isolatedEnv(t), config.EnvWebhookSecret+"=two-processes")
 	l := startListener(t, env)
-	cmd := exec.Command(binPath, "sim", "--addr", "127.0.0.1:0", "--webhook-url", l.url+"x",
-		"--webhook-secret", "two-processes", "--webhook-every", "0")
-	cmd.Env = isolatedEnv(t)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
+	vars, _ := startSim(t, "--webhook-url", l.url+"x", "--webhook-secret", "two-processes", "--webhook-every", "0")
+	base := vars[config.EnvBaseURL]
+	if !strings.HasPrefix(vars[config.EnvChangelogURL], "http://") || vars[config.EnvWebhookSecret] != "two-processes" {
+		t.Fatalf("printed %v", vars)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	simOut := newLines(stdout)
-	base := strings.TrimPrefix(simOut.wait(t, "EVDESK_BASE_URL="), "EVDESK_BASE_URL=")
-	simOut.wait(t, "EVDESK_CHANGELOG_URL=http://")
-	simOut.wait(t, "EVDESK_WEBHOOK_SECRET=two-processes")
-	simOut.wait(t, "# serving")
 	res := fire(t, strings.TrimSuffix(base, "/v2"), "")
 	for _, r := range res {
 		if r.Status != http.StatusOK {

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/evdesk/evdesk/api"
 )
 
 // The simulator delivers the webhook events the change log names (its
@@ -147,7 +149,7 @@ func (s *Sim) RunWebhooks(ctx context.Context) {
 		if w.validate(ctx) == nil {
 			break
 		}
-		if !sleepCtx(ctx, wait) {
+		if api.SleepContext(ctx, wait) != nil {
 			return
 		}
 	}
@@ -276,7 +278,7 @@ func (w *webhooks) deliver(ctx context.Context, name string) DeliveryResult {
 		go func() {
 			defer func() { <-w.pending }()
 			for _, d := range w.o.Retries {
-				if !sleepCtx(w.life, d) {
+				if api.SleepContext(w.life, d) != nil {
 					return
 				}
 				// A new try is a new request: a fresh timestamp and signature.
@@ -377,14 +379,20 @@ func webhookBody(name string, seq int, now time.Time) []byte {
 	return b
 }
 
-// sleepCtx waits d unless ctx ends first.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
+// Fire asks the simulator at root (scheme://host:port, its AuthURL) to
+// deliver now through its control endpoint; query is "", "?event=NAME" or
+// "?replay=1". It returns the answer's status and the deliveries made.
+func Fire(root, query string) (int, []DeliveryResult, error) {
+	resp, err := http.Post(root+WebhookFirePath+query, "", nil)
+	if err != nil {
+		return 0, nil, err
 	}
+	defer resp.Body.Close()
+	var out struct {
+		Deliveries []DeliveryResult `json:"deliveries"`
+	}
+	if resp.StatusCode == http.StatusOK {
+		err = json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&out)
+	}
+	return resp.StatusCode, out.Deliveries, err
 }

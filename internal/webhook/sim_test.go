@@ -28,17 +28,11 @@ func simFor(t *testing.T, url, secret string, retries []time.Duration) *httptest
 // fire asks the simulator to deliver now; query picks the events.
 func fire(t *testing.T, simURL, query string) (int, []sim.DeliveryResult) {
 	t.Helper()
-	resp, err := http.Post(simURL+sim.WebhookFirePath+query, "", nil)
+	status, res, err := sim.Fire(simURL, query)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var out struct {
-		Deliveries []sim.DeliveryResult `json:"deliveries"`
-	}
-	b, _ := io.ReadAll(resp.Body)
-	_ = json.Unmarshal(b, &out)
-	return resp.StatusCode, out.Deliveries
+	return status, res
 }
 
 // TestListenerTakesTheSimulatorsDeliveries: the simulator validates the
