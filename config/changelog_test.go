@@ -25,4 +25,13 @@ func TestChangelogSettings(t *testing.T) {
 	if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), EnvChangelogURL) || strings.Contains(err.Error(), "u:p") {
 		t.Fatalf("environment: %v", err)
 	}
+	// Plain http only to this machine.
+	p, _ = Resolve(path, "lab", lookupFrom(map[string]string{EnvChangelogURL: "http://feeds.example.com/rss"}))
+	if err := p.CheckChangelogURL(); err == nil || !strings.Contains(err.Error(), "plain http") {
+		t.Fatalf("plain http: %v", err)
+	}
+	p, _ = Resolve(path, "lab", lookupFrom(map[string]string{EnvChangelogURL: "http://127.0.0.1:8765/changelog/rss"}))
+	if err := p.CheckChangelogURL(); err != nil {
+		t.Fatalf("loopback: %v", err)
+	}
 }

@@ -191,15 +191,6 @@ func TestRecordingDeliveredToAListenerBecomesATranscript(t *testing.T) {
 	}
 }
 
-func envValue(env []string, key string) string {
-	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
-			return v
-		}
-	}
-	return ""
-}
-
 // TestSimDeliversToTheListenerItPrints: `evdesk sim --webhook-url` (a
 // process) validates and delivers to `evdesk webhooks listen` (another),
 // and prints the variables the listener reads.
@@ -207,7 +198,7 @@ func TestSimDeliversToTheListenerItPrints(t *testing.T) {
 	t.Parallel()
 	env := append(isolatedEnv(t), config.EnvWebhookSecret+"=two-processes")
 	l := startListener(t, env)
-	vars, _ := startSim(t, "--webhook-url", l.url+"x", "--webhook-secret", "two-processes", "--webhook-every", "0")
+	vars, _ := startSimWith(t, "--webhook-url", l.url+"x", "--webhook-secret", "two-processes", "--webhook-every", "0")
 	base := vars[config.EnvBaseURL]
 	if !strings.HasPrefix(vars[config.EnvChangelogURL], "http://") || vars[config.EnvWebhookSecret] != "two-processes" {
 		t.Fatalf("printed %v", vars)

@@ -323,6 +323,20 @@ func TestStatusBarDemoBadgeAndTheme(t *testing.T) {
 	}
 }
 
+// A profile that talks plain http to another machine says so on the status
+// bar all along, in words (not colour alone), even with NO_COLOR.
+func TestStatusBarSaysInsecureHTTP(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	h := newHarness(t)
+	if strings.Contains(lastLine(h.plain()), "INSECURE") {
+		t.Fatal("an https profile marked insecure")
+	}
+	h.ctx.Insecure = "INSECURE: plain http to lab.example"
+	if !strings.Contains(lastLine(h.plain()), " INSECURE HTTP ") {
+		t.Fatalf("status bar: %q", lastLine(h.plain()))
+	}
+}
+
 func TestInitialScreenOverSection(t *testing.T) {
 	h := newHarness(t, WithSection("Check-in"), WithInitialScreen(func(*Context) Screen {
 		return &fakeScreen{title: "Kiosk"}

@@ -176,6 +176,9 @@ func (a *App) statusView() string {
 	case a.ctx.Profile != "":
 		left = append(left, t.Profile.Render(" "+sanitize.Line(a.ctx.Profile)+" "))
 	}
+	if a.ctx.Insecure != "" { // a word as well as a colour
+		left = append(left, onBar(t, t.Error).Render(" INSECURE HTTP "))
+	}
 	if a.ctx.Account != "" {
 		left = append(left, bar(" "+sanitize.Line(a.ctx.Account)+" "))
 	}

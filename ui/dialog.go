@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -104,6 +105,14 @@ func (d *Dialog) Replace(theme *Theme, path string, write func() tea.Cmd) tea.Cm
 	if _, err := os.Stat(path); err != nil {
 		return write()
 	}
-	d.Ask(theme, fmt.Sprintf("%s already exists. Replace it?", sanitize.Line(path)), true, write)
+	d.Ask(theme, ReplaceQuestion(path), true, write)
 	return nil
+}
+
+// ReplaceQuestion asks whether to replace the file at path. The question
+// names the file by its base name and puts the folder, whose length varies,
+// on a line of its own, so the question reads whole at 80 columns.
+func ReplaceQuestion(path string) string {
+	return fmt.Sprintf("%s already exists. Replace it?\n(in %s)",
+		sanitize.Line(filepath.Base(path)), sanitize.Line(filepath.Dir(path)))
 }

@@ -75,7 +75,7 @@ func newLoginCmd(f *Factory) *cobra.Command {
 			}
 			secret, prompted := p.ClientSecret, false
 			if secret == "" {
-				secret, err = st.ClientSecret(p.Name)
+				secret, err = st.ClientSecretFor(p) // never one stored for another sign-in server
 				if err != nil && !errors.Is(err, auth.ErrNotFound) {
 					fmt.Fprintf(out, "Could not read the stored client secret (%v).\n", err)
 				}

@@ -89,8 +89,8 @@ func (f *Factory) changelogFeed(ctx context.Context, d deps) (changelogFeed, err
 		return changelogFeed{}, fmt.Errorf("profile %q has no %s: set it in %s or set %s (`evdesk sim` prints the simulator's)",
 			p.Name, config.FieldChangelogURL, config.Path(), config.EnvChangelogURL)
 	}
-	if err := changelog.CheckURL(p.ChangelogURL); err != nil {
-		return changelogFeed{}, fmt.Errorf("%s (from %s): %v", config.FieldChangelogURL, p.Origin(config.FieldChangelogURL), err)
+	if err := p.CheckChangelogURL(); err != nil {
+		return changelogFeed{}, err
 	}
 	return changelogFeed{URL: p.ChangelogURL, Cache: changelog.DefaultCache(), Close: func() {}}, nil
 }

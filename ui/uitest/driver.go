@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/ui/internal/golden"
 	"github.com/evdesk/evdesk/ui/timer"
@@ -86,6 +87,33 @@ func (d *Driver) Contains(want ...string) {
 			d.t.Fatalf("view lacks %q:\n%s", w, v)
 		}
 	}
+}
+
+// Says fails the test unless the view shows every one of want as words,
+// wherever its lines wrap: line breaks, runs of spaces and the borders of
+// boxes count as one space. It is for text beside something whose width
+// varies (a temporary path, a time), which wraps at a different word from
+// run to run.
+func (d *Driver) Says(want ...string) {
+	d.t.Helper()
+	v := Words(d.View())
+	for _, w := range want {
+		if !strings.Contains(v, strings.Join(strings.Fields(w), " ")) {
+			d.t.Fatalf("view lacks the words %q:\n%s", w, d.View())
+		}
+	}
+}
+
+// Words is a view's text as one line of words: line breaks, runs of spaces
+// and box borders become single spaces.
+func Words(view string) string {
+	drop := func(r rune) rune {
+		if r >= 0x2500 && r <= 0x257f { // box drawing
+			return ' '
+		}
+		return r
+	}
+	return strings.Join(strings.Fields(strings.Map(drop, ansi.Strip(view))), " ")
 }
 
 // Lacks fails the test if the view shows any of unwanted.

@@ -346,7 +346,7 @@ func (s *Screen) openCreate() tea.Cmd {
 
 func (s *Screen) openEdit() tea.Cmd {
 	l, _ := s.Selected()
-	v := &linkForm{name: l.Name, auth: l.AuthenticationMethod, idp: l.IdPName, option: l.RecurringRegistrationOption,
+	v := &linkForm{name: l.Name, auth: api.NeutralAuthMethod(l.AuthenticationMethod), idp: l.IdPName, option: l.RecurringRegistrationOption,
 		ticketType: l.TicketTypeID, domains: strings.Join(l.AllowDomainList, ", "), emails: strings.Join(l.EmailRestrictList, ", "),
 		isDefault: l.IsDefault}
 	if l.SecurityAtJoin != nil {

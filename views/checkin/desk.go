@@ -217,6 +217,8 @@ func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return d, nil
 	case boardMsg:
 		return d, d.board.update(msg)
+	case kioskFadeMsg: // the view reads the clock: drawing again fades it
+		return d, nil
 	case boardTickMsg:
 		if !d.showBoard {
 			return d, nil
@@ -278,6 +280,9 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, d.keys.Search):
 		return d.openSearch()
 	case key.Matches(k, d.keys.Board):
+		if d.kioskLocked() {
+			return ui.Toast(ui.ToastInfo, "The arrivals board is not shown at a locked kiosk")
+		}
 		return d.toggleBoard()
 	case key.Matches(k, d.keys.History):
 		if why := d.Locked(); why != "" {
@@ -420,6 +425,7 @@ func (d *Desk) submit(raw string) tea.Cmd {
 	if ring {
 		cmds = append(cmds, d.ring())
 	}
+	cmds = append(cmds, d.fadeLater())
 	return tea.Batch(cmds...)
 }
 
