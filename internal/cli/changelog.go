@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -26,9 +27,10 @@ type changelogOptions struct {
 
 // changelogFeed is where a command reads the change log.
 type changelogFeed struct {
-	URL   string
-	Cache changelog.Cache
-	Close func()
+	URL    string
+	Client *http.Client
+	Cache  changelog.Cache
+	Close  func()
 }
 
 // newChangelogCmd is `evdesk changelog`.
@@ -78,8 +80,8 @@ func (f *Factory) changelogFeed(ctx context.Context, d deps) (changelogFeed, err
 		if err != nil {
 			return changelogFeed{}, err
 		}
-		return changelogFeed{URL: s.changelogURL, Cache: changelog.Cache{Dir: filepath.Join(s.journalDir, "changelog")},
-			Close: s.Close}, nil
+		return changelogFeed{URL: s.changelogURL, Client: s.feedClient,
+			Cache: changelog.Cache{Dir: filepath.Join(s.journalDir, "changelog")}, Close: s.Close}, nil
 	}
 	p, err := f.Profile(f.flags.profile)
 	if err != nil {
@@ -92,7 +94,12 @@ func (f *Factory) changelogFeed(ctx context.Context, d deps) (changelogFeed, err
 	if err := p.CheckChangelogURL(); err != nil {
 		return changelogFeed{}, err
 	}
-	return changelogFeed{URL: p.ChangelogURL, Cache: changelog.DefaultCache(), Close: func() {}}, nil
+	tlsConf, err := p.TLSConfig()
+	if err != nil {
+		return changelogFeed{}, err
+	}
+	return changelogFeed{URL: p.ChangelogURL, Client: changelogClient(tlsConf), Cache: changelog.DefaultCache(),
+		Close: func() {}}, nil
 }
 
 // changelogJSON is -o json's document.
@@ -110,7 +117,7 @@ func changelogRun(ctx context.Context, o *changelogOptions) error {
 		return err
 	}
 	defer feed.Close()
-	res, err := changelog.Get(ctx, nil, feed.Cache, feed.URL, o.Now())
+	res, err := changelog.Get(ctx, feed.Client, feed.Cache, feed.URL, o.Now())
 	if err != nil {
 		return err
 	}

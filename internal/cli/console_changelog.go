@@ -2,7 +2,10 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
+	"errors"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -38,6 +41,23 @@ func (c *consoleChangelog) forField(field string) (changelog.Entry, bool) {
 	return changelog.ForField(f.Entries, field)
 }
 
+// changelogClient reads the change log with the profile's TLS (its
+// ca_file too), sends no credentials of any kind, and follows a few
+// redirects but never from https down to plain http.
+func changelogClient(tlsConf *tls.Config) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = tlsConf
+	return &http.Client{Transport: tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		switch {
+		case len(via) >= 5:
+			return errors.New("the change log redirects more than 5 times")
+		case via[0].URL.Scheme == "https" && req.URL.Scheme != "https":
+			return errors.New("the change log redirects from https to plain http: not followed")
+		}
+		return nil
+	}}
+}
+
 // changelogPlaces are the cache and notice state of a session: the XDG
 // ones, or for --demo (whose server's address changes every run) the
 // run's own folder, so the demo tells its news at every start.
@@ -58,7 +78,7 @@ func changelogStartup(ctx context.Context, s *session, into *consoleChangelog) t
 	if s.changelogURL == "" {
 		return nil
 	}
-	url, notice, log := s.changelogURL, s.changelogNotice, s.log
+	url, notice, log, client := s.changelogURL, s.changelogNotice, s.log, s.feedClient
 	cache, state := changelogPlaces(s)
 	return func() tea.Msg {
 		if !notice {
@@ -67,7 +87,8 @@ func changelogStartup(ctx context.Context, s *session, into *consoleChangelog) t
 			}
 			return nil
 		}
-		n, err := changelog.StartupNotice(ctx, changelog.NoticeOptions{URL: url, Cache: cache, State: state, Now: time.Now()})
+		n, err := changelog.StartupNotice(ctx, changelog.NoticeOptions{URL: url, Client: client, Cache: cache, State: state,
+			Now: time.Now()})
 		if n.Feed != nil {
 			into.set(n.Feed)
 		}

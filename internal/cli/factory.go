@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -111,6 +112,7 @@ type session struct {
 	// and whether the console tells its news at start.
 	changelogURL    string
 	changelogNotice bool
+	feedClient      *http.Client // the change log's: the profile's TLS, no credentials
 	// kioskSearch offers the registrant search at a locked kiosk.
 	kioskSearch bool
 }
@@ -191,6 +193,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		return nil, err
 	}
 	s.insecure = profile.InsecureHTTPWarning()
+	s.feedClient = changelogClient(tlsConf)
 	ts, err := auth.TokenSourceFor(ctx, profile)
 	if err != nil {
 		if _, set := os.LookupEnv(config.EnvToken); flags.other && set && errors.Is(err, auth.ErrLoginRequired) {
