@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -52,5 +53,19 @@ func TestConsoleTellsTheChangeLogOnce(t *testing.T) {
 	}
 	if cmd := changelogStartup(context.Background(), &session{}, off); cmd != nil {
 		t.Error("no changelog_url, yet a start-up command")
+	}
+}
+
+// TestChangelogClientNeverDowngrades: a feed over https that redirects to
+// plain http is not followed.
+func TestChangelogClientNeverDowngrades(t *testing.T) {
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<rss/>")) }))
+	defer plain.Close()
+	tlsSrv := httptest.NewTLSServer(http.RedirectHandler(plain.URL+"/rss", http.StatusFound))
+	defer tlsSrv.Close()
+	c := changelogClient(tlsSrv.Client().Transport.(*http.Transport).TLSClientConfig)
+	_, err := c.Get(tlsSrv.URL + "/rss")
+	if err == nil || !strings.Contains(err.Error(), "https to plain http") {
+		t.Errorf("redirect to http: %v", err)
 	}
 }
