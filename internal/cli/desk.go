@@ -42,6 +42,10 @@ func checkinDeps(s *session) checkin.Deps {
 		SenderClient: s.senderClient,
 		JournalDir:   journalDir(s),
 		Desk:         hostName(),
+		Extras: checkin.Extras{
+			WalkIns: s.desk.WalkInsAllowed(false), Printer: s.desk.BadgePrinter, PrintBadges: s.desk.PrintBadges,
+			BadgeLayout: s.desk.BadgeLayout, OnCheckin: s.desk.OnCheckin, Log: s.log,
+		},
 	}
 }
 
@@ -142,6 +146,7 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			}
 			if kiosk {
 				deps.KioskPIN, deps.KioskSearch = s.kioskPIN, s.kioskSearch
+				deps.Extras.WalkIns = s.desk.WalkInsAllowed(true)
 			}
 			open := func(c *ui.Context) ui.Screen {
 				return checkin.NewDesk(c, deps, eventID, eventName, sessionID, sessionName)
