@@ -17,7 +17,7 @@ import (
 )
 
 type deskKeys struct {
-	Submit, Search, History, Board, Bell, Retry, Back, Kiosk key.Binding
+	Submit, Search, History, Board, Bell, Retry, Back, Kiosk, Yes key.Binding
 	// In the registrant search.
 	Choose, Pick, CloseSearch key.Binding
 }
@@ -37,6 +37,7 @@ func newDeskKeys(k *ui.GlobalKeys) deskKeys {
 		Retry:       ui.With(k.Retry, "retry and sync now"),
 		Back:        ui.With(k.Back, "clear, or leave"),
 		Kiosk:       ui.With(k.Kiosk, "kiosk: unlock with the PIN, or lock"),
+		Yes:         ui.With(k.YesChord, "yes, to a question over the desk (leave, quit)"),
 		Choose:      nav,
 		Pick:        ui.With(k.Open, "check in the chosen one"),
 		CloseSearch: ui.With(k.Back, "close search"),
@@ -698,7 +699,7 @@ func (d *Desk) ShortHelp() []key.Binding {
 }
 
 func (d *Desk) FullHelp() [][]key.Binding {
-	first := []key.Binding{d.keys.Submit, d.keys.Back, d.keys.Retry, d.keys.Bell}
+	first := []key.Binding{d.keys.Submit, d.keys.Back, d.keys.Yes, d.keys.Retry, d.keys.Bell}
 	if d.kiosk != nil {
 		first = append(first, d.keys.Kiosk)
 	}

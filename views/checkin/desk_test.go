@@ -328,7 +328,10 @@ func TestDeskHelpIsF1(t *testing.T) {
 	r.Contains("Scan > a?b")
 	r.Lacks("Keys")
 	r.Press("f1")
-	r.Contains("Keys", "history", "F1 or esc closes this help")
+	// The help is true: the desk's keys and ctrl+y, and of the shell's
+	// only F1 and ctrl+c; tab, :, E, ? and q are typing here.
+	r.Contains("Keys", "history", "F1 or esc closes this help", "ctrl+y", "yes, to a question", "ctrl+c")
+	r.Lacks("next section", "command palette", "recent errors", "? ")
 	r.Press("f1")
 	r.Lacks("closes this help")
 }
