@@ -35,10 +35,13 @@ type Client struct {
 	pacer     *Pacer // nil: no client-side limit
 	retry     RetryPolicy
 	maxBody   int64
+	budget    ListingBudget
 	tokens    oauth2.TokenSource
 	log       *slog.Logger
 	filter    StringFilter // nil: answers reach the caller as sent
 	tls       *tls.Config  // WithTLSConfig; the HTTP client raises it to MinTLSVersion
+	debugBody int          // bytes of each body to log (WithDebugBodies)
+	readOnly  string       // why writes are refused ("" : they are not; WithReadOnly)
 
 	Events       *EventsService
 	Attendees    *AttendeesService
@@ -174,6 +177,7 @@ func New(opts ...Option) (*Client, error) {
 		pacer:     NewPacer(DefaultRateLimit, 0),
 		retry:     DefaultRetryPolicy,
 		maxBody:   DefaultMaxBodyBytes,
+		budget:    ListingBudget{}.withDefaults(),
 		log:       slog.New(slog.DiscardHandler),
 	}
 	for _, o := range opts {

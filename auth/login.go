@@ -207,7 +207,11 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 		}
 		return nil, fmt.Errorf("exchange the authorization code: %s", config.Redact(err.Error()))
 	}
-	sess := sessionFromToken(p.Name, tok, now)
+	sess, err := sessionFromToken(p.Name, tok, now)
+	if err != nil {
+		return nil, err
+	}
+	bindSession(p, sess, nil)
 	lctx, lcancel := context.WithTimeout(context.Background(), DefaultLockTimeout)
 	defer lcancel()
 	unlock, err := o.Store.Lock(lctx, p.Name)
@@ -219,7 +223,7 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 		return nil, err
 	}
 	if o.SaveClientSecret {
-		if _, err := o.Store.SaveClientSecret(p.Name, secret); err != nil {
+		if _, err := o.Store.SaveClientSecret(p.Name, p.AuthURL, secret); err != nil {
 			return sess, err
 		}
 	}

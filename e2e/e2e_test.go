@@ -239,6 +239,15 @@ func TestLoginEndToEnd(t *testing.T) {
 // and redirects to evdesk's loopback listener.
 func loginThroughBrowser(t *testing.T, env []string, authURLBase string) {
 	t.Helper()
+	if out, err := tryLoginThroughBrowser(t, env, authURLBase); err != nil {
+		t.Fatalf("login: %v\n%s", err, out)
+	}
+}
+
+// tryLoginThroughBrowser is loginThroughBrowser for a login that may fail:
+// it returns what the login printed and how it ended.
+func tryLoginThroughBrowser(t *testing.T, env []string, authURLBase string) (string, error) {
+	t.Helper()
 	login := exec.Command(binPath, "login", "--no-browser", "--insecure-storage")
 	login.Env = env
 	stdin, _ := login.StdinPipe()
@@ -280,9 +289,7 @@ func loginThroughBrowser(t *testing.T, env []string, authURLBase string) {
 	}
 	err = login.Wait()
 	<-done
-	if err != nil {
-		t.Fatalf("login: %v\n%s", err, transcript.String())
-	}
+	return transcript.String(), err
 }
 
 // TestSimEnvFileRecipe follows the README: the simulator keeps serving in
