@@ -60,7 +60,7 @@ func TestLoginThroughThePastePathOverHTTPS(t *testing.T) {
 	if !strings.HasPrefix(landing, appRedirect+"?") || !strings.Contains(landing, "code=") {
 		t.Fatalf("the browser landed on %q", landing)
 	}
-	tm.keys("-l", landing)
+	tm.paste(landing) // as a person pastes the address from the browser
 	tm.keys("Enter")
 	tm.waitText("Logged in to profile")
 	if st := tm.exitStatus(); st != "0" {
