@@ -58,3 +58,12 @@ func TestEventsGetShowsTheVenueAndTheDeprecatedLocation(t *testing.T) {
 		t.Fatalf("json: %s", out)
 	}
 }
+
+// phone settings -o json keeps the server's keys, in its word.
+func TestPhoneJSONKeepsTheServersWord(t *testing.T) {
+	simWithWord(t, "acme")
+	out, _, err := execute(t, "phone", "settings", "-o", "json")
+	if err != nil || !strings.Contains(out, `"acme_phone_on_mobile"`) || strings.Contains(out, `"vendor_phone_on_mobile"`) {
+		t.Fatalf("phone settings -o json: %v\n%.400s", err, out)
+	}
+}
