@@ -98,6 +98,35 @@ func (e *Error) Details() [][2]string {
 	return d
 }
 
+// codeFields names the request field a documented code is about (its
+// meaning in the spec says which), so a form can mark that field: the
+// documented error answer is only a code and a message.
+var codeFields = map[int]string{
+	CodeInvalidDuplicateTZ: "timezone",
+	CodeScheduleTooLong:    "calendar",
+	CodeEndBeforeStart:     "calendar",
+	CodeCalendarIncomplete: "calendar",
+	CodeHubConference:      "hub_id",
+	CodeHubPermission:      "hub_id",
+	CodeTicketTypeNotFound: "ticket_type_id",
+	CodeJoinLinkNameTaken:  "name",
+}
+
+// FieldReasons names the field the error's code is about, with the
+// server's message and the code's meaning, for a form that marks it; none
+// when the code is about no one field.
+func (e *Error) FieldReasons() [][2]string {
+	field, ok := codeFields[e.Code]
+	if !ok {
+		return nil
+	}
+	reason := e.Meaning()
+	if e.Message != "" && !strings.EqualFold(e.Message, reason) {
+		reason = e.Message + " (" + reason + ")"
+	}
+	return [][2]string{{field, reason}}
+}
+
 // Temporary reports whether repeating the same request later may succeed.
 func (e *Error) Temporary() bool {
 	return e.Status == 429 || e.Status >= 500

@@ -15,8 +15,9 @@ import (
 // program builds its own copy: no key map is shared or global.
 type GlobalKeys struct {
 	// The shell's own. News reads the news the status bar shows (only
-	// while it shows some, so the bar names the key then).
-	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette, News key.Binding
+	// while it shows some, so the bar names the key then). ToDesk goes
+	// back to the check-in desk (where a scan typed elsewhere belongs).
+	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette, News, ToDesk key.Binding
 
 	// Moving in lists.
 	Up, Down, PageUp, PageDown, Home, End, Filter, Sort, Reverse key.Binding
@@ -59,6 +60,7 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Errors:       b("E", "recent errors", "E"),
 		Palette:      b(":", "command palette", ":"),
 		News:         b("N", "read the news in the status bar", "N"),
+		ToDesk:       b("F6", "back to the check-in desk", "f6"),
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),

@@ -149,6 +149,7 @@ func checkinRun(ctx context.Context, o *checkinOptions) error {
 				}
 			},
 			OnShort: func(err error) { fmt.Fprintln(o.IO.ErrOut, "evdesk: "+err.Error()) },
+			OnNote:  func(note string) { fmt.Fprintln(o.IO.ErrOut, "evdesk: "+note) },
 			OnStatus: func(st scanqueue.Status) {
 				if bar == nil { // the total is known once the list is journaled
 					bar = newProgressLine(terminal, st.Pending)
