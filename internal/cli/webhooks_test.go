@@ -18,7 +18,7 @@ func TestListenPrintsEachEventItsWay(t *testing.T) {
 	for _, c := range []struct {
 		format, jq, template, want string
 	}{
-		{formatTable, "", "", "09:00:00  session.user_data  rc_reason=network\n"},
+		{formatTable, "", "", "09:00:00Z  session.user_data  rc_reason=network\n"},
 		{formatJSON, "", "", `{"event":"session.user_data","named":true,"change":"new field","fields":{"rc_reason":"network"},` +
 			`"timestamp":"0001-01-01T00:00:00Z","received_at":"2026-11-26T09:00:00Z","body":{"event":"session.user_data"}}` + "\n"},
 		{formatJSON, ".fields.rc_reason", "", "network\n"},
