@@ -153,7 +153,7 @@ type Profile struct {
 	PathWord    string
 	ClientID    string
 	RedirectURI string
-	Scopes      []string // empty: the scopes registered for the application
+	Scopes      []string // empty: login asks for every scope evdesk's features need
 	// MaxResponseMB caps one answer's body in MiB; 0 means the default
 	// (DefaultMaxResponseMB).
 	MaxResponseMB int
@@ -177,9 +177,16 @@ type Profile struct {
 	PhoneBaseline string
 	// NoMouse is mouse = false: the console leaves the mouse to the terminal.
 	NoMouse bool
+	// ReadOnly, Theme (never "": auto by default) and ReduceMotion are the
+	// console's preferences (prefs.go).
+	ReadOnly     bool
+	Theme        string
+	ReduceMotion bool
 	// KioskPIN unlocks a kiosk desk: EVDESK_KIOSK_PIN, else kiosk_pin.
 	// Never shown or logged.
 	KioskPIN string
+	// Desk is the check-in desk's settings (desk.go).
+	Desk Desk
 	// KioskSearch (kiosk_search = true) offers the registrant search at a
 	// locked kiosk, names only and partly masked.
 	KioskSearch bool
@@ -337,6 +344,7 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.setOrigin(FieldMouse, f.origin(chosen, FieldMouse))
 		}
 		p.KioskPIN = set(FieldKioskPIN, e.KioskPIN)
+		p.Desk = e.DeskSettings.resolve()
 		p.ChangelogURL = set(FieldChangelogURL, e.ChangelogURL)
 		if e.ChangelogNotice != nil {
 			p.NoChangelogNotice = !*e.ChangelogNotice
@@ -356,6 +364,11 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 	if err := CheckProfileName(p.Name); err != nil {
 		return Profile{}, err
 	}
+	var entry *ProfileEntry
+	if e, ok := f.Profiles[chosen]; ok {
+		entry = &e
+	}
+	applyPreferences(&p, entry, func(field string) string { return f.origin(chosen, field) }, lookup)
 	applyEnv(&p, lookup)
 	applyDefaults(&p)
 	return p, nil
@@ -430,6 +443,9 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 }
 
 func applyDefaults(p *Profile) {
+	if p.Desk.PrintBadges == "" {
+		p.Desk.PrintBadges = PrintNever
+	}
 	if p.PathWord == "" {
 		p.PathWord = DefaultPathWord
 		p.setOrigin(FieldPathWord, "default")
@@ -518,6 +534,9 @@ func (p Profile) validateFields() error {
 	}
 	if err := CheckKioskPIN(p.KioskPIN); p.KioskPIN != "" && err != nil {
 		return fmt.Errorf("%s %v", p.label(FieldKioskPIN), err)
+	}
+	if err := CheckTheme(p.Theme); p.Theme != "" && err != nil {
+		return fmt.Errorf("%s %v", p.label(FieldTheme), err)
 	}
 	if p.badMaxResponse != "" {
 		return fmt.Errorf("%s=%q is not a whole number: give the cap in MiB, from 1 to %d (default %d)",

@@ -41,7 +41,7 @@ var EnvVars = []EnvVar{
 	{EnvPathWord, "the word in the API's /v2/<word>_events paths, over the profile's path_word"},
 	{EnvClientID, "the OAuth client id, over the profile's client_id"},
 	{EnvClientSecret, "the OAuth client secret (never written to disk; else the keyring's)"},
-	{EnvRedirectURI, "the OAuth redirect URI, over the profile's redirect_uri"},
+	{EnvRedirectURI, "the OAuth redirect URI registered with the app (loopback, where evdesk listens; or https, whose landing address you paste), over the profile's redirect_uri"},
 	{EnvScopes, "the OAuth scopes, space-separated, over the profile's scopes"},
 	{EnvMaxResponseMB, "the largest answer evdesk reads from the server, in MiB"},
 	{EnvMaxListingMB, "the most one listing reads across all its pages, in MiB (default 128)"},
@@ -59,6 +59,8 @@ var EnvVars = []EnvVar{
 	{EnvTheme, "the console's theme: auto, dark, light or high-contrast (--theme)"},
 	{"EVDESK_TOKEN_NO_PHONE", "printed by `evdesk sim`: a token of an account without the phone service (name it in a profile's token_env)"},
 	{"EVDESK_TOKEN_OTHER_HOST", "printed by `evdesk sim`: the second account's token (name it in a profile's token_env)"},
+	{EnvCAFile, "a PEM bundle of certificate authorities trusted besides the system's, over the profile's ca_file"},
+	{"EVDESK_REAL_PRINT", "tests only: \"1\" runs the tests that print to a real CUPS server and read badges with pdftotext and zbarimg (.ci/run sets it)"},
 }
 
 // OtherEnvVars are the variables of wider conventions that evdesk honours.

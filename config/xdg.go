@@ -20,6 +20,3 @@ func xdgDir(env, fallback string) string {
 	return fallback
 }
 
-// CacheDir is evdesk's directory for what it can fetch again (the change
-// log's copy for offline use): $XDG_CACHE_HOME/evdesk (read at call time).
-func CacheDir() string { return filepath.Join(xdgDir("XDG_CACHE_HOME", xdg.CacheHome), "evdesk") }

@@ -115,7 +115,7 @@ func WithEveryKeyTyped() Option {
 // NewApp builds the shell. ctx.Theme and ctx.Keys get defaults when nil.
 func NewApp(ctx *Context, sections []Section, opts ...Option) *App {
 	if ctx.Theme == nil {
-		ctx.Theme = NewTheme(true, NoColorEnv())
+		ctx.Theme = ThemeFor(ctx.ThemeMode, true, NoColorEnv())
 	}
 	if ctx.Keys == nil {
 		ctx.Keys = DefaultGlobalKeys()
@@ -171,8 +171,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.resize(msg.Width, msg.Height)
 		return a, nil
 	case tea.BackgroundColorMsg:
-		if !a.ctx.Theme.NoColor {
-			*a.ctx.Theme = *NewTheme(msg.IsDark(), false)
+		if !a.ctx.Theme.NoColor && FollowsBackground(a.ctx.ThemeMode) {
+			*a.ctx.Theme = *ThemeFor(a.ctx.ThemeMode, msg.IsDark(), false)
 			a.applyTheme()
 		}
 		return a, a.broadcast(msg)
@@ -513,7 +513,7 @@ func (a *App) showToast(m ToastMsg) tea.Cmd {
 }
 
 func (a *App) startSpinner() tea.Cmd {
-	if a.spinning {
+	if a.spinning || a.ctx.ReduceMotion { // reduce_motion: the count alone says it
 		return nil
 	}
 	a.spinning = true

@@ -114,7 +114,7 @@ func (s *RecordingsScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, nil
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		if cmd, handled := s.actions().Dispatch(k, nil, s.ctx.Theme); handled {
+		if cmd, handled := s.actions().Dispatch(k, nil, s.ctx); handled {
 			return s, cmd
 		}
 	}
