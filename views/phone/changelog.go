@@ -47,3 +47,13 @@ func changelogLines(th *ui.Theme, deps []fieldEntry, width int) []string {
 	}
 	return out
 }
+
+// changelogLink is the address of the first deprecated field's entry, or "".
+func changelogLink(deps []fieldEntry) string {
+	for _, d := range deps {
+		if d.entry.Link != "" {
+			return d.entry.Link
+		}
+	}
+	return ""
+}
