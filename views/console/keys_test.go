@@ -213,6 +213,12 @@ func cheatsheet(vocab *ui.GlobalKeys, screens []screenKeys) string {
 	for _, s := range screens {
 		table(s.name, s.groups)
 	}
+	b.WriteString("**Action names**, to rebind in a profile's `[keys]` table\n\n| action | default key | where |\n|---|---|---|\n")
+	for _, nb := range vocab.All() {
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", ui.ActionName(nb.Name),
+			strings.ReplaceAll(nb.Binding.Help().Key, "|", "\\|"), ui.ScopeOf(nb.Name))
+	}
+	b.WriteString("\n")
 	return b.String()
 }
 
