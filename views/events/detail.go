@@ -220,6 +220,14 @@ func (s *DetailScreen) run(op string, f actionFunc) func() tea.Cmd {
 
 func (s *DetailScreen) onActionDone(m actionDoneMsg) tea.Cmd {
 	s.busy = ""
+	if m.op == "unchanged" { // an edit that changed nothing: the form closes
+		return s.dialog.Settle(nil, "")
+	}
+	if m.op == "save" {
+		if settle := s.dialog.Settle(m.err, ""); m.err != nil {
+			return tea.Batch(ui.Fail(actionName(m.op), actionError(m.err)), settle)
+		}
+	}
 	if m.op == "cancel" && m.err != nil && s.cancelling != nil && !errors.Is(m.err, api.ErrOutcomeUnknown) {
 		// Refused: the form comes back with the message and the reason.
 		d := *s.cancelling
