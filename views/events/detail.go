@@ -321,7 +321,7 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 	)
 	var cal []string
 	for _, c := range e.Calendar {
-		cal = append(cal, dualTime(c.StartTime, loc, local)+" to "+timeOnly(c.EndTime, loc))
+		cal = append(cal, dualTime(c.StartTime, loc, local)+" to "+endOf(c.StartTime, c.EndTime, loc))
 	}
 	section("When",
 		[2]string{"Timezone", e.Timezone},
@@ -371,11 +371,19 @@ func scheduleText(e *api.Event, loc *time.Location) string {
 	return describeRecurrence(e.Recurrence, loc)
 }
 
-func timeOnly(t *time.Time, loc *time.Location) string {
-	if t == nil {
+// endOf is a calendar entry's end in the event's zone: the time alone on
+// the day it starts, the day too when it ends on another one.
+func endOf(start, end *time.Time, loc *time.Location) string {
+	if end == nil {
 		return "?"
 	}
-	return t.In(loc).Format("15:04")
+	e := end.In(loc)
+	if start != nil {
+		if sy, sm, sd := start.In(loc).Date(); e.Year() == sy && e.Month() == sm && e.Day() == sd {
+			return e.Format("15:04")
+		}
+	}
+	return e.Format("Mon 2 Jan 2006 15:04")
 }
 
 // CapturingInput is true while a dialog owns the keyboard.

@@ -512,3 +512,29 @@ func TestARefusedNewEventKeepsEveryValue(t *testing.T) {
 	r.Press("esc", "3")
 	r.Contains("Robotics Night")
 }
+
+// The detail's hint line shows what fits by importance, the minor keys
+// too when there is room (they were left out even at 140 columns), and
+// ends in … when some do not fit.
+func TestDetailHintsShowWhatFits(t *testing.T) {
+	r := newRig(t, 220, 30)
+	r.Press("2", "enter")
+	r.Contains("UPCOMING")
+	r.Contains("o co-editors", "m emails", "O open the event page", "l access links", "b booths", "t tickets")
+	r = newRig(t, 80, 24)
+	r.Press("2", "enter")
+	r.Contains("p publish", "…")
+}
+
+// The palette offers actions, not moves: no "up" or "page down".
+func TestPaletteOffersNoMoves(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("2", "enter", ":")
+	r.Type("publish")
+	r.Contains("> publish")
+	for _, move := range []string{"page down", "up", "page up", "down"} {
+		r.Press("ctrl+u")
+		r.Type(move)
+		r.Lacks("> " + move)
+	}
+}
