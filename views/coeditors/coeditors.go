@@ -73,7 +73,7 @@ func (s *Screen) actions() ui.Actions {
 	k := s.Ctx.Keys
 	selected := s.NeedsSelection("No co-editor selected: press a to add one")
 	return ui.Actions{
-		{Key: k.Add, Help: "add co-editors", Why: s.NotBusy, Run: s.openAdd},
+		{Key: k.Add, Help: "add co-editors", Why: s.whyNotAdd, Run: s.openAdd},
 		{Key: k.OrOpen(k.Edit), Help: "change permissions", Why: selected, Run: s.openEdit},
 		{Key: k.Delete, Help: "remove", Why: selected, Dangerous: true, Run: s.remove,
 			Confirm: func() string {
@@ -81,6 +81,18 @@ func (s *Screen) actions() ui.Actions {
 				return fmt.Sprintf("Remove %s as co-editor of %q? They keep no edit access to the event.", c.Email, s.eventName)
 			}},
 	}
+}
+
+// whyNotAdd says why no co-editor can be added now: busy, or the event
+// has the most co-editors it takes.
+func (s *Screen) whyNotAdd() string {
+	if why := s.NotBusy(); why != "" {
+		return why
+	}
+	if n := len(s.Items); n >= api.MaxCoeditorsPerEvent {
+		return fmt.Sprintf("The event has %d co-editors, the most it takes: remove one (x) to add another", n)
+	}
+	return ""
 }
 
 // Update handles the change's answer, then what every resource screen

@@ -167,3 +167,15 @@ func TestOnePlaceLeftKeepsTheForm(t *testing.T) {
 		t.Fatalf("co-editors %v", got)
 	}
 }
+
+// At 3 of 3 co-editors a says why not instead of opening the form.
+func TestAddSaysWhyNotWhenTheEventIsFull(t *testing.T) {
+	r := newRig(t, 100, 30, conference)
+	r.Press("a")
+	r.Type("ama.owusu@example.org, kofi.mensah@example.org")
+	r.Press("ctrl+s")
+	r.Contains("OK Added all 2", "3 co-editors")
+	r.Press("a")
+	r.Contains("The event has 3 co-editors, the most it takes: remove one (x) to add another")
+	r.Lacks("Add co-editors to")
+}
