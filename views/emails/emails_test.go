@@ -397,7 +397,6 @@ func TestAnEmptyFilterSaysItIsTheFilter(t *testing.T) {
 	r.Lacks("Nobody received this email")
 }
 
-
 // At 140 columns the status reads whole ("Missed sc…" before).
 func TestWideStatusReadsWhole(t *testing.T) {
 	r := newRig(t, 140, 34, pastEvent, nil)
