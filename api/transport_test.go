@@ -186,9 +186,9 @@ func TestErrorMessageCarriesTheSpecMeaning(t *testing.T) {
 	if got := e.Error(); got != "update event: error 260210: past and cancelled events cannot be edited (server: Event is not editable.)" {
 		t.Errorf("got %q", got)
 	}
-	e = &Error{Status: 400, Code: 300, Message: "Validation Failed.", Op: "cancel event",
-		Fields: []FieldError{{Field: "cancel_message", Message: "is required when the event has registrants."}}}
-	if got := e.Error(); got != "cancel event: cancel_message is required when the event has registrants. (error 300: invalid request)" {
+	// A code no document gives reads as its status, with the server's words.
+	e = &Error{Status: 400, Code: 300, Message: "cancel_message is required when the event has registrants.", Op: "cancel event"}
+	if got := e.Error(); got != "cancel event: error 300: invalid request (server: cancel_message is required when the event has registrants.)" {
 		t.Errorf("got %q", got)
 	}
 	e = &Error{Status: 429}

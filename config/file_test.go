@@ -238,6 +238,8 @@ func TestFileErrorsNameFileLineAndField(t *testing.T) {
 		{"negative cap", "[profiles.a]\n\nmax_response_mb = -5\n", ":3", "profiles.a.max_response_mb"},
 		{"huge cap", "[profiles.a]\nmax_response_mb = 99999999999\n", ":2", "profiles.a.max_response_mb"},
 		{"text cap", "[profiles.a]\nmax_response_mb = \"lots\"\n", ":2", "profiles.a.max_response_mb"},
+		{"zero listing budget", "[profiles.a]\nmax_listing_mb = 0\n", ":2", "profiles.a.max_listing_mb: 0 is out of range"},
+		{"huge listing items", "[profiles.a]\n\nmax_listing_items = 999999999999\n", ":3", "profiles.a.max_listing_items"},
 		{"zero rate", "[profiles.a]\nrate_limit = 0\n", ":2", "profiles.a.rate_limit"},
 		{"huge rate", "[profiles.a]\n\nrate_limit = 5000.0\n", ":3", "profiles.a.rate_limit: 5000 is out of range"},
 		{"text rate", "[profiles.a]\nrate_limit = \"fast\"\n", ":2", "profiles.a.rate_limit"},
@@ -323,7 +325,7 @@ func TestValidateNamesFileForFileProfiles(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 	// Login settings are enough credentials for Validate (tokens come from the store).
-	p, _ = Resolve(path, "a", lookupFrom(map[string]string{EnvBaseURL: "http://x/v2", EnvAuthURL: "http://x", EnvClientID: "c"}))
+	p, _ = Resolve(path, "a", lookupFrom(map[string]string{EnvBaseURL: "https://x/v2", EnvAuthURL: "https://x", EnvClientID: "c"}))
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -374,6 +376,34 @@ func TestMaxResponseMBFromFileAndEnvironment(t *testing.T) {
 		p, _ := Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t", EnvMaxResponseMB: v}))
 		if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: %v", v, err)
+		}
+	}
+}
+
+func TestListingBudgetFromFileAndEnvironment(t *testing.T) {
+	path := writeConfig(t, "[profiles.a]\nbase_url = \"https://api.example.com/v2\"\nmax_listing_mb = 512\nmax_listing_items = 1000000\n")
+	p, err := Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t"}))
+	if err != nil || p.Validate() != nil {
+		t.Fatal(err, p.Validate())
+	}
+	if p.MaxListingBytes() != 512<<20 || p.MaxListingItems != 1_000_000 || p.Origin(FieldMaxListingItems) != path+":4" {
+		t.Fatalf("%d %d %q", p.MaxListingBytes(), p.MaxListingItems, p.Origin(FieldMaxListingItems))
+	}
+	p, _ = Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t", EnvMaxListingMB: "16"}))
+	if p.MaxListingBytes() != 16<<20 || p.Origin(FieldMaxListingMB) != EnvMaxListingMB || p.Validate() != nil {
+		t.Fatalf("env override: %d %q %v", p.MaxListingBytes(), p.Origin(FieldMaxListingMB), p.Validate())
+	}
+	if q := FromEnv(lookupFrom(nil)); q.MaxListingBytes() != 0 || q.MaxListingItems != 0 {
+		t.Errorf("unset budget %d %d", q.MaxListingBytes(), q.MaxListingItems)
+	}
+	for env, want := range map[[2]string]string{
+		{EnvMaxListingMB, "lots"}:   `EVDESK_MAX_LISTING_MB="lots" is not a whole number: give the most one listing may read across its pages in MiB, from 1 to 65536 (default 128)`,
+		{EnvMaxListingItems, "0"}:   "EVDESK_MAX_LISTING_ITEMS=0 is out of range: give the most items one listing may hold, from 1 to 100000000 (default 250000)",
+		{EnvMaxListingItems, "1e6"}: `EVDESK_MAX_LISTING_ITEMS="1e6" is not a whole number`,
+	} {
+		p, _ := Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t", env[0]: env[1]}))
+		if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s=%s: %v", env[0], env[1], err)
 		}
 	}
 }

@@ -158,6 +158,12 @@ func newConfigSetProfileCmd() *cobra.Command {
 			if fl.Changed("max-response-mb") {
 				cur.MaxResponseMB = e.MaxResponseMB
 			}
+			if fl.Changed("max-listing-mb") {
+				cur.MaxListingMB = e.MaxListingMB
+			}
+			if fl.Changed("max-listing-items") {
+				cur.MaxListingItems = e.MaxListingItems
+			}
 			if fl.Changed("mouse") {
 				cur.Mouse = nil // the default: the console takes the mouse
 				if !mouse {
@@ -202,11 +208,13 @@ func newConfigSetProfileCmd() *cobra.Command {
 	fl.StringVar(&e.AuthURL, "auth-url", "", "OAuth server root, e.g. https://auth.example.com")
 	fl.StringVar(&e.PathWord, "path-word", "", "the word in /v2/<word>_events paths (default "+config.DefaultPathWord+")")
 	fl.StringVar(&e.ClientID, "client-id", "", "OAuth client id of your registered application")
-	fl.StringVar(&e.RedirectURI, "redirect-uri", "", "registered loopback redirect URI with a fixed port (default "+config.DefaultRedirectURI+")")
+	fl.StringVar(&e.RedirectURI, "redirect-uri", "", "the redirect URI registered with the provider app: https://... (you paste the address the browser lands on), or a loopback one with a fixed port on which evdesk listens (default "+config.DefaultRedirectURI+")")
 	fl.StringVar(&e.TokenEnv, "token-env", "", "`NAME` of the environment variable holding this profile's token (wins over "+config.EnvToken+"; empty to stop)")
 	fl.StringVar(&scopes, "scopes", "", "scopes to request, separated by spaces or commas (empty: the application's)")
 	fl.Float64Var(&e.RateLimit, "rate-limit", 0, fmt.Sprintf("most requests a second (0: the default, %v)", config.DefaultRateLimit))
 	fl.IntVar(&e.MaxResponseMB, "max-response-mb", 0, "largest answer read, in MiB (0: the default)")
+	fl.IntVar(&e.MaxListingMB, "max-listing-mb", 0, "most one listing reads across its pages, in MiB (0: the default)")
+	fl.IntVar(&e.MaxListingItems, "max-listing-items", 0, "most items one listing holds (0: the default)")
 	fl.BoolVar(&mouse, "mouse", true, "let the console take the mouse (--mouse=false leaves it to the terminal)")
 	fl.BoolVar(&makeActive, "default", false, "make this the default profile")
 	return cmd

@@ -90,7 +90,7 @@ func TestCreateEditDefaultDelete(t *testing.T) {
 	}
 	// The refused form stays open with every value, the reason at the
 	// name; a new name and ctrl+s from the first field save it.
-	r.Contains("Not saved: the reason is under the field marked ! (name)", "! update access link: error 261203",
+	r.Contains("Not saved: the reason is under the field marked ! (name)", "! Each join link must have a unique name",
 		"> Registration", "> contoso.example", "Edit Partners (registration)")
 	r.Golden("edit_refused")
 	r.Press("ctrl+u")
