@@ -186,7 +186,7 @@ func (s *ListScreen) actions() ui.Actions {
 		{Key: k.Open, Help: "open", Run: s.open},
 		{Writes: true, Key: k.New, Help: "new event", Run: s.openCreateForm},
 		{Key: k.Refresh, Run: s.reload},
-		{Key: k.Views, Help: "choose listing", RunKey: s.showBucket},
+		{Key: ui.Numbers(k.Views, len(bucketNames), "choose listing"), RunKey: s.showBucket},
 	}
 }
 
