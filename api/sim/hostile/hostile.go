@@ -65,6 +65,10 @@ type Options struct {
 	// Stall accepts every API call and never answers (until the client
 	// goes away).
 	Stall bool
+	// Hold keeps every check-in (PATCH) waiting until the channel closes,
+	// then answers it as the simulator does: a test does something (fills
+	// the disk) while a request is under way.
+	Hold <-chan struct{}
 }
 
 // Server is the hostile wrapper around a handler, with counters the tests
@@ -122,6 +126,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.requests.Add(1)
+	if o.Hold != nil && r.Method == http.MethodPatch {
+		select {
+		case <-o.Hold:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	switch {
 	case o.Stall:
 		<-r.Context().Done()
