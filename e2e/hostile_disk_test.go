@@ -152,7 +152,7 @@ func TestHostileFullDiskDeskHealsByItself(t *testing.T) {
 	tm.waitText("60 pending")
 	journaled(t, disk, 60)
 	fill(t, filepath.Join(disk, "filler"), 0)
-	close(hold) // the server checks them in; the answers find the disk full
+	close(hold)                                                           // the server checks them in; the answers find the disk full
 	tm.waitText("DISK FULL", "answers held; auto-retry", "(ctrl+r: now)") // whole, at 80 columns
 	if s := tm.screen(); strings.Contains(s, "STOPPED") || strings.Contains(s, "reopen") {
 		t.Fatalf("the desk stopped:\n%s", s)
