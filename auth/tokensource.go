@@ -170,7 +170,11 @@ func NewTokenSource(ctx context.Context, p config.Profile, opts ...Option) (*Tok
 	}
 	hc := o.hc
 	if hc == nil {
-		hc = refreshClient(o.refreshTimeout)
+		tc, err := p.TLSConfig()
+		if err != nil {
+			return nil, err
+		}
+		hc = refreshClient(o.refreshTimeout, tc)
 	}
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
 	return &TokenSource{ctx: ctx, profile: p, conf: OAuthConfig(p, secret), o: o, cur: sess}, nil

@@ -116,15 +116,18 @@ const (
 	// leaving the mouse to the terminal for selecting text.
 	FieldMouse = "mouse"
 	// FieldKioskPIN is the PIN that unlocks a kiosk desk of this profile
-	// (4 to 12 digits). It only keeps a desk on screen: it opens no account.
+	// (6 to 12 digits). It only keeps a desk on screen: it opens no account.
 	FieldKioskPIN = "kiosk_pin"
+	// FieldKioskSearch lets the public find themselves by name at a locked
+	// kiosk (names only, partly masked); off by default.
+	FieldKioskSearch = "kiosk_search"
 )
 
 // fieldEnv maps each settable field to its environment variable.
 var fieldEnv = map[string]string{
 	FieldBaseURL: EnvBaseURL, FieldAuthURL: EnvAuthURL, FieldPathWord: EnvPathWord,
 	FieldClientID: EnvClientID, FieldRedirectURI: EnvRedirectURI, FieldScopes: EnvScopes,
-	FieldMaxResponseMB: EnvMaxResponseMB, FieldRateLimit: EnvRateLimit,
+	FieldMaxResponseMB: EnvMaxResponseMB, FieldRateLimit: EnvRateLimit, FieldCAFile: EnvCAFile,
 	FieldMaxListingMB: EnvMaxListingMB, FieldMaxListingItems: EnvMaxListingItems,
 }
 
@@ -164,6 +167,15 @@ type Profile struct {
 	// KioskPIN unlocks a kiosk desk: EVDESK_KIOSK_PIN, else kiosk_pin.
 	// Never shown or logged.
 	KioskPIN string
+	// KioskSearch (kiosk_search = true) offers the registrant search at a
+	// locked kiosk, names only and partly masked.
+	KioskSearch bool
+	// AllowInsecureHTTP accepts plain http:// to another machine
+	// (allow_insecure_http = true); see InsecureHTTPWarning.
+	AllowInsecureHTTP bool
+	// CAFile is a PEM bundle of authorities trusted besides the system's
+	// (ca_file, EVDESK_CA_FILE), as a path the program can open.
+	CAFile string
 	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
 	// (else the keyring).
 	AIKey, AISecret string
@@ -264,13 +276,7 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 	if asked == "" {
 		asked = getenv(lookup, EnvProfile)
 	}
-	chosen := asked
-	if chosen == "" {
-		chosen = f.DefaultProfile
-	}
-	if chosen == "" {
-		chosen = DefaultProfileName
-	}
+	chosen := f.InUse(asked, lookup)
 	p := Profile{Name: chosen}
 	if e, ok := f.Profiles[chosen]; ok {
 		p.File = f.Path
@@ -310,6 +316,12 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.setOrigin(FieldMouse, f.origin(chosen, FieldMouse))
 		}
 		p.KioskPIN = set(FieldKioskPIN, e.KioskPIN)
+		if e.KioskSearch {
+			p.KioskSearch = true
+			p.setOrigin(FieldKioskSearch, f.origin(chosen, FieldKioskSearch))
+		}
+		p.AllowInsecureHTTP = e.AllowInsecureHTTP
+		p.CAFile = set(FieldCAFile, filePathFrom(f.Path, e.CAFile))
 	} else if asked != "" && asked != DefaultProfileName {
 		// An explicitly named profile must exist (the implicit "default"
 		// profile may come from the environment alone).
@@ -349,6 +361,8 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 			p.ClientID = v
 		case FieldRedirectURI:
 			p.RedirectURI = v
+		case FieldCAFile:
+			p.CAFile = v
 		case FieldScopes:
 			p.Scopes = SplitScopes(v)
 		case FieldMaxResponseMB:
@@ -427,7 +441,7 @@ func (p Profile) Validate() error {
 }
 
 // ValidateLogin reports what `evdesk login` needs and lacks: the auth URL,
-// the client id and a loopback redirect URI with a fixed port.
+// the client id and a registered redirect URI (CheckRedirectURI).
 func (p Profile) ValidateLogin() error {
 	if err := p.validateFields(); err != nil {
 		return err
@@ -450,6 +464,14 @@ func (p Profile) validateFields() error {
 	}
 	if msg := serverURLProblem(p.AuthURL, exampleAuthURL); p.AuthURL != "" && msg != "" {
 		return fmt.Errorf("%s=%s", p.label(FieldAuthURL), msg)
+	}
+	for _, f := range []struct{ field, value string }{{FieldBaseURL, p.BaseURL}, {FieldAuthURL, p.AuthURL}} {
+		if msg := p.insecureProblem(f.field, f.value); msg != "" {
+			return fmt.Errorf("%s=%s", p.label(f.field), msg)
+		}
+	}
+	if err := CheckFilePath(p.CAFile); p.CAFile != "" && err != nil {
+		return fmt.Errorf("%s=%q %v", p.label(FieldCAFile), p.CAFile, err)
 	}
 	if err := CheckPathWord(p.PathWord); err != nil {
 		return fmt.Errorf("%s=%q %v", p.label(FieldPathWord), p.PathWord, err)
@@ -542,13 +564,26 @@ func listingRange(field string) string {
 	return fmt.Sprintf("give the most items one listing may hold, from 1 to %d (default %d)", MaxMaxListingItems, DefaultMaxListingItems)
 }
 
-// RedirectAddr is the host:port the login flow listens on.
+// RedirectAddr is the host:port the login flow listens on, for a loopback
+// redirect URI (RedirectIsLoopback).
 func (p Profile) RedirectAddr() (string, error) {
 	if err := CheckRedirectURI(p.RedirectURI); err != nil {
 		return "", fmt.Errorf("%s=%q %v", p.label(FieldRedirectURI), p.RedirectURI, err)
 	}
 	u, _ := url.Parse(p.RedirectURI)
+	if !IsLoopbackHost(u.Hostname()) {
+		return "", fmt.Errorf("%s=%q is not on this machine: evdesk cannot listen for it", p.label(FieldRedirectURI), p.RedirectURI)
+	}
 	return u.Host, nil
+}
+
+// RedirectIsLoopback reports whether the redirect URI points at this
+// machine, where the login flow listens for the browser's answer; any
+// other (an app registered with https://app.example.com/callback) is
+// answered by pasting the address the browser lands on.
+func (p Profile) RedirectIsLoopback() bool {
+	u, err := url.Parse(p.RedirectURI)
+	return err == nil && u.Scheme == "http" && IsLoopbackHost(u.Hostname())
 }
 
 // CheckHTTPURL reports whether s is an absolute http(s) URL.
@@ -590,25 +625,41 @@ func CheckPathWord(w string) error {
 	return nil
 }
 
-// CheckRedirectURI reports whether s is a loopback http URL with a fixed
-// port, e.g. http://127.0.0.1:8976/callback.
+// CheckRedirectURI reports whether s can be the registered redirect URI:
+// a loopback http URL with a fixed port, on which evdesk listens (such as
+// http://127.0.0.1:8976/callback), or any https URL the provider app was
+// registered with (https://app.example.com/callback), whose address the
+// user pastes back.
 func CheckRedirectURI(s string) error {
 	u, err := url.Parse(s)
-	if err != nil || u.Scheme != "http" || u.Host == "" {
-		return fmt.Errorf("is not a loopback http URL such as %s", DefaultRedirectURI)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
+		return fmt.Errorf("is not a redirect URI: use the one registered with the provider app, such as https://app.example.com/callback, or a loopback address such as %s", DefaultRedirectURI)
+	}
+	if u.User != nil {
+		return errors.New("must not hold a user name or password (before the @)")
+	}
+	if u.Fragment != "" || strings.Contains(s, "#") {
+		return errors.New("must not carry a fragment (#...): the provider adds the code to the query")
+	}
+	if u.RawQuery != "" {
+		return errors.New("must not carry a query: the provider adds the code and state to it")
+	}
+	loopback := IsLoopbackHost(u.Hostname())
+	if u.Scheme == "http" && !loopback {
+		return fmt.Errorf("uses plain http to %s: the authorization code would cross the network unencrypted; use the https address the app was registered with", u.Host)
+	}
+	if !loopback {
+		return nil
 	}
 	host, port, err := net.SplitHostPort(u.Host)
-	if err != nil {
+	if err != nil || host == "" {
 		return fmt.Errorf("needs an explicit port (the provider matches redirect URIs exactly), such as %s", DefaultRedirectURI)
-	}
-	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" {
-		return fmt.Errorf("must point at this machine (127.0.0.1, [::1] or localhost), such as %s", DefaultRedirectURI)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
 		return fmt.Errorf("needs a fixed port between 1 and 65535, such as %s", DefaultRedirectURI)
 	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return fmt.Errorf("must not carry a query or fragment")
+	if u.Scheme != "http" {
+		return fmt.Errorf("on this machine is served by evdesk itself over plain http (it never leaves the machine): use http://%s%s", u.Host, u.EscapedPath())
 	}
 	return nil
 }
@@ -625,12 +676,16 @@ var profileNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// CheckKioskPIN reports whether pin can unlock a kiosk desk: 4 to 12
+// MinKioskPIN and MaxKioskPIN bound a kiosk PIN's digits: six at least, so
+// a PIN cannot be guessed at a desk before the backoff makes guessing slow.
+const MinKioskPIN, MaxKioskPIN = 6, 12
+
+// CheckKioskPIN reports whether pin can unlock a kiosk desk: 6 to 12
 // digits, so the desk can tell a PIN from a badge scan. The message never
 // repeats the PIN.
 func CheckKioskPIN(pin string) error {
-	if len(pin) < 4 || len(pin) > 12 || strings.Trim(pin, "0123456789") != "" {
-		return errors.New("is not a kiosk PIN: use 4 to 12 digits (digits only, so the desk never takes a badge scan for it)")
+	if len(pin) < MinKioskPIN || len(pin) > MaxKioskPIN || strings.Trim(pin, "0123456789") != "" {
+		return fmt.Errorf("is not a kiosk PIN: use %d to %d digits (digits only, so the desk never takes a badge scan for it)", MinKioskPIN, MaxKioskPIN)
 	}
 	return nil
 }

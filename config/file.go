@@ -55,12 +55,21 @@ type ProfileEntry struct {
 	PhoneBaseline string `toml:"phone_baseline,omitempty"`
 	// Mouse, when false, leaves the mouse to the terminal.
 	Mouse *bool `toml:"mouse,omitempty"`
-	// KioskPIN unlocks this profile's kiosk desks (4 to 12 digits).
+	// KioskPIN unlocks this profile's kiosk desks (6 to 12 digits).
 	KioskPIN string `toml:"kiosk_pin,omitempty"`
+	// KioskSearch offers the registrant search at a locked kiosk (names
+	// only, partly masked).
+	KioskSearch bool `toml:"kiosk_search,omitempty"`
+	// AllowInsecureHTTP accepts plain http:// to another machine.
+	AllowInsecureHTTP bool `toml:"allow_insecure_http,omitempty"`
+	// CAFile is a PEM bundle of certificate authorities trusted besides the
+	// system's (relative to the config file's folder).
+	CAFile string `toml:"ca_file,omitempty"`
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
-	FieldTokenEnv, FieldMaxResponseMB, FieldMaxListingMB, FieldMaxListingItems, FieldRateLimit, FieldPhoneBaseline, FieldMouse, FieldKioskPIN}
+	FieldTokenEnv, FieldMaxResponseMB, FieldMaxListingMB, FieldMaxListingItems, FieldRateLimit, FieldPhoneBaseline, FieldMouse,
+	FieldKioskPIN, FieldKioskSearch, FieldAllowInsecureHTTP, FieldCAFile}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -207,6 +216,11 @@ func (f *File) Check() error {
 				return bad(FieldPhoneBaseline, fmt.Sprintf("%q %v", e.PhoneBaseline, err))
 			}
 		}
+		if e.CAFile != "" {
+			if err := CheckFilePath(e.CAFile); err != nil {
+				return bad(FieldCAFile, fmt.Sprintf("%q %v", e.CAFile, err))
+			}
+		}
 	}
 	if f.DefaultProfile != "" {
 		if _, ok := f.Profiles[f.DefaultProfile]; !ok {
@@ -243,8 +257,10 @@ func (f *File) unknownProfile(name string) error {
 		name, f.Path, f.namesOrNone(), name)
 }
 
-// SetProfile adds or replaces the named profile; the first profile of a
-// file becomes its default.
+// SetProfile adds or replaces the named profile. It never changes which
+// profile is in use: a new profile beside the implicit "default" one (the
+// environment's) must not turn plain commands to another account; only Use
+// does that.
 func (f *File) SetProfile(name string, e ProfileEntry) error {
 	if err := CheckProfileName(name); err != nil {
 		return err
@@ -253,20 +269,52 @@ func (f *File) SetProfile(name string, e ProfileEntry) error {
 		f.Profiles = map[string]ProfileEntry{}
 	}
 	f.Profiles[name] = e
-	if f.DefaultProfile == "" {
-		f.DefaultProfile = name
-	}
 	f.src = nil
 	return f.Check()
 }
 
-// Use makes name the default profile.
+// Use makes name the default profile. "default" is always accepted: when
+// the file defines no profile of that name, it is the implicit profile
+// (the environment's), and the file then names no default.
 func (f *File) Use(name string) error {
 	if _, ok := f.Profiles[name]; !ok {
-		return f.unknownProfile(name)
+		if name != DefaultProfileName {
+			return f.unknownProfile(name)
+		}
+		f.DefaultProfile = ""
+		return nil
 	}
 	f.DefaultProfile = name
 	return nil
+}
+
+// InUse is the name of the profile a command uses when asked for name
+// (empty: EVDESK_PROFILE, then the file's default_profile, then
+// "default"), as Resolve chooses it.
+func (f *File) InUse(name string, lookup func(string) (string, bool)) string {
+	chosen := strings.TrimSpace(name)
+	if chosen == "" {
+		chosen = getenv(lookup, EnvProfile)
+	}
+	if chosen == "" {
+		chosen = f.DefaultProfile
+	}
+	if chosen == "" {
+		chosen = DefaultProfileName
+	}
+	return chosen
+}
+
+// Known lists the profiles there are to choose from: the file's, and the
+// one in use (the implicit "default" profile may be defined by the
+// environment alone), in order.
+func (f *File) Known(inUse string) []string {
+	names := f.ProfileNames()
+	if inUse != "" && !slices.Contains(names, inUse) {
+		names = append(names, inUse)
+		slices.Sort(names)
+	}
+	return names
 }
 
 // fileHeader starts every file evdesk writes.
@@ -291,7 +339,8 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # phone policy against (relative to this file's folder; ~/ is your home).
 # mouse = false leaves the mouse to the terminal (for selecting text).
 # kiosk_pin = "DIGITS" unlocks ` + "`evdesk desk --kiosk`" + ` (EVDESK_KIOSK_PIN wins);
-# it keeps a desk on screen and opens no account.
+# it keeps a desk on screen and opens no account. kiosk_search = true lets
+# the public find themselves at a locked kiosk (names only, partly masked).
 
 `
 

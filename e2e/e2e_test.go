@@ -88,10 +88,16 @@ func TestConsoleEndToEnd(t *testing.T) {
 	tm.quitCleanly()
 }
 
-// simLines starts `evdesk sim` and returns its KEY=value lines.
+// startSim starts `evdesk sim` and returns its KEY=value lines.
 func startSim(t *testing.T) (map[string]string, *exec.Cmd) {
 	t.Helper()
-	cmd := exec.Command(binPath, "sim", "--addr", "127.0.0.1:0")
+	return startSimWith(t)
+}
+
+// startSimWith is startSim with more flags.
+func startSimWith(t *testing.T, flags ...string) (map[string]string, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(binPath, append([]string{"sim", "--addr", "127.0.0.1:0"}, flags...)...)
 	cmd.Env = isolatedEnv(t)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -176,13 +176,19 @@ func (a *App) statusView() string {
 	case a.ctx.Profile != "":
 		left = append(left, t.Profile.Render(" "+sanitize.Line(a.ctx.Profile)+" "))
 	}
-	if a.ctx.Account != "" {
+	if a.ctx.Insecure != "" { // a word as well as a colour
+		left = append(left, onBar(t, t.Error).Render(" INSECURE HTTP "))
+	}
+	if a.ctx.Account != "" && a.ignored == 0 { // the note needs the room
 		left = append(left, bar(" "+sanitize.Line(a.ctx.Account)+" "))
 	}
 	if sr, ok := a.Top().(StatusReporter); ok {
 		if text := sanitize.Line(sr.StatusText()); text != "" {
 			left = append(left, onBar(t, t.Key).Render(" "+text+" "))
 		}
+	}
+	if a.ignored != 0 {
+		left = append(left, onBar(t, t.Error).Render(" "+a.scanNoteText()+" "))
 	}
 	if a.inFlight > 0 {
 		spin := onBar(t, t.Info).Render(spinFrames[a.spinFrame%len(spinFrames)])

@@ -53,6 +53,9 @@ type Context struct {
 	Profile string
 	Account string
 	Demo    bool
+	// Insecure, when set, is the warning of a profile that talks plain
+	// http to another machine: the status bar says INSECURE HTTP all along.
+	Insecure string
 }
 
 // Navigation and status messages, produced by the helpers below.

@@ -24,7 +24,7 @@ func isOtherAccount(t *testing.T, client *api.Client) bool {
 
 func TestConsolePhoneOpensAnotherProfileAsASessionDoes(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url) // on EVDESK_TOKEN
+	setProfile(t, "demo", "--base-url", url, "--default") // on EVDESK_TOKEN
 	setProfile(t, "other", "--base-url", url, "--token-env", simOtherHostTokenEnv)
 	setProfile(t, "twin", "--base-url", url) // no token of its own
 	t.Setenv(simOtherHostTokenEnv, sim.OtherHostToken)

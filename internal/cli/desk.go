@@ -68,7 +68,7 @@ func newDeskCmd(f *Factory) *cobra.Command {
 		Example: "  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --desk \"Door A\"\n" +
 			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --session 9mSx2yUo1Jq3\n" +
 			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --board\n" +
-			"  EVDESK_KIOSK_PIN=2468 evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --kiosk\n" +
+			"  EVDESK_KIOSK_PIN=246813 evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --kiosk\n" +
 			"  # then scan an email, a ticket's QR code (https://events.vendor.example/qr?t=UASe4Eg74boZ),\n" +
 			"  # a bare ticket id (UASe4Eg74boZ), or a badge's mailto:, vCard or MECARD code",
 		Short: "Open the console straight on the check-in desk of an event",
@@ -80,7 +80,10 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			"Each desk has a name (--desk, default this computer's name), sent with its\n" +
 			"check-ins. --board shows the arrivals board alone, for a supervisor's screen.\n" +
 			"--kiosk keeps the desk on screen: leaving takes ctrl+k and the PIN, from the\n" +
-			"profile's kiosk_pin or " + config.EnvKioskPIN + " (4 to 12 digits).\n\n" +
+			"profile's kiosk_pin or " + config.EnvKioskPIN + " (6 to 12 digits); five wrong PINs in a\n" +
+			"row make it wait 30 s, doubling with each further one. A kiosk offers the public no\n" +
+			"registrant search unless the profile says kiosk_search = true (then names only, partly\n" +
+			"masked), and shows only the latest scan, for a few seconds.\n\n" +
 			"What the desk can scan. Besides a typed or printed email, the desk reads what a\n" +
 			"handheld scanner types from a ticket or badge: the ticket's QR link (any http(s)\n" +
 			"link whose query holds t=, ticket= or ticket_id=, or whose path ends in /qr/<id>),\n" +
@@ -105,7 +108,7 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			}
 			defer s.Close()
 			if kiosk && s.kioskPIN == "" {
-				return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (4 to 12 digits)",
+				return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (6 to 12 digits)",
 					config.EnvKioskPIN, s.profile, config.Path())
 			}
 			eventID := args[0]
@@ -118,7 +121,7 @@ func newDeskCmd(f *Factory) *cobra.Command {
 				deps.Desk = strings.TrimSpace(desk)
 			}
 			if kiosk {
-				deps.KioskPIN = s.kioskPIN
+				deps.KioskPIN, deps.KioskSearch = s.kioskPIN, s.kioskSearch
 			}
 			open := func(c *ui.Context) ui.Screen {
 				return checkin.NewDesk(c, deps, eventID, eventName, sessionID, sessionName)

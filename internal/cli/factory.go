@@ -86,9 +86,12 @@ type session struct {
 	demo    bool
 	noMouse bool   // --no-mouse, or mouse = false in the profile
 	warning string // e.g. the refresh token nears its end of life
-	account string // who is signed in, for the status bar
-	log     *slog.Logger
-	closers []io.Closer
+	// insecure warns, on every run, of plain http to another machine
+	// (allow_insecure_http = true).
+	insecure string
+	account  string // who is signed in, for the status bar
+	log      *slog.Logger
+	closers  []io.Closer
 	// senderClient sends check-ins: few retries of its own, so an outage
 	// shows at once; the check-in sender retries without end.
 	senderClient *api.Client
@@ -101,6 +104,8 @@ type session struct {
 	// kioskPIN unlocks a kiosk desk (the profile's kiosk_pin or
 	// EVDESK_KIOSK_PIN); never shown or logged.
 	kioskPIN string
+	// kioskSearch offers the registrant search at a locked kiosk.
+	kioskSearch bool
 }
 
 func (s *session) Close() {
@@ -109,10 +114,13 @@ func (s *session) Close() {
 	}
 }
 
-// warn prints a session warning (such as an ageing login) for scripts.
+// warn prints the session's warnings (plain http, an ageing login) for
+// scripts.
 func (s *session) warn(w io.Writer) {
-	if s.warning != "" {
-		fmt.Fprintln(w, "evdesk: warning:", s.warning)
+	for _, text := range []string{s.insecure, s.warning} {
+		if text != "" {
+			fmt.Fprintln(w, "evdesk: warning:", text)
+		}
 	}
 }
 
@@ -170,6 +178,11 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	if err := profile.Validate(); err != nil {
 		return nil, err
 	}
+	tlsConf, err := profile.TLSConfig()
+	if err != nil {
+		return nil, err
+	}
+	s.insecure = profile.InsecureHTTPWarning()
 	ts, err := auth.TokenSourceFor(ctx, profile)
 	if err != nil {
 		if _, set := os.LookupEnv(config.EnvToken); flags.other && set && errors.Is(err, auth.ErrLoginRequired) {
@@ -186,7 +199,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	pacer := api.NewPacer(profile.RequestRate(), 0)
 	common := []api.Option{api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
 		api.WithTokenSource(ts), api.WithUserAgent("evdesk/" + f.version()), api.WithLogger(logger),
-		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer),
+		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer), api.WithTLSConfig(tlsConf),
 		api.WithListingBudget(api.ListingBudget{Items: profile.MaxListingItems, Bytes: profile.MaxListingBytes()})}
 	if console {
 		common = append(common, api.WithStringFilter(sanitize.Field))
@@ -203,6 +216,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		return nil, err
 	}
 	s.client, s.senderClient, s.profile, s.kioskPIN = client, sender, profile.Name, profile.KioskPIN
+	s.kioskSearch = profile.KioskSearch
 	s.noMouse = flags.noMouse || profile.NoMouse
 	if tr, err := newTranscriber(ctx, f, flags, s); err == nil {
 		s.transcriber = tr
@@ -234,8 +248,11 @@ func accountLabel(st *auth.Store, profile string) string {
 
 // runConsole runs the console on the session until the user quits.
 func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option) error {
+	if s.insecure != "" { // on stderr too: it stays in the scrollback after the console
+		fmt.Fprintln(f.IOStreams.ErrOut, "evdesk: warning:", s.insecure)
+	}
 	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: f.Browser,
-		NoMouse: s.noMouse}
+		NoMouse: s.noMouse, Insecure: s.insecure}
 	var samples []string
 	if s.demo {
 		samples = sim.SampleAudioURLs
@@ -243,8 +260,10 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps(s),
 		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: f.phoneDeps(ctx, s)}), opts...)
 	p := tea.NewProgram(app, tea.WithContext(ctx))
-	if s.warning != "" {
-		go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: s.warning}) // delivered once the program runs
+	for _, w := range []string{s.insecure, s.warning} {
+		if w != "" {
+			go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: w}) // delivered once the program runs
+		}
 	}
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {

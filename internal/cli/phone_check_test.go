@@ -48,7 +48,7 @@ func exitStatus(err error) (int, string) {
 	}
 	var b bytes.Buffer
 	code := exitCode(context.Background(), err)
-	reportError(&b, code, err)
+	reportError(&b, code, err, "")
 	return code, b.String()
 }
 
@@ -190,7 +190,7 @@ func TestPhoneCheckReadsTheBaselineBeforeConnecting(t *testing.T) {
 
 func TestPhoneCompareCommand(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url) // the first profile: the default, on EVDESK_TOKEN
+	setProfile(t, "demo", "--base-url", url, "--default") // on EVDESK_TOKEN
 	setProfile(t, "other", "--base-url", url, "--token-env", simOtherHostTokenEnv)
 	t.Setenv(simOtherHostTokenEnv, sim.OtherHostToken)
 
@@ -256,7 +256,7 @@ func TestPhoneCompareCommand(t *testing.T) {
 
 func TestPhoneCompareRefusesWhatCannotDiffer(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url)
+	setProfile(t, "demo", "--base-url", url, "--default")
 	setProfile(t, "plain", "--base-url", url)
 	setProfile(t, "copy", "--base-url", url, "--token-env", "COPY_TOKEN")
 	t.Setenv("COPY_TOKEN", os.Getenv(config.EnvToken))
@@ -302,7 +302,7 @@ func TestReportErrorChoosesStatusAndStaysQuietOnDrift(t *testing.T) {
 	} {
 		var b bytes.Buffer
 		code := exitCode(context.Background(), c.err)
-		reportError(&b, code, c.err)
+		reportError(&b, code, c.err, "")
 		if code != c.code || b.String() != c.out {
 			t.Errorf("%v: %d %q", c.err, code, b.String())
 		}

@@ -80,6 +80,7 @@ type Model struct {
 	total   int
 	loading bool
 	empty   string
+	failed  string // why the last load failed; "" when it did not
 
 	originX, originY int              // top-left corner on the terminal (mouse.go)
 	now              func() time.Time // times double clicks; nil: time.Now
@@ -126,8 +127,21 @@ func (m *Model) SetColumns(cols ...Column) {
 // SetTotal records the server's total count, shown as "N of TOTAL loaded".
 func (m *Model) SetTotal(n int) { m.total = n }
 
-// SetLoading shows a loading mark in the footer.
-func (m *Model) SetLoading(b bool) { m.loading = b }
+// SetLoading shows a loading mark in the footer; a new load forgets the
+// last one's failure.
+func (m *Model) SetLoading(b bool) {
+	m.loading = b
+	if b {
+		m.failed = ""
+	}
+}
+
+// LoadFailed ends a load that failed, and why: an empty table then says
+// so, and why, in full, so a failed list never looks like an empty one.
+func (m *Model) LoadFailed(why string) { m.loading, m.failed = false, why }
+
+// Failed is why the last load failed, or "".
+func (m Model) Failed() string { return m.failed }
 
 // SetEmptyText is shown when no rows are loaded.
 func (m *Model) SetEmptyText(s string) { m.empty = s }

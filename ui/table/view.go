@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/evdesk/evdesk/internal/sanitize"
+	"github.com/evdesk/evdesk/ui"
 )
 
 const gutter = 2 // "> " marks the cursor row, so selection shows without colour
@@ -80,9 +81,17 @@ func (m Model) View() string {
 	body := m.bodyHeight()
 	lines := 0
 	if m.visible().len() == 0 && body > 0 {
-		b.WriteString("\n")
-		b.WriteString(t.Muted.Render(pad(strings.Repeat(" ", gutter)+m.emptyText(), m.width)))
-		lines++
+		if why := m.failure(); why != nil {
+			for _, l := range why[:min(len(why), body)] {
+				b.WriteString("\n")
+				b.WriteString(t.Error.Render(pad(strings.Repeat(" ", gutter)+l, m.width)))
+				lines++
+			}
+		} else {
+			b.WriteString("\n")
+			b.WriteString(t.Muted.Render(pad(strings.Repeat(" ", gutter)+m.emptyText(), m.width)))
+			lines++
+		}
 	}
 	styled := make(map[styledCell]string, 8)
 	for p, title := range m.lines() {
@@ -183,6 +192,15 @@ func (m Model) writeTitle(b *strings.Builder, p int) {
 	b.WriteString(m.theme.Header.Render(fitCell(text, min(m.width, ansi.StringWidth(text)))))
 }
 
+// failure is the failed load's lines, wrapped to the width, or nil when
+// the last load did not fail (or a new one is under way).
+func (m Model) failure() []string {
+	if m.failed == "" || m.loading || m.query != "" {
+		return nil
+	}
+	return ui.WrapWords("LOAD FAILED: "+sanitize.Line(m.failed)+" (r tries again)", max(10, m.width-gutter))
+}
+
 func (m Model) emptyText() string {
 	switch {
 	case m.query != "" && m.live > 0:
@@ -196,6 +214,9 @@ func (m Model) emptyText() string {
 // footer: "row X of Y", the filter and its matches, loaded of total, loading.
 func (m Model) footer() string {
 	left := "no rows"
+	if m.failed != "" && m.live == 0 {
+		left = "load failed"
+	}
 	if m.visible().len() > 0 {
 		left = "row " + commas(m.cursor+1) + " of " + commas(m.visible().len())
 	}

@@ -33,6 +33,10 @@ type Deps struct {
 	// kiosk key and this PIN (digits only, so no scan can be taken for it;
 	// config.CheckKioskPIN checks it).
 	KioskPIN string
+	// KioskSearch offers the registrant search while the kiosk is locked:
+	// names only, partly masked (the profile's kiosk_search). Without it
+	// the public cannot search the roster.
+	KioskSearch bool
 	// SyncEvery and RefreshEvery set how often the check-in history and
 	// the roster are refreshed (venue's defaults when zero).
 	SyncEvery, RefreshEvery time.Duration

@@ -167,6 +167,16 @@ func (d *Desk) Close() {
 // scanner's keystrokes never reach the shell or a table.
 func (d *Desk) CapturingInput() bool { return true }
 
+// TakesScans is always true: a barcode scanner's codes belong here, and
+// the shell brings them here from under its own panels (ui.ScanTaker).
+func (d *Desk) TakesScans() bool { return true }
+
+// Reopen opens the same desk again, for the shell's way back to the desk
+// after it has left (ui.Reopener).
+func (d *Desk) Reopen() ui.Screen {
+	return newDesk(d.ctx, d.deps, d.eventID, d.eventName, d.sessionID, d.sessionName)
+}
+
 // CapturingBack is true: esc clears the input first, then leaves.
 func (d *Desk) CapturingBack() bool { return true }
 
@@ -217,6 +227,8 @@ func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return d, nil
 	case boardMsg:
 		return d, d.board.update(msg)
+	case kioskFadeMsg: // the view reads the clock: drawing again fades it
+		return d, nil
 	case boardTickMsg:
 		if !d.showBoard {
 			return d, nil
@@ -278,6 +290,9 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, d.keys.Search):
 		return d.openSearch()
 	case key.Matches(k, d.keys.Board):
+		if d.kioskLocked() {
+			return ui.Toast(ui.ToastInfo, "The arrivals board is not shown at a locked kiosk")
+		}
 		return d.toggleBoard()
 	case key.Matches(k, d.keys.History):
 		if why := d.Locked(); why != "" {
@@ -315,7 +330,9 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if why := d.Locked(); why != "" {
 			return ui.Toast(ui.ToastInfo, why)
 		}
-		return d.leave()
+		// Leaving asks, as quitting does: away from the desk, scans are
+		// ignored.
+		return ui.Ask("Leave the check-in desk? Away from it, scans are ignored.", d.leave())
 	}
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(k)
@@ -420,6 +437,7 @@ func (d *Desk) submit(raw string) tea.Cmd {
 	if ring {
 		cmds = append(cmds, d.ring())
 	}
+	cmds = append(cmds, d.fadeLater())
 	return tea.Batch(cmds...)
 }
 

@@ -71,7 +71,7 @@ func (d *Desk) View() string {
 	}
 	lines = append(lines, d.boxView())
 	rest := d.height - d.headLines() - d.boxHeight()
-	if rest >= 3 {
+	if rest >= 3 && !d.kioskLocked() { // the public sees no earlier scans
 		if d.gaps() {
 			lines = append(lines, "")
 			rest--
@@ -248,6 +248,7 @@ func (d *Desk) boxView() string {
 	var v verdict
 	email, scan := "", ""
 	e, scanned := d.latest()
+	scanned = scanned && !d.faded(e)
 	switch {
 	case d.card != nil:
 		v = d.cardVerdict()
@@ -259,6 +260,11 @@ func (d *Desk) boxView() string {
 		}
 		if p := personText(e); p != "" {
 			email += " · " + p
+		}
+		if d.kioskLocked() && !e.refused() {
+			// The public sees who, not their address: a name picked from
+			// the kiosk's search may be someone else's.
+			email = kioskWho(e)
 		}
 		scan = scanText(e)
 		if !e.at.IsZero() {

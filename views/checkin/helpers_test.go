@@ -2,11 +2,13 @@ package checkin
 
 import (
 	"context"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -49,8 +51,11 @@ type rigConfig struct {
 	checkIn   scanqueue.CheckInFunc
 	offline   bool   // the server drops every connection from the start
 	pin       string // a kiosk's PIN
-	board     bool   // the arrivals board alone, not the desk
-	download  bool   // no roster cached: the desk downloads it
+	search    bool   // a kiosk offers its masked search
+	now       func() time.Time
+	log       *slog.Logger
+	board     bool // the arrivals board alone, not the desk
+	download  bool // no roster cached: the desk downloads it
 }
 
 func withSize(w, h int) rigOpt         { return func(c *rigConfig) { c.w, c.h = w, h } }
@@ -58,7 +63,19 @@ func withJournalDir(dir string) rigOpt { return func(c *rigConfig) { c.dir = dir
 func pickerOnly() rigOpt               { return func(c *rigConfig) { c.noDesk = true } }
 func withSession(id string) rigOpt     { return func(c *rigConfig) { c.sessionID = id } }
 func withKioskPIN(pin string) rigOpt   { return func(c *rigConfig) { c.pin = pin } }
-func boardOnly() rigOpt                { return func(c *rigConfig) { c.board = true } }
+func withKioskSearch() rigOpt          { return func(c *rigConfig) { c.search = true } }
+func withLog(l *slog.Logger) rigOpt    { return func(c *rigConfig) { c.log = l } }
+
+// withClock runs the rig on c instead of the fixed testClock.
+func withClock(c *movingClock) rigOpt { return func(cfg *rigConfig) { cfg.now = c.Now } }
+
+// movingClock starts at testNow and moves only when the test says; the
+// desk's goroutines read it too.
+type movingClock struct{ ahead atomic.Int64 }
+
+func (c *movingClock) Now() time.Time          { return testNow.Add(time.Duration(c.ahead.Load())) }
+func (c *movingClock) Advance(d time.Duration) { c.ahead.Add(int64(d)) }
+func boardOnly() rigOpt                        { return func(c *rigConfig) { c.board = true } }
 
 // downloadRoster starts the desk with no roster cached, so it downloads
 // the registrants as a desk's first start does. Other rigs find the large
@@ -107,6 +124,7 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		JournalDir:   cfg.dir,
 		Desk:         "evdesk desk test",
 		KioskPIN:     cfg.pin,
+		KioskSearch:  cfg.search,
 		Now:          testClock,
 		Local:        time.UTC,
 		hooks: &testHooks{
@@ -125,7 +143,10 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 			wait: untilWoken,
 		},
 	}
-	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test"}
+	if cfg.now != nil {
+		r.deps.Now = cfg.now
+	}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Log: cfg.log}
 	var appOpts []ui.Option
 	if !cfg.noDesk {
 		ev := cfg.eventID(r.ids)
