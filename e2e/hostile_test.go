@@ -45,7 +45,8 @@ type ran struct {
 	stdout, stderr []byte
 	err            error
 	took           time.Duration
-	maxRSS         int64 // bytes
+	maxRSS         int64         // bytes
+	cpu            time.Duration // user and system time of the process
 }
 
 func runBinary(t *testing.T, env []string, args ...string) ran {
@@ -61,6 +62,7 @@ func runBinary(t *testing.T, env []string, args ...string) ran {
 	r := ran{stdout: out.Bytes(), stderr: errOut.Bytes(), err: err, took: time.Since(start)}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.maxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+		r.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	return r
 }
