@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http/httptest"
@@ -150,4 +151,25 @@ func (r ran) exitCode() int {
 		return -1
 	}
 	return 0
+}
+
+// TestHostileOneBadItemIsOneBadItem: a malformed weekly_days failed the
+// whole events list. Now the events with it are listed, marked, without
+// that value, and the rest as they are.
+func TestHostileOneBadItemIsOneBadItem(t *testing.T) {
+	t.Parallel()
+	he := hostileAPI(t, hostile.Options{BadWeeklyDays: true})
+	r := runBinary(t, he.env, "events", "list", "-o", "json")
+	var listed []map[string]any
+	if err := json.Unmarshal(r.stdout, &listed); r.err != nil || err != nil || len(listed) != 63 {
+		t.Fatalf("%d events, %v %v\n%.500s", len(listed), r.err, err, r.stderr)
+	}
+	if !strings.Contains(string(r.stderr), "could not read recurrence.weekly_days; shown without it") {
+		t.Fatalf("the unreadable field is not named:\n%s", r.stderr)
+	}
+	terminalSafe(t, "stderr", r.stderr)
+
+	tm := startTermEnv(t, 120, 36, he.env)
+	tm.waitText("63 loaded", "[unreadable]")
+	tm.quitCleanly()
 }
