@@ -128,3 +128,31 @@ func TestHostileMillionLineJournalOpensWithinItsTarget(t *testing.T) {
 		t.Errorf("the journal was not folded: %d bytes", after.Size())
 	}
 }
+
+// TestHostileRosterCacheHoldsNoRawText: `evdesk checkin` downloads the
+// roster to look up a ticket with the CLI's client, which keeps answers
+// faithful; the cache it writes still holds only what the sanitiser lets
+// through.
+func TestHostileRosterCacheHoldsNoRawText(t *testing.T) {
+	t.Parallel()
+	he := hostileAPI(t, hostile.Options{Inject: true})
+	id := he.sim.Fixtures().UpcomingEventID
+	list := filepath.Join(t.TempDir(), "list.txt")
+	if err := os.WriteFile(list, []byte("TKT9NOSUCHTICKET42\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, he.env, "checkin", id, list)
+	cache, err := os.ReadFile(strings.TrimSuffix(journalFile(t, he.env, id), ".jsonl") + ".roster.json")
+	if err != nil {
+		t.Fatalf("no roster cache: %v\n%s", err, r.stderr)
+	}
+	if !strings.Contains(string(cache), "RED") {
+		t.Fatalf("the injected text is not in the cache, so the test proves nothing: %.300s", cache)
+	}
+	for _, seq := range append(hostile.Sequences, `\u001b`, `\u0007`, `\u009b`, `\u202e`) {
+		if i := strings.Index(string(cache), seq); i >= 0 {
+			t.Errorf("%q in the roster cache: %q", seq, cache[max(0, i-60):min(len(cache), i+60)])
+		}
+	}
+	terminalSafe(t, "stderr", r.stderr)
+}
