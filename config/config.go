@@ -54,6 +54,12 @@ const (
 	// EnvKioskPIN is the PIN that unlocks a kiosk desk (`evdesk desk
 	// --kiosk`); it wins over the profile's kiosk_pin.
 	EnvKioskPIN = "EVDESK_KIOSK_PIN"
+	// EnvChangelogURL is the provider's developer change log feed.
+	EnvChangelogURL = "EVDESK_CHANGELOG_URL"
+	// EnvWebhookSecret is the webhook endpoint's secret token; it wins
+	// over the one `evdesk login --webhook-secret` stored. Never written
+	// to disk.
+	EnvWebhookSecret = "EVDESK_WEBHOOK_SECRET"
 )
 
 // Defaults.
@@ -118,6 +124,12 @@ const (
 	// FieldKioskPIN is the PIN that unlocks a kiosk desk of this profile
 	// (6 to 12 digits). It only keeps a desk on screen: it opens no account.
 	FieldKioskPIN = "kiosk_pin"
+	// FieldChangelogURL is the provider's developer change log feed (RSS,
+	// Atom or JSON Feed), read by `evdesk changelog` and the console.
+	FieldChangelogURL = "changelog_url"
+	// FieldChangelogNotice, when false, turns off the console's start-up
+	// notice of breaking changes and deprecations.
+	FieldChangelogNotice = "changelog_notice"
 	// FieldKioskSearch lets the public find themselves by name at a locked
 	// kiosk (names only, partly masked); off by default.
 	FieldKioskSearch = "kiosk_search"
@@ -129,6 +141,7 @@ var fieldEnv = map[string]string{
 	FieldClientID: EnvClientID, FieldRedirectURI: EnvRedirectURI, FieldScopes: EnvScopes,
 	FieldMaxResponseMB: EnvMaxResponseMB, FieldRateLimit: EnvRateLimit, FieldCAFile: EnvCAFile,
 	FieldMaxListingMB: EnvMaxListingMB, FieldMaxListingItems: EnvMaxListingItems,
+	FieldChangelogURL: EnvChangelogURL,
 }
 
 // Profile is one place evdesk can connect to, with everything resolved:
@@ -140,7 +153,7 @@ type Profile struct {
 	PathWord    string
 	ClientID    string
 	RedirectURI string
-	Scopes      []string // empty: the scopes registered for the application
+	Scopes      []string // empty: login asks for every scope evdesk's features need
 	// MaxResponseMB caps one answer's body in MiB; 0 means the default
 	// (DefaultMaxResponseMB).
 	MaxResponseMB int
@@ -164,9 +177,16 @@ type Profile struct {
 	PhoneBaseline string
 	// NoMouse is mouse = false: the console leaves the mouse to the terminal.
 	NoMouse bool
+	// ReadOnly, Theme (never "": auto by default) and ReduceMotion are the
+	// console's preferences (prefs.go).
+	ReadOnly     bool
+	Theme        string
+	ReduceMotion bool
 	// KioskPIN unlocks a kiosk desk: EVDESK_KIOSK_PIN, else kiosk_pin.
 	// Never shown or logged.
 	KioskPIN string
+	// Desk is the check-in desk's settings (desk.go).
+	Desk Desk
 	// KioskSearch (kiosk_search = true) offers the registrant search at a
 	// locked kiosk, names only and partly masked.
 	KioskSearch bool
@@ -179,6 +199,14 @@ type Profile struct {
 	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
 	// (else the keyring).
 	AIKey, AISecret string
+	// ChangelogURL is the change log feed (changelog_url or
+	// EVDESK_CHANGELOG_URL); "" when none is set.
+	ChangelogURL string
+	// NoChangelogNotice is changelog_notice = false.
+	NoChangelogNotice bool
+	// WebhookSecret comes from EVDESK_WEBHOOK_SECRET only (else the
+	// keyring); never shown or logged.
+	WebhookSecret string
 	// File is the config file the profile came from; empty for the implicit
 	// profile built from the environment alone.
 	File string
@@ -316,6 +344,12 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.setOrigin(FieldMouse, f.origin(chosen, FieldMouse))
 		}
 		p.KioskPIN = set(FieldKioskPIN, e.KioskPIN)
+		p.Desk = e.DeskSettings.resolve()
+		p.ChangelogURL = set(FieldChangelogURL, e.ChangelogURL)
+		if e.ChangelogNotice != nil {
+			p.NoChangelogNotice = !*e.ChangelogNotice
+			p.setOrigin(FieldChangelogNotice, f.origin(chosen, FieldChangelogNotice))
+		}
 		if e.KioskSearch {
 			p.KioskSearch = true
 			p.setOrigin(FieldKioskSearch, f.origin(chosen, FieldKioskSearch))
@@ -330,6 +364,11 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 	if err := CheckProfileName(p.Name); err != nil {
 		return Profile{}, err
 	}
+	var entry *ProfileEntry
+	if e, ok := f.Profiles[chosen]; ok {
+		entry = &e
+	}
+	applyPreferences(&p, entry, func(field string) string { return f.origin(chosen, field) }, lookup)
 	applyEnv(&p, lookup)
 	applyDefaults(&p)
 	return p, nil
@@ -361,6 +400,8 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 			p.ClientID = v
 		case FieldRedirectURI:
 			p.RedirectURI = v
+		case FieldChangelogURL:
+			p.ChangelogURL = v
 		case FieldCAFile:
 			p.CAFile = v
 		case FieldScopes:
@@ -394,6 +435,7 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 		p.Token = getenv(lookup, p.TokenEnv)
 	}
 	p.AIKey, p.AISecret = getenv(lookup, EnvAIKey), getenv(lookup, EnvAISecret)
+	p.WebhookSecret = getenv(lookup, EnvWebhookSecret)
 	if pin := getenv(lookup, EnvKioskPIN); pin != "" {
 		p.KioskPIN = pin
 		p.setOrigin(FieldKioskPIN, EnvKioskPIN)
@@ -401,6 +443,9 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 }
 
 func applyDefaults(p *Profile) {
+	if p.Desk.PrintBadges == "" {
+		p.Desk.PrintBadges = PrintNever
+	}
 	if p.PathWord == "" {
 		p.PathWord = DefaultPathWord
 		p.setOrigin(FieldPathWord, "default")
@@ -465,6 +510,9 @@ func (p Profile) validateFields() error {
 	if msg := serverURLProblem(p.AuthURL, exampleAuthURL); p.AuthURL != "" && msg != "" {
 		return fmt.Errorf("%s=%s", p.label(FieldAuthURL), msg)
 	}
+	if err := p.CheckChangelogURL(); err != nil {
+		return err
+	}
 	for _, f := range []struct{ field, value string }{{FieldBaseURL, p.BaseURL}, {FieldAuthURL, p.AuthURL}} {
 		if msg := p.insecureProblem(f.field, f.value); msg != "" {
 			return fmt.Errorf("%s=%s", p.label(f.field), msg)
@@ -486,6 +534,9 @@ func (p Profile) validateFields() error {
 	}
 	if err := CheckKioskPIN(p.KioskPIN); p.KioskPIN != "" && err != nil {
 		return fmt.Errorf("%s %v", p.label(FieldKioskPIN), err)
+	}
+	if err := CheckTheme(p.Theme); p.Theme != "" && err != nil {
+		return fmt.Errorf("%s %v", p.label(FieldTheme), err)
 	}
 	if p.badMaxResponse != "" {
 		return fmt.Errorf("%s=%q is not a whole number: give the cap in MiB, from 1 to %d (default %d)",
@@ -615,6 +666,8 @@ func serverURLProblem(s, example string) string {
 const (
 	exampleBaseURL = "https://api.example.com/v2"
 	exampleAuthURL = "https://auth.example.com"
+	// exampleChangelogURL shows what changelog_url looks like.
+	exampleChangelogURL = "https://developers.example.com/changelog/rss"
 )
 
 // CheckPathWord reports whether w is a single path word.

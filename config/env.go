@@ -41,7 +41,7 @@ var EnvVars = []EnvVar{
 	{EnvPathWord, "the word in the API's /v2/<word>_events paths, over the profile's path_word"},
 	{EnvClientID, "the OAuth client id, over the profile's client_id"},
 	{EnvClientSecret, "the OAuth client secret (never written to disk; else the keyring's)"},
-	{EnvRedirectURI, "the OAuth redirect URI, over the profile's redirect_uri"},
+	{EnvRedirectURI, "the OAuth redirect URI registered with the app (loopback, where evdesk listens; or https, whose landing address you paste), over the profile's redirect_uri"},
 	{EnvScopes, "the OAuth scopes, space-separated, over the profile's scopes"},
 	{EnvMaxResponseMB, "the largest answer evdesk reads from the server, in MiB"},
 	{EnvMaxListingMB, "the most one listing reads across all its pages, in MiB (default 128)"},
@@ -52,17 +52,21 @@ var EnvVars = []EnvVar{
 	{EnvAIKey, "the transcription service's API key (with " + EnvAISecret + ")"},
 	{EnvAISecret, "the transcription service's API secret (with " + EnvAIKey + ")"},
 	{EnvKioskPIN, "the PIN that unlocks a kiosk desk (6 to 12 digits), over the profile's kiosk_pin"},
+	{EnvChangelogURL, "the provider's developer change log feed (RSS, Atom or JSON Feed), over the profile's changelog_url"},
+	{EnvWebhookSecret, "the webhook endpoint's secret token for `evdesk webhooks listen` (never written to disk; else the keyring's)"},
 	{EnvDebug, "\"api\": log each request and answer (redacted) to the log and, for script commands, to standard error (--debug)"},
 	{EnvReadOnly, "\"1\" or \"true\": a read-only session: console actions unavailable, write commands refused (--read-only)"},
 	{EnvTheme, "the console's theme: auto, dark, light or high-contrast (--theme)"},
 	{"EVDESK_TOKEN_NO_PHONE", "printed by `evdesk sim`: a token of an account without the phone service (name it in a profile's token_env)"},
 	{"EVDESK_TOKEN_OTHER_HOST", "printed by `evdesk sim`: the second account's token (name it in a profile's token_env)"},
+	{EnvCAFile, "a PEM bundle of certificate authorities trusted besides the system's, over the profile's ca_file"},
+	{"EVDESK_REAL_PRINT", "tests only: \"1\" runs the tests that print to a real CUPS server and read badges with pdftotext and zbarimg (.ci/run sets it)"},
 }
 
 // OtherEnvVars are the variables of wider conventions that evdesk honours.
 var OtherEnvVars = []EnvVar{
 	{"NO_COLOR", "any value: no colours (bold and reverse remain)"},
 	{"XDG_CONFIG_HOME", "where the config file lives (default ~/.config): evdesk/config.toml"},
-	{"XDG_STATE_HOME", "where the log and the check-in journals live (default ~/.local/state)"},
-	{"XDG_CACHE_HOME", "where completion answers are cached (default ~/.cache)"},
+	{"XDG_STATE_HOME", "where the log, the check-in journals and the webhook spool live (default ~/.local/state)"},
+	{"XDG_CACHE_HOME", "where completion answers and the change log's offline copy are cached (default ~/.cache)"},
 }

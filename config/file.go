@@ -57,6 +57,12 @@ type ProfileEntry struct {
 	Mouse *bool `toml:"mouse,omitempty"`
 	// KioskPIN unlocks this profile's kiosk desks (6 to 12 digits).
 	KioskPIN string `toml:"kiosk_pin,omitempty"`
+	// DeskSettings: walk-ins, badges, the check-in hook (desk.go).
+	DeskSettings
+	// ChangelogURL is the developer change log feed.
+	ChangelogURL string `toml:"changelog_url,omitempty"`
+	// ChangelogNotice, when false, turns the start-up notice off.
+	ChangelogNotice *bool `toml:"changelog_notice,omitempty"`
 	// KioskSearch offers the registrant search at a locked kiosk (names
 	// only, partly masked).
 	KioskSearch bool `toml:"kiosk_search,omitempty"`
@@ -65,11 +71,17 @@ type ProfileEntry struct {
 	// CAFile is a PEM bundle of certificate authorities trusted besides the
 	// system's (relative to the config file's folder).
 	CAFile string `toml:"ca_file,omitempty"`
+	// ReadOnly, Theme and ReduceMotion are the console's preferences
+	// (prefs.go).
+	ReadOnly     *bool  `toml:"read_only,omitempty"`
+	Theme        string `toml:"theme,omitempty"`
+	ReduceMotion *bool  `toml:"reduce_motion,omitempty"`
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
 	FieldTokenEnv, FieldMaxResponseMB, FieldMaxListingMB, FieldMaxListingItems, FieldRateLimit, FieldPhoneBaseline, FieldMouse,
-	FieldKioskPIN, FieldKioskSearch, FieldAllowInsecureHTTP, FieldCAFile}
+	FieldKioskPIN, FieldKioskSearch, FieldAllowInsecureHTTP, FieldCAFile, FieldReadOnly, FieldTheme, FieldReduceMotion,
+	FieldChangelogURL, FieldChangelogNotice}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -139,7 +151,7 @@ func Parse(path string, src []byte) (*File, error) {
 		case len(k) == 3 && k[0] == "profiles" && (last == "client_secret" || strings.Contains(last, "token")):
 			fe.Msg = fmt.Sprintf("secrets do not belong in the config file: remove %s; evdesk keeps the client secret and tokens in the keyring (`evdesk login` asks for it) or reads %s / %s", last, EnvClientSecret, EnvToken)
 		case len(k) == 3 && k[0] == "profiles":
-			fe.Msg = "unknown field (known: " + strings.Join(knownFields, ", ") + ")"
+			fe.Msg = "unknown field (known: " + strings.Join(append(slices.Clone(knownFields), deskFields...), ", ") + ")"
 		case len(k) == 1:
 			fe.Msg = "unknown setting (known: default_profile, [profiles.NAME])"
 		default:
@@ -169,6 +181,9 @@ func (f *File) Check() error {
 		}
 		if msg := serverURLProblem(e.AuthURL, exampleAuthURL); e.AuthURL != "" && msg != "" {
 			return bad(FieldAuthURL, msg)
+		}
+		if msg := serverURLProblem(e.ChangelogURL, exampleChangelogURL); e.ChangelogURL != "" && msg != "" {
+			return bad(FieldChangelogURL, msg)
 		}
 		if err := CheckPathWord(e.PathWord); err != nil {
 			return bad(FieldPathWord, fmt.Sprintf("%q %v", e.PathWord, err))
@@ -210,6 +225,9 @@ func (f *File) Check() error {
 			if err := CheckKioskPIN(e.KioskPIN); err != nil {
 				return bad(FieldKioskPIN, err.Error())
 			}
+		}
+		if field, msg := e.DeskSettings.check(); msg != "" {
+			return bad(field, msg)
 		}
 		if e.PhoneBaseline != "" {
 			if err := CheckFilePath(e.PhoneBaseline); err != nil {
@@ -341,6 +359,16 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # kiosk_pin = "DIGITS" unlocks ` + "`evdesk desk --kiosk`" + ` (EVDESK_KIOSK_PIN wins);
 # it keeps a desk on screen and opens no account. kiosk_search = true lets
 # the public find themselves at a locked kiosk (names only, partly masked).
+# At the check-in desk: walk_ins = false stops registering walk-ins (a kiosk
+# takes them only with walk_ins = true); badge_printer = "Badges" (a CUPS
+# queue) or "ipp://host:631/printers/Badges" prints badges, on every check-in
+# with print_badges = "always", on a key with "ask" (the default), or never;
+# badge_layout = "4x3" (or 4x6, a6, 62mm, or a .toml layout file);
+# on_checkin = ["command", "{email}", "{name}", "{ticket}", "{desk}"] runs a
+# command after each confirmed check-in (no shell; output to the log).
+# changelog_url = "URL" is the provider's developer change log feed
+# (EVDESK_CHANGELOG_URL wins); changelog_notice = false turns off the
+# console's start-up notice of breaking changes and deprecations.
 
 `
 

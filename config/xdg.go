@@ -19,3 +19,4 @@ func xdgDir(env, fallback string) string {
 	}
 	return fallback
 }
+

@@ -179,6 +179,9 @@ func (a *App) statusView() string {
 	if a.ctx.Insecure != "" { // a word as well as a colour
 		left = append(left, onBar(t, t.Error).Render(" INSECURE HTTP "))
 	}
+	if a.ctx.ReadOnly != "" {
+		left = append(left, t.WarningBadge.Render(" READ-ONLY "))
+	}
 	if a.ctx.Account != "" && a.ignored == 0 { // the note needs the room
 		left = append(left, bar(" "+sanitize.Line(a.ctx.Account)+" "))
 	}
@@ -191,7 +194,11 @@ func (a *App) statusView() string {
 		left = append(left, onBar(t, t.Error).Render(" "+a.scanNoteText()+" "))
 	}
 	if a.inFlight > 0 {
-		spin := onBar(t, t.Info).Render(spinFrames[a.spinFrame%len(spinFrames)])
+		frame := spinFrames[a.spinFrame%len(spinFrames)]
+		if a.ctx.ReduceMotion {
+			frame = "*" // still: the count says work is under way
+		}
+		spin := onBar(t, t.Info).Render(frame)
 		left = append(left, bar(" ")+spin+bar(fmt.Sprintf(" %d in flight ", a.inFlight)))
 	}
 	helpKey := a.ctx.Keys.Help.Help().Key
@@ -201,6 +208,15 @@ func (a *App) statusView() string {
 	right := onBar(t, t.Key).Render(" "+helpKey) + bar(" help ")
 	if a.lastErr != "" {
 		right = onBar(t, t.Key).Render(" E") + bar(" details ") + right
+	}
+	if a.news != nil {
+		right = onBar(t, t.Key).Render(" "+a.ctx.Keys.News.Help().Key) + bar(" read ") + right
+		used := ansi.StringWidth(strings.Join(left, "") + right)
+		if room := w - used - 8; room > 12 {
+			left = append(left, onBar(t, t.Warning).Render(" NEWS ")+bar(ansi.Truncate(OneLine(a.news.Headline), room, "…")+" "))
+		} else {
+			left = append(left, onBar(t, t.Warning).Render(" NEWS "))
+		}
 	}
 	used := ansi.StringWidth(strings.Join(left, "") + right)
 	if a.lastErr != "" && w-used > 12 {

@@ -96,9 +96,9 @@ func (s *Screen) actions() ui.Actions {
 	k := s.Ctx.Keys
 	selected := s.NeedsSelection("No access link selected: press a to create one")
 	return ui.Actions{
-		{Key: k.Add, Help: "new link", Why: s.NotBusy, Run: s.openCreate},
-		{Key: k.OrOpen(k.Edit), Help: "edit", Why: selected, Run: s.openEdit},
-		{Key: k.Delete, Help: "delete", Why: selected, Dangerous: true, Confirm: s.deleteQuestion, Run: s.remove},
+		{Writes: true, Key: k.Add, Help: "new link", Why: s.NotBusy, Run: s.openCreate},
+		{Writes: true, Key: k.OrOpen(k.Edit), Help: "edit", Why: selected, Run: s.openEdit},
+		{Writes: true, Key: k.Delete, Help: "delete", Why: selected, Dangerous: true, Confirm: s.deleteQuestion, Run: s.remove},
 		{Key: k.Copy, Help: "copy URL", Run: s.copyURL, Why: func() string {
 			if why := selected(); why != "" {
 				return why
@@ -108,7 +108,7 @@ func (s *Screen) actions() ui.Actions {
 			}
 			return ""
 		}},
-		{Key: k.MakeDefault, Help: "make default", Minor: true, Run: s.makeDefault, Why: func() string {
+		{Writes: true, Key: k.MakeDefault, Help: "make default", Minor: true, Run: s.makeDefault, Why: func() string {
 			if why := selected(); why != "" {
 				return why
 			}

@@ -84,6 +84,8 @@ type Desk struct {
 	// END:VCARD line (see takeLine); nil when none is coming.
 	card []string
 
+	door deskDoor // walk-ins, badges, the hook (door_desk.go)
+
 	searching bool
 	reg       *registrants
 	showBoard bool
@@ -190,7 +192,10 @@ func (d *Desk) Locked() string {
 
 // ConfirmQuit holds up quitting while scans wait to be sent.
 func (d *Desk) ConfirmQuit() string {
-	n := d.unsaved
+	if why := d.door.dialog.QuitReason(); why != "" {
+		return why
+	}
+	n := d.unsaved + d.unsentWalkIns()
 	if d.v != nil {
 		n += d.v.Journal().Counts().Pending
 	}
@@ -204,9 +209,18 @@ func (d *Desk) ConfirmQuit() string {
 }
 
 func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	doorCmd, handled := d.updateDoor(msg)
+	if handled {
+		return d, doorCmd
+	}
+	s, cmd := d.update(msg)
+	return s, tea.Batch(doorCmd, cmd)
+}
+
+func (d *Desk) update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case openedMsg:
-		return d, d.onOpened(msg)
+		return d, tea.Batch(d.onOpened(msg), d.openedDoor(msg))
 	case recordedMsg:
 		return d, d.onRecorded(msg)
 	case statusMsg:
@@ -262,7 +276,7 @@ func (d *Desk) refreshVenue() {
 		d.refilter()
 	}
 	if d.showBoard {
-		d.board.show(d.v.Stats(boardLatest))
+		d.board.showDesk(d.v)
 	}
 }
 
@@ -281,6 +295,9 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if cmd, handled := d.onSearchKey(k); handled {
 			return cmd
 		}
+	}
+	if cmd, handled := d.doorActions().Dispatch(k, &d.door.dialog, d.ctx); handled {
+		return cmd
 	}
 	switch {
 	case d.isSubmit(k):
@@ -613,10 +630,11 @@ func (d *Desk) onAck(scans []scanqueue.Scan) tea.Cmd {
 		d.counts = d.v.Journal().Counts()
 		d.refreshVenue() // the arrivals hold this desk's confirmed check-ins now
 	}
+	door := d.afterAck(scans)
 	if ring {
-		return d.ring()
+		return tea.Batch(door, d.ring())
 	}
-	return nil
+	return door
 }
 
 // reconcile settles pending entries the journal has answers for: an ack can
@@ -649,6 +667,7 @@ func scansWord(n int) string {
 
 func (d *Desk) SetSize(w, h int) {
 	d.width, d.height = w, h
+	d.door.dialog.SetSize(w, h)
 	d.input.SetWidth(max(10, w-len(d.input.Prompt)-3))
 	if d.reg != nil {
 		d.reg.table.SetSize(w, d.searchTableHeight())
@@ -660,6 +679,7 @@ func (d *Desk) ShortHelp() []key.Binding {
 		return []key.Binding{d.keys.Choose, d.keys.Pick, d.keys.CloseSearch}
 	}
 	out := []key.Binding{d.keys.Submit, d.keys.Search, d.keys.Board, d.keys.History, d.keys.Retry, d.keys.Bell, d.keys.Back}
+	out = append(out, d.doorHelp()...)
 	if d.kiosk != nil {
 		out = append([]key.Binding{d.keys.Kiosk}, out...)
 	}
@@ -674,5 +694,6 @@ func (d *Desk) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		first,
 		{d.keys.Search, d.keys.Choose, d.keys.Pick, d.keys.CloseSearch, d.keys.Board, d.keys.History},
+		d.doorActions().ShortHelp(), // the ? panel lists them all; a key that is off says why
 	}
 }

@@ -117,6 +117,9 @@ type Deps struct {
 	OpenProfile func(name string) (*api.Client, error)
 	// OtherProfile is the profile the comparison form offers first.
 	OtherProfile string
+	// Changelog links deprecated fields to their change log entry; nil
+	// when there is no change log.
+	Changelog ChangelogLookup
 }
 
 // Screen lists the account's phone settings.
@@ -223,7 +226,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, cmd
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx.Theme); handled {
+		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx); handled {
 			return s, cmd
 		}
 	}

@@ -36,7 +36,7 @@ func (s *Sender) recordHeld() bool {
 	s.touch(func(st *Status) {
 		st.State, st.LastError, st.Failures, st.RetryAt, st.InFlight = Unwritable, &UnrecordedError{Answers: n, Err: err}, s.heldFailures, retryAt, 0
 	})
-	_, arrived := s.j.batch(0)
+	_, arrived := s.j.batch(0, nil)
 	return s.rest(arrived, wait)
 }
 

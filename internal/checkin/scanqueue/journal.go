@@ -101,10 +101,11 @@ type Counts struct {
 // Total is the number of scans.
 func (c Counts) Total() int { return c.Pending + c.CheckedIn + c.Already + c.Rejected }
 
-// Ack is the outcome the server gave one pending scan.
+// Ack is the outcome the server gave one pending scan, or Already when
+// another desk of the venue admitted the person first.
 type Ack struct {
 	ID      string
-	Outcome Outcome // CheckedIn or Rejected
+	Outcome Outcome // CheckedIn, Rejected or Already
 	Message string
 }
 
@@ -403,6 +404,13 @@ func (j *Journal) settle(sc *Scan, o Outcome, msg string, at time.Time) {
 		if j.active[sc.Email] == sc {
 			delete(j.active, sc.Email)
 		}
+	case Already:
+		// Another desk of the venue admitted the person first: this
+		// scan sends nothing.
+		j.counts.Already++
+		if j.active[sc.Email] == sc {
+			delete(j.active, sc.Email)
+		}
 	}
 }
 
@@ -694,7 +702,7 @@ func (j *Journal) Ack(acks []Ack) ([]Scan, error) {
 		if sc == nil || sc.Outcome != Pending || seen[a.ID] {
 			continue
 		}
-		if a.Outcome != CheckedIn && a.Outcome != Rejected {
+		if a.Outcome != CheckedIn && a.Outcome != Rejected && a.Outcome != Already {
 			return nil, fmt.Errorf("check-in journal: ack of scan %s with outcome %q", a.ID, a.Outcome)
 		}
 		seen[a.ID] = true
@@ -726,9 +734,10 @@ func (j *Journal) Pending(n int) []Scan {
 }
 
 // batch returns up to n of the oldest pending scans that share the source
-// of the oldest one (a request carries one source), and the channel that
-// closes when a scan arrives after them.
-func (j *Journal) batch(n int) ([]Scan, <-chan struct{}) {
+// of the oldest one (a request carries one source), leaving out those hold
+// (when set) keeps back, and the channel that closes when a scan arrives
+// after them. hold runs with the journal locked.
+func (j *Journal) batch(n int, hold func(Scan) bool) ([]Scan, <-chan struct{}) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.counts.Pending == 0 {
@@ -736,6 +745,9 @@ func (j *Journal) batch(n int) ([]Scan, <-chan struct{}) {
 	}
 	var src *string
 	return j.collect(n, func(sc *Scan) bool {
+		if hold != nil && hold(*sc) {
+			return false
+		}
 		if src == nil {
 			src = &sc.Source
 		}
