@@ -19,4 +19,3 @@ func xdgDir(env, fallback string) string {
 	}
 	return fallback
 }
-
