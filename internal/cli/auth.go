@@ -180,7 +180,7 @@ func loginAI(ctx context.Context, p config.Profile, st *auth.Store, term *auth.T
 	if _, err := auth.NewJWTSource(c); err != nil {
 		return err
 	}
-	b, err := st.SaveAICredentials(p.Name, c)
+	b, err := st.SaveAICredentials(p.Name, p.BaseURL, c)
 	if err != nil {
 		return err
 	}
