@@ -87,6 +87,11 @@ func checkSession(p config.Profile, s *Session) error {
 		bound{config.FieldAuthURL, s.AuthURL, p.AuthURL})
 }
 
+// CheckSessionServers reports why session s (its metadata is enough) may
+// not be used by profile p as it resolves now: its API or sign-in server is
+// not the one that issued it. Nil when it may.
+func CheckSessionServers(p config.Profile, s *Session) error { return checkSession(p, s) }
+
 // bindSession records the servers a session belongs to: those it was
 // bound to, else (a session stored before evdesk recorded them, adopted by
 // checkSession) the profile's.

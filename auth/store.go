@@ -823,7 +823,8 @@ func (s *Store) Info(profile string) (*Info, error) {
 	in := &Info{Profile: profile}
 	if sm := m.Session; sm != nil {
 		in.Session = &Session{Profile: profile, TokenType: sm.TokenType, Expiry: sm.Expiry, RefreshIssuedAt: sm.RefreshIssuedAt,
-			Scopes: sm.Scopes, UserID: sm.UserID, AccountID: sm.AccountID, Backend: sm.Backend}
+			Scopes: sm.Scopes, UserID: sm.UserID, AccountID: sm.AccountID, Backend: sm.Backend,
+			BaseURL: sm.BaseURL, AuthURL: sm.AuthURL}
 	}
 	if m.ClientSecret != nil {
 		in.ClientSecret = m.ClientSecret.Backend
