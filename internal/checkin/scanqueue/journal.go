@@ -166,11 +166,11 @@ type Journal struct {
 	pending []*Scan          // oldest first
 	counts  Counts
 	seq     uint64
-	folded  int           // "already" scans no longer kept (see fold)
-	damaged *sideFile     // lines replay could not use, set aside as they are read
-	notes   []string      // what opening did that a person should know
-	size    int64         // the file's length: a failed append is cut back to it
-	err     error         // sticky: a failed write that could not be undone
+	folded  int       // "already" scans no longer kept (see fold)
+	damaged *sideFile // lines replay could not use, set aside as they are read
+	notes   []string  // what opening did that a person should know
+	size    int64     // the file's length: a failed append is cut back to it
+	err     error     // sticky: a failed write that could not be undone
 	closed  bool
 
 	// arrived is closed, and replaced, whenever a scan becomes pending: a
