@@ -173,3 +173,24 @@ func TestHostileOneBadItemIsOneBadItem(t *testing.T) {
 	tm.waitText("63 loaded", "[unreadable]")
 	tm.quitCleanly()
 }
+
+// TestHostileFreshPagesStopTheDesksRosterAtItsBudget: the desk's roster
+// download went to 3 GB against pages of new registrants without end. It
+// stops at the listing budget, the desk says why, and scans still work.
+func TestHostileFreshPagesStopTheDesksRosterAtItsBudget(t *testing.T) {
+	t.Parallel()
+	he := hostileAPI(t, hostile.Options{})
+	id, regs := largeEvent()
+	env := append(he.env, "EVDESK_MAX_LISTING_MB=4")
+	he.h.Set(hostile.Options{FreshPages: true, Pad: 4 << 10})
+	tm := startTermEnv(t, 200, 30, env, "desk", id, "--desk", "Door-A")
+	tm.waitText("CHECK-IN DESK", "no roster yet (a listing over its budget (max_listing_mb))")
+	he.h.Set(hostile.Options{})
+	tm.keys("-l", regs[0])
+	tm.keys("Enter")
+	tm.waitText("CHECKED IN")
+	tm.keys("C-c")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}

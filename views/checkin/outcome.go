@@ -259,6 +259,14 @@ func unwritableWord(err error) string {
 // offlineReason names an outage without the volatile parts of the error
 // (addresses, ports).
 func offlineReason(err error) string {
+	switch { // the server answered, but past a bound of the client
+	case errors.Is(err, api.ErrListingBudget):
+		return "a listing over its budget (max_listing_mb)"
+	case errors.Is(err, api.ErrEndlessListing):
+		return "a listing that never ends"
+	case errors.Is(err, api.ErrResponseTooLarge):
+		return "an answer over max_response_mb"
+	}
 	var ae *api.Error
 	if errors.As(err, &ae) && ae.Status > 0 {
 		return fmt.Sprintf("the server answered %d", ae.Status)
