@@ -589,6 +589,9 @@ func (d *Desk) onOpened(m openedMsg) tea.Cmd {
 func (d *Desk) onRecorded(m recordedMsg) tea.Cmd {
 	if m.err != nil {
 		why := "not saved: " + m.err.Error() + "; nothing was recorded, scan again"
+		if scanqueue.DiskFull(m.err) { // short: the path and the system's words do not fit
+			why = "not saved: the disk is full; nothing was recorded, scan again once there is space"
+		}
 		if d.searching {
 			d.closeSearch()
 		}

@@ -308,6 +308,9 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 	if loadErr != nil {
 		out = append(out, th.Error.Render("ERROR "+loadErr.Error()), th.Muted.Render("Press r to try again."), "")
 	}
+	if len(e.Unreadable) > 0 {
+		out = append(out, th.Error.Render("UNREADABLE "+api.UnreadableText(e.Unreadable)+": the server sent a value evdesk cannot read; shown without it"), "")
+	}
 	section("Overview",
 		[2]string{"Status", b.String()},
 		[2]string{"Type", ui.EnumLabel(api.EventTypeLabels, e.EventType)},

@@ -300,8 +300,12 @@ func compareTimes(a, b *time.Time) int {
 }
 
 func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
+	name := e.Name
+	if len(e.Unreadable) > 0 { // in words, not only colour: the detail says which
+		name = "[unreadable] " + name
+	}
 	return table.Row{ID: e.EventID, Cells: []string{
-		e.Name,
+		name,
 		ui.EnumLabel(api.EventTypeLabels, e.EventType),
 		b.String(),
 		ui.EnumLabel(api.AttendanceLabels, e.AttendanceType),
