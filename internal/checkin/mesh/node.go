@@ -715,6 +715,9 @@ func (n *Node) Info() venue.Info {
 		in.State = "joining"
 	}
 	for _, p := range n.desks {
+		if time.Since(p.At) > forgetDesk {
+			continue // closed or gone long ago
+		}
 		in.Desks = append(in.Desks, venue.DeskInfo{Name: p.Desk, Upstream: p.Upstream, Alone: p.Alone,
 			Scans: p.Scans, Pending: p.Pending, Seen: p.At})
 	}
@@ -730,6 +733,9 @@ func (n *Node) Info() venue.Info {
 	slices.SortFunc(in.Twice, func(a, b venue.Twice) int { return a.At.Compare(b.At) })
 	return in
 }
+
+// forgetDesk is how long a desk unheard from stays on the board.
+const forgetDesk = 2 * time.Minute
 
 // Close implements venue.Venue: an upstream desk gives its lease up, so
 // another takes over at once.

@@ -161,6 +161,20 @@ func loopbackFor(host string) string {
 	return host
 }
 
+// peers counts the other desks this one has a route to (a pair of desks
+// may share several routes).
+func (e *engine) peers() int {
+	rz, err := e.ns.Routez(&server.RoutezOptions{})
+	if err != nil {
+		return 0
+	}
+	ids := map[string]bool{}
+	for _, r := range rz.Routes {
+		ids[r.RemoteID] = true
+	}
+	return len(ids)
+}
+
 func (e *engine) close() {
 	if e == nil {
 		return

@@ -147,9 +147,13 @@ func (n *Node) tend() {
 // venue: it drains the scans stream in batches, reads the service's
 // history for every desk, and shares the roster.
 type upstream struct {
-	n    *Node
-	ctx  context.Context
-	mu   sync.Mutex
+	n   *Node
+	ctx context.Context
+	// sending is held from a batch's request until its answers are in
+	// the arrivals: the history's count is compared only outside it, so a
+	// batch on its way is never taken for check-ins made elsewhere.
+	sending sync.Mutex
+	mu      sync.Mutex
 	view map[string]admission // every admission of the venue, by key
 	revs map[string]uint64
 	// synced is when each target's history was last read; walked, when it
@@ -412,6 +416,8 @@ func (u *upstream) deliver(g *group) int {
 	for i, it := range batch {
 		emails[i] = it.m.Email
 	}
+	u.sending.Lock()
+	defer u.sending.Unlock()
 	ctx, cancel := context.WithTimeout(u.ctx, sendTimeout)
 	failed, err := u.n.cfg.CheckIn(ctx, g.event, g.session, emails, g.source)
 	cancel()
@@ -550,13 +556,15 @@ func (n *Node) targets() []targetRef {
 // service holds and the venue did not know is entered into the arrivals.
 func (u *upstream) sync(eventID, sessionID string, force bool) error {
 	c := u.n.cfg.Client
-	probe, err := c.Attendees.ListPage(u.ctx, eventID, sessionID, api.ListAttendeeActionsOptions{PageSize: 1}, "")
-	if err != nil {
-		return err
-	}
 	target := targetOf(eventID, sessionID)
-	if !force && probe.TotalRecords == u.atService(target) {
-		return nil
+	if !force {
+		u.sending.Lock()
+		probe, err := c.Attendees.ListPage(u.ctx, eventID, sessionID, api.ListAttendeeActionsOptions{PageSize: 1}, "")
+		same := err == nil && probe.TotalRecords == u.atService(target)
+		u.sending.Unlock()
+		if err != nil || same {
+			return err
+		}
 	}
 	pager := c.Attendees.Pager(eventID, sessionID, api.ListAttendeeActionsOptions{PageSize: api.MaxAttendeesPerBatch})
 	now := time.Now().UTC()
