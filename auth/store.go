@@ -425,13 +425,20 @@ func (s *Store) del(profile string, recorded Backend, keys ...string) error {
 type meta struct {
 	Profile      string       `json:"profile"`
 	Session      *sessionMeta `json:"session,omitempty"`
-	ClientSecret *groupMeta   `json:"client_secret,omitempty"`
+	ClientSecret *secretMeta  `json:"client_secret,omitempty"`
 	AI           *aiMeta      `json:"ai,omitempty"`
 }
 
 type groupMeta struct {
 	Backend   Backend   `json:"backend"`
 	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// secretMeta is the client secret's record: it is sent only to the
+// sign-in server it was given for.
+type secretMeta struct {
+	groupMeta
+	AuthURL string `json:"auth_url,omitempty"`
 }
 
 type aiMeta struct {
@@ -447,6 +454,9 @@ type sessionMeta struct {
 	Scopes          []string  `json:"scopes,omitempty"`
 	UserID          string    `json:"user_id,omitempty"`
 	AccountID       string    `json:"account_id,omitempty"`
+	// BaseURL and AuthURL are the servers the session belongs to.
+	BaseURL string `json:"base_url,omitempty"`
+	AuthURL string `json:"auth_url,omitempty"`
 }
 
 func (s *Store) readMeta(profile string) (*meta, error) {
@@ -521,6 +531,10 @@ type Session struct {
 	UserID          string
 	AccountID       string
 	Backend         Backend
+	// BaseURL and AuthURL are the API and sign-in servers the session was
+	// issued for: it is used against them only (empty for a session stored
+	// before evdesk recorded them).
+	BaseURL, AuthURL string
 }
 
 // String never shows the tokens.
@@ -556,7 +570,7 @@ func (s *Store) Load(profile string) (*Session, error) {
 	sm := m.Session
 	return &Session{Profile: profile, AccessToken: sec[keyAccess], RefreshToken: sec[keyRefresh], TokenType: sm.TokenType,
 		Expiry: sm.Expiry, RefreshIssuedAt: sm.RefreshIssuedAt, Scopes: sm.Scopes, UserID: sm.UserID,
-		AccountID: sm.AccountID, Backend: sm.Backend}, nil
+		AccountID: sm.AccountID, Backend: sm.Backend, BaseURL: sm.BaseURL, AuthURL: sm.AuthURL}, nil
 }
 
 // Save stores a new session (a login): the keyring when it works, else the
@@ -581,7 +595,7 @@ func (s *Store) save(sess *Session, keep bool) error {
 	sess.Backend = b
 	m.Session = &sessionMeta{groupMeta: groupMeta{Backend: b, UpdatedAt: s.now().UTC()}, TokenType: sess.TokenType,
 		Expiry: sess.Expiry.UTC(), RefreshIssuedAt: sess.RefreshIssuedAt.UTC(), Scopes: sess.Scopes,
-		UserID: sess.UserID, AccountID: sess.AccountID}
+		UserID: sess.UserID, AccountID: sess.AccountID, BaseURL: sess.BaseURL, AuthURL: sess.AuthURL}
 	return s.writeMeta(m)
 }
 
@@ -660,8 +674,9 @@ func (s *Store) ClientSecret(profile string) (string, error) {
 	return sec[keyClientSecret], nil
 }
 
-// SaveClientSecret stores the client secret (same rules as Save).
-func (s *Store) SaveClientSecret(profile, secret string) (Backend, error) {
+// SaveClientSecret stores the client secret (same rules as Save) for the
+// sign-in server at authURL.
+func (s *Store) SaveClientSecret(profile, authURL, secret string) (Backend, error) {
 	m, err := s.readMeta(profile)
 	if err != nil {
 		return "", err
@@ -674,7 +689,7 @@ func (s *Store) SaveClientSecret(profile, secret string) (Backend, error) {
 	if err != nil {
 		return "", fmt.Errorf("store the client secret of profile %q: %w", profile, err)
 	}
-	m.ClientSecret = &groupMeta{Backend: b, UpdatedAt: s.now().UTC()}
+	m.ClientSecret = &secretMeta{groupMeta: groupMeta{Backend: b, UpdatedAt: s.now().UTC()}, AuthURL: authURL}
 	return b, s.writeMeta(m)
 }
 

@@ -15,7 +15,9 @@ import (
 // program builds its own copy: no key map is shared or global.
 type GlobalKeys struct {
 	// The shell's own.
-	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette key.Binding
+	// ToDesk goes back to the check-in desk (where a scan typed elsewhere
+	// belongs).
+	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette, ToDesk key.Binding
 
 	// Moving in lists.
 	Up, Down, PageUp, PageDown, Home, End, Filter, Sort, Reverse key.Binding
@@ -36,6 +38,8 @@ type GlobalKeys struct {
 	// are typing (the quit question over the desk); Kiosk locks and unlocks
 	// a kiosk desk (with its PIN).
 	Find, Bell, Retry, Board, YesChord, Kiosk key.Binding
+	// At the door: register a walk-in, print (or reprint) a badge.
+	WalkIn, PrintBadge key.Binding
 	// Phone policy audits: a baseline to check against, another account
 	// beside this one.
 	Baseline, Compare key.Binding
@@ -57,6 +61,7 @@ func DefaultGlobalKeys() *GlobalKeys {
 		PrevTab:      b("shift+tab", "prev section", "shift+tab"),
 		Errors:       b("E", "recent errors", "E"),
 		Palette:      b(":", "command palette", ":"),
+		ToDesk:       b("F6", "back to the check-in desk", "f6"),
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),
@@ -106,6 +111,8 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Board:        b("F4", "arrivals board", "f4"),
 		YesChord:     b("ctrl+y", "yes, where letters are typed", "ctrl+y"),
 		Kiosk:        b("ctrl+k", "kiosk: unlock with the PIN, or lock", "ctrl+k"),
+		WalkIn:       b("F5", "register a walk-in", "f5"),
+		PrintBadge:   b("F6", "print the badge", "f6"),
 		Baseline:     b("B", "load a baseline", "B"),
 		Compare:      b("C", "compare with another profile", "C"),
 	}

@@ -22,8 +22,8 @@
 // Codes (the constants Code* of this package):
 //   - 401 code 124: a missing, unknown or expired access token.
 //   - 403 code 4711: the token lacks the endpoint's scope.
-//   - 400 code 300: invalid fields, each named in an "errors" array of
-//     {field, message}; also an unknown or expired next_page_token.
+//   - 400 code 300: invalid fields, each named in the message as
+//     "field: problem"; also an unknown or expired next_page_token.
 //   - 400 codes 3000, 3001, 3002: delete of an event that is not a draft,
 //     publish of an event that is not a draft, cancel of a draft, past or
 //     cancelled event.
@@ -42,7 +42,7 @@
 //
 // Auth and plumbing:
 //   - Seeded access tokens (DemoToken, ReadOnlyToken, OtherHostToken,
-//     NoPhoneToken) never expire; the OAuth server's tokens live
+//     NoPhoneToken, and any added with AddToken) never expire; the OAuth server's tokens live
 //     Options.TokenTTL (an hour by default) and its answer adds user_id and
 //     account_id. Refresh tokens rotate: a used one is refused
 //     (invalid_grant). The demo client is DemoClientID with
@@ -51,8 +51,12 @@
 //     AutoApproveHeader skips the consent page.
 //   - Page tokens are signed, tied to their listing and expire after 15
 //     minutes on Options.Now; page_size is 1 to 300 (default 30).
-//   - The fault knobs (Options.Latency, ErrorRate, DropRate) and the
-//     hostile package, which attacks the client on purpose, are test tools.
+//   - The fault knobs (Options.Latency, ErrorRate, DropRate,
+//     PoisonedAddresses: a check-in batch holding one is refused whole with
+//     the documented 400) and the hostile package, which attacks the client
+//     on purpose, are test tools.
+//   - Error bodies are the documented { code, message } and nothing more; a
+//     400 about fields names them in its message ("field: problem").
 //   - Phone: the demo account's policy carries every setting and two the
 //     spec does not list (online_fax, call_screening); NoPhoneToken's
 //     account has no phone service.
@@ -74,6 +78,10 @@
 //
 // Tickets (create tickets; the description lists the codes, not when each
 // applies):
+//   - A recurring event's tickets follow the default access link's
+//     recurring_registration_option, else the first registration link's
+//     that has one, else all_sessions: the spec does not say which link's
+//     option applies (evdesk asks the user: register --link).
 //   - 26501 for a draft, and for a cancelled event.
 //   - 26502 for a ticket_type_id that cannot be an id (characters other
 //     than letters, digits, '-' and '_', or over 64); a well-formed id that
@@ -104,6 +112,6 @@
 //     the 201 answer's errors, with a message and no code.
 //   - Exhibitors: an exhibitor_id sent with a create is answered 1020 when
 //     it cannot be an id or names an existing exhibitor, 2006 when it names
-//     none; youtube_url is not read; is_sponsor is true when absent.
+//     none; is_sponsor is true when absent.
 //   - Access links: each link's URL, the seeded links and ticket types.
 package sim

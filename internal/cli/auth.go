@@ -12,16 +12,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/words"
 )
-
-// addAuthCommands registers login, logout, auth (status, token) and config
-// on root, whose persistent --profile flag they read.
-func addAuthCommands(root *cobra.Command) {
-	root.AddCommand(newLoginCmd(), newLogoutCmd(), newAuthCmd(), newConfigCmd())
-}
 
 // profileFlag is the --profile value ("" when not given).
 func profileFlag(cmd *cobra.Command) string {
@@ -31,10 +26,10 @@ func profileFlag(cmd *cobra.Command) string {
 	return ""
 }
 
-// loadProfile resolves the profile of a command: --profile, the config file
-// and the environment.
-func loadProfile(cmd *cobra.Command) (config.Profile, error) {
-	return config.LoadProfile(profileFlag(cmd))
+// loadProfile resolves the profile of a command through the factory:
+// --profile, the config file and the environment.
+func (f *Factory) loadProfile(cmd *cobra.Command) (config.Profile, error) {
+	return f.Profile(profileFlag(cmd))
 }
 
 func profileArg(name string) string {
@@ -44,7 +39,7 @@ func profileArg(name string) string {
 	return " --profile " + name
 }
 
-func newLoginCmd() *cobra.Command {
+func newLoginCmd(f *Factory) *cobra.Command {
 	var (
 		noBrowser, insecure, ai bool
 		timeout                 time.Duration
@@ -59,7 +54,7 @@ func newLoginCmd() *cobra.Command {
 			"With --ai, store the API key and secret that sign transcription tokens instead.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := loadProfile(cmd)
+			p, err := f.loadProfile(cmd)
 			if err != nil {
 				return err
 			}
@@ -68,7 +63,7 @@ func newLoginCmd() *cobra.Command {
 			if in := cmd.InOrStdin(); in != nil && !authIsStdin(cmd) {
 				term = &auth.Terminal{In: auth.NewLineReader(in), Out: out}
 			}
-			st := auth.NewStore(auth.StoreOptions{AllowFile: insecure})
+			st := f.AuthStore(auth.StoreOptions{AllowFile: insecure})
 			if ai {
 				return loginAI(cmd.Context(), p, st, term, insecure, out)
 			}
@@ -77,7 +72,7 @@ func newLoginCmd() *cobra.Command {
 			}
 			secret, prompted := p.ClientSecret, false
 			if secret == "" {
-				secret, err = st.ClientSecret(p.Name)
+				secret, err = st.ClientSecretFor(p) // never one stored for another sign-in server
 				if err != nil && !errors.Is(err, auth.ErrNotFound) {
 					fmt.Fprintf(out, "Could not read the stored client secret (%v).\n", err)
 				}
@@ -91,8 +86,11 @@ func newLoginCmd() *cobra.Command {
 			if err := ensureStorage(cmd.Context(), st, term, p.Name, insecure, out); err != nil {
 				return err
 			}
+			if len(p.Scopes) == 0 { // every scope evdesk's features need (README, Scopes and plans)
+				p.Scopes = api.RequestedScopes(p.PathWord)
+			}
 			sess, err := auth.Login(cmd.Context(), auth.LoginOptions{Profile: p, ClientSecret: secret, SaveClientSecret: prompted,
-				Store: st, NoBrowser: noBrowser, Input: term.In, Out: out, Timeout: timeout})
+				Store: st, NoBrowser: noBrowser, OpenBrowser: f.Browser, Input: term.In, Out: out, Timeout: timeout})
 			if err != nil {
 				if errors.Is(err, auth.ErrInvalidClient) && !prompted && p.ClientSecret == "" {
 					return fmt.Errorf("%w: if the stored client secret is wrong, run `evdesk logout --forget-secrets%s` and log in again", err, profileArg(p.Name))
@@ -106,6 +104,9 @@ func newLoginCmd() *cobra.Command {
 			fmt.Fprintf(out, "\nLogged in to profile %q as %s.\n", p.Name, who)
 			if len(sess.Scopes) > 0 {
 				fmt.Fprintf(out, "Scopes: %s\n", strings.Join(sess.Scopes, " "))
+				for _, g := range api.LeftOut(sess.Scopes, p.PathWord) {
+					fmt.Fprintf(out, "Not granted, so unavailable: %s (needs %s)\n", g.Feature, strings.Join(g.Missing, ", "))
+				}
 			}
 			announceBackend(out, st, p.Name, sess.Backend)
 			if p.Token != "" {
@@ -114,11 +115,12 @@ func newLoginCmd() *cobra.Command {
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.BoolVar(&noBrowser, "no-browser", false, "do not open a browser; print the URL and wait for the redirect or a pasted URL/code")
-	f.BoolVar(&insecure, "insecure-storage", false, "if the OS keyring is unavailable, keep credentials in a plain 0600 file in the config dir")
-	f.BoolVar(&ai, "ai", false, "store the API key and secret for the AI (transcription) services instead of logging in")
-	f.DurationVar(&timeout, "timeout", auth.DefaultLoginTimeout, "how long to wait for the browser")
+	cmd.Annotations = map[string]string{interactive: "its own --timeout"}
+	fl := cmd.Flags()
+	fl.BoolVar(&noBrowser, "no-browser", false, "do not open a browser; print the URL and wait for the redirect or a pasted URL/code")
+	fl.BoolVar(&insecure, "insecure-storage", false, "if the OS keyring is unavailable, keep credentials in a plain 0600 file in the config dir")
+	fl.BoolVar(&ai, "ai", false, "store the API key and secret for the AI (transcription) services instead of logging in")
+	fl.DurationVar(&timeout, "timeout", auth.DefaultLoginTimeout, "how long to wait for the browser")
 	return cmd
 }
 
@@ -188,7 +190,7 @@ func authErrOr(err, fallback error) error {
 	return fallback
 }
 
-func newLogoutCmd() *cobra.Command {
+func newLogoutCmd(f *Factory) *cobra.Command {
 	var all, forget bool
 	cmd := &cobra.Command{
 		Use:   "logout",
@@ -196,7 +198,7 @@ func newLogoutCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
-			st := auth.NewStore(auth.StoreOptions{})
+			st := f.AuthStore(auth.StoreOptions{})
 			var names []string
 			if all {
 				stored, err := st.Profiles()
@@ -204,8 +206,8 @@ func newLogoutCmd() *cobra.Command {
 					return err
 				}
 				names = stored
-				if f, err := config.ReadFile(config.Path()); err == nil {
-					for _, n := range f.ProfileNames() {
+				if file, err := config.ReadFile(config.Path()); err == nil {
+					for _, n := range file.ProfileNames() {
 						if !slices.Contains(names, n) {
 							names = append(names, n)
 						}
@@ -213,7 +215,7 @@ func newLogoutCmd() *cobra.Command {
 				}
 				slices.Sort(names)
 			} else {
-				p, err := loadProfile(cmd)
+				p, err := f.loadProfile(cmd)
 				if err != nil {
 					return err
 				}
@@ -268,27 +270,27 @@ func logoutOne(ctx context.Context, st *auth.Store, name string, forget bool, ou
 	return nil
 }
 
-func newAuthCmd() *cobra.Command {
+func newAuthCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "auth",
 		Short: "Inspect the stored login and print access tokens",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newAuthStatusCmd(), newAuthTokenCmd())
+	cmd.AddCommand(newAuthStatusCmd(f), newAuthTokenCmd(f))
 	return cmd
 }
 
-func newAuthStatusCmd() *cobra.Command {
+func newAuthStatusCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show the login of the profile: user, scopes, token expiry, storage (exit 1 on a problem)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := loadProfile(cmd)
+			p, err := f.loadProfile(cmd)
 			if err != nil {
 				return err
 			}
-			return authStatus(cmd.OutOrStdout(), p, auth.NewStore(auth.StoreOptions{}), time.Now())
+			return authStatus(cmd.OutOrStdout(), p, f.AuthStore(auth.StoreOptions{}), f.Now())
 		},
 	}
 }
@@ -333,6 +335,7 @@ func authStatus(out io.Writer, p config.Profile, st *auth.Store, now time.Time) 
 		}
 		row("user", user)
 		row("scopes", words.OrDash(strings.Join(s.Scopes, " ")))
+		scopeCoverage(out, row, s.Scopes, p.PathWord)
 		if now.Before(s.Expiry) {
 			row("access token", fmt.Sprintf("valid until %s (%s left)", s.Expiry.Local().Format(authTimeLayout), authRoundDur(s.Expiry.Sub(now))))
 		} else {
@@ -378,7 +381,7 @@ func authRoundDur(d time.Duration) string {
 	return d.Truncate(time.Second).String()
 }
 
-func newAuthTokenCmd() *cobra.Command {
+func newAuthTokenCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "token",
 		Short: "Print a fresh access token for scripts (refreshing it if needed)",
@@ -386,7 +389,7 @@ func newAuthTokenCmd() *cobra.Command {
 			"when it is about to expire. With " + config.EnvToken + " set, that token is printed.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := loadProfile(cmd)
+			p, err := f.loadProfile(cmd)
 			if err != nil {
 				return err
 			}
@@ -404,5 +407,27 @@ func newAuthTokenCmd() *cobra.Command {
 			fmt.Fprintln(cmd.OutOrStdout(), tok.AccessToken)
 			return nil
 		},
+	}
+}
+
+// scopeCoverage adds the features a login's scopes leave out to auth
+// status: each with the scope it lacks.
+func scopeCoverage(out io.Writer, row func(k, v string), granted []string, word string) {
+	if len(granted) == 0 {
+		row("features", "unknown: the sign-in server reported no scopes")
+		return
+	}
+	gaps := api.LeftOut(granted, word)
+	if len(gaps) == 0 {
+		row("features", "every feature is allowed by these scopes")
+		return
+	}
+	for i, g := range gaps {
+		line := fmt.Sprintf("%s (needs %s)", g.Feature, strings.Join(g.Missing, ", "))
+		if i == 0 {
+			row("left out", line)
+			continue
+		}
+		fmt.Fprintf(out, "%-15s %s\n", "", line)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,15 +16,10 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 )
-
-// addCheckinCommands registers `evdesk desk` (the console opened on a
-// check-in desk) and `evdesk checkin` (headless import and history).
-func addCheckinCommands(root *cobra.Command, f *Factory) {
-	root.AddCommand(newDeskCmd(f), newCheckinCmd(f), newVenueCmd())
-}
 
 // hostSource is the default source of imported check-ins: the tool and the
 // machine.
@@ -76,12 +72,22 @@ func resolveTarget(ctx context.Context, s *session, eventID, sessionID string) (
 	return "", "", fmt.Errorf("--session %q: not a session of event %q; its sessions are %s", sessionID, eventID, strings.Join(ids, ", "))
 }
 
-func newCheckinCmd(f *Factory) *cobra.Command {
-	var (
-		sessionID, source string
-		wait              time.Duration
-		out               = newOutput("text", "json")
-	)
+// checkinOptions are `evdesk checkin`'s and its subcommands'.
+type checkinOptions struct {
+	deps
+	Export             *exporter
+	EventID, SessionID string
+	File               string // "" : only send what is left; "-": standard input
+	Source             string
+	Wait               time.Duration
+	// RegisterUnknown registers the list's unknown addresses first, with
+	// TicketType (checkin_register.go).
+	RegisterUnknown bool
+	TicketType      string
+}
+
+func newCheckinCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command {
+	o := &checkinOptions{deps: f.deps()}
 	cmd := &cobra.Command{
 		Use:     "checkin EVENT_ID [FILE|-]",
 		Example: "  evdesk checkin Hb8d7l7QX88AmGvnKn9SMZ badges.csv\n  printf 'ana@example.org\\nbo@example.org\\n' | evdesk checkin Hb8d7l7QX88AmGvnKn9SMZ -",
@@ -96,39 +102,98 @@ func newCheckinCmd(f *Factory) *cobra.Command {
 			"it does. Every scan is journaled on this computer before it is sent, in batches of\n" +
 			"300. The exit status is 1 when any line was bad or any attendee was not checked in.",
 		Args: cobra.RangeArgs(1, 2),
-		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
-			var in *scanqueue.EmailList
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.EventID = args[0]
 			if len(args) == 2 {
-				var err error
-				if in, err = readImport(cmd.InOrStdin(), args[1]); err != nil {
-					return err
-				}
+				o.File = args[1]
 			}
-			if wait <= 0 {
-				return fmt.Errorf("--wait must be positive, such as 2m")
+			if o.Wait <= 0 {
+				return flagErrorf("--wait must be positive, such as 2m")
 			}
-			if source == "" {
-				source = hostSource("evdesk checkin")
+			if o.Source == "" {
+				o.Source = hostSource("evdesk checkin")
 			}
-			terminal, _ := f.IOStreams.TerminalErr()
-			return runImport(cmd.Context(), s, importJob{
-				eventID: args[0], sessionID: sessionID, source: source, wait: wait, input: in,
-				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), terminal: terminal, json: out.value == "json",
-			})
-		}),
+			if cmd.Flags().Changed("ticket-type") && !o.RegisterUnknown {
+				return flagErrorf("--ticket-type goes with --register-unknown: it is the ticket type of the people it registers")
+			}
+			if o.RegisterUnknown && o.File == "" {
+				return flagErrorf("--register-unknown needs FILE: the list whose unknown addresses it registers")
+			}
+			return run(cmd, o, runF, checkinRun)
+		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&sessionID, "session", "", "check in to this session of the event (default: the whole event)")
-	fl.StringVar(&source, "source", "", "source recorded with each check-in (default: evdesk checkin <hostname>)")
-	fl.DurationVar(&wait, "wait", 2*time.Minute, "how long to keep trying while the server cannot be reached; what is left stays journaled")
-	fl.VarP(out, "output", "o", "summary format: text or json")
-	cmd.AddCommand(newCheckinListCmd(f), newCheckinStatsCmd(f))
+	fl.StringVar(&o.SessionID, "session", "", "check in to this session of the event (default: the whole event)")
+	fl.StringVar(&o.Source, "source", "", "source recorded with each check-in (default: evdesk checkin <hostname>)")
+	fl.DurationVar(&o.Wait, "wait", 2*time.Minute, "how long to keep trying while the server cannot be reached; what is left stays journaled")
+	fl.BoolVar(&o.RegisterUnknown, "register-unknown", false, "register the addresses the event does not list (creating their tickets) before checking them in")
+	fl.StringVar(&o.TicketType, "ticket-type", "", "with --register-unknown: the ticket type (id or name) of the people it registers (default: the event's default)")
+	o.Export = addExporter(cmd, "text", formatJSON)
+	registerEventSessionCompletions(f, cmd)
+	cmd.AddCommand(newCheckinListCmd(f, nil), newCheckinStatsCmd(f, nil))
 	return cmd
 }
 
-func newCheckinListCmd(f *Factory) *cobra.Command {
-	var sessionID string
-	out := newOutput("table", "json", "csv")
+func checkinRun(ctx context.Context, o *checkinOptions) error {
+	var in *scanqueue.EmailList
+	if o.File != "" {
+		var err error
+		if in, err = readImport(o.IO.In, o.File); err != nil {
+			return err
+		}
+	}
+	return o.inSession(ctx, func(s *session) error {
+		if _, _, err := resolveTarget(ctx, s, o.EventID, o.SessionID); err != nil {
+			return err
+		}
+		terminal, _ := o.IO.TerminalErr()
+		var bar *progressLine
+		sender := s.senderClient
+		if sender == nil {
+			sender = s.client
+		}
+		asJSON := o.Export.Is(formatJSON)
+		opts := venue.ImportOptions{Dir: journalDir(s), EventID: o.EventID, SessionID: o.SessionID, Source: o.Source,
+			Wait: o.Wait, Input: in, Client: s.client, CheckIn: sender.Attendees.CheckIn, Log: s.log, Now: o.Now,
+			OnResend: func(n int) {
+				if !asJSON {
+					fmt.Fprintf(o.IO.ErrOut, "Sending %d scans an earlier run or desk left unsent.\n", n)
+				}
+			},
+			OnShort:  func(err error) { fmt.Fprintln(o.IO.ErrOut, "evdesk: "+err.Error()) },
+			OnNote:   func(note string) { fmt.Fprintln(o.IO.ErrOut, "evdesk: "+note) },
+			Register: o.register(s),
+			OnStatus: func(st scanqueue.Status) {
+				if bar == nil { // the total is known once the list is journaled
+					bar = newProgressLine(terminal, st.Pending)
+				}
+				bar.update(st)
+			},
+		}
+		sum, err := venue.Import(ctx, opts)
+		if bar != nil {
+			bar.finish()
+		}
+		var short *venue.ShortError
+		if err != nil && !errors.As(err, &short) {
+			return err
+		}
+		if err := o.Export.WriteText(o.IO.Out, sum, func(w io.Writer) error { printSummary(w, sum); return nil }); err != nil {
+			return err
+		}
+		if short != nil {
+			return short
+		}
+		if n := len(sum.BadLines) + sum.Rejected + sum.Pending; n > 0 {
+			return fmt.Errorf("%d not checked in: %s, %d rejected, %d not sent", n,
+				plural(len(sum.BadLines), "bad line"), sum.Rejected, sum.Pending)
+		}
+		return nil
+	})
+}
+
+func newCheckinListCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command {
+	o := &checkinOptions{deps: f.deps()}
 	cmd := &cobra.Command{
 		Use:     "list EVENT_ID",
 		Example: "  evdesk checkin list Hb8d7l7QX88AmGvnKn9SMZ\n  evdesk checkin list Hb8d7l7QX88AmGvnKn9SMZ -o csv > checkins.csv",
@@ -136,40 +201,53 @@ func newCheckinListCmd(f *Factory) *cobra.Command {
 		Long: "List the check-ins the server recorded for an event or session.\n\n" +
 			"The service records no time for a check-in; FIRST SEEN HERE is when a desk on this computer\n" +
 			"(evdesk desk) first knew of it: its own scan's time, or the sync that found it (\"by\" a time\n" +
-			"when it was found after a gap), and - when no desk here saw it. JSON keeps the service's records.",
+			"when it was found after a gap), and - when no desk here saw it. CSV gives that time in full\n" +
+			"(RFC 3339, empty when unknown). JSON keeps the service's records.",
 		Args: cobra.ExactArgs(1),
-		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
-			all := []api.AttendeeAction{}
-			opts := api.ListAttendeeActionsOptions{PageSize: api.MaxAttendeesPerBatch}
-			for a, err := range s.client.Attendees.List(cmd.Context(), args[0], sessionID, opts) {
-				if err != nil {
-					return err
-				}
-				all = append(all, a)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.EventID = args[0]
+			return run(cmd, o, runF, checkinListRun)
+		},
+	}
+	cmd.Flags().StringVar(&o.SessionID, "session", "", "list the check-ins of this session (default: the whole event)")
+	o.Export = addExporter(cmd, formatTable, formatJSON, formatCSV)
+	registerEventSessionCompletions(f, cmd)
+	return cmd
+}
+
+func checkinListRun(ctx context.Context, o *checkinOptions) error {
+	return o.inSession(ctx, func(s *session) error {
+		all := []api.AttendeeAction{}
+		opts := api.ListAttendeeActionsOptions{PageSize: api.MaxAttendeesPerBatch}
+		for a, err := range s.client.Attendees.List(ctx, o.EventID, o.SessionID, opts) {
+			if err != nil {
+				return err
 			}
-			w := cmd.OutOrStdout()
-			if out.value == "json" {
-				return writeJSON(w, all)
-			}
-			// The service keeps no times: show when a desk on this computer
-			// first knew of each check-in, from the desks' arrivals cache (a
-			// cache that cannot be read only costs the times).
-			seen, _ := roster.LoadArrivals(roster.ArrivalsPath(journalDir(s), args[0], sessionID), args[0], sessionID)
-			now := time.Now()
-			rows := make([][]string, len(all))
-			for i, a := range all {
+			all = append(all, a)
+		}
+		// The service keeps no times: show when a desk on this computer
+		// first knew of each check-in, from the desks' arrivals cache (a
+		// cache that cannot be read only costs the times).
+		seen, _ := roster.LoadArrivals(roster.ArrivalsPath(journalDir(s), o.EventID, o.SessionID), o.EventID, o.SessionID)
+		now := o.Now()
+		return o.Export.Write(o.IO.Out, all, func(csv bool) rows {
+			r := rows{header: []string{"EMAIL", "ACTION", "SOURCE", "FIRST SEEN HERE"}}
+			for _, a := range all {
 				when := "-"
+				if csv {
+					when = ""
+				}
 				if ar, ok := seen.Lookup(a.Email); ok {
 					when = ar.Seen(now, time.Local)
+					if csv {
+						when = fullTime(ar.At)
+					}
 				}
-				rows[i] = []string{a.Email, a.Action, a.Source, when}
+				r.cells = append(r.cells, []string{a.Email, a.Action, a.Source, when})
 			}
-			return out.writeRows(w, []string{"EMAIL", "ACTION", "SOURCE", "FIRST SEEN HERE"}, rows)
-		}),
-	}
-	cmd.Flags().StringVar(&sessionID, "session", "", "list the check-ins of this session (default: the whole event)")
-	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
-	return cmd
+			return r
+		})
+	})
 }
 
 // readImport reads the list of emails in FILE (or standard input for "-").
@@ -185,164 +263,6 @@ func readImport(stdin io.Reader, name string) (*scanqueue.EmailList, error) {
 		return nil, fmt.Errorf("read the list of emails: %w", err)
 	}
 	return scanqueue.ParseEmailList(data), nil
-}
-
-// importJob is one run of `evdesk checkin`.
-type importJob struct {
-	eventID, sessionID, source string
-	wait                       time.Duration
-	input                      *scanqueue.EmailList // nil: only send what is left
-	stdout, stderr             io.Writer
-	terminal                   io.Writer // standard error when a terminal, for the progress bar; else nil
-	json                       bool
-}
-
-// importSummary is the result of a run, as printed.
-type importSummary struct {
-	EventID   string              `json:"event_id"`
-	SessionID string              `json:"session_id,omitempty"`
-	Journal   string              `json:"journal"`
-	Resent    int                 `json:"resent"` // unsent scans of earlier runs
-	Recorded  int                 `json:"recorded"`
-	CheckedIn int                 `json:"checked_in"`
-	Already   int                 `json:"already_checked_in"`
-	Rejected  int                 `json:"rejected"`
-	Pending   int                 `json:"not_sent"`
-	BadLines  []scanqueue.BadLine `json:"bad_lines"`
-	Failed    []failedScan        `json:"failed"`
-}
-
-type failedScan struct {
-	Email  string `json:"email"`
-	Line   int    `json:"line,omitempty"`
-	Reason string `json:"reason"`
-}
-
-func runImport(ctx context.Context, s *session, job importJob) error {
-	if _, _, err := resolveTarget(ctx, s, job.eventID, job.sessionID); err != nil {
-		return err
-	}
-	j, err := scanqueue.Open(journalDir(s), job.eventID, job.sessionID)
-	if err != nil {
-		return err
-	}
-	defer j.Close()
-	sum := importSummary{EventID: job.eventID, SessionID: job.sessionID, Journal: j.Path()}
-	var short error // the list did not fit in the journal whole
-	// The scans this run answers for: what earlier runs left, then the list.
-	watch := map[string]int{} // scan id -> line (0: an earlier run's)
-	var order []string
-	for _, sc := range j.Pending(0) {
-		watch[sc.ID] = 0
-		order = append(order, sc.ID)
-	}
-	sum.Resent = len(order)
-	if sum.Resent > 0 && !job.json {
-		fmt.Fprintf(job.stderr, "Sending %d scans an earlier run or desk left unsent.\n", sum.Resent)
-	}
-	if in := job.input; in != nil {
-		resolveScans(ctx, s, job.eventID, in)
-		sum.BadLines = in.Bad
-		if len(in.Emails) > 0 {
-			scans, err := j.ScanList(in.Emails, job.source)
-			for i, sc := range scans {
-				watch[sc.ID] = in.Lines[i]
-				order = append(order, sc.ID)
-			}
-			sum.Recorded = len(scans)
-			if err != nil && len(scans) == 0 {
-				return fmt.Errorf("record the list in the journal: %w", err)
-			}
-			if err != nil {
-				// What was recorded is sent; a rerun of the same list
-				// records the rest (the recorded ones are found already).
-				short = fmt.Errorf("%d of %d recorded (%v); run the same command again to finish", len(scans), len(in.Emails), err)
-				fmt.Fprintln(job.stderr, "evdesk: "+short.Error())
-			}
-		}
-	}
-	if err := sendAll(ctx, s, j, job); err != nil {
-		return err
-	}
-	final := map[string]scanqueue.Scan{}
-	for _, sc := range j.Scans() {
-		if _, ok := watch[sc.ID]; ok {
-			final[sc.ID] = sc
-		}
-	}
-	for _, id := range order {
-		sc, line := final[id], watch[id]
-		switch sc.Outcome {
-		case scanqueue.CheckedIn:
-			sum.CheckedIn++
-		case scanqueue.Already:
-			sum.Already++
-		case scanqueue.Rejected:
-			sum.Rejected++
-			sum.Failed = append(sum.Failed, failedScan{Email: sc.Email, Line: line, Reason: sc.Message})
-		default:
-			sum.Pending++
-			sum.Failed = append(sum.Failed, failedScan{Email: sc.Email, Line: line,
-				Reason: "not sent yet: kept in the journal; run evdesk checkin " + job.eventID + " again to send it"})
-		}
-	}
-	if sum.BadLines == nil {
-		sum.BadLines = []scanqueue.BadLine{}
-	}
-	if sum.Failed == nil {
-		sum.Failed = []failedScan{}
-	}
-	if job.json {
-		if err := writeJSON(job.stdout, sum); err != nil {
-			return err
-		}
-	} else {
-		printSummary(job.stdout, sum)
-	}
-	if short != nil {
-		return short
-	}
-	if n := len(sum.BadLines) + sum.Rejected + sum.Pending; n > 0 {
-		return fmt.Errorf("%d not checked in: %s, %d rejected, %d not sent", n,
-			plural(len(sum.BadLines), "bad line"), sum.Rejected, sum.Pending)
-	}
-	return nil
-}
-
-// sendAll runs a sender until nothing is pending or job.wait runs out,
-// showing progress on a terminal.
-func sendAll(ctx context.Context, s *session, j *scanqueue.Journal, job importJob) error {
-	total := j.Counts().Pending
-	if total == 0 {
-		return nil
-	}
-	bar := newProgressLine(job.terminal, total)
-	client := s.senderClient
-	if client == nil {
-		client = s.client
-	}
-	snd, err := scanqueue.NewSender(j, scanqueue.SenderOptions{CheckIn: client.Attendees.CheckIn, OnStatus: bar.update})
-	if err != nil {
-		return err
-	}
-	wctx, cancel := context.WithTimeout(ctx, job.wait)
-	defer cancel()
-	ferr := snd.Flush(wctx)
-	st := snd.Status()
-	_ = snd.Close()
-	// The sender reports its status asynchronously and may not have
-	// reported the last one yet: draw it, so the bar ends on the outcome.
-	bar.update(st)
-	bar.finish()
-	switch {
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case ferr != nil && st.State == scanqueue.Stopped && st.LastError != nil:
-		// The journal failed: what reached the server is unknown.
-		return fmt.Errorf("send check-ins: %w", ferr)
-	}
-	// Out of time: the summary counts what is still pending.
-	return nil
 }
 
 // progressLine draws a one-line progress bar on a terminal; elsewhere it
@@ -417,7 +337,7 @@ func oneLineErr(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
-func printSummary(w io.Writer, sum importSummary) {
+func printSummary(w io.Writer, sum venue.ImportSummary) {
 	target := "event " + sum.EventID
 	if sum.SessionID != "" {
 		target += " session " + sum.SessionID
@@ -425,6 +345,9 @@ func printSummary(w io.Writer, sum importSummary) {
 	fmt.Fprintf(w, "Check-in of %s\n", target)
 	if sum.Resent > 0 {
 		fmt.Fprintf(w, "  left by earlier runs:  %d\n", sum.Resent)
+	}
+	if sum.Registered > 0 {
+		fmt.Fprintf(w, "  registered first:      %d\n", sum.Registered)
 	}
 	fmt.Fprintf(w, "  recorded from list:    %d\n", sum.Recorded)
 	fmt.Fprintf(w, "  checked in:            %d\n", sum.CheckedIn)

@@ -26,9 +26,8 @@ type checkinStats struct {
 	Sessions []roster.SessionCount `json:"sessions,omitempty"`
 }
 
-func newCheckinStatsCmd(f *Factory) *cobra.Command {
-	var sessionID string
-	out := newOutput("table", "json")
+func newCheckinStatsCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command {
+	o := &checkinOptions{deps: f.deps()}
 	cmd := &cobra.Command{
 		Use: "stats EVENT_ID",
 		Example: "  evdesk checkin stats Hb8d7l7QX88AmGvnKn9SMZ\n" +
@@ -40,20 +39,22 @@ func newCheckinStatsCmd(f *Factory) *cobra.Command {
 			"carries no times: a check-in is timed when a desk or board on this computer first\n" +
 			"saw it, and counted as untimed otherwise.",
 		Args: cobra.ExactArgs(1),
-		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
-			st, err := collectStats(cmd.Context(), s, args[0], sessionID, time.Now)
-			if err != nil {
-				return err
-			}
-			if out.value == "json" {
-				return writeJSON(cmd.OutOrStdout(), st)
-			}
-			printStats(cmd.OutOrStdout(), st, time.Local)
-			return nil
-		}),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.EventID = args[0]
+			return run(cmd, o, runF, func(ctx context.Context, o *checkinOptions) error {
+				return o.inSession(ctx, func(s *session) error {
+					st, err := collectStats(ctx, s, o.EventID, o.SessionID, o.Now)
+					if err != nil {
+						return err
+					}
+					return o.Export.WriteText(o.IO.Out, st, func(w io.Writer) error { printStats(w, st, time.Local); return nil })
+				})
+			})
+		},
 	}
-	cmd.Flags().StringVar(&sessionID, "session", "", "the figures of this session (default: the whole event)")
-	cmd.Flags().VarP(out, "output", "o", "output format: table or json")
+	cmd.Flags().StringVar(&o.SessionID, "session", "", "the figures of this session (default: the whole event)")
+	o.Export = addExporter(cmd, formatTable, formatJSON)
+	registerEventSessionCompletions(f, cmd)
 	return cmd
 }
 
@@ -100,9 +101,8 @@ func printStats(w io.Writer, st checkinStats, local *time.Location) {
 			fmt.Fprintln(w, "  none")
 			return
 		}
-		o := newOutput("table")
 		var buf strings.Builder
-		_ = o.writeRows(&buf, header, rows)
+		_ = writeTable(&buf, rowsOf(header, rows))
 		for _, l := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
 			fmt.Fprintln(w, "  "+l)
 		}

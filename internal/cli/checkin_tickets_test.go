@@ -11,6 +11,7 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 )
 
 // firstRegistrants lists the first page of an event's registrants from the
@@ -55,7 +56,7 @@ func TestCheckinFileWithTicketsAndBadges(t *testing.T) {
 	if err == nil {
 		t.Fatalf("the unknown ticket and the garbage must fail the run:\n%s%s", out, stderr)
 	}
-	var sum importSummary
+	var sum venue.ImportSummary
 	if jerr := json.Unmarshal([]byte(out), &sum); jerr != nil {
 		t.Fatalf("%v\n%s", jerr, out)
 	}
@@ -158,7 +159,7 @@ func TestCheckinFileRosterOnlyWhenNeededAndOffline(t *testing.T) {
 
 	srv.Close()
 	out, _, err := execute(t, "checkin", ev, write("two.txt", regs[2].Tickets[0].TicketID), "--wait", "100ms", "-o", "json")
-	var sum importSummary
+	var sum venue.ImportSummary
 	if jerr := json.Unmarshal([]byte(out), &sum); jerr != nil || err == nil {
 		t.Fatalf("%v %v\n%s", jerr, err, out)
 	}

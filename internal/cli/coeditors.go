@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,8 +11,8 @@ import (
 	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
-// addCoeditorsCommands adds `evdesk coeditors list|add|update|remove`.
-func addCoeditorsCommands(root *cobra.Command, f *Factory) {
+// newCoeditorsCmd is `evdesk coeditors list|add|update|remove`.
+func newCoeditorsCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "coeditors",
 		Short: "List and change the co-editors of an event (for scripts)",
@@ -20,41 +20,54 @@ func addCoeditorsCommands(root *cobra.Command, f *Factory) {
 			"which sections they may edit. Groups: " + strings.Join(api.PermissionGroupValues(), ", ") + ".\n" +
 			"--groups takes a comma-separated list of groups or their labels (any case), \"all\" or \"none\".",
 	}
-	cmd.AddCommand(newCoeditorsListCmd(f),
-		newCoeditorsChangeCmd(f, api.CoeditorAdd, "add EVENT_ID --email ADDRESS... --groups GROUPS", "Add co-editors with the given groups"),
-		newCoeditorsChangeCmd(f, api.CoeditorUpdate, "update EVENT_ID --email ADDRESS... --groups GROUPS", "Set the groups of co-editors (replacing theirs)"),
-		newCoeditorsChangeCmd(f, api.CoeditorDelete, "remove EVENT_ID --email ADDRESS...", "Remove co-editors"))
-	root.AddCommand(cmd)
+	cmd.AddCommand(newCoeditorsListCmd(f, nil),
+		writing(newCoeditorsChangeCmd(f, nil, api.CoeditorAdd, "add EVENT_ID --email ADDRESS... --groups GROUPS", "Add co-editors with the given groups")),
+		writing(newCoeditorsChangeCmd(f, nil, api.CoeditorUpdate, "update EVENT_ID --email ADDRESS... --groups GROUPS", "Set the groups of co-editors (replacing theirs)")),
+		writing(newCoeditorsChangeCmd(f, nil, api.CoeditorDelete, "remove EVENT_ID --email ADDRESS...", "Remove co-editors")))
+	return cmd
 }
 
-func newCoeditorsListCmd(f *Factory) *cobra.Command {
-	out := newOutput("table", "json", "csv")
+// coeditorsOptions are the co-editor commands' options.
+type coeditorsOptions struct {
+	deps
+	Export  *exporter
+	EventID string
+	Op      string
+	Emails  []string
+	Groups  []string
+}
+
+func newCoeditorsListCmd(f *Factory, runF runFunc[coeditorsOptions]) *cobra.Command {
+	o := &coeditorsOptions{deps: f.deps()}
 	cmd := &cobra.Command{
 		Use:     "list EVENT_ID",
 		Example: "  evdesk coeditors list Hb8d7l7QX88AmGvnKn9SMZ",
 		Short:   "List co-editors and the sections each may edit",
 		Args:    cobra.ExactArgs(1),
-		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
-			list, err := s.client.Coeditors.List(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			if out.value == "json" {
-				return writeJSON(w, list)
-			}
-			rows := make([][]string, len(list))
-			for i, c := range list {
-				groups := strings.Join(c.PermissionGroups, ",")
-				if out.value == "table" {
-					groups = api.PermissionLabels(c.PermissionGroups)
-				}
-				rows[i] = []string{c.Email, fmt.Sprint(len(c.PermissionGroups)), groups}
-			}
-			return out.writeRows(w, []string{"EMAIL", "GROUPS", "CAN EDIT"}, rows)
-		}),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.EventID = args[0]
+			return run(cmd, o, runF, func(ctx context.Context, o *coeditorsOptions) error {
+				return o.inSession(ctx, func(s *session) error {
+					list, err := s.client.Coeditors.List(ctx, o.EventID)
+					if err != nil {
+						return err
+					}
+					return o.Export.Write(o.IO.Out, list, func(csv bool) rows {
+						r := rows{header: []string{"EMAIL", "GROUPS", "CAN EDIT"}}
+						for _, c := range list {
+							groups := strings.Join(c.PermissionGroups, ",")
+							if !csv {
+								groups = api.PermissionLabels(c.PermissionGroups)
+							}
+							r.cells = append(r.cells, []string{c.Email, fmt.Sprint(len(c.PermissionGroups)), groups})
+						}
+						return r
+					})
+				})
+			})
+		},
 	}
-	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
+	o.Export = addExporter(cmd, formatTable, formatJSON, formatCSV)
 	return cmd
 }
 
@@ -65,9 +78,8 @@ type coeditorOutcome struct {
 	Message string `json:"message,omitempty"`
 }
 
-func newCoeditorsChangeCmd(f *Factory, op, use, short string) *cobra.Command {
-	out := newOutput("table", "json", "csv")
-	var emails []string
+func newCoeditorsChangeCmd(f *Factory, runF runFunc[coeditorsOptions], op, use, short string) *cobra.Command {
+	o := &coeditorsOptions{deps: f.deps(), Op: op}
 	var groupsFlag string
 	cmd := &cobra.Command{
 		Use:     use,
@@ -76,51 +88,63 @@ func newCoeditorsChangeCmd(f *Factory, op, use, short string) *cobra.Command {
 		Long: short + ". Lists longer than the provider accepts in one request (3) are sent as several\n" +
 			"requests. Addresses the server refuses are printed with its reason and make the exit status 1.",
 		Args: cobra.ExactArgs(1),
-		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
-			if len(emails) == 0 {
-				return fmt.Errorf("--email is required (repeat it, or separate addresses with commas)")
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.EventID = args[0]
+			if len(o.Emails) == 0 {
+				return flagErrorf("--email is required (repeat it, or separate addresses with commas)")
 			}
-			var groups []string
 			if op != api.CoeditorDelete {
 				if !cmd.Flags().Changed("groups") {
-					return fmt.Errorf("--groups is required: a comma-separated list such as Publish,Email, or all, or none")
+					return flagErrorf("--groups is required: a comma-separated list such as Publish,Email, or all, or none")
 				}
 				if !strings.EqualFold(strings.TrimSpace(groupsFlag), "none") {
 					var err error
-					if groups, err = api.ParsePermissionGroups(groupsFlag); err != nil {
-						return fmt.Errorf("--groups: %w", err)
+					if o.Groups, err = api.ParsePermissionGroups(groupsFlag); err != nil {
+						return flagErrorf("--groups: %v", err)
 					}
 				}
 			}
-			list := make([]api.Coeditor, len(emails))
-			for i, e := range emails {
-				list[i] = api.Coeditor{Email: e, PermissionGroups: groups}
-			}
-			failed, err := s.client.Coeditors.Change(cmd.Context(), args[0], op, list)
-			if err != nil {
-				// Which addresses went through is only known for the
-				// requests before the failed one: report their refusals.
-				for _, f := range failed {
-					fmt.Fprintf(cmd.ErrOrStderr(), "evdesk: refused %s: %s\n", sanitize.Line(f.Email), sanitize.Line(f.Message))
-				}
-				return err
-			}
-			outcomes := coeditorOutcomes(emails, failed)
-			if err := writeOutcomes(cmd.OutOrStdout(), out, outcomes); err != nil {
-				return err
-			}
-			if len(failed) > 0 {
-				return fmt.Errorf("%d of %d co-editors refused", len(failed), len(outcomes))
-			}
-			return nil
-		}),
+			return run(cmd, o, runF, coeditorsChangeRun)
+		},
 	}
-	cmd.Flags().StringSliceVar(&emails, "email", nil, "co-editor address (repeat, or separate with commas)")
+	cmd.Flags().StringSliceVar(&o.Emails, "email", nil, "co-editor address (repeat, or separate with commas)")
 	if op != api.CoeditorDelete {
 		cmd.Flags().StringVar(&groupsFlag, "groups", "", "permission groups, comma-separated (Publish,Email), all or none")
 	}
-	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
+	o.Export = addExporter(cmd, formatTable, formatJSON, formatCSV)
 	return cmd
+}
+
+func coeditorsChangeRun(ctx context.Context, o *coeditorsOptions) error {
+	return o.inSession(ctx, func(s *session) error {
+		list := make([]api.Coeditor, len(o.Emails))
+		for i, e := range o.Emails {
+			list[i] = api.Coeditor{Email: e, PermissionGroups: o.Groups}
+		}
+		failed, err := s.client.Coeditors.Change(ctx, o.EventID, o.Op, list)
+		if err != nil {
+			// Which addresses went through is only known for the
+			// requests before the failed one: report their refusals.
+			for _, f := range failed {
+				fmt.Fprintf(o.IO.ErrOut, "evdesk: refused %s: %s\n", sanitize.Line(f.Email), sanitize.Line(f.Message))
+			}
+			return err
+		}
+		outcomes := coeditorOutcomes(o.Emails, failed)
+		if err := o.Export.Write(o.IO.Out, outcomes, func(bool) rows {
+			r := rows{header: []string{"EMAIL", "RESULT", "MESSAGE"}}
+			for _, oc := range outcomes {
+				r.cells = append(r.cells, []string{oc.Email, oc.Result, oc.Message})
+			}
+			return r
+		}); err != nil {
+			return err
+		}
+		if len(failed) > 0 {
+			return fmt.Errorf("%d of %d co-editors refused", len(failed), len(outcomes))
+		}
+		return nil
+	})
 }
 
 // coeditorOutcomes lists each distinct address once, in order, with the
@@ -145,17 +169,6 @@ func coeditorOutcomes(emails []string, failed []api.BatchError) []coeditorOutcom
 		}
 	}
 	return out
-}
-
-func writeOutcomes(w io.Writer, out *outputFormat, outcomes []coeditorOutcome) error {
-	if out.value == "json" {
-		return writeJSON(w, outcomes)
-	}
-	rows := make([][]string, len(outcomes))
-	for i, o := range outcomes {
-		rows[i] = []string{o.Email, o.Result, o.Message}
-	}
-	return out.writeRows(w, []string{"EMAIL", "RESULT", "MESSAGE"}, rows)
 }
 
 // groupsExample is the --groups part of an example, for the operations

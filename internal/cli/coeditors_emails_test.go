@@ -73,7 +73,7 @@ func TestEmailsCommands(t *testing.T) {
 		t.Fatalf("status: %v\n%s", err, out)
 	}
 	lines, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || len(lines) < 2 || strings.Join(lines[0], ",") != "email,name,status,failure_reason,sent_date" {
+	if err != nil || len(lines) < 2 || strings.Join(lines[0], ",") != "email,name,status,failure_reason,sent_utc" {
 		t.Fatalf("csv: %v\n%s", err, out)
 	}
 	for _, l := range lines[1:] {

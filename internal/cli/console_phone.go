@@ -8,7 +8,6 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
-	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/views/console"
 )
 
@@ -28,7 +27,7 @@ func (f *Factory) phoneDeps(ctx context.Context, s *session) console.PhoneDeps {
 		d.OtherProfile = demoOtherProfile
 		return d
 	}
-	if p, err := config.LoadProfile(s.profile); err == nil { // it loaded once already
+	if p, err := f.Profile(s.profile); err == nil { // it loaded once already
 		d.Baseline = p.PhoneBaseline
 	}
 	return d
@@ -50,18 +49,18 @@ func (o *otherSessions) open(ctx context.Context, s *session, name string) (*api
 		}
 		return api.New(append(slices.Clone(s.clientOpts), api.WithToken(sim.OtherHostToken))...)
 	}
-	this, err := config.LoadProfile(s.profile)
+	this, err := o.f.Profile(s.profile)
 	if err != nil {
 		return nil, err
 	}
-	that, err := config.LoadProfile(name)
+	that, err := o.f.OwnProfile(name)
 	if err != nil {
 		return nil, err
 	}
 	if err := sameAccountTwice(this, that); err != nil {
 		return nil, err
 	}
-	other, err := o.f.openSession(ctx, rootFlags{profile: name}, forConsole)
+	other, err := o.f.OpenSession(ctx, rootFlags{profile: name, other: true}, forConsole)
 	if err != nil {
 		return nil, err
 	}

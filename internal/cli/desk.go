@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
@@ -25,7 +24,7 @@ func journalDir(s *session) string {
 	if s.journalDir != "" {
 		return s.journalDir
 	}
-	return filepath.Join(config.StateDir(), "journal")
+	return config.JournalDir()
 }
 
 // hostName names a desk by default: the machine it runs on.
@@ -43,6 +42,10 @@ func checkinDeps(s *session) checkin.Deps {
 		SenderClient: s.senderClient,
 		JournalDir:   journalDir(s),
 		Desk:         hostName(),
+		Extras: checkin.Extras{
+			WalkIns: s.desk.WalkInsAllowed(false), Printer: s.desk.BadgePrinter, PrintBadges: s.desk.PrintBadges,
+			BadgeLayout: s.desk.BadgeLayout, OnCheckin: s.desk.OnCheckin, Log: s.log,
+		},
 	}
 }
 
@@ -73,7 +76,7 @@ func newDeskCmd(f *Factory) *cobra.Command {
 		Example: "  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --desk \"Door A\"\n" +
 			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --session 9mSx2yUo1Jq3\n" +
 			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --board\n" +
-			"  EVDESK_KIOSK_PIN=2468 evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --kiosk\n" +
+			"  EVDESK_KIOSK_PIN=246813 evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --kiosk\n" +
 			"  # then scan an email, a ticket's QR code (https://events.vendor.example/qr?t=UASe4Eg74boZ),\n" +
 			"  # a bare ticket id (UASe4Eg74boZ), or a badge's mailto:, vCard or MECARD code",
 		Short: "Open the console straight on the check-in desk of an event",
@@ -85,7 +88,10 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			"Each desk has a name (--desk, default this computer's name), sent with its\n" +
 			"check-ins. --board shows the arrivals board alone, for a supervisor's screen.\n" +
 			"--kiosk keeps the desk on screen: leaving takes ctrl+k and the PIN, from the\n" +
-			"profile's kiosk_pin or " + config.EnvKioskPIN + " (4 to 12 digits).\n\n" +
+			"profile's kiosk_pin or " + config.EnvKioskPIN + " (6 to 12 digits); five wrong PINs in a\n" +
+			"row make it wait 30 s, doubling with each further one. A kiosk offers the public no\n" +
+			"registrant search unless the profile says kiosk_search = true (then names only, partly\n" +
+			"masked), and shows only the latest scan, for a few seconds.\n\n" +
 			"What the desk can scan. Besides a typed or printed email, the desk reads what a\n" +
 			"handheld scanner types from a ticket or badge: the ticket's QR link (any http(s)\n" +
 			"link whose query holds t=, ticket= or ticket_id=, or whose path ends in /qr/<id>),\n" +
@@ -94,7 +100,8 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			"the event's roster, so they work offline too; a ticket the roster does not list is\n" +
 			"answered in words and never sent. Anything else is answered with what was read and\n" +
 			"what the desk expects.",
-		Args: cobra.ExactArgs(1),
+		Args:        cobra.ExactArgs(1),
+		Annotations: map[string]string{interactive: "yes"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkDeskName(desk); cmd.Flags().Changed("desk") && err != nil {
 				return err
@@ -109,13 +116,16 @@ func newDeskCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			s, err := f.openSession(ctx, f.flags, forConsole)
+			s, err := f.OpenSession(ctx, f.flags, forConsole)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
+			if s.readOnly != "" && !board {
+				return fmt.Errorf("a desk records check-ins, and this session is read-only (%s): open the arrivals board with --board", s.readOnly)
+			}
 			if kiosk && s.kioskPIN == "" {
-				return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (4 to 12 digits)",
+				return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (6 to 12 digits)",
 					config.EnvKioskPIN, s.profile, config.Path())
 			}
 			eventID := args[0]
@@ -135,7 +145,8 @@ func newDeskCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			if kiosk {
-				deps.KioskPIN = s.kioskPIN
+				deps.KioskPIN, deps.KioskSearch = s.kioskPIN, s.kioskSearch
+				deps.Extras.WalkIns = s.desk.WalkInsAllowed(true)
 			}
 			open := func(c *ui.Context) ui.Screen {
 				return checkin.NewDesk(c, deps, eventID, eventName, sessionID, sessionName)

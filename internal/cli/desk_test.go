@@ -11,6 +11,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 )
 
 // runWithInput is execute with standard input.
@@ -66,7 +67,7 @@ func TestCheckinStatsPrintsTheBoardsFigures(t *testing.T) {
 	if err != nil || !strings.Contains(out, "session "+sid) || strings.Contains(out, "Check-ins by session") {
 		t.Fatalf("session stats: %v\n%s", err, out)
 	}
-	if _, _, err := execute(t, "checkin", "stats", ev, "-o", "csv"); err == nil || !strings.Contains(err.Error(), `"csv" is not an output format; use table, json`) {
+	if _, _, err := execute(t, "checkin", "stats", ev, "-o", "csv"); err == nil || !strings.Contains(err.Error(), `"csv" is not an output format here; use table or json`) {
 		t.Fatalf("-o csv: %v", err)
 	}
 }
@@ -108,7 +109,7 @@ func TestDemoJournalsLastOneRun(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run %d: %v\n%s", run, err, stderr)
 		}
-		var sum importSummary
+		var sum venue.ImportSummary
 		if err := json.Unmarshal([]byte(out), &sum); err != nil {
 			t.Fatal(err)
 		}

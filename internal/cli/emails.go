@@ -1,25 +1,21 @@
 package cli
 
 import (
-	"encoding/csv"
-	"encoding/json"
+	"context"
 	"fmt"
-	"io"
-	"iter"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
-// addEmailsCommands adds `evdesk emails types|status`.
-func addEmailsCommands(root *cobra.Command, f *Factory) {
+// newEmailsCmd is `evdesk emails types|status`.
+func newEmailsCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "emails", Short: "List an event's emails and who received them (for scripts)"}
-	cmd.AddCommand(newEmailsTypesCmd(f), newEmailsStatusCmd(f))
-	root.AddCommand(cmd)
+	cmd.AddCommand(newEmailsTypesCmd(f, nil), newEmailsStatusCmd(f, nil))
+	return cmd
 }
 
 func enumWords(values []api.Enum) string {
@@ -30,49 +26,50 @@ func enumWords(values []api.Enum) string {
 	return strings.Join(out, ", ")
 }
 
-func newEmailsTypesCmd(f *Factory) *cobra.Command {
-	out := newOutput("table", "json", "csv")
-	var status string
+// emailsOptions are the email commands' options.
+type emailsOptions struct {
+	deps
+	Export                 *exporter
+	EventID, EmailType     string
+	Status, Reason, Search string
+}
+
+func newEmailsTypesCmd(f *Factory, runF runFunc[emailsOptions]) *cobra.Command {
+	o := &emailsOptions{deps: f.deps()}
 	cmd := &cobra.Command{
 		Use:     "types EVENT_ID",
 		Example: "  evdesk emails types Hb8d7l7QX88AmGvnKn9SMZ",
 		Short:   "List the email types of an event (every page)",
 		Args:    cobra.ExactArgs(1),
-		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
-			opts := api.ListEmailTypesOptions{Status: strings.ToLower(status), PageSize: 300}
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.EventID = args[0]
+			opts := api.ListEmailTypesOptions{Status: strings.ToLower(o.Status), PageSize: 300}
 			if err := opts.Validate(); err != nil {
-				return fmt.Errorf("--status %q: use %s", status, enumWords(api.EmailTypeStatuses))
+				return flagErrorf("--status %q: use %s", o.Status, enumWords(api.EmailTypeStatuses))
 			}
-			var all []api.EmailType
-			for et, err := range s.client.Emails.Types(cmd.Context(), args[0], opts) {
-				if err != nil {
-					return err
-				}
-				all = append(all, et)
-			}
-			w := cmd.OutOrStdout()
-			if out.value == "json" {
-				if all == nil {
-					all = []api.EmailType{}
-				}
-				return writeJSON(w, all)
-			}
-			rows := make([][]string, len(all))
-			for i, et := range all {
-				rows[i] = []string{et.EmailTypeID, et.Name, api.LookupEnum(api.EmailTypeStatuses, et.Status).Label,
-					utc(et.TriggerDate), et.TriggerOverview}
-			}
-			return out.writeRows(w, []string{"ID", "NAME", "STATUS", "TRIGGER (UTC)", "SENT WHEN"}, rows)
-		}),
+			return run(cmd, o, runF, func(ctx context.Context, o *emailsOptions) error {
+				return o.inSession(ctx, func(s *session) error {
+					return exportStream(o.Export, o.IO.Out, s.client.Emails.Types(ctx, o.EventID, opts),
+						[]string{"ID", "NAME", "STATUS", "TRIGGER (UTC)", "SENT WHEN"},
+						func(et api.EmailType, csv bool) []string {
+							status := api.LookupEnum(api.EmailTypeStatuses, et.Status).Label
+							if csv {
+								status = et.Status
+							}
+							return []string{et.EmailTypeID, et.Name, status, utc(et.TriggerDate), et.TriggerOverview}
+						})
+				})
+			})
+		},
 	}
-	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
-	cmd.Flags().StringVar(&status, "status", "", "only this status: "+enumWords(api.EmailTypeStatuses))
+	o.Export = addExporter(cmd, formatTable, formatJSON, formatCSV)
+	cmd.Flags().StringVar(&o.Status, "status", "", "only this status: "+enumWords(api.EmailTypeStatuses))
+	_ = cmd.RegisterFlagCompletionFunc("status", enumCompletions(api.EmailTypeStatuses))
 	return cmd
 }
 
-func newEmailsStatusCmd(f *Factory) *cobra.Command {
-	out := newOutput("table", "json", "csv")
-	var status, reason, search string
+func newEmailsStatusCmd(f *Factory, runF runFunc[emailsOptions]) *cobra.Command {
+	o := &emailsOptions{deps: f.deps()}
 	cmd := &cobra.Command{
 		Use:     "status EVENT_ID EMAIL_TYPE",
 		Example: "  evdesk emails types Hb8d7l7QX88AmGvnKn9SMZ            # the EMAIL_TYPE ids\n  evdesk emails status Hb8d7l7QX88AmGvnKn9SMZ aGzSPHarC631bPGHIhqTmg --status failed",
@@ -81,54 +78,59 @@ func newEmailsStatusCmd(f *Factory) *cobra.Command {
 			"as pages arrive (csv and json); a listing that outlives its 15-minute page token starts over\n" +
 			"without repeating a recipient.",
 		Args: cobra.ExactArgs(2),
-		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
-			opts := api.ListSendStatusOptions{Status: strings.ToLower(status), SearchText: search, PageSize: 300}
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.EventID, o.EmailType = args[0], args[1]
+			opts := api.ListSendStatusOptions{Status: strings.ToLower(o.Status), SearchText: o.Search, PageSize: 300}
 			if err := opts.Validate(); err != nil {
-				return fmt.Errorf("--status %q: use %s", status, enumWords(api.SendStatuses))
+				return flagErrorf("--status %q: use %s", o.Status, enumWords(api.SendStatuses))
 			}
-			reason = strings.ToLower(reason)
-			if reason != "" && api.LookupEnum(api.FailureReasons, reason).Meaning == "" {
-				return fmt.Errorf("--reason %q: use %s", reason, enumWords(api.FailureReasons))
+			o.Reason = strings.ToLower(o.Reason)
+			if o.Reason != "" && api.LookupEnum(api.FailureReasons, o.Reason).Meaning == "" {
+				return flagErrorf("--reason %q: use %s", o.Reason, enumWords(api.FailureReasons))
 			}
-			typeID, err := findEmailType(cmd, s.client, args[0], args[1])
-			if err != nil {
-				return err
-			}
-			records := s.client.Emails.SendStatus(cmd.Context(), args[0], typeID, opts)
-			keep := func(r api.EmailSendRecord) bool { return reason == "" || r.FailureReason == reason }
-			w := cmd.OutOrStdout()
-			switch out.value {
-			case "json":
-				return streamJSON(w, records, keep)
-			case "csv":
-				return streamCSV(w, records, keep)
-			}
-			var rows [][]string
-			for r, err := range records {
-				if err != nil {
-					return err
-				}
-				if keep(r) {
-					row := sendRow(r) // in words, as the console says them
-					row[2] = api.LookupEnum(api.SendStatuses, r.Status).Label
-					row[3] = api.LookupEnum(api.FailureReasons, r.FailureReason).Label
-					rows = append(rows, row)
-				}
-			}
-			return out.writeRows(w, sendHeader, rows)
-		}),
+			return run(cmd, o, runF, func(ctx context.Context, o *emailsOptions) error {
+				return o.inSession(ctx, func(s *session) error { return emailsStatusRun(ctx, s, o, opts) })
+			})
+		},
 	}
-	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
-	cmd.Flags().StringVar(&status, "status", "", "only this status: "+enumWords(api.SendStatuses))
-	cmd.Flags().StringVar(&reason, "reason", "", "only this failure reason: "+enumWords(api.FailureReasons))
-	cmd.Flags().StringVar(&search, "search", "", "only recipients whose name or address matches (server-side)")
+	o.Export = addExporter(cmd, formatTable, formatJSON, formatCSV)
+	cmd.Flags().StringVar(&o.Status, "status", "", "only this status: "+enumWords(api.SendStatuses))
+	cmd.Flags().StringVar(&o.Reason, "reason", "", "only this failure reason: "+enumWords(api.FailureReasons))
+	cmd.Flags().StringVar(&o.Search, "search", "", "only recipients whose name or address matches (server-side)")
+	_ = cmd.RegisterFlagCompletionFunc("status", enumCompletions(api.SendStatuses))
+	_ = cmd.RegisterFlagCompletionFunc("reason", enumCompletions(api.FailureReasons))
 	return cmd
 }
 
+func emailsStatusRun(ctx context.Context, s *session, o *emailsOptions, opts api.ListSendStatusOptions) error {
+	typeID, err := findEmailType(ctx, s.client, o.EventID, o.EmailType)
+	if err != nil {
+		return err
+	}
+	records := func(yield func(api.EmailSendRecord, error) bool) {
+		for r, err := range s.client.Emails.SendStatus(ctx, o.EventID, typeID, opts) {
+			if err != nil || o.Reason == "" || r.FailureReason == o.Reason {
+				if !yield(r, err) {
+					return
+				}
+			}
+		}
+	}
+	return exportStream(o.Export, o.IO.Out, records, []string{"EMAIL", "NAME", "STATUS", "FAILURE REASON", "SENT (UTC)"},
+		func(r api.EmailSendRecord, csv bool) []string {
+			row := sendRow(r)
+			if !csv { // in words, as the console says them
+				row[2] = api.LookupEnum(api.SendStatuses, r.Status).Label
+				row[3] = api.LookupEnum(api.FailureReasons, r.FailureReason).Label
+			}
+			return row
+		})
+}
+
 // findEmailType resolves an email type given by id or by name.
-func findEmailType(cmd *cobra.Command, c *api.Client, eventID, typ string) (string, error) {
+func findEmailType(ctx context.Context, c *api.Client, eventID, typ string) (string, error) {
 	var names []string
-	for et, err := range c.Emails.Types(cmd.Context(), eventID, api.ListEmailTypesOptions{PageSize: 300}) {
+	for et, err := range c.Emails.Types(ctx, eventID, api.ListEmailTypesOptions{PageSize: 300}) {
 		if err != nil {
 			return "", err
 		}
@@ -143,67 +145,10 @@ func findEmailType(cmd *cobra.Command, c *api.Client, eventID, typ string) (stri
 	return "", fmt.Errorf("no email type %q; this event has %s", typ, strings.Join(names, ", "))
 }
 
-var sendHeader = []string{"EMAIL", "NAME", "STATUS", "FAILURE REASON", "SENT (UTC)"}
-
 func sendRow(r api.EmailSendRecord) []string {
 	sent := ""
 	if r.SentDate != nil {
 		sent = r.SentDate.UTC().Format(time.RFC3339)
 	}
 	return []string{r.Email, r.Name, r.Status, r.FailureReason, sent}
-}
-
-// streamCSV writes records as they arrive, so 100,000 of them need no more
-// memory than a page.
-func streamCSV(w io.Writer, records iter.Seq2[api.EmailSendRecord, error], keep func(api.EmailSendRecord) bool) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"email", "name", "status", "failure_reason", "sent_date"}); err != nil {
-		return err
-	}
-	for r, err := range records {
-		if err != nil {
-			cw.Flush()
-			return err
-		}
-		if keep(r) {
-			if err := cw.Write(sanitize.CSVRow(sendRow(r))); err != nil {
-				return err
-			}
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// streamJSON writes a JSON array of records as they arrive.
-func streamJSON(w io.Writer, records iter.Seq2[api.EmailSendRecord, error], keep func(api.EmailSendRecord) bool) error {
-	if _, err := io.WriteString(w, "["); err != nil {
-		return err
-	}
-	first := true
-	for r, err := range records {
-		if err != nil {
-			return err
-		}
-		if !keep(r) {
-			continue
-		}
-		b, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		sep := ",\n  "
-		if first {
-			sep, first = "\n  ", false
-		}
-		if _, err := io.WriteString(w, sep+string(b)); err != nil {
-			return err
-		}
-	}
-	end := "\n]\n"
-	if first {
-		end = "]\n"
-	}
-	_, err := io.WriteString(w, end)
-	return err
 }

@@ -1,8 +1,9 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,8 +13,8 @@ import (
 	"github.com/evdesk/evdesk/internal/words"
 )
 
-// addExhibitorsCommands adds `evdesk exhibitors list|create|name-tier`.
-func addExhibitorsCommands(root *cobra.Command, f *Factory) {
+// newExhibitorsCmd is `evdesk exhibitors list|create|name-tier`.
+func newExhibitorsCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "exhibitors",
 		Short: "List and add the exhibitors and sponsors of a conference event (for scripts)",
@@ -21,52 +22,65 @@ func addExhibitorsCommands(root *cobra.Command, f *Factory) {
 			"error 1006. A sponsor needs its tier id; a tier applies only to sponsors. The API names\n" +
 			"tiers by id only: name-tier gives a tier a name that tables show in its place.",
 	}
-	cmd.AddCommand(newExhibitorsListCmd(f), newExhibitorsCreateCmd(f), newExhibitorsNameTierCmd())
-	root.AddCommand(cmd)
+	cmd.AddCommand(newExhibitorsListCmd(f, nil), writing(newExhibitorsCreateCmd(f, nil)), newExhibitorsNameTierCmd())
+	return cmd
 }
 
-func newExhibitorsListCmd(f *Factory) *cobra.Command {
-	out := newOutput("table", "json", "csv")
+// exhibitorsOptions are the exhibitor commands' options.
+type exhibitorsOptions struct {
+	deps
+	Export  *exporter
+	EventID string
+	Create  api.ExhibitorCreate
+}
+
+func newExhibitorsListCmd(f *Factory, runF runFunc[exhibitorsOptions]) *cobra.Command {
+	o := &exhibitorsOptions{deps: f.deps()}
 	cmd := &cobra.Command{
 		Use:     "list EVENT_ID",
 		Example: "  evdesk exhibitors list Hb8d7l7QX88AmGvnKn9SMZ",
 		Short:   "List exhibitors and sponsors with their tiers (by name where named; json and csv keep the ids)",
 		Args:    cobra.ExactArgs(1),
-		RunE: f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
-			list, err := s.client.Exhibitors.List(cmd.Context(), args[0])
-			if err != nil {
-				return exhibitorsError(err)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.EventID = args[0]
+			return run(cmd, o, runF, exhibitorsListRun)
+		},
+	}
+	o.Export = addExporter(cmd, formatTable, formatJSON, formatCSV)
+	return cmd
+}
+
+func exhibitorsListRun(ctx context.Context, o *exhibitorsOptions) error {
+	return o.inSession(ctx, func(s *session) error {
+		list, err := s.client.Exhibitors.List(ctx, o.EventID)
+		if err != nil {
+			return exhibitorsError(err)
+		}
+		// Tables name the tiers; CSV, like JSON, keeps the service's ids.
+		names := tiernames.Names{}
+		if o.Export.Is(formatTable) {
+			if names, err = tiernames.Load(tiernames.Path()); err != nil { // the list is still worth having
+				fmt.Fprintf(o.IO.ErrOut, "evdesk: warning: tier names not read, ids shown: %v\n", err)
 			}
-			w := cmd.OutOrStdout()
-			if out.value == "json" {
-				return writeJSON(w, list)
-			}
-			// Tables name the tiers; CSV, like JSON, keeps the service's ids.
-			names := tiernames.Names{}
-			if out.value == "table" {
-				if names, err = tiernames.Load(tiernames.Path()); err != nil { // the list is still worth having
-					fmt.Fprintf(cmd.ErrOrStderr(), "evdesk: warning: tier names not read, ids shown: %v\n", err)
-				}
-			}
-			rows := make([][]string, len(list))
-			for i, x := range list {
+		}
+		return o.Export.Write(o.IO.Out, list, func(bool) rows {
+			r := rows{header: []string{"ID", "NAME", "KIND", "TIER", "CONTACT", "EMAIL", "SESSIONS", "WEBSITE"}}
+			for _, x := range list {
 				kind := "exhibitor"
 				if x.IsSponsor {
 					kind = "sponsor"
 				}
-				rows[i] = []string{x.ExhibitorID, x.Name, kind, words.OrDash(names.Label(x.TierID)), x.ContactName, x.ContactEmail,
-					fmt.Sprint(len(x.AssociatedSessions)), words.OrDash(x.Website)}
+				r.cells = append(r.cells, []string{x.ExhibitorID, x.Name, kind, words.OrDash(names.Label(x.TierID)), x.ContactName,
+					x.ContactEmail, fmt.Sprint(len(x.AssociatedSessions)), words.OrDash(x.Website)})
 			}
-			return out.writeRows(w, []string{"ID", "NAME", "KIND", "TIER", "CONTACT", "EMAIL", "SESSIONS", "WEBSITE"}, rows)
-		}),
-	}
-	cmd.Flags().VarP(out, "output", "o", "output format: table, json or csv")
-	return cmd
+			return r
+		})
+	})
 }
 
-func newExhibitorsCreateCmd(f *Factory) *cobra.Command {
-	out := newOutput("table", "json")
-	var req api.ExhibitorCreate
+func newExhibitorsCreateCmd(f *Factory, runF runFunc[exhibitorsOptions]) *cobra.Command {
+	o := &exhibitorsOptions{deps: f.deps()}
+	req := &o.Create
 	cmd := &cobra.Command{
 		Use:   "create EVENT_ID --name NAME --contact-name NAME --contact-email ADDRESS [--sponsor --tier TIER_ID]",
 		Short: "Add an exhibitor or sponsor",
@@ -74,25 +88,27 @@ func newExhibitorsCreateCmd(f *Factory) *cobra.Command {
 			"    --contact-email lee@contoso.example --sponsor --tier TIER_ID --website https://contoso.example",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.EventID = args[0]
 			// Check before connecting, with the rules the client applies.
 			if err := req.Validate(); err != nil {
 				return err
 			}
-			return f.withSession(func(cmd *cobra.Command, args []string, s *session) error {
-				x, err := s.client.Exhibitors.Create(cmd.Context(), args[0], req)
-				if err != nil {
-					return exhibitorsError(err)
-				}
-				if out.value == "json" {
-					return writeJSON(cmd.OutOrStdout(), x)
-				}
-				_, err = fmt.Fprintf(cmd.OutOrStdout(), "added %s (%s)\n", x.Name, x.ExhibitorID)
-				return err
-			})(cmd, args)
+			return run(cmd, o, runF, func(ctx context.Context, o *exhibitorsOptions) error {
+				return o.inSession(ctx, func(s *session) error {
+					x, err := s.client.Exhibitors.Create(ctx, o.EventID, o.Create)
+					if err != nil {
+						return exhibitorsError(err)
+					}
+					return o.Export.WriteText(o.IO.Out, x, func(w io.Writer) error {
+						_, err := fmt.Fprintf(w, "added %s (%s)\n", x.Name, x.ExhibitorID)
+						return err
+					})
+				})
+			})
 		},
 	}
 	fl := cmd.Flags()
-	fl.VarP(out, "output", "o", "output format: table or json")
+	o.Export = addExporter(cmd, formatTable, formatJSON)
 	fl.StringVar(&req.Name, "name", "", "exhibitor name (required)")
 	fl.StringVar(&req.ContactName, "contact-name", "", "contact's full name (required)")
 	fl.StringVar(&req.ContactEmail, "contact-email", "", "contact's email address (required)")
@@ -124,7 +140,7 @@ func newExhibitorsNameTierCmd() *cobra.Command {
 			"  evdesk exhibitors name-tier VlktEmPVBS8maDiNi3XaqD --clear",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if clear && len(args) == 2 {
-				return errors.New("--clear forgets the name: give only TIER_ID")
+				return flagErrorf("--clear forgets the name: give only TIER_ID")
 			}
 			if clear {
 				return cobra.ExactArgs(1)(cmd, args)
@@ -135,7 +151,7 @@ func newExhibitorsNameTierCmd() *cobra.Command {
 			id, name := args[0], ""
 			if !clear {
 				if name = strings.TrimSpace(args[1]); name == "" {
-					return errors.New("tier name is empty: give a name such as Gold, or use --clear to show the id again")
+					return flagErrorf("tier name is empty: give a name such as Gold, or use --clear to show the id again")
 				}
 			}
 			path := tiernames.Path()

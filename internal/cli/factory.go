@@ -13,7 +13,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
@@ -25,19 +24,60 @@ import (
 )
 
 // Factory is what every command is built with: the streams, the root's
-// flags, and the way to open a session once the flags are parsed.
+// flags, and the seams a command reaches the world through, each a
+// function that does its work only when called (gh's cmdutil.Factory): a
+// command that fails on its flags opens nothing, and a test replaces one
+// seam (the clock, the session, the browser) without the others.
 type Factory struct {
 	IOStreams *IOStreams
 	// BuildInfo reads the binary's build information (the module version
 	// and VCS revision `evdesk version` prints).
 	BuildInfo func() (*debug.BuildInfo, bool)
+	// Now is the clock: token expiry, snapshot times, "first seen".
+	Now func() time.Time
+	// Browser opens a URL in the user's browser (login, the console's
+	// links); it must not write to the terminal.
+	Browser func(url string) error
+	// Profile resolves a profile by name ("" for the default): --profile,
+	// the config file and the environment.
+	Profile func(name string) (config.Profile, error)
+	// OwnProfile resolves a profile opened beside the one in use (the other
+	// side of a comparison): as its file defines it, without the
+	// environment's overrides, which belong to the profile in use.
+	OwnProfile func(name string) (config.Profile, error)
+	// AuthStore opens the credentials store (keyring, or the consented file).
+	AuthStore func(auth.StoreOptions) *auth.Store
+	// Getenv reads the environment (EVDESK_DEBUG, EVDESK_READ_ONLY, ...).
+	Getenv func(string) string
+	// OpenSession connects to the API for a profile, or starts the demo
+	// simulator (openSession).
+	OpenSession func(ctx context.Context, flags rootFlags, console bool) (*session, error)
 
 	flags rootFlags // bound to the root command's persistent flags
+	// runCtx is the running command's context (--timeout's, for a script
+	// command), cancelRun ends it.
+	runCtx    context.Context
+	cancelRun context.CancelFunc
 }
 
-// NewFactory returns a factory on ios.
+// NewFactory returns a factory on ios, its seams on the real world.
 func NewFactory(ios *IOStreams) *Factory {
-	return &Factory{IOStreams: ios, BuildInfo: debug.ReadBuildInfo}
+	f := &Factory{IOStreams: ios, BuildInfo: debug.ReadBuildInfo, Now: time.Now, Browser: auth.OpenBrowser,
+		Profile: config.LoadProfile, OwnProfile: config.LoadOwnProfile, AuthStore: auth.NewStore, Getenv: os.Getenv}
+	f.OpenSession = f.openSession
+	return f
+}
+
+// cliSession opens the session of a script command (the root's flags;
+// answers kept faithful for -o json) and prints its warning, if any, to
+// standard error. The caller closes it.
+func (f *Factory) cliSession(ctx context.Context) (*session, error) {
+	s, err := f.OpenSession(ctx, f.flags, forCLI)
+	if err != nil {
+		return nil, err
+	}
+	s.warn(f.IOStreams.ErrOut)
+	return s, nil
 }
 
 // session is what a command needs to talk to the API: clients and a label
@@ -46,11 +86,20 @@ type session struct {
 	client  *api.Client
 	profile string
 	demo    bool
-	noMouse bool   // --no-mouse, or mouse = false in the profile
-	warning string // e.g. the refresh token nears its end of life
-	account string // who is signed in, for the status bar
-	log     *slog.Logger
-	closers []io.Closer
+	noMouse bool // --no-mouse, or mouse = false in the profile
+	// readOnly says why the session may not write ("" : it may); theme and
+	// reduceMotion are the console's look (--theme, the profile, the
+	// environment).
+	readOnly     string
+	theme        string
+	reduceMotion bool
+	warning      string // e.g. the refresh token nears its end of life
+	// insecure warns, on every run, of plain http to another machine
+	// (allow_insecure_http = true).
+	insecure string
+	account  string // who is signed in, for the status bar
+	log      *slog.Logger
+	closers  []io.Closer
 	// senderClient sends check-ins: few retries of its own, so an outage
 	// shows at once; the check-in sender retries without end.
 	senderClient *api.Client
@@ -63,6 +112,10 @@ type session struct {
 	// kioskPIN unlocks a kiosk desk (the profile's kiosk_pin or
 	// EVDESK_KIOSK_PIN); never shown or logged.
 	kioskPIN string
+	// desk is the profile's desk settings: walk-ins, badges, the hook.
+	desk config.Desk
+	// kioskSearch offers the registrant search at a locked kiosk.
+	kioskSearch bool
 }
 
 func (s *session) Close() {
@@ -71,10 +124,13 @@ func (s *session) Close() {
 	}
 }
 
-// warn prints a session warning (such as an ageing login) for scripts.
+// warn prints the session's warnings (plain http, an ageing login) for
+// scripts.
 func (s *session) warn(w io.Writer) {
-	if s.warning != "" {
-		fmt.Fprintln(w, "evdesk: warning:", s.warning)
+	for _, text := range []string{s.insecure, s.warning} {
+		if text != "" {
+			fmt.Fprintln(w, "evdesk: warning:", text)
+		}
 	}
 }
 
@@ -88,11 +144,23 @@ const (
 
 // openSession connects to the configured API, or starts the simulator for --demo.
 func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool) (*session, error) {
-	logger, logFile := config.OpenLog(slog.LevelInfo)
+	debug := f.debugging(flags)
+	level, also := slog.LevelInfo, []io.Writer(nil)
+	if debug {
+		level = slog.LevelDebug
+		if !console { // a script's standard error is free; the console's terminal is not
+			also = append(also, f.IOStreams.ErrOut)
+		}
+	}
+	logger, logFile := config.OpenLog(level, also...)
 	s := &session{log: logger, closers: []io.Closer{logFile}}
 	var profile config.Profile
 	if !flags.demo { // a broken config file must not block the demo
-		p, err := config.LoadProfile(flags.profile)
+		load := f.Profile
+		if flags.other {
+			load = f.OwnProfile
+		}
+		p, err := load(flags.profile)
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +177,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 			return nil, fmt.Errorf("%s %v", config.EnvKioskPIN, err)
 		}
 		profile = config.Profile{Name: "demo", BaseURL: srv.URL(), PathWord: config.DefaultPathWord, Token: sim.DemoToken,
-			KioskPIN: pin}
+			KioskPIN: pin, ReadOnly: config.ParseBool(f.Getenv(config.EnvReadOnly)), Theme: strings.ToLower(f.Getenv(config.EnvTheme))}
 		s.demo, s.account = true, sim.DemoHostEmail
 		// The demo server starts afresh on every run: journals kept from
 		// an earlier run would answer for scans it has never seen.
@@ -121,25 +189,50 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		s.journalDir = dir
 		s.closers = append(s.closers, removeDir(dir))
 	}
+	if flags.other && profile.Token == "" && profile.TokenEnv == "" && (profile.AuthURL == "" || profile.ClientID == "") {
+		return nil, fmt.Errorf("profile %q has no credentials of its own: give it a token variable (`evdesk config set-profile %s --token-env VAR`) or log in to it (`evdesk login --profile %s`); %s and the other EVDESK_ variables speak for the profile in use only, and never reach another profile's server",
+			profile.Name, profile.Name, profile.Name, config.EnvToken)
+	}
 	if err := profile.Validate(); err != nil {
 		return nil, err
 	}
+	s.desk = profile.Desk
+	tlsConf, err := profile.TLSConfig()
+	if err != nil {
+		return nil, err
+	}
+	s.insecure = profile.InsecureHTTPWarning()
 	ts, err := auth.TokenSourceFor(ctx, profile)
 	if err != nil {
+		if _, set := os.LookupEnv(config.EnvToken); flags.other && set && errors.Is(err, auth.ErrLoginRequired) {
+			err = fmt.Errorf("%w (%s is the token of the profile in use: it is never sent to another profile's server)", err, config.EnvToken)
+		}
 		return nil, err
 	}
 	if w, ok := ts.(interface{ Warning() string }); ok {
 		s.warning = w.Warning()
-		s.account = accountLabel(profile.Name)
+		s.account = accountLabel(f.AuthStore(auth.StoreOptions{}), profile.Name)
 	}
 	// One pacer for the account: the console's calls and the check-in
 	// sender keep to its rate together.
 	pacer := api.NewPacer(profile.RequestRate(), 0)
 	common := []api.Option{api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
 		api.WithTokenSource(ts), api.WithUserAgent("evdesk/" + f.version()), api.WithLogger(logger),
-		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer)}
+		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer), api.WithTLSConfig(tlsConf),
+		api.WithListingBudget(api.ListingBudget{Items: profile.MaxListingItems, Bytes: profile.MaxListingBytes()})}
 	if console {
 		common = append(common, api.WithStringFilter(sanitize.Field))
+	}
+	if debug {
+		common = append(common, api.WithDebugBodies(api.DebugBodyBytes))
+	}
+	s.readOnly = f.readOnlyReason(flags, profile)
+	if s.readOnly != "" { // the net under the CLI's and the console's own refusals
+		common = append(common, api.WithReadOnly(s.readOnly))
+	}
+	s.theme, s.reduceMotion = profile.Theme, profile.ReduceMotion
+	if flags.theme != "" {
+		s.theme = flags.theme
 	}
 	s.clientOpts = common
 	client, err := api.New(common...)
@@ -153,14 +246,42 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		return nil, err
 	}
 	s.client, s.senderClient, s.profile, s.kioskPIN = client, sender, profile.Name, profile.KioskPIN
+	s.kioskSearch = profile.KioskSearch
 	s.noMouse = flags.noMouse || profile.NoMouse
-	if tr, err := newTranscriber(ctx, flags, s); err == nil {
+	if tr, err := newTranscriber(ctx, f, flags, s); err == nil {
 		s.transcriber = tr
 	} else {
 		logger.Info("transcription unavailable", "err", err)
 	}
 	logger.Info("session opened", "base_url", profile.BaseURL, "demo", s.demo)
 	return s, nil
+}
+
+// readOnlyReason says why a session of profile may not write: --read-only,
+// else the profile's read_only or EVDESK_READ_ONLY; "" when it may.
+func (f *Factory) readOnlyReason(flags rootFlags, profile config.Profile) string {
+	if flags.readOnly {
+		return "--read-only"
+	}
+	if profile.Name == "demo" && profile.File == "" && profile.ReadOnly {
+		return config.EnvReadOnly + " is set"
+	}
+	return profile.ReadOnlyReason()
+}
+
+// debugging reports whether requests are logged: --debug, or
+// EVDESK_DEBUG=api.
+func (f *Factory) debugging(flags rootFlags) bool {
+	return flags.debug || debugFromEnv(f.Getenv(config.EnvDebug))
+}
+
+// debugFromEnv reads EVDESK_DEBUG: "api" (gh's word) or 1/true.
+func debugFromEnv(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "api", "1", "true", "yes":
+		return true
+	}
+	return false
 }
 
 // removeDir is a closer that deletes a temporary folder.
@@ -170,8 +291,8 @@ func (d removeDir) Close() error { return os.RemoveAll(string(d)) }
 
 // accountLabel names the signed-in user and account from the session's
 // metadata (never its tokens), or "" when unknown.
-func accountLabel(profile string) string {
-	info, err := auth.NewStore(auth.StoreOptions{}).Info(profile)
+func accountLabel(st *auth.Store, profile string) string {
+	info, err := st.Info(profile)
 	if err != nil || info.Session == nil {
 		return ""
 	}
@@ -184,8 +305,11 @@ func accountLabel(profile string) string {
 
 // runConsole runs the console on the session until the user quits.
 func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option) error {
-	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: auth.OpenBrowser,
-		NoMouse: s.noMouse}
+	if s.insecure != "" { // on stderr too: it stays in the scrollback after the console
+		fmt.Fprintln(f.IOStreams.ErrOut, "evdesk: warning:", s.insecure)
+	}
+	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: f.Browser,
+		NoMouse: s.noMouse, Insecure: s.insecure, ReadOnly: s.readOnly, ThemeMode: s.theme, ReduceMotion: s.reduceMotion}
 	var samples []string
 	if s.demo {
 		samples = sim.SampleAudioURLs
@@ -193,44 +317,16 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps(s),
 		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: f.phoneDeps(ctx, s)}), opts...)
 	p := tea.NewProgram(app, tea.WithContext(ctx))
-	if s.warning != "" {
-		go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: s.warning}) // delivered once the program runs
+	for _, w := range []string{s.insecure, s.warning} {
+		if w != "" {
+			go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: w}) // delivered once the program runs
+		}
 	}
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted by a signal: a normal way to leave
 	}
 	return err
-}
-
-// sessionFunc is a command's body once its session is open.
-type sessionFunc func(cmd *cobra.Command, args []string, s *session) error
-
-// withSession wraps a command's body: it bounds the run by --timeout, opens
-// the session (printing any warning to stderr) and closes it when the body
-// returns.
-func (f *Factory) withSession(run sessionFunc) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, args []string) error {
-		return f.runSession(cmd, args, f.flags, run)
-	}
-}
-
-// runSession runs a body in a session opened with flags: the root's, or
-// another profile's (phone compare opens one per side).
-func (f *Factory) runSession(cmd *cobra.Command, args []string, flags rootFlags, run sessionFunc) error {
-	parent := cmd.Context()
-	ctx, cancel := withTimeout(parent, flags.timeout)
-	defer cancel()
-	cmd.SetContext(ctx)
-	defer cmd.SetContext(parent) // a command may open a second session
-
-	s, err := f.openSession(ctx, flags, forCLI)
-	if err != nil {
-		return explainTimeout(ctx, err)
-	}
-	defer s.Close()
-	s.warn(cmd.ErrOrStderr())
-	return explainTimeout(ctx, run(cmd, args, s))
 }
 
 // errCommandTimeout is the cause of a context ended by --timeout.

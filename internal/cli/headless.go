@@ -65,7 +65,7 @@ func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, w *lineWriter
 	go func() {
 		r := bufio.NewReaderSize(in, 4096)
 		for {
-			line, err := readLine(r)
+			line, err := readScanLine(r)
 			if line != "" {
 				select {
 				case lines <- line:
@@ -96,8 +96,8 @@ func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, w *lineWriter
 	}
 }
 
-// readLine reads one line, keeping at most maxScanLine bytes of it.
-func readLine(r *bufio.Reader) (string, error) {
+// readScanLine reads one line, keeping at most maxScanLine bytes of it.
+func readScanLine(r *bufio.Reader) (string, error) {
 	var buf []byte
 	for {
 		part, err := r.ReadSlice('\n')

@@ -23,11 +23,9 @@ func execute(t *testing.T, args ...string) (stdout, stderr string, err error) {
 // executeOn is execute on a factory of the test's making.
 func executeOn(t *testing.T, f *Factory, out, errOut *bytes.Buffer, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	root := NewRootCmd(f)
-	root.SetArgs(args)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	err = root.ExecuteContext(ctx)
+	err = f.Execute(ctx, args)
 	if ferr := f.IOStreams.Flush(); ferr != nil {
 		t.Fatal(ferr)
 	}

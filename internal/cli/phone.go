@@ -1,10 +1,10 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -18,28 +18,40 @@ import (
 	"github.com/evdesk/evdesk/internal/phone/snapshot"
 )
 
-// addPhoneCommands adds `evdesk phone settings`: the account's phone policy
-// as a table or JSON, saved as a snapshot, or compared with one; `phone
-// check`, the policy against a baseline; and `phone compare`, two accounts'
+// newPhoneCmd is `evdesk phone settings`: the account's phone policy as a
+// table or JSON, saved as a snapshot, or compared with one; `phone check`,
+// the policy against a baseline; and `phone compare`, two accounts'
 // policies side by side.
-func addPhoneCommands(root *cobra.Command, f *Factory) {
+func newPhoneCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "phone", Short: "Read the account's phone policy (for scripts and drift checks)"}
-	cmd.AddCommand(newPhoneSettingsCmd(f), newPhoneCheckCmd(f), newPhoneCompareCmd(f))
-	root.AddCommand(cmd)
+	cmd.AddCommand(newPhoneSettingsCmd(f, nil), newPhoneCheckCmd(f, nil), newPhoneCompareCmd(f, nil))
+	return cmd
 }
 
-// Exit statuses of phone check and compare, for schedulers.
-const (
-	exitDrift  = 1 // an expectation failed, or the accounts differ
-	exitBroken = 2 // the baseline, the flags or a call failed: no verdict
-)
+// phoneOptions are the phone commands' options.
+type phoneOptions struct {
+	deps
+	Export *exporter
+	// check
+	Baseline string
+	// compare: the two profiles (the root's and --with) and how to open
+	// a session on another profile.
+	Left, With  string
+	openProfile func(ctx context.Context, profile string) (*session, error)
+	// settings
+	Types      string
+	Save, Diff string
+	Force      bool
+	Profile    string
+}
 
 // brokenOnError makes any failure of a drift command exit with exitBroken,
-// flag and argument errors included, so 1 always means drift.
+// flag and argument errors included, so 1 always means drift (a sign-in
+// needed or an interruption keep their own statuses).
 func brokenOnError(cmd *cobra.Command) *cobra.Command {
 	broken := func(err error) error {
 		var ec exitCoder
-		if err == nil || errors.As(err, &ec) {
+		if err == nil || signInNeeded(err) || (errors.As(err, &ec) && ec.ExitCode() != exitUsage) {
 			return err
 		}
 		return &exitError{code: exitBroken, err: err}
@@ -54,9 +66,8 @@ func brokenOnError(cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-func newPhoneCheckCmd(f *Factory) *cobra.Command {
-	out := newOutput("table", "json")
-	var file string
+func newPhoneCheckCmd(f *Factory, runF runFunc[phoneOptions]) *cobra.Command {
+	o := &phoneOptions{deps: f.deps()}
 	cmd := &cobra.Command{
 		Use:   "check --baseline FILE",
 		Short: "Check the phone policy against a baseline file; exit 1 when it drifts",
@@ -74,56 +85,62 @@ func newPhoneCheckCmd(f *Factory) *cobra.Command {
 			"  evdesk phone check --profile acme --baseline acme.toml -o json",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if file == "" {
-				return errors.New("--baseline FILE is required: the expectations to check")
+			if o.Baseline == "" {
+				return flagErrorf("--baseline FILE is required: the expectations to check")
 			}
-			b, err := baseline.Load(file) // before connecting: a broken file needs no network
-			if err != nil {
-				return err
-			}
-			return f.withSession(func(cmd *cobra.Command, _ []string, s *session) error {
-				settings, err := s.client.Phone.AccountSettings(cmd.Context(), api.PhoneSettingsOptions{Types: b.SettingTypes()})
-				if err != nil {
-					return err
-				}
-				results, err := b.Check(settings)
-				if err != nil {
-					return err
-				}
-				failed, err := writePhoneCheck(cmd.OutOrStdout(), out.value, b.File, s, results)
-				if err != nil {
-					return err
-				}
-				if failed > 0 {
-					return &exitError{code: exitDrift}
-				}
-				return nil
-			})(cmd, args)
+			return run(cmd, o, runF, phoneCheckRun)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&file, "baseline", "", "the baseline `FILE` (TOML) to check against")
-	fl.VarP(out, "output", "o", "output format: table or json")
+	fl.StringVar(&o.Baseline, "baseline", "", "the baseline `FILE` (TOML) to check against")
+	_ = cmd.MarkFlagFilename("baseline", "toml")
+	o.Export = addExporter(cmd, formatTable, formatJSON)
 	return brokenOnError(cmd)
 }
 
+func phoneCheckRun(ctx context.Context, o *phoneOptions) error {
+	b, err := baseline.Load(o.Baseline) // before connecting: a broken file needs no network
+	if err != nil {
+		return err
+	}
+	return o.inSession(ctx, func(s *session) error {
+		settings, err := s.client.Phone.AccountSettings(ctx, api.PhoneSettingsOptions{Types: b.SettingTypes()})
+		if err != nil {
+			return err
+		}
+		results, err := b.Check(settings)
+		if err != nil {
+			return err
+		}
+		failed, err := writePhoneCheck(o, b.File, s, results)
+		if err != nil {
+			return err
+		}
+		if failed > 0 {
+			return &exitError{code: exitDrift}
+		}
+		return nil
+	})
+}
+
 // writePhoneCheck prints the results and returns how many failed.
-func writePhoneCheck(w io.Writer, format, file string, s *session, results []baseline.Result) (int, error) {
+func writePhoneCheck(o *phoneOptions, file string, s *session, results []baseline.Result) (int, error) {
 	failed := 0
 	for _, r := range results {
 		if !r.Pass {
 			failed++
 		}
 	}
-	if format == "json" {
-		return failed, writeJSON(w, struct {
+	w, clip := o.IO.Out, o.IO.clipper()
+	if o.Export.Is(formatJSON) {
+		return failed, o.Export.WriteText(w, struct {
 			Baseline string            `json:"baseline"`
 			Profile  string            `json:"profile"`
 			Account  string            `json:"account,omitempty"`
 			Results  []baseline.Result `json:"results"`
 			Passed   int               `json:"passed"`
 			Failed   int               `json:"failed"`
-		}{file, s.profile, s.account, results, len(results) - failed, failed})
+		}{file, s.profile, s.account, results, len(results) - failed, failed}, nil)
 	}
 	rows := make([][]string, len(results))
 	for i, r := range results {
@@ -133,12 +150,11 @@ func writePhoneCheck(w io.Writer, format, file string, s *session, results []bas
 		}
 		actual := "(absent)"
 		if r.Actual != nil {
-			actual = clipText(string(r.Actual), 60)
+			actual = clip(string(r.Actual), 60)
 		}
-		rows[i] = []string{verdict, r.Path, clipText(r.Expectation.String(), 40), actual}
+		rows[i] = []string{verdict, r.Path, clip(r.Expectation.String(), 40), actual}
 	}
-	table := newOutput("table")
-	if err := table.writeRows(w, []string{"RESULT", "PATH", "EXPECTED", "ACTUAL"}, rows); err != nil {
+	if err := writeTable(w, rowsOf([]string{"RESULT", "PATH", "EXPECTED", "ACTUAL"}, rows)); err != nil {
 		return failed, err
 	}
 	var err error
@@ -151,9 +167,11 @@ func writePhoneCheck(w io.Writer, format, file string, s *session, results []bas
 	return failed, err
 }
 
-func newPhoneCompareCmd(f *Factory) *cobra.Command {
-	out := newOutput("table", "json")
-	var with, types string
+func newPhoneCompareCmd(f *Factory, runF runFunc[phoneOptions]) *cobra.Command {
+	o := &phoneOptions{deps: f.deps()}
+	o.openProfile = func(ctx context.Context, profile string) (*session, error) {
+		return f.OpenSession(ctx, rootFlags{profile: profile, other: profile == o.With}, forCLI)
+	}
 	cmd := &cobra.Command{
 		Use:   "compare --with PROFILE",
 		Short: "List the phone settings that differ between two profiles' accounts; exit 1 when any do",
@@ -169,60 +187,67 @@ func newPhoneCompareCmd(f *Factory) *cobra.Command {
 			"  evdesk phone compare --with contoso --types call_park,voicemail -o json",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			left, right, err := compareProfiles(f.flags, with)
+			left, right, err := compareProfiles(f, f.flags, o.With)
 			if err != nil {
 				return err
 			}
-			opts := api.PhoneSettingsOptions{Types: api.ParsePhoneSettingTypes(types)}
-			if err := opts.Validate(); err != nil {
-				return fmt.Errorf("--types: %w", err)
+			o.Left, o.With = left, right
+			if err := (&api.PhoneSettingsOptions{Types: api.ParsePhoneSettingTypes(o.Types)}).Validate(); err != nil {
+				return flagErrorf("--types: %v", err)
 			}
-			var docs [2][]byte
-			for i, name := range []string{left, right} {
-				if docs[i], err = f.readPhoneSettings(cmd, rootFlags{profile: name, timeout: f.flags.timeout}, opts); err != nil {
-					return fmt.Errorf("profile %s: %w", name, err)
-				}
-			}
-			changes, err := snapshot.Diff(docs[0], docs[1])
-			if err != nil {
-				return err
-			}
-			if err := writePhoneCompare(cmd.OutOrStdout(), out.value, left, right, changes); err != nil {
-				return err
-			}
-			if len(changes) > 0 {
-				return &exitError{code: exitDrift}
-			}
-			return nil
+			return run(cmd, o, runF, phoneCompareRun)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&with, "with", "", "the `PROFILE` whose account to compare with")
-	fl.StringVar(&types, "types", "", "comma-separated setting types (default: all the servers return)")
-	fl.VarP(out, "output", "o", "output format: table or json")
+	fl.StringVar(&o.With, "with", "", "the `PROFILE` whose account to compare with")
+	fl.StringVar(&o.Types, "types", "", "comma-separated setting types (default: all the servers return)")
+	_ = cmd.RegisterFlagCompletionFunc("with", f.completeProfiles)
+	o.Export = addExporter(cmd, formatTable, formatJSON)
 	return brokenOnError(cmd)
+}
+
+func phoneCompareRun(ctx context.Context, o *phoneOptions) error {
+	opts := api.PhoneSettingsOptions{Types: api.ParsePhoneSettingTypes(o.Types)}
+	var docs [2][]byte
+	for i, name := range []string{o.Left, o.With} {
+		var err error
+		if docs[i], err = readPhoneSettings(ctx, o, name, opts); err != nil {
+			return fmt.Errorf("profile %s: %w", name, err)
+		}
+	}
+	changes, err := snapshot.Diff(docs[0], docs[1])
+	if err != nil {
+		return err
+	}
+	if err := writePhoneCompare(o, o.Left, o.With, changes); err != nil {
+		return err
+	}
+	if len(changes) > 0 {
+		return &exitError{code: exitDrift}
+	}
+	return nil
 }
 
 // compareProfiles resolves the two sides' profile names and refuses a
 // comparison that could only find them equal: the same profile, or two
 // profiles that would use the same token on the same server.
-func compareProfiles(flags rootFlags, with string) (string, string, error) {
+func compareProfiles(f *Factory, flags rootFlags, with string) (string, string, error) {
 	if with == "" {
-		return "", "", errors.New("--with PROFILE is required: the profile whose account to compare with")
+		return "", "", flagErrorf("--with PROFILE is required: the profile whose account to compare with")
 	}
 	if flags.demo {
-		return "", "", fmt.Errorf("--demo serves one account: compare two profiles (`evdesk sim` prints a second account's token as %s)", simOtherHostTokenEnv)
+		return "", "", flagErrorf("--demo serves one account: compare two profiles (`evdesk sim` prints a second account's token as %s)", simOtherHostTokenEnv)
 	}
-	left, err := config.LoadProfile(flags.profile)
+	left, err := f.Profile(flags.profile)
 	if err != nil {
 		return "", "", err
 	}
-	right, err := config.LoadProfile(with)
+	right, err := f.OwnProfile(with)
 	if err != nil {
 		return "", "", fmt.Errorf("--with: %w", err)
 	}
 	if left.Name == right.Name {
-		return "", "", fmt.Errorf("--with names profile %q, the one being compared: name another", with)
+		return "", "", flagErrorf("--with names profile %q, the one being compared: name another", with)
 	}
 	if err := sameAccountTwice(left, right); err != nil {
 		return "", "", err
@@ -234,28 +259,30 @@ func compareProfiles(flags rootFlags, with string) (string, string, error) {
 // the same server: a comparison of them could only find them equal.
 func sameAccountTwice(left, right config.Profile) error {
 	if left.Token != "" && left.Token == right.Token && left.BaseURL == right.BaseURL {
-		return fmt.Errorf("profiles %q and %q would use the same token on the same server, so show one account twice: give %q a token of its own (`evdesk login --profile %s`, or `evdesk config set-profile %s --token-env VAR`; %s stands for every profile without token_env)",
-			left.Name, right.Name, right.Name, right.Name, right.Name, config.EnvToken)
+		return fmt.Errorf("profiles %q and %q would use the same token on the same server, so show one account twice: give %q a token of its own (`evdesk login --profile %s`, or `evdesk config set-profile %s --token-env VAR`)",
+			left.Name, right.Name, right.Name, right.Name, right.Name)
 	}
 	return nil
 }
 
 // readPhoneSettings reads one profile's settings as JSON.
-func (f *Factory) readPhoneSettings(cmd *cobra.Command, flags rootFlags, opts api.PhoneSettingsOptions) ([]byte, error) {
-	var doc []byte
-	err := f.runSession(cmd, nil, flags, func(cmd *cobra.Command, _ []string, s *session) error {
-		settings, err := s.client.Phone.AccountSettings(cmd.Context(), opts)
-		if err != nil {
-			return err
-		}
-		doc, err = json.Marshal(settings)
-		return err
-	})
-	return doc, err
+func readPhoneSettings(ctx context.Context, o *phoneOptions, profile string, opts api.PhoneSettingsOptions) ([]byte, error) {
+	s, err := o.openProfile(ctx, profile)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	s.warn(o.IO.ErrOut)
+	settings, err := s.client.Phone.AccountSettings(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(settings)
 }
 
-func writePhoneCompare(w io.Writer, format, left, right string, changes []snapshot.Change) error {
-	if format == "json" {
+func writePhoneCompare(o *phoneOptions, left, right string, changes []snapshot.Change) error {
+	w, clip := o.IO.Out, o.IO.clipper()
+	if o.Export.Is(formatJSON) {
 		type difference struct {
 			Path  string          `json:"path"`
 			Left  json.RawMessage `json:"left,omitempty"`
@@ -265,11 +292,11 @@ func writePhoneCompare(w io.Writer, format, left, right string, changes []snapsh
 		for i, c := range changes {
 			diffs[i] = difference{c.Path, c.Before, c.After}
 		}
-		return writeJSON(w, struct {
+		return o.Export.WriteText(w, struct {
 			Left        string       `json:"left"`
 			Right       string       `json:"right"`
 			Differences []difference `json:"differences"`
-		}{left, right, diffs})
+		}{left, right, diffs}, nil)
 	}
 	if len(changes) == 0 {
 		_, err := fmt.Fprintf(w, "The phone settings of %s and %s are the same.\n", left, right)
@@ -278,16 +305,13 @@ func writePhoneCompare(w io.Writer, format, left, right string, changes []snapsh
 	fmt.Fprintf(w, "%s between %s and %s:\n", plural(len(changes), "difference"), left, right)
 	rows := make([][]string, len(changes))
 	for i, c := range changes {
-		rows[i] = []string{c.Path, orNone(c.Before), orNone(c.After)}
+		rows[i] = []string{c.Path, orNone(c.Before, clip), orNone(c.After, clip)}
 	}
-	table := newOutput("table")
-	return table.writeRows(w, []string{"PATH", strings.ToUpper(left), strings.ToUpper(right)}, rows)
+	return writeTable(w, rowsOf([]string{"PATH", strings.ToUpper(left), strings.ToUpper(right)}, rows))
 }
 
-func newPhoneSettingsCmd(f *Factory) *cobra.Command {
-	out := newOutput("table", "json")
-	var types, save, diff string
-	var force bool
+func newPhoneSettingsCmd(f *Factory, runF runFunc[phoneOptions]) *cobra.Command {
+	o := &phoneOptions{deps: f.deps()}
 	cmd := &cobra.Command{
 		Use:   "settings",
 		Short: "Show the phone settings; save a snapshot or compare with one",
@@ -303,25 +327,30 @@ func newPhoneSettingsCmd(f *Factory) *cobra.Command {
 			"  evdesk phone settings --save policy.json\n" +
 			"  evdesk phone settings --diff policy.json -o json",
 		Args: cobra.NoArgs,
-		RunE: f.withSession(func(cmd *cobra.Command, _ []string, s *session) error {
-			err := phoneSettings(cmd, s, out, types, save, diff, force)
-			if err != nil && diff != "" && !errors.As(err, new(*exitError)) {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			err := run(cmd, o, runF, phoneSettingsRun)
+			if err != nil && o.Diff != "" && !errors.As(err, new(*exitError)) && !signInNeeded(err) {
 				return &exitError{code: exitBroken, err: err} // no verdict
 			}
 			return err
-		}),
+		},
 	}
 	fl := cmd.Flags()
-	fl.VarP(out, "output", "o", "output format: table or json")
-	fl.StringVar(&types, "types", "", "comma-separated setting types (default: all the server returns)")
-	fl.StringVar(&save, "save", "", "write a snapshot of the settings to `FILE`")
-	fl.StringVar(&diff, "diff", "", "show what changed since the snapshot in `FILE`; exit 1 if anything did")
-	fl.BoolVar(&force, "force", false, "let --save replace an existing file")
+	o.Export = addExporter(cmd, formatTable, formatJSON)
+	fl.StringVar(&o.Types, "types", "", "comma-separated setting types (default: all the server returns)")
+	fl.StringVar(&o.Save, "save", "", "write a snapshot of the settings to `FILE`")
+	fl.StringVar(&o.Diff, "diff", "", "show what changed since the snapshot in `FILE`; exit 1 if anything did")
+	fl.BoolVar(&o.Force, "force", false, "let --save replace an existing file")
 	return cmd
 }
 
-// phoneSettings is phone settings' body: print or compare, then save.
-func phoneSettings(cmd *cobra.Command, s *session, out *outputFormat, types, save, diff string, force bool) error {
+// phoneSettingsRun is phone settings' body: print or compare, then save.
+func phoneSettingsRun(ctx context.Context, o *phoneOptions) error {
+	return o.inSession(ctx, func(s *session) error { return phoneSettings(ctx, o, s) })
+}
+
+func phoneSettings(ctx context.Context, o *phoneOptions, s *session) error {
+	types, save, diff, force := o.Types, o.Save, o.Diff, o.Force
 	opts := api.PhoneSettingsOptions{Types: api.ParsePhoneSettingTypes(types)}
 	if err := opts.Validate(); err != nil {
 		return fmt.Errorf("--types: %w", err)
@@ -341,33 +370,32 @@ func phoneSettings(cmd *cobra.Command, s *session, out *outputFormat, types, sav
 			opts.Types = before.Types
 		}
 	}
-	settings, err := s.client.Phone.AccountSettings(cmd.Context(), opts)
+	settings, err := s.client.Phone.AccountSettings(ctx, opts)
 	if err != nil {
 		return err
 	}
-	w := cmd.OutOrStdout()
 	drift := false
 	if before != nil {
 		changes, err := before.Compare(settings)
 		if err != nil {
 			return fmt.Errorf("compare with %s: %w", diff, err)
 		}
-		if err := writePhoneDiff(w, out.value, diff, before, changes); err != nil {
+		if err := writePhoneDiff(o, diff, before, changes); err != nil {
 			return err
 		}
 		drift = len(changes) > 0
-	} else if err := writePhoneSettings(w, out, settings); err != nil {
+	} else if err := writePhoneSettings(o, settings); err != nil {
 		return err
 	}
 	if save != "" {
-		snap, err := snapshot.New(settings, opts.Types, s.profile, time.Now())
+		snap, err := snapshot.New(settings, opts.Types, s.profile, o.Now())
 		if err != nil {
 			return err
 		}
 		if err := snapshot.Save(save, snap); err != nil {
 			return err
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "saved %d settings to %s\n", settings.Len(), save)
+		fmt.Fprintf(o.IO.ErrOut, "saved %d settings to %s\n", settings.Len(), save)
 	}
 	if drift {
 		return &exitError{code: exitDrift}
@@ -375,11 +403,9 @@ func phoneSettings(cmd *cobra.Command, s *session, out *outputFormat, types, sav
 	return nil
 }
 
-func writePhoneSettings(w io.Writer, out *outputFormat, settings *api.PhoneSettings) error {
-	if out.value == "json" {
-		return writeJSON(w, settings)
-	}
-	var rows [][]string
+func writePhoneSettings(o *phoneOptions, settings *api.PhoneSettings) error {
+	clip := o.IO.clipper()
+	var cells [][]string
 	for _, k := range settings.Keys() {
 		state, lock := "?", "-"
 		if c, ok := settings.Common(k); ok {
@@ -395,21 +421,24 @@ func writePhoneSettings(w io.Writer, out *outputFormat, settings *api.PhoneSetti
 			}
 		}
 		details := strings.Join(policy.Describe(settings, k), " ")
-		rows = append(rows, []string{k, policy.Group(k), state, lock, clipText(details, 90)})
+		cells = append(cells, []string{k, policy.Group(k), state, lock, clip(details, 90)})
 	}
-	return out.writeRows(w, []string{"SETTING", "THEME", "STATE", "LOCKED", "DETAILS"}, rows)
+	return o.Export.Write(o.IO.Out, settings, func(bool) rows {
+		return rowsOf([]string{"SETTING", "THEME", "STATE", "LOCKED", "DETAILS"}, cells)
+	})
 }
 
-func writePhoneDiff(w io.Writer, format, path string, before *snapshot.Snapshot, changes []snapshot.Change) error {
-	if format == "json" {
+func writePhoneDiff(o *phoneOptions, path string, before *snapshot.Snapshot, changes []snapshot.Change) error {
+	w, clip := o.IO.Out, o.IO.clipper()
+	if o.Export.Is(formatJSON) {
 		if changes == nil {
 			changes = []snapshot.Change{}
 		}
-		return writeJSON(w, struct {
+		return o.Export.WriteText(w, struct {
 			Snapshot string            `json:"snapshot"`
 			SavedAt  *time.Time        `json:"saved_at,omitempty"`
 			Changes  []snapshot.Change `json:"changes"`
-		}{path, savedAt(before), changes})
+		}{path, savedAt(before), changes}, nil)
 	}
 	since := path
 	if t := savedAt(before); t != nil {
@@ -422,10 +451,9 @@ func writePhoneDiff(w io.Writer, format, path string, before *snapshot.Snapshot,
 	fmt.Fprintf(w, "%d changes since %s:\n", len(changes), since)
 	rows := make([][]string, len(changes))
 	for i, c := range changes {
-		rows[i] = []string{string(c.Kind), c.Path, orNone(c.Before), orNone(c.After)}
+		rows[i] = []string{string(c.Kind), c.Path, orNone(c.Before, clip), orNone(c.After, clip)}
 	}
-	table := newOutput("table")
-	return table.writeRows(w, []string{"CHANGE", "PATH", "BEFORE", "AFTER"}, rows)
+	return writeTable(w, rowsOf([]string{"CHANGE", "PATH", "BEFORE", "AFTER"}, rows))
 }
 
 func savedAt(s *snapshot.Snapshot) *time.Time {
@@ -436,19 +464,11 @@ func savedAt(s *snapshot.Snapshot) *time.Time {
 	return &t
 }
 
-func orNone(raw []byte) string {
+func orNone(raw []byte, clip func(string, int) string) string {
 	if len(raw) == 0 {
 		return "-"
 	}
-	return clipText(string(raw), 60)
-}
-
-func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return clip(string(raw), 60)
 }
 
 // wrapWords joins words with ", " in lines of at most width, each indented.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/config"
 )
 
 // startPhoneSim serves the simulator over HTTP and points EVDESK_BASE_URL
@@ -45,7 +47,8 @@ func exitStatus(err error) (int, string) {
 		return 0, ""
 	}
 	var b bytes.Buffer
-	code := reportError(&b, err)
+	code := exitCode(context.Background(), err)
+	reportError(&b, code, err, "")
 	return code, b.String()
 }
 
@@ -187,7 +190,7 @@ func TestPhoneCheckReadsTheBaselineBeforeConnecting(t *testing.T) {
 
 func TestPhoneCompareCommand(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url) // the first profile: the default, on EVDESK_TOKEN
+	setProfile(t, "demo", "--base-url", url, "--default") // on EVDESK_TOKEN
 	setProfile(t, "other", "--base-url", url, "--token-env", simOtherHostTokenEnv)
 	t.Setenv(simOtherHostTokenEnv, sim.OtherHostToken)
 
@@ -253,27 +256,35 @@ func TestPhoneCompareCommand(t *testing.T) {
 
 func TestPhoneCompareRefusesWhatCannotDiffer(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url)
+	setProfile(t, "demo", "--base-url", url, "--default")
 	setProfile(t, "plain", "--base-url", url)
+	setProfile(t, "copy", "--base-url", url, "--token-env", "COPY_TOKEN")
+	t.Setenv("COPY_TOKEN", os.Getenv(config.EnvToken))
 	setProfile(t, "unset", "--base-url", url, "--token-env", "UNSET_TOKEN")
 	for name, c := range map[string]struct {
 		args []string
 		want string
+		code int // 2 unless told
 	}{
-		"no --with":    {[]string{"compare"}, "--with PROFILE is required"},
-		"itself":       {[]string{"--profile", "plain", "compare", "--with", "plain"}, `--with names profile "plain", the one being compared`},
-		"same token":   {[]string{"compare", "--with", "plain"}, `profiles "demo" and "plain" would use the same token`},
-		"unknown":      {[]string{"compare", "--with", "nope"}, `profile "nope" not found`},
-		"unset token":  {[]string{"compare", "--with", "unset"}, "takes its token from UNSET_TOKEN, which is not set"},
-		"demo":         {[]string{"--demo", "compare", "--with", "plain"}, "--demo serves one account"},
-		"bad types":    {[]string{"compare", "--with", "unset", "--types", "voicemial"}, "did you mean"},
-		"unknown flag": {[]string{"compare", "--whith", "plain"}, "unknown flag"},
+		"no --with":    {[]string{"compare"}, "--with PROFILE is required", 0},
+		"itself":       {[]string{"--profile", "plain", "compare", "--with", "plain"}, `--with names profile "plain", the one being compared`, 0},
+		"same token":   {[]string{"compare", "--with", "copy"}, `profiles "demo" and "copy" would use the same token`, 0},
+		"no own token": {[]string{"compare", "--with", "plain"}, `profile "plain" has no credentials of its own`, 0},
+		"unknown":      {[]string{"compare", "--with", "nope"}, `profile "nope" not found`, 0},
+		"unset token":  {[]string{"compare", "--with", "unset"}, "takes its token from UNSET_TOKEN, which is not set", exitSignIn},
+		"demo":         {[]string{"--demo", "compare", "--with", "plain"}, "--demo serves one account", 0},
+		"bad types":    {[]string{"compare", "--with", "unset", "--types", "voicemial"}, "did you mean", 0},
+		"unknown flag": {[]string{"compare", "--whith", "plain"}, "unknown flag", 0},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, _, err := execute(t, append([]string{"phone"}, c.args...)...)
 			code, msg := exitStatus(err)
-			if code != 2 || !strings.Contains(msg, c.want) {
-				t.Fatalf("exit %d %q, want 2 and %q", code, msg, c.want)
+			want := c.code
+			if want == 0 {
+				want = exitBroken
+			}
+			if code != want || !strings.Contains(msg, c.want) {
+				t.Fatalf("exit %d %q, want %d and %q", code, msg, want, c.want)
 			}
 		})
 	}
@@ -290,7 +301,9 @@ func TestReportErrorChoosesStatusAndStaysQuietOnDrift(t *testing.T) {
 		{&exitError{code: 2, err: errors.New("broken")}, 2, "evdesk: broken\n"},
 	} {
 		var b bytes.Buffer
-		if code := reportError(&b, c.err); code != c.code || b.String() != c.out {
+		code := exitCode(context.Background(), c.err)
+		reportError(&b, code, c.err, "")
+		if code != c.code || b.String() != c.out {
 			t.Errorf("%v: %d %q", c.err, code, b.String())
 		}
 	}

@@ -6,71 +6,148 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
-// Run runs the command line args and returns the exit status, after
-// printing the error (sanitised) if there is one.
+// Run runs the command line args and returns the exit status (see
+// `evdesk help exit-codes`), after printing the error (sanitised) if there
+// is one.
 func Run(ctx context.Context, f *Factory, args []string) int {
-	root := NewRootCmd(f)
-	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
-	code := 0
+	err := f.Execute(ctx, args)
+	code := exitCode(ctx, err)
 	if err != nil {
-		code = reportError(f.IOStreams.ErrOut, err)
+		reportError(f.IOStreams.ErrOut, code, err, f.profileInUse())
 	}
 	_ = f.IOStreams.Flush()
 	return code
 }
 
-// exitCoder is an error that chooses the exit status (phone check and
-// compare: 1 for drift, 2 when they could not tell); others exit 1.
-type exitCoder interface{ ExitCode() int }
+// Execute runs the command line args on a fresh command tree and returns
+// the command's error, a --timeout explained.
+func (f *Factory) Execute(ctx context.Context, args []string) error {
+	root := NewRootCmd(f)
+	root.SetArgs(args)
+	f.runCtx = ctx
+	err := root.ExecuteContext(ctx)
+	err = explainTimeout(f.runCtx, err)
+	if f.cancelRun != nil {
+		f.cancelRun()
+	}
+	return err
+}
 
 // reportError prints a command's error, unless it is a bare exit status
-// (the command's output already said why), and returns the exit status.
-func reportError(w io.Writer, err error) int {
-	code := 1
-	var ec exitCoder
-	if errors.As(err, &ec) {
-		code = ec.ExitCode()
+// (the command's output already said why). profile, when not empty, names
+// the profile in use (there is more than one to choose from).
+func reportError(w io.Writer, code int, err error, profile string) {
+	msg := err.Error()
+	if code == exitInterrupted && strings.Contains(msg, context.Canceled.Error()) {
+		msg = strings.ReplaceAll(msg, context.Canceled.Error(), "interrupted")
 	}
-	if msg := err.Error(); msg != "" {
-		fmt.Fprintln(w, "evdesk:", sanitize.Text(msg))
+	if msg != "" {
+		lead := "evdesk:"
+		if profile != "" {
+			lead = fmt.Sprintf("evdesk (profile %s):", profile)
+		}
+		fmt.Fprintln(w, lead, sanitize.Text(msg))
 	}
-	return code
 }
 
-// exitError gives an error its exit status; with a nil err it is silent.
-type exitError struct {
-	code int
-	err  error
+// writes marks a command that changes the account: a read-only session
+// refuses it before anything is opened.
+const writes = "evdesk/writes"
+
+// writing marks cmd as a command that changes the account.
+func writing(cmd *cobra.Command) *cobra.Command {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[writes] = "yes"
+	return cmd
 }
 
-func (e *exitError) Error() string {
-	if e.err == nil {
+// refuseWrites fails a write command in a read-only session (exit 1),
+// naming why the session is read-only.
+func (f *Factory) refuseWrites(cmd *cobra.Command) error {
+	if cmd.Annotations[writes] == "" {
+		return nil
+	}
+	p := config.Profile{Name: "demo", ReadOnly: config.ParseBool(f.Getenv(config.EnvReadOnly))}
+	if !f.flags.demo {
+		var err error
+		if p, err = f.Profile(f.flags.profile); err != nil {
+			return nil // the command's own run reports a broken profile
+		}
+	}
+	if why := f.readOnlyReason(f.flags, p); why != "" {
+		return &exitError{code: exitFailed, err: fmt.Errorf("`%s` changes the account, and this session is read-only (%s)", cmd.CommandPath(), why)}
+	}
+	return nil
+}
+
+// interactive marks a command that runs the console: no --timeout.
+const interactive = "evdesk/interactive"
+
+// profileInUse names the profile a failed command used, when the config
+// file offers more than one (so an error never leaves the account in
+// doubt); "" with one profile, in --demo, or when the file is unreadable.
+func (f *Factory) profileInUse() string {
+	if f.flags.demo {
 		return ""
 	}
-	return e.err.Error()
+	file, err := config.ReadFile(config.Path())
+	if err != nil {
+		return ""
+	}
+	inUse := file.InUse(f.flags.profile, os.LookupEnv)
+	if len(file.Known(inUse)) < 2 {
+		return ""
+	}
+	return sanitize.Line(inUse)
 }
 
-func (e *exitError) Unwrap() error { return e.err }
-func (e *exitError) ExitCode() int { return e.code }
+// boundRun bounds a script command's run by --timeout (the console and the
+// desk have no bound): the persistent pre-run of every command.
+func (f *Factory) boundRun(cmd *cobra.Command, _ []string) error {
+	if f.flags.theme != "" {
+		if err := config.CheckTheme(f.flags.theme); err != nil {
+			return flagErrorf("--theme: %v", err)
+		}
+	}
+	if err := f.refuseWrites(cmd); err != nil {
+		return err
+	}
+	if cmd.Annotations[interactive] != "" {
+		return nil
+	}
+	ctx, cancel := withTimeout(cmd.Context(), f.flags.timeout)
+	f.runCtx, f.cancelRun = ctx, cancel
+	cmd.SetContext(ctx)
+	return nil
+}
 
 // rootFlags are the persistent flags every command shares.
 type rootFlags struct {
-	demo    bool
-	profile string
-	timeout time.Duration
-	noMouse bool
+	debug    bool   // log each request and answer (--debug, EVDESK_DEBUG=api)
+	readOnly bool   // --read-only
+	theme    string // --theme
+	demo     bool
+	profile  string
+	timeout  time.Duration
+	noMouse  bool
+	// other opens profile beside the one in use (the other side of a
+	// comparison): as its file defines it, without the environment's
+	// overrides, which belong to the profile in use.
+	other bool
 }
 
 // DefaultTimeout bounds a command's whole run: long enough for a 100,000-row
@@ -87,11 +164,13 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		Long: "evdesk is a terminal console for an event-management platform's API.\n\n" +
 			"Run `evdesk --demo` to try it against the embedded simulator, or set\n" +
 			"EVDESK_BASE_URL and EVDESK_TOKEN (`evdesk sim` prints both for a local simulator).",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		Args:              cobra.NoArgs,
+		Annotations:       map[string]string{interactive: "yes"},
+		PersistentPreRunE: f.boundRun,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := f.openSession(cmd.Context(), f.flags, forConsole)
+			s, err := f.OpenSession(cmd.Context(), f.flags, forConsole)
 			if err != nil {
 				return err
 			}
@@ -99,25 +178,45 @@ func NewRootCmd(f *Factory) *cobra.Command {
 			return f.runConsole(cmd.Context(), s)
 		},
 	}
+	root.Version = f.version() // --version
+	root.SetVersionTemplate(f.versionLine())
 	root.SetIn(f.IOStreams.In)
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
 	pf := root.PersistentFlags()
 	pf.BoolVar(&f.flags.demo, "demo", false, "use the embedded simulator with demo data (no account needed)")
 	pf.StringVar(&f.flags.profile, "profile", "", "profile to use (default: $EVDESK_PROFILE, then the config file's default_profile)")
+	pf.BoolVar(&f.flags.debug, "debug", false, "log each request and answer (redacted) to the log and, for script commands, to standard error; also "+config.EnvDebug+"=api")
+	pf.BoolVar(&f.flags.readOnly, "read-only", false, "change nothing: the console's writes are unavailable, write commands refuse (also read_only = true, "+config.EnvReadOnly+"=1)")
+	pf.StringVar(&f.flags.theme, "theme", "", "the console's theme: "+strings.Join(config.Themes, ", ")+" (default: the profile's theme, "+config.EnvTheme+", else auto)")
+	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions(config.Themes, cobra.ShellCompDirectiveNoFileComp))
 	pf.BoolVar(&f.flags.noMouse, "no-mouse", false, "leave the mouse to the terminal (select text as usual); also mouse = false in the profile")
 	pf.DurationVar(&f.flags.timeout, "timeout", DefaultTimeout,
 		"give up on a command that has not finished after this long (0: no limit; the console has none)")
-	root.AddCommand(newSimCmd(), newEventsCmd(f), newVersionCmd(f))
-	addAuthCommands(root)
-	addCoeditorsCommands(root, f)
-	addEmailsCommands(root, f)
-	addCheckinCommands(root, f)
-	addPhoneCommands(root, f)
-	addAccessLinksCommands(root, f)
-	addRegistrationCommands(root, f)
-	addExhibitorsCommands(root, f)
-	addTranscribeCommands(root, f)
+	// One line a command: what each engineer adds merges as its own line.
+	root.AddCommand(newSimCmd())
+	root.AddCommand(newEventsCmd(f))
+	root.AddCommand(newVersionCmd(f))
+	root.AddCommand(newLoginCmd(f))
+	root.AddCommand(newLogoutCmd(f))
+	root.AddCommand(newAuthCmd(f))
+	root.AddCommand(newConfigCmd())
+	root.AddCommand(newCoeditorsCmd(f))
+	root.AddCommand(newEmailsCmd(f))
+	root.AddCommand(newDeskCmd(f))
+	root.AddCommand(writing(newCheckinCmd(f, nil)))
+	root.AddCommand(newVenueCmd())
+	root.AddCommand(newPhoneCmd(f))
+	root.AddCommand(newLinksCmd(f))
+	root.AddCommand(writing(newRegisterCmd(f, nil)))
+	root.AddCommand(newTicketTypesCmd(f, nil))
+	root.AddCommand(newExhibitorsCmd(f))
+	root.AddCommand(newTranscribeCmd(f, nil))
+	root.AddCommand(newInfoCmd(f, nil))
+	root.AddCommand(newBadgeCmd(f))
+	root.AddCommand(newRosterCmd(f))
+	root.AddCommand(helpTopics()...)
+	f.completeWithData(root)
 	explainMistakes(root)
 	return root
 }
@@ -169,8 +268,9 @@ func withUsage(cmd *cobra.Command, err error, missing string) error {
 	if missing != "" {
 		what = "missing " + missing
 	}
-	msg := fmt.Sprintf("%s: %s\n\nUsage:\n  %s", cmd.CommandPath(), what, cmd.UseLine())
-	if !cmd.HasParent() { // the root: "evdesk:" already leads the line
+	// "evdesk:" already leads the line: the command is named without it.
+	msg := fmt.Sprintf("%s: %s\n\nUsage:\n  %s", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), what, cmd.UseLine())
+	if !cmd.HasParent() {
 		msg = fmt.Sprintf("%s\n\nUsage:\n  %s", what, cmd.UseLine())
 	}
 	if cmd.Example != "" {
@@ -181,12 +281,3 @@ func withUsage(cmd *cobra.Command, err error, missing string) error {
 	}
 	return &usageError{msg: msg, err: err}
 }
-
-// usageError is a command-line mistake told with the command's usage.
-type usageError struct {
-	msg string
-	err error
-}
-
-func (e *usageError) Error() string { return e.msg }
-func (e *usageError) Unwrap() error { return e.err }

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,6 +19,8 @@ func newSimCmd() *cobra.Command {
 	var (
 		addr, envFile string
 		opts          sim.Options
+		useTLS        bool
+		redirectURI   string
 	)
 	cmd := &cobra.Command{
 		Use:   "sim",
@@ -43,12 +47,38 @@ func newSimCmd() *cobra.Command {
 			if opts.TokenTTL != 0 && (opts.TokenTTL < time.Second || opts.TokenTTL%time.Second != 0) {
 				return fmt.Errorf("--token-ttl %v: give whole seconds, at least 1s (tokens carry their life in seconds)", opts.TokenTTL)
 			}
+			if redirectURI != "" {
+				if err := config.CheckRedirectURI(redirectURI); err != nil {
+					return fmt.Errorf("--redirect-uri %q %v", redirectURI, err)
+				}
+			}
 			opts.NoRateLimit = opts.RPS == 0
-			srv, err := sim.Start(addr, opts)
+			start := sim.Start
+			if useTLS {
+				start = sim.StartTLS
+			}
+			srv, err := start(addr, opts)
 			if err != nil {
 				return fmt.Errorf("serve the simulator on %s: %w", addr, err)
 			}
 			vars := simVars(srv)
+			if redirectURI != "" {
+				srv.RegisterRedirectURI(redirectURI)
+				for i := range vars {
+					if vars[i][0] == config.EnvRedirectURI {
+						vars[i][1] = redirectURI
+					}
+				}
+			}
+			if useTLS {
+				caFile, remove, err := writeSimCA(srv.CAPEM())
+				if err != nil {
+					_ = srv.Close()
+					return err
+				}
+				defer remove()
+				vars = append(vars, [2]string{config.EnvCAFile, caFile})
+			}
 			if envFile != "" {
 				if err := writeEnvFile(envFile, vars); err != nil {
 					_ = srv.Close()
@@ -86,7 +116,24 @@ func newSimCmd() *cobra.Command {
 	f.Float64Var(&opts.RPS, "rps", 30, "requests per second per token before 429 (the LIGHT rate limit); 0 for no limit")
 	f.DurationVar(&opts.TokenTTL, "token-ttl", 0, "life of the access tokens its OAuth server issues, e.g. 3s (default 1h)")
 	f.StringVar(&envFile, "env-file", "", "also write the EVDESK_ variables to `FILE` (0600), for another shell")
+	f.StringVar(&redirectURI, "redirect-uri", "", "register this redirect URI with the demo app too (an app's https one: login then takes the pasted address); printed as EVDESK_REDIRECT_URI")
+	f.BoolVar(&useTLS, "tls", false, "serve https (TLS 1.2+) with a certificate made for the run; prints EVDESK_CA_FILE to trust it")
 	return cmd
+}
+
+// writeSimCA writes the simulator's certificate where EVDESK_CA_FILE can
+// name it, in a folder of its own that remove deletes when it stops.
+func writeSimCA(pem []byte) (path string, remove func(), err error) {
+	dir, err := os.MkdirTemp("", "evdesk-sim-ca-")
+	if err != nil {
+		return "", nil, fmt.Errorf("--tls: %w", err)
+	}
+	path = filepath.Join(dir, "ca.pem")
+	if err := atomicfile.WriteFile(path, pem, 0o644); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("--tls: write the certificate: %w", err)
+	}
+	return path, func() { _ = os.RemoveAll(dir) }, nil
 }
 
 // simVars are the settings that point evdesk at srv, in print order.

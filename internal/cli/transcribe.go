@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -13,9 +15,20 @@ import (
 	"github.com/evdesk/evdesk/internal/transcript"
 )
 
-// addTranscribeCommands adds `evdesk transcribe URL`.
-func addTranscribeCommands(root *cobra.Command, f *Factory) {
-	out := newOutput(transcript.FormatText, "json", transcript.FormatSRT)
+// transcribeOptions are `evdesk transcribe`'s.
+type transcribeOptions struct {
+	deps
+	Export  *exporter
+	Request api.TranscribeRequest
+	// transcriber builds the session's transcription client.
+	transcriber func(ctx context.Context, s *session) (*api.Transcriber, error)
+}
+
+// newTranscribeCmd is `evdesk transcribe URL`.
+func newTranscribeCmd(f *Factory, runF runFunc[transcribeOptions]) *cobra.Command {
+	o := &transcribeOptions{deps: f.deps(), transcriber: func(ctx context.Context, s *session) (*api.Transcriber, error) {
+		return newTranscriber(ctx, f, f.flags, s)
+	}}
 	var language string
 	cmd := &cobra.Command{
 		Use:   "transcribe AUDIO_URL",
@@ -27,51 +40,51 @@ func addTranscribeCommands(root *cobra.Command, f *Factory) {
 		Example: "  evdesk --demo transcribe " + sim.SampleKeynoteURL + " -o srt > keynote.srt",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			req := api.TranscribeRequest{File: args[0], Config: api.TranscribeConfig{Language: language}}
-			if req.Config.Language == "" {
-				req.Config.Language = api.DefaultTranscribeLang
+			o.Request = api.TranscribeRequest{File: args[0], Config: api.TranscribeConfig{Language: language}}
+			if o.Request.Config.Language == "" {
+				o.Request.Config.Language = api.DefaultTranscribeLang
 			}
-			if err := req.Validate(); err != nil {
+			if err := o.Request.Validate(); err != nil {
 				return err
 			}
-			return f.withSession(func(cmd *cobra.Command, _ []string, s *session) error {
-				tr, err := newTranscriber(cmd.Context(), f.flags, s)
-				if err != nil {
-					return err
-				}
-				t, err := tr.Transcribe(cmd.Context(), req)
-				if err != nil {
-					return err
-				}
-				w := cmd.OutOrStdout()
-				if out.value == "json" {
-					return writeJSON(w, t)
-				}
-				return transcript.Write(w, t, out.value)
-			})(cmd, args)
+			return run(cmd, o, runF, func(ctx context.Context, o *transcribeOptions) error {
+				return o.inSession(ctx, func(s *session) error {
+					tr, err := o.transcriber(ctx, s)
+					if err != nil {
+						return err
+					}
+					t, err := tr.Transcribe(ctx, o.Request)
+					if err != nil {
+						return err
+					}
+					return o.Export.WriteText(o.IO.Out, t, func(w io.Writer) error { return transcript.Write(w, t, o.Export.format) })
+				})
+			})
 		},
 	}
-	cmd.Flags().VarP(out, "output", "o", "output format: text, json or srt")
+	o.Export = addExporter(cmd, transcript.FormatText, formatJSON, transcript.FormatSRT)
 	cmd.Flags().StringVar(&language, "language", api.DefaultTranscribeLang, "locale code of the speech")
-	root.AddCommand(cmd)
+	return cmd
 }
 
 // newTranscriber builds the session's transcription client: the demo uses
 // the simulator's AI key and secret, a profile its stored ones (`evdesk
 // login --ai`). The service lives at the events API's base URL.
-func newTranscriber(ctx context.Context, flags rootFlags, s *session) (*api.Transcriber, error) {
+func newTranscriber(ctx context.Context, f *Factory, flags rootFlags, s *session) (*api.Transcriber, error) {
 	var ts *auth.JWTSource
 	var err error
 	if s.demo {
 		ts, err = auth.NewJWTSource(auth.AICredentials{APIKey: sim.DemoAIKey, APISecret: sim.DemoAISecret})
 	} else {
 		var p config.Profile
-		if p, err = config.LoadProfile(flags.profile); err == nil {
+		if p, err = f.Profile(flags.profile); err == nil {
 			ts, err = auth.JWTSourceFor(ctx, p, nil)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	return api.NewTranscriber(s.client.BaseURL(), ts, s.clientOpts...)
+	// A transcription changes nothing on the account: a read-only
+	// session may still make one.
+	return api.NewTranscriber(s.client.BaseURL(), ts, append(slices.Clone(s.clientOpts), api.WithReadOnly(""))...)
 }

@@ -11,10 +11,12 @@ import (
 	"github.com/evdesk/evdesk/internal/words"
 )
 
-// version, when set at build time (-ldflags "-X
-// github.com/evdesk/evdesk/internal/cli.version=v1.2.3"), overrides the
-// module version of the build information.
-var version = ""
+// version, commit and date, when set at build time (a release:
+// -ldflags "-X github.com/evdesk/evdesk/internal/cli.version=1.2.3 -X
+// ...cli.commit=abc123 -X ...cli.date=2026-11-26T10:00:00Z"), override what
+// the build information says (a release is built from a clean tree whose
+// module version is unknown to Go).
+var version, commit, date = "", "", ""
 
 // buildVersion is what a binary knows of its making.
 type buildVersion struct {
@@ -31,6 +33,17 @@ type buildVersion struct {
 // in a git checkout the revision as well (and, since Go 1.24, a
 // pseudo-version such as v0.0.0-20260102030405-abcdef123456+dirty).
 func readBuildVersion(override string, read func() (*debug.BuildInfo, bool)) buildVersion {
+	v := readBuildInfo(override, read)
+	if commit != "" {
+		v.Revision = commit
+	}
+	if date != "" {
+		v.Time = date
+	}
+	return v
+}
+
+func readBuildInfo(override string, read func() (*debug.BuildInfo, bool)) buildVersion {
 	v := buildVersion{Version: "dev", GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
 	info, ok := read()
 	if ok {
@@ -84,6 +97,28 @@ func (v buildVersion) write(w io.Writer) error {
 
 // version is the version the binary reports (and sends as its user agent).
 func (f *Factory) version() string { return readBuildVersion(version, f.BuildInfo).Version }
+
+// versionLine is what `evdesk --version` prints: the version and, when
+// known, the commit it was built from.
+func (f *Factory) versionLine() string {
+	v := readBuildVersion(version, f.BuildInfo)
+	line := "evdesk " + v.Version
+	if v.Revision != "" {
+		line += " (" + shortCommit(v.Revision)
+		if v.Time != "" {
+			line += ", " + v.Time
+		}
+		line += ")"
+	}
+	return line + "\n"
+}
+
+func shortCommit(rev string) string {
+	if len(rev) > 12 {
+		return rev[:12]
+	}
+	return rev
+}
 
 func newVersionCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{

@@ -105,6 +105,7 @@ type runtime struct {
 	mu     sync.Mutex
 	closed bool
 	v      *venue.Desk
+	door   *door // walk-ins, badges, the hook (door.go)
 	// down is closed once shutdown has closed the desk.
 	down chan struct{}
 }
@@ -122,10 +123,11 @@ func (rt *runtime) shutdown() {
 		return
 	}
 	rt.closed = true
-	v := rt.v
+	v, dr := rt.v, rt.door
 	rt.mu.Unlock()
 	rt.pump.stop()
 	rt.w.close()
+	dr.close()
 	if v != nil {
 		_ = v.Close()
 	}
@@ -138,6 +140,7 @@ type (
 	openedMsg struct {
 		v    *venue.Desk
 		snap snapshot
+		door *door
 		err  error
 	}
 	recordedMsg struct {
@@ -201,8 +204,10 @@ func (rt *runtime) open(d Deps, eventID, sessionID string) tea.Msg {
 		return nil
 	}
 	rt.v = v
+	rt.door = rt.openDoor(d, v, eventID, sessionID)
+	dr := rt.door
 	rt.mu.Unlock()
-	return openedMsg{v: v, snap: snap}
+	return openedMsg{v: v, snap: snap, door: dr}
 }
 
 func takeSnapshot(j *scanqueue.Journal, now time.Time) snapshot {

@@ -132,7 +132,7 @@ func (s *SendStatusScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, cmd
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx.Theme); handled {
+		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx); handled {
 			return s, cmd
 		}
 	}
@@ -237,7 +237,7 @@ func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
 	}
 	if m.Err != nil {
 		s.loading, s.err = false, m.Err
-		s.table.SetLoading(false)
+		s.table.LoadFailed(m.Err.Error())
 		what := "Loading recipients"
 		if s.loaded {
 			what = "Reloading recipients (the rows shown are from the last load)"

@@ -154,8 +154,8 @@ type upstream struct {
 	// batch on its way is never taken for check-ins made elsewhere.
 	sending sync.Mutex
 	mu      sync.Mutex
-	view map[string]admission // every admission of the venue, by key
-	revs map[string]uint64
+	view    map[string]admission // every admission of the venue, by key
+	revs    map[string]uint64
 	// synced is when each target's history was last read; walked, when it
 	// was last walked whole.
 	synced map[string]time.Time

@@ -7,7 +7,6 @@
 package scanqueue
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -136,6 +135,9 @@ type record struct {
 	Message string     `json:"message,omitempty"`
 	AckedAt *time.Time `json:"acked_at,omitempty"` // on a scan that was settled when written
 	Expect  Expect     `json:"expect,omitempty"`
+	// Folded, on the header, counts the "already" scans compaction folded
+	// away: they still count in Counts.
+	Folded int `json:"folded,omitempty"`
 }
 
 const (
@@ -164,8 +166,11 @@ type Journal struct {
 	pending []*Scan          // oldest first
 	counts  Counts
 	seq     uint64
-	size    int64 // the file's length: a failed append is cut back to it
-	err     error // sticky: a failed write that could not be undone
+	folded  int           // "already" scans no longer kept (see fold)
+	damaged []damagedLine // lines replay could not use, to set aside
+	notes   []string      // what opening did that a person should know
+	size    int64         // the file's length: a failed append is cut back to it
+	err     error         // sticky: a failed write that could not be undone
 	closed  bool
 
 	// arrived is closed, and replaced, whenever a scan becomes pending: a
@@ -280,10 +285,11 @@ func (j *Journal) load() error {
 		return fmt.Errorf("check-in journal: %w", err)
 	}
 	j.f = f
-	good, lines, acks, torn, err := j.replay(f)
+	good, lines, torn, err := j.replay(f)
 	if err != nil {
 		return err
 	}
+	j.fold()
 	if lines == 0 {
 		// New (or only a torn header): start the file with its header.
 		if err := f.Truncate(0); err != nil {
@@ -304,7 +310,10 @@ func (j *Journal) load() error {
 			return fmt.Errorf("check-in journal %s: %w", j.path, err)
 		}
 	}
-	if len(j.pending) == 0 && acks > 0 {
+	if len(j.damaged) > 0 {
+		return j.setAside()
+	}
+	if lines > 1+len(j.scans) {
 		// Only a tidier file: the journal as it is stays valid, so a
 		// compaction that fails (a full disk) keeps it and goes on.
 		_ = j.compact()
@@ -313,46 +322,7 @@ func (j *Journal) load() error {
 }
 
 func (j *Journal) header() record {
-	return record{Type: recHeader, Version: formatVersion, Event: j.eventID, Session: j.sessionID}
-}
-
-// replay applies every complete line of the file. It returns the offset
-// after the last good line, the number of lines and ack lines applied, and
-// whether a torn last line follows. A bad line that is not the last is an
-// error: the file is damaged, not merely cut short.
-func (j *Journal) replay(f *os.File) (good int64, lines, acks int, torn bool, err error) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return 0, 0, 0, false, err
-	}
-	r := bufio.NewReaderSize(f, 64<<10)
-	for n := 1; ; n++ {
-		line, rerr := r.ReadBytes('\n')
-		if rerr == io.EOF {
-			// A last line without its newline was being written when
-			// the process died; its append never returned.
-			return good, lines, acks, len(line) > 0, nil
-		}
-		if rerr != nil {
-			return 0, 0, 0, false, fmt.Errorf("check-in journal %s: %w", j.path, rerr)
-		}
-		var rec record
-		if err := json.Unmarshal(bytes.TrimSpace(line), &rec); err != nil {
-			if _, peek := r.Peek(1); peek == io.EOF {
-				return good, lines, acks, true, nil // the last line: torn
-			}
-			return 0, 0, 0, false, fmt.Errorf("check-in journal %s: line %d is damaged (%v); move the file aside to start a new journal",
-				j.path, n, err)
-		}
-		// A well-formed record that does not fit is never a torn write.
-		if err := j.apply(rec, n); err != nil {
-			return 0, 0, 0, false, fmt.Errorf("check-in journal %s: line %d: %w", j.path, n, err)
-		}
-		good += int64(len(line))
-		lines++
-		if rec.Type == recAck {
-			acks++
-		}
-	}
+	return record{Type: recHeader, Version: formatVersion, Event: j.eventID, Session: j.sessionID, Folded: j.folded}
 }
 
 // apply replays one record; n is its line number.
@@ -363,15 +333,14 @@ func (j *Journal) apply(rec record, n int) error {
 			return errors.New("a header after the first line")
 		}
 		if rec.Version != formatVersion {
-			return fmt.Errorf("format version %d; this evdesk reads version %d", rec.Version, formatVersion)
+			return foreignError{fmt.Errorf("format version %d; this evdesk reads version %d", rec.Version, formatVersion)}
 		}
 		if rec.Event != j.eventID || rec.Session != j.sessionID {
-			return fmt.Errorf("the file belongs to event %q session %q", rec.Event, rec.Session)
+			return foreignError{fmt.Errorf("the file belongs to event %q session %q", rec.Event, rec.Session)}
 		}
+		j.folded = rec.Folded
+		j.counts.Already += rec.Folded
 	case recScan:
-		if n == 1 {
-			return errors.New("no header")
-		}
 		if rec.ID == "" || j.byID[rec.ID] != nil || rec.Email == "" {
 			return fmt.Errorf("scan %q has no id, a repeated id or no email", rec.ID)
 		}

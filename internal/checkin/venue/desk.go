@@ -80,6 +80,9 @@ type RosterState struct {
 	Loaded, Total int
 	// Err is the last download's failure; nil once one succeeds.
 	Err error
+	// Refused: the service refuses the registrants list (403, 404), so
+	// the desk checks in by email alone (roster.EmailOnly).
+	Refused bool
 }
 
 // Health is how the desk's reads of the server fare (the roster and the
@@ -101,6 +104,7 @@ type Desk struct {
 	mu     sync.Mutex
 	rstate RosterState
 	health Health
+	learn  learned // names and walk-ins (names.go); under mu
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -141,7 +145,9 @@ func Open(o Options) (*Desk, error) {
 	}
 	d := &Desk{o: o, j: j, napR: newNap(), napS: newNap()}
 	// A damaged or foreign cache is only a cache: start without it.
+	d.learn.names, _ = roster.LoadNames(roster.NamesPath(o.Dir, o.EventID), o.EventID)
 	if ro, _ := roster.Load(roster.CachePath(o.Dir, o.EventID), o.EventID); ro != nil {
+		ro = d.withLearned(ro)
 		d.roster.Store(ro)
 		d.rstate.Roster, d.rstate.Total = ro, ro.Total()
 	}
@@ -367,7 +373,9 @@ func (d *Desk) rosterLoop() {
 			if d.ctx.Err() != nil {
 				return
 			}
-			wait = min(retryEvery, d.o.RefreshEvery)
+			if !roster.RegistrantsRefused(err) { // a refusal stands: ask again at the usual time
+				wait = min(retryEvery, d.o.RefreshEvery)
+			}
 		}
 	}
 }
@@ -384,16 +392,18 @@ func (d *Desk) download() error {
 		d.changed()
 	})
 	d.read(err)
-	d.mu.Lock()
-	d.rstate.Loading, d.rstate.Err = false, err
 	if err == nil {
+		_ = roster.Save(roster.CachePath(d.o.Dir, d.o.EventID), ro)
+		d.reloadNames()
+	}
+	d.mu.Lock()
+	d.rstate.Loading, d.rstate.Err, d.rstate.Refused = false, err, roster.RegistrantsRefused(err)
+	if err == nil {
+		ro = d.withLearnedLocked(ro)
 		d.rstate.Roster, d.rstate.Total = ro, ro.Total()
 		d.roster.Store(ro)
 	}
 	d.mu.Unlock()
-	if err == nil {
-		_ = roster.Save(roster.CachePath(d.o.Dir, d.o.EventID), ro)
-	}
 	d.changed()
 	return err
 }
