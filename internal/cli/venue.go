@@ -11,6 +11,7 @@ import (
 
 	"github.com/evdesk/evdesk/internal/checkin/mesh"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/views/checkin"
 )
 
 func newVenueCmd() *cobra.Command {
@@ -114,5 +115,25 @@ func (v *venueFlags) opener(journal string, logf func(string, ...any), onArrival
 			return nil, err
 		}
 		return n, nil
+	}, nil
+}
+
+// watcher returns what makes a board's watch of its venue, or nil without
+// --venue.
+func (v *venueFlags) watcher(journal string, logf func(string, ...any)) (func(eventID, sessionID string) (checkin.VenueWatch, error), error) {
+	if v.file == "" {
+		return nil, nil
+	}
+	sec, err := mesh.ReadSecret(v.file)
+	if err != nil {
+		return nil, err
+	}
+	return func(eventID, sessionID string) (checkin.VenueWatch, error) {
+		ob, err := mesh.Observe(mesh.Options{Secret: sec, Dir: filepath.Join(journal, "venue", sec.ID, "board"),
+			Listen: v.listen, Join: v.join, Discover: !v.noMDNS && len(v.join) == 0, Logf: logf}, eventID, sessionID)
+		if err != nil {
+			return nil, err
+		}
+		return ob, nil
 	}, nil
 }

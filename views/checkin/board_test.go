@@ -105,3 +105,20 @@ func hasLineWith(s string, parts ...string) bool {
 	}
 	return false
 }
+
+// fakeVenue is a venue as a board watcher sees it.
+type fakeVenue struct{ in venue.Info }
+
+func (f fakeVenue) Info() venue.Info { return f.in }
+func (f fakeVenue) Close() error     { return nil }
+
+// `evdesk desk --board --venue` watches the venue: its desks, who sends
+// upstream and the mesh's state join the board.
+func TestBoardScreenWatchesItsVenue(t *testing.T) {
+	watch := func(ev, sess string) (VenueWatch, error) {
+		return fakeVenue{venue.Info{Name: "Test Hall", State: "meshed", Upstream: "Door B", Replicas: 3,
+			Desks: []venue.DeskInfo{{Name: "Door A", Scans: 12, Seen: testClock()}, {Name: "Door B", Upstream: true, Seen: testClock()}}}}, nil
+	}
+	r := newRig(t, boardOnly(), withSize(120, 36), withVenueWatch(watch))
+	r.Contains("ARRIVALS BOARD", "Venue Test Hall", "MESHED · upstream Door B", "3 copies")
+}

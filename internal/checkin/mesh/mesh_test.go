@@ -165,6 +165,17 @@ func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
 		up := d1.node.Info().Upstream
 		return up != "" && d2.node.Info().Upstream == up && d3.node.Info().Upstream == up
 	})
+	// A supervisor's board watches the venue without being a desk of it.
+	ob, err := Observe(Options{Secret: r.sec, Dir: t.TempDir(), Listen: "127.0.0.1:" + strconv.Itoa(freePort(t)),
+		Join: []string{d2.addr}}, r.event, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ob.Close()
+	waitFor(t, "the board to see the venue", func() bool {
+		in := ob.Info()
+		return in.State == "meshed" && len(in.Desks) == 3 && in.Upstream == d1.node.Info().Upstream
+	})
 	people := r.sim.RegistrantEmails(r.event)[:30]
 	r.sim.SetFaults(0, 1, 0) // the service is out of reach: every request fails
 	for i, p := range people {
@@ -205,6 +216,7 @@ func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
 	if n := len(r.sim.CheckIns(r.event, "")); n != len(people) {
 		t.Fatalf("the service holds %d check-ins for %d people", n, len(people))
 	}
+	waitFor(t, "the board's queue to empty", func() bool { return ob.Info().Queue == 0 })
 }
 
 // A desk that worked alone (it met no other desk in time) admitted someone

@@ -705,33 +705,14 @@ func (n *Node) retryUnsent() {
 func (n *Node) Info() venue.Info {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	in := venue.Info{Name: n.o.Secret.Name, Upstream: n.up.Desk, Replicas: n.replicas, Err: n.lastErr}
+	state := "joining"
 	switch {
 	case n.meshed.Load():
-		in.State = "meshed"
+		state = "meshed"
 	case n.everMesh:
-		in.State = "alone"
-	default:
-		in.State = "joining"
+		state = "alone"
 	}
-	for _, p := range n.desks {
-		if time.Since(p.At) > forgetDesk {
-			continue // closed or gone long ago
-		}
-		in.Desks = append(in.Desks, venue.DeskInfo{Name: p.Desk, Upstream: p.Upstream, Alone: p.Alone,
-			Scans: p.Scans, Pending: p.Pending, Seen: p.At})
-	}
-	slices.SortFunc(in.Desks, func(a, b venue.DeskInfo) int { return strings.Compare(a.Name, b.Name) })
-	for _, a := range n.view {
-		if a.State == stateAdmitted {
-			in.Queue++
-		}
-		for _, t := range a.Twice {
-			in.Twice = append(in.Twice, venue.Twice{Email: a.Email, First: a.Desk, Again: t.Desk, At: t.At})
-		}
-	}
-	slices.SortFunc(in.Twice, func(a, b venue.Twice) int { return a.At.Compare(b.At) })
-	return in
+	return infoOf(n.o.Secret.Name, state, n.up.Desk, n.replicas, n.lastErr, n.desks, n.view)
 }
 
 // forgetDesk is how long a desk unheard from stays on the board.
