@@ -280,20 +280,29 @@ func (d *deskProc) waitVenue(tb testing.TB, what string, limit time.Duration, ok
 // scan types a scan and waits for its answer.
 func (d *deskProc) scan(tb testing.TB, code string) answerLine {
 	tb.Helper()
+	a := d.scanLine(code)
+	if a.Verdict == "" {
+		tb.Fatalf("%s: %s", d.name, a.Detail)
+	}
+	return a
+}
+
+// scanLine is scan for any goroutine: a failure comes back as an answer
+// with no verdict and the reason in Detail.
+func (d *deskProc) scanLine(code string) answerLine {
 	written := time.Now()
 	if _, err := fmt.Fprintln(d.in, code); err != nil {
-		tb.Fatalf("%s: %v", d.name, err)
+		return answerLine{Detail: err.Error()}
 	}
 	select {
 	case a := <-d.answers:
 		a.written = written
 		return a
 	case <-d.exited:
-		tb.Fatalf("%s exited before answering %s", d.name, code)
+		return answerLine{Detail: "exited before answering " + code}
 	case <-time.After(30 * time.Second):
-		tb.Fatalf("%s did not answer %s", d.name, code)
+		return answerLine{Detail: "no answer to " + code}
 	}
-	return answerLine{}
 }
 
 // stop ends the desk as a person would (its input closes); kill ends it as

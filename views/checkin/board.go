@@ -100,7 +100,9 @@ func (b *board) view(w, h int) string {
 	t := b.ctx.Theme
 	st := b.stats
 	head := t.Title.Render("ARRIVALS BOARD")
-	if !st.Synced.IsZero() {
+	if b.venue != nil && b.venue.State == "meshed" {
+		head += t.Muted.Render("  live from the venue")
+	} else if !st.Synced.IsZero() {
 		head += t.Muted.Render("  synced " + ui.ClockAt(st.Synced, b.deps.Now(), b.deps.Local))
 	} else {
 		head += t.Muted.Render("  not synced yet")
@@ -344,7 +346,10 @@ func (b *board) venueHealth() []string {
 		first = state + " · upstream " + ansi.Truncate(sanitize.Line(in.Upstream), 20, "…")
 	}
 	second := ui.Thousands(in.Queue) + " to send"
-	if in.Replicas > 0 {
+	switch {
+	case in.Replicas == 1:
+		second = "1 copy · " + second
+	case in.Replicas > 1:
 		second = fmt.Sprintf("%d copies · %s", in.Replicas, second)
 	}
 	return []string{first, second}

@@ -233,7 +233,7 @@ func TestAdmittedOnBothSidesOfASplit(t *testing.T) {
 	late := freePort(t)
 	lateAddr := "127.0.0.1:" + strconv.Itoa(late)
 	c := r.openWith("Door C", func(o *Options) { o.JoinGrace = 200 * time.Millisecond }, lateAddr)
-	waitFor(t, "Door C to work alone", func() bool { return c.node.Info().State == "joining" && c.node.Alone() })
+	waitFor(t, "Door C to work alone", func() bool { return c.node.Info().State == "alone" && c.node.Alone() })
 	who := r.sim.RegistrantEmails(r.event)[7]
 	if sc, err := c.Scan([]string{who}); err != nil || sc[0].Outcome != scanqueue.Pending {
 		t.Fatalf("alone: %+v %v", sc, err)

@@ -709,7 +709,7 @@ func (n *Node) Info() venue.Info {
 	switch {
 	case n.meshed.Load():
 		state = "meshed"
-	case n.everMesh:
+	case n.everMesh || n.graceOver.Load():
 		state = "alone"
 	}
 	return infoOf(n.o.Secret.Name, state, n.up.Desk, n.replicas, n.lastErr, n.desks, n.view)

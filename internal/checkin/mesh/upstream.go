@@ -160,6 +160,9 @@ type upstream struct {
 	// was last walked whole.
 	synced map[string]time.Time
 	shared map[string]time.Time // when each event's roster was last shared
+	// back: a batch went through after failures; the courier's loop
+	// ends every group's backoff.
+	back bool
 }
 
 func (u *upstream) run() {
@@ -339,6 +342,12 @@ func (u *upstream) courier() {
 			return
 		}
 		now := time.Now()
+		if u.back {
+			u.back = false
+			for _, g := range groups {
+				g.retryAt = time.Time{}
+			}
+		}
 		for k, g := range groups {
 			if len(g.items) == 0 {
 				delete(groups, k)
@@ -444,6 +453,9 @@ func (u *upstream) deliver(g *group) int {
 				refused[i] = msg
 			}
 		}
+	}
+	if g.failures > 0 {
+		u.back = true // the service answers again: every waiting group goes now
 	}
 	g.failures, g.retryAt = 0, time.Time{}
 	for i, it := range batch {
