@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -235,7 +236,7 @@ func (n *Node) Hold(sc scanqueue.Scan) bool {
 	}
 	n.hmu.Lock()
 	defer n.hmu.Unlock()
-	return n.handed[sc.ID]
+	return n.handed[handedKey(sc)]
 }
 
 // errVenueTookOver: the desk's own send found the venue back.
@@ -420,7 +421,14 @@ func (n *Node) publish(sc scanqueue.Scan) error {
 	return err
 }
 
-// handedPath keeps the ids of the scans handed to the venue, one a line.
+// handedKey names a scan in the record of those handed to the venue: its
+// id and time, so a journal begun afresh (ids from 1 again) is not taken
+// for the old one.
+func handedKey(sc scanqueue.Scan) string {
+	return sc.ID + " " + strconv.FormatInt(sc.At.UnixNano(), 10)
+}
+
+// handedPath keeps the scans handed to the venue, one a line.
 func (n *Node) handedPath() string { return filepath.Join(n.o.Dir, "handed."+n.target+".log") }
 
 func (n *Node) loadHanded() error {
@@ -431,8 +439,8 @@ func (n *Node) loadHanded() error {
 	sc := bufio.NewScanner(f)
 	n.hmu.Lock()
 	for sc.Scan() {
-		if id := strings.TrimSpace(sc.Text()); id != "" && len(id) <= 64 {
-			n.handed[id] = true
+		if key := strings.TrimSpace(sc.Text()); key != "" && len(key) <= 128 {
+			n.handed[key] = true
 		}
 	}
 	n.hfile = f
@@ -445,8 +453,8 @@ func (n *Node) markHanded(scans []scanqueue.Scan) error {
 	defer n.hmu.Unlock()
 	var b strings.Builder
 	for _, sc := range scans {
-		if !n.handed[sc.ID] {
-			b.WriteString(sc.ID + "\n")
+		if !n.handed[handedKey(sc)] {
+			b.WriteString(handedKey(sc) + "\n")
 		}
 	}
 	if b.Len() == 0 {
@@ -462,7 +470,7 @@ func (n *Node) markHanded(scans []scanqueue.Scan) error {
 		return fmt.Errorf("venue: %w", err)
 	}
 	for _, sc := range scans {
-		n.handed[sc.ID] = true
+		n.handed[handedKey(sc)] = true
 	}
 	return nil
 }

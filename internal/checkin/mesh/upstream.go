@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -160,9 +161,9 @@ type upstream struct {
 	// was last walked whole.
 	synced map[string]time.Time
 	shared map[string]time.Time // when each event's roster was last shared
-	// back: a batch went through after failures; the courier's loop
-	// ends every group's backoff.
-	back bool
+	// back: the service answered after failing (a batch, or the
+	// history's probe); the courier's loop ends every group's backoff.
+	back atomic.Bool
 }
 
 func (u *upstream) run() {
@@ -286,9 +287,9 @@ type group struct {
 // Batches and the courier's pace.
 const (
 	fetchWait     = 250 * time.Millisecond
-	ackWait       = 15 * time.Second
+	ackWait       = 30 * time.Second
 	maxHeld       = 3000
-	progressEvery = 5 * time.Second
+	progressEvery = 10 * time.Second
 	sendTimeout   = 10 * time.Second
 )
 
@@ -342,8 +343,7 @@ func (u *upstream) courier() {
 			return
 		}
 		now := time.Now()
-		if u.back {
-			u.back = false
+		if u.back.Swap(false) {
 			for _, g := range groups {
 				g.retryAt = time.Time{}
 			}
@@ -455,9 +455,14 @@ func (u *upstream) deliver(g *group) int {
 		}
 	}
 	if g.failures > 0 {
-		u.back = true // the service answers again: every waiting group goes now
+		u.back.Store(true) // the service answers again: every waiting group goes now
 	}
 	g.failures, g.retryAt = 0, time.Time{}
+	// The answers go into the arrivals side by side (one write each,
+	// replicated): a drain after an outage writes thousands.
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, writers)
 	for i, it := range batch {
 		msg, no := refused[i]
 		if err != nil && !no {
@@ -468,23 +473,33 @@ func (u *upstream) deliver(g *group) int {
 		if no {
 			state = stateRejected
 		}
-		werr := u.write(it.key, u.fromMsg(it.m, state, msg), func(a *admission) bool {
-			if a.Node != it.m.Node || a.Scan != it.m.Scan {
-				return false
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			werr := u.write(it.key, u.fromMsg(it.m, state, msg), func(a *admission) bool {
+				if a.Node != it.m.Node || a.Scan != it.m.Scan {
+					return false
+				}
+				a.State, a.Message = state, msg
+				return true
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			if werr != nil {
+				u.n.trouble(werr)
+				g.items = append(g.items, it) // acknowledged once recorded
+				return
 			}
-			a.State, a.Message = state, msg
-			return true
+			_ = it.msg.Ack()
+			settled++
 		})
-		if werr != nil {
-			u.n.trouble(werr)
-			g.items = append(g.items, it) // acknowledged once recorded
-			continue
-		}
-		_ = it.msg.Ack()
-		settled++
 	}
+	wg.Wait()
 	return settled
 }
+
+// writers is how many answers the upstream desk writes at once.
+const writers = 32
 
 func (u *upstream) fromMsg(m scanMsg, state, msg string) admission {
 	return admission{Email: m.Email, Event: m.Event, Session: m.Session, Desk: m.Desk, Node: m.Node, Scan: m.Scan,
@@ -519,12 +534,17 @@ func (u *upstream) backoff(g *group, err error) {
 // history every SyncEvery, and each event's roster when it is due.
 func (u *upstream) reader() {
 	u.synced, u.shared = map[string]time.Time{}, map[string]time.Time{}
+	failing := false
 	for u.ctx.Err() == nil {
 		for _, t := range u.n.targets() {
 			if time.Since(u.synced[t.key()]) >= u.n.o.SyncEvery {
-				if err := u.sync(t.event, t.session, false); err != nil {
+				err := u.sync(t.event, t.session, false)
+				if err != nil {
 					u.n.trouble(fmt.Errorf("upstream: read the check-in history: %w", err))
+				} else if failing {
+					u.back.Store(true)
 				}
+				failing = err != nil
 				u.synced[t.key()] = time.Now()
 			}
 			if time.Since(u.shared[t.event]) >= u.n.o.RefreshEvery/4 {
