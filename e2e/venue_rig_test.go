@@ -31,7 +31,6 @@ type venueRig struct {
 	srv   *httptest.Server
 	event string
 	file  string // the venue's secret file
-	env   []string
 
 	mu       sync.Mutex
 	requests []reqNote            // every request, in order
@@ -123,6 +122,16 @@ func (v *venueRig) sentCount(email string) int {
 	return v.sent[email]
 }
 
+// command is an evdesk command line on the simulator, with dir for its
+// own configuration and state.
+func (v *venueRig) command(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_STATE_HOME="+filepath.Join(dir, "state"),
+		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "EVDESK_BASE_URL="+v.srv.URL+"/v2", "EVDESK_TOKEN="+sim.DemoToken,
+		"EVDESK_PROFILE=")
+	return cmd
+}
+
 // freeAddr is a loopback address no one listens on now.
 func freeAddr(tb testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -181,10 +190,7 @@ func (v *venueRig) startDesk(name string, join ...string) *deskProc {
 	if len(join) > 0 {
 		args = append(args, "--join", strings.Join(join, ","))
 	}
-	cmd := exec.Command(binPath, args...)
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_STATE_HOME="+filepath.Join(dir, "state"),
-		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "EVDESK_BASE_URL="+v.srv.URL+"/v2", "EVDESK_TOKEN="+sim.DemoToken,
-		"EVDESK_PROFILE=")
+	cmd := v.command(dir, args...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		v.tb.Fatal(err)

@@ -142,17 +142,6 @@ type Node struct {
 // Join starts the desk's engine and returns its membership of the venue;
 // venue.Open attaches it to the desk.
 func Join(o Options) (*Node, error) {
-	if o.Secret == nil || o.Dir == "" {
-		return nil, errors.New("venue: a venue file and a folder are required")
-	}
-	host, port, err := CheckListen(o.Listen)
-	if err != nil {
-		return nil, err
-	}
-	join, err := CheckJoin(o.Join)
-	if err != nil {
-		return nil, err
-	}
 	setDefault(&o.ClaimTimeout, DefaultClaimTimeout)
 	setDefault(&o.LeaseTTL, DefaultLeaseTTL)
 	setDefault(&o.Linger, DefaultLinger)
@@ -164,35 +153,63 @@ func Join(o Options) (*Node, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("venue: %w", err)
-	}
-	id, err := nodeID(o.Dir)
+	st, err := start(o, true)
 	if err != nil {
 		return nil, err
 	}
-	if o.Discover {
-		join = append(join, discover(o.Secret, id, 1500*time.Millisecond)...)
-	}
-	eng, err := startEngine(o.Secret, o.Dir, id, host, port, join)
-	if err != nil {
-		return nil, err
-	}
-	js, err := jetstream.New(eng.nc)
-	if err != nil {
-		eng.close()
-		return nil, err
-	}
-	n := &Node{o: o, id: id, eng: eng, js: js, kick: make(chan struct{}, 1),
+	n := &Node{o: o, id: st.id, eng: st.eng, js: st.js, kick: make(chan struct{}, 1),
 		handed: map[string]bool{}, view: map[string]admission{}, desks: map[string]presence{},
 		unsent: map[string]scanqueue.Scan{}}
 	n.sendCond = sync.NewCond(&n.sendMu)
 	n.ctx, n.cancel = context.WithCancel(context.Background())
 	if o.Discover {
-		stop := announce(o.Secret, id, port)
-		n.watchers = append(n.watchers, stop)
+		n.watchers = append(n.watchers, announce(o.Secret, st.id, st.port))
 	}
 	return n, nil
+}
+
+// started is an engine in the venue, with its identity and port.
+type started struct {
+	id   string
+	port int
+	eng  *engine
+	js   jetstream.JetStream
+}
+
+// start checks the options, finds the desks to join (the list, and mDNS
+// when asked) and starts the engine.
+func start(o Options, jetStream bool) (started, error) {
+	if o.Secret == nil || o.Dir == "" {
+		return started{}, errors.New("venue: a venue file and a folder are required")
+	}
+	host, port, err := CheckListen(o.Listen)
+	if err != nil {
+		return started{}, err
+	}
+	join, err := CheckJoin(o.Join)
+	if err != nil {
+		return started{}, err
+	}
+	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
+		return started{}, fmt.Errorf("venue: %w", err)
+	}
+	id, err := nodeID(o.Dir)
+	if err != nil {
+		return started{}, err
+	}
+	if o.Discover {
+		join = append(join, discover(o.Secret, id, 1500*time.Millisecond)...)
+	}
+	eng, err := startEngine(o.Secret, o.Dir, id, host, port, join, jetStream)
+	if err != nil {
+		return started{}, err
+	}
+	js, err := jetstream.New(eng.nc)
+	if err != nil {
+		eng.close()
+		return started{}, err
+	}
+	return started{id: id, port: port, eng: eng, js: js}, nil
 }
 
 func setDefault(d *time.Duration, v time.Duration) {

@@ -2,9 +2,7 @@ package mesh
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -40,37 +38,11 @@ type Observer struct {
 // Observe starts the board's engine in the venue and watches it in the
 // background for eventID (and sessionID).
 func Observe(o Options, eventID, sessionID string) (*Observer, error) {
-	if o.Secret == nil || o.Dir == "" {
-		return nil, errors.New("venue: a venue file and a folder are required")
-	}
-	host, port, err := CheckListen(o.Listen)
+	st, err := start(o, false)
 	if err != nil {
 		return nil, err
 	}
-	join, err := CheckJoin(o.Join)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("venue: %w", err)
-	}
-	id, err := nodeID(o.Dir)
-	if err != nil {
-		return nil, err
-	}
-	if o.Discover {
-		join = append(join, discover(o.Secret, id, 1500*time.Millisecond)...)
-	}
-	eng, err := startEngine(o.Secret, o.Dir, id, host, port, join)
-	if err != nil {
-		return nil, err
-	}
-	js, err := jetstream.New(eng.nc)
-	if err != nil {
-		eng.close()
-		return nil, err
-	}
-	ob := &Observer{o: o, eng: eng, js: js, target: targetOf(eventID, sessionID),
+	ob := &Observer{o: o, eng: st.eng, js: st.js, target: targetOf(eventID, sessionID),
 		desks: map[string]presence{}, view: map[string]admission{}}
 	ob.ctx, ob.cancel = context.WithCancel(context.Background())
 	ob.wg.Add(1)

@@ -95,7 +95,9 @@ type engine struct {
 	nc *nats.Conn
 }
 
-func startEngine(sec *Secret, dir, id, host string, port int, join []string) (*engine, error) {
+// startEngine starts the desk's engine; a watcher's (jetStream false)
+// keeps none of the venue's data and reaches the desks' through them.
+func startEngine(sec *Secret, dir, id, host string, port int, join []string, jetStream bool) (*engine, error) {
 	tlsc, err := sec.TLS()
 	if err != nil {
 		return nil, err
@@ -120,7 +122,7 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string) (*e
 		ServerName: "desk-" + id,
 		Host:       "127.0.0.1", Port: server.RANDOM_PORT,
 		Username: "desk", Password: local,
-		JetStream: true,
+		JetStream: jetStream,
 		StoreDir:  filepath.Join(dir, "store"),
 		// The venue's scans are small; bound what the engine may take.
 		JetStreamMaxMemory: 64 << 20,

@@ -159,8 +159,9 @@ type upstream struct {
 	revs    map[string]uint64
 	// synced is when each target's history was last read; walked, when it
 	// was last walked whole.
-	synced map[string]time.Time
-	shared map[string]time.Time // when each event's roster was last shared
+	synced  map[string]time.Time
+	shared  map[string]time.Time      // when each event's roster was last shared
+	rosters map[string]*roster.Roster // rosters downloaded to share
 	// back: the service answered after failing (a batch, or the
 	// history's probe); the courier's loop ends every group's backoff.
 	back atomic.Bool
@@ -533,7 +534,7 @@ func (u *upstream) backoff(g *group, err error) {
 // reader reads the service for every desk of the venue: each target's
 // history every SyncEvery, and each event's roster when it is due.
 func (u *upstream) reader() {
-	u.synced, u.shared = map[string]time.Time{}, map[string]time.Time{}
+	u.synced, u.shared, u.rosters = map[string]time.Time{}, map[string]time.Time{}, map[string]*roster.Roster{}
 	failing := false
 	for u.ctx.Err() == nil {
 		for _, t := range u.n.targets() {
@@ -548,10 +549,11 @@ func (u *upstream) reader() {
 				u.synced[t.key()] = time.Now()
 			}
 			if time.Since(u.shared[t.event]) >= u.n.o.RefreshEvery/4 {
+				u.shared[t.event] = time.Now()
 				if err := u.shareRoster(t.event); err != nil {
 					u.n.trouble(fmt.Errorf("upstream: share the roster: %w", err))
-				} else {
-					u.shared[t.event] = time.Now()
+					// Again in a few seconds, not at the next turn.
+					u.shared[t.event] = time.Now().Add(rosterRetry - u.n.o.RefreshEvery/4)
 				}
 			}
 		}
@@ -640,6 +642,9 @@ func (u *upstream) atService(target string) int {
 	return n
 }
 
+// rosterRetry is the wait after a roster could not be shared.
+const rosterRetry = 10 * time.Second
+
 // shareRoster downloads an event's roster when the shared one is older
 // than RefreshEvery, and puts it in the venue's object store.
 func (u *upstream) shareRoster(eventID string) error {
@@ -655,9 +660,19 @@ func (u *upstream) shareRoster(eventID string) error {
 	if info, err := obs.GetInfo(ctx, name); err == nil && time.Since(info.ModTime) < u.n.o.RefreshEvery {
 		return nil
 	}
-	ro, err := roster.Download(ctx, u.n.cfg.Client, eventID, time.Now, nil)
-	if err != nil {
-		return err
+	// A roster at hand and fresh (this desk's own, or one downloaded for
+	// a share that failed) is shared as it is: only a stale one is
+	// downloaded again.
+	ro := u.rosters[eventID]
+	if own := u.n.d.Roster(); own != nil && own.EventID() == eventID && (ro == nil || own.Updated().After(ro.Updated())) {
+		ro = own
+	}
+	if ro == nil || time.Since(ro.Updated()) >= u.n.o.RefreshEvery {
+		var err error
+		if ro, err = roster.Download(ctx, u.n.cfg.Client, eventID, time.Now, nil); err != nil {
+			return err
+		}
+		u.rosters[eventID] = ro
 	}
 	data, err := roster.Encode(ro)
 	if err != nil {
