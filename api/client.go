@@ -40,6 +40,8 @@ type Client struct {
 	log       *slog.Logger
 	filter    StringFilter // nil: answers reach the caller as sent
 	tls       *tls.Config  // WithTLSConfig; the HTTP client raises it to MinTLSVersion
+	debugBody int          // bytes of each body to log (WithDebugBodies)
+	readOnly  string       // why writes are refused ("" : they are not; WithReadOnly)
 
 	Events       *EventsService
 	Attendees    *AttendeesService

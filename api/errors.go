@@ -26,6 +26,9 @@ type Error struct {
 	// endpoint is what the endpoint's description says its status means
 	// when the answer carries no documented code (phone 403, AI 401).
 	endpoint string
+	// needs is what the call needs (scopes, plan) from the scope table,
+	// for a 403.
+	needs string
 }
 
 // FieldError is one problem the client's own validation found in a
@@ -48,6 +51,9 @@ func (e *Error) Meaning() string {
 	}
 	if e.endpoint != "" {
 		return e.endpoint
+	}
+	if e.Status == http.StatusForbidden && e.needs != "" {
+		return "forbidden: the token lacks the scope, or the account the plan, this call needs: " + e.needs
 	}
 	if m, ok := statusMeanings[e.Status]; ok {
 		return m
@@ -89,6 +95,9 @@ func (e *Error) Details() [][2]string {
 		d = append(d, [2]string{"Code", fmt.Sprint(e.Code)})
 	}
 	d = append(d, [2]string{"Meaning", e.Meaning()})
+	if e.needs != "" {
+		d = append(d, [2]string{"Needs", e.needs})
+	}
 	if e.Message != "" {
 		d = append(d, [2]string{"Message", e.Message})
 	}
@@ -96,6 +105,35 @@ func (e *Error) Details() [][2]string {
 		d = append(d, [2]string{"Retry after", e.RetryAfter.String()})
 	}
 	return d
+}
+
+// codeFields names the request field a documented code is about (its
+// meaning in the spec says which), so a form can mark that field: the
+// documented error answer is only a code and a message.
+var codeFields = map[int]string{
+	CodeInvalidDuplicateTZ: "timezone",
+	CodeScheduleTooLong:    "calendar",
+	CodeEndBeforeStart:     "calendar",
+	CodeCalendarIncomplete: "calendar",
+	CodeHubConference:      "hub_id",
+	CodeHubPermission:      "hub_id",
+	CodeTicketTypeNotFound: "ticket_type_id",
+	CodeJoinLinkNameTaken:  "name",
+}
+
+// FieldReasons names the field the error's code is about, with the
+// server's message and the code's meaning, for a form that marks it; none
+// when the code is about no one field.
+func (e *Error) FieldReasons() [][2]string {
+	field, ok := codeFields[e.Code]
+	if !ok {
+		return nil
+	}
+	reason := e.Meaning()
+	if e.Message != "" && !strings.EqualFold(e.Message, reason) {
+		reason = e.Message + " (" + reason + ")"
+	}
+	return [][2]string{{field, reason}}
 }
 
 // Temporary reports whether repeating the same request later may succeed.

@@ -41,6 +41,9 @@ var ErrOutcomeUnknown = errors.New("the request may or may not have reached the 
 
 // do sends the call, retrying where safe, and decodes a JSON answer into out.
 func (c *Client) do(ctx context.Context, cl call, out any) error {
+	if err := c.refuseWrite(cl); err != nil {
+		return err
+	}
 	var payload []byte
 	if cl.body != nil {
 		var err error
@@ -102,6 +105,11 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		}
 		apiErr := readError(resp, cl.op)
 		apiErr.endpoint = cl.meanings[apiErr.Status]
+		if apiErr.Status == http.StatusForbidden {
+			if ep, ok := c.endpointFor(cl.method, cl.path); ok {
+				apiErr.needs = ep.Needs(c.word)
+			}
+		}
 		filterStrings(apiErr, c.filter)
 		// A 429 was refused before any work, so even a POST may be repeated.
 		retryable := apiErr.Status == http.StatusTooManyRequests || (apiErr.Status >= 500 && cl.repeatable)
@@ -280,8 +288,14 @@ func (c *Client) send(ctx context.Context, cl call, payload []byte) (*http.Respo
 		c.log.Debug("api call failed", "method", cl.method, "path", cl.path, "err", redactURLError(err))
 		return nil, explainTLS(redactURLError(err), req)
 	}
-	c.log.Debug("api call", "method", cl.method, "path", cl.path, "status", resp.StatusCode,
-		"ms", time.Since(start).Milliseconds())
+	attrs := []any{"method", cl.method, "path", cl.path, "status", resp.StatusCode, "ms", time.Since(start).Milliseconds()}
+	if c.debugBody > 0 {
+		if payload != nil {
+			attrs = append(attrs, "request", clipBody(payload, c.debugBody))
+		}
+		attrs = append(attrs, "answer", peekBody(resp, c.debugBody))
+	}
+	c.log.Debug("api call", attrs...)
 	return resp, nil
 }
 

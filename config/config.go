@@ -140,7 +140,7 @@ type Profile struct {
 	PathWord    string
 	ClientID    string
 	RedirectURI string
-	Scopes      []string // empty: the scopes registered for the application
+	Scopes      []string // empty: login asks for every scope evdesk's features need
 	// MaxResponseMB caps one answer's body in MiB; 0 means the default
 	// (DefaultMaxResponseMB).
 	MaxResponseMB int
@@ -164,6 +164,11 @@ type Profile struct {
 	PhoneBaseline string
 	// NoMouse is mouse = false: the console leaves the mouse to the terminal.
 	NoMouse bool
+	// ReadOnly, Theme (never "": auto by default) and ReduceMotion are the
+	// console's preferences (prefs.go).
+	ReadOnly     bool
+	Theme        string
+	ReduceMotion bool
 	// KioskPIN unlocks a kiosk desk: EVDESK_KIOSK_PIN, else kiosk_pin.
 	// Never shown or logged.
 	KioskPIN string
@@ -333,6 +338,11 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 	if err := CheckProfileName(p.Name); err != nil {
 		return Profile{}, err
 	}
+	var entry *ProfileEntry
+	if e, ok := f.Profiles[chosen]; ok {
+		entry = &e
+	}
+	applyPreferences(&p, entry, func(field string) string { return f.origin(chosen, field) }, lookup)
 	applyEnv(&p, lookup)
 	applyDefaults(&p)
 	return p, nil
@@ -492,6 +502,9 @@ func (p Profile) validateFields() error {
 	}
 	if err := CheckKioskPIN(p.KioskPIN); p.KioskPIN != "" && err != nil {
 		return fmt.Errorf("%s %v", p.label(FieldKioskPIN), err)
+	}
+	if err := CheckTheme(p.Theme); p.Theme != "" && err != nil {
+		return fmt.Errorf("%s %v", p.label(FieldTheme), err)
 	}
 	if p.badMaxResponse != "" {
 		return fmt.Errorf("%s=%q is not a whole number: give the cap in MiB, from 1 to %d (default %d)",

@@ -67,11 +67,16 @@ type ProfileEntry struct {
 	// CAFile is a PEM bundle of certificate authorities trusted besides the
 	// system's (relative to the config file's folder).
 	CAFile string `toml:"ca_file,omitempty"`
+	// ReadOnly, Theme and ReduceMotion are the console's preferences
+	// (prefs.go).
+	ReadOnly     *bool  `toml:"read_only,omitempty"`
+	Theme        string `toml:"theme,omitempty"`
+	ReduceMotion *bool  `toml:"reduce_motion,omitempty"`
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
 	FieldTokenEnv, FieldMaxResponseMB, FieldMaxListingMB, FieldMaxListingItems, FieldRateLimit, FieldPhoneBaseline, FieldMouse,
-	FieldKioskPIN, FieldKioskSearch, FieldAllowInsecureHTTP, FieldCAFile}
+	FieldKioskPIN, FieldKioskSearch, FieldAllowInsecureHTTP, FieldCAFile, FieldReadOnly, FieldTheme, FieldReduceMotion}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).

@@ -10,24 +10,47 @@ import (
 	"strings"
 
 	"github.com/adrg/xdg"
+	"gopkg.in/natefinch/lumberjack.v2"
 )
 
 // StateDir is evdesk's directory for logs, journals, session metadata and
 // lock files: $XDG_STATE_HOME/evdesk (read at call time).
 func StateDir() string { return filepath.Join(xdgDir("XDG_STATE_HOME", xdg.StateHome), "evdesk") }
 
-// OpenLog opens the log file in the state dir; the terminal belongs to the
-// UI. On failure it logs nowhere rather than stopping the program.
-func OpenLog(level slog.Level) (*slog.Logger, io.Closer) {
-	dir := StateDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return slog.New(slog.DiscardHandler), io.NopCloser(nil)
+// LogPath is the log file: evdesk.log in the state dir.
+func LogPath() string { return filepath.Join(StateDir(), "evdesk.log") }
+
+// Log rotation: a debugging session logs every request, so the log is cut
+// at logMaxMB and a few old ones are kept, for a while.
+const (
+	logMaxMB      = 10
+	logMaxBackups = 3
+	logMaxDays    = 28
+)
+
+// OpenLog opens the log file in the state dir (rotated, 0600); the
+// terminal belongs to the UI. Each of also (a script's standard error
+// under --debug) gets the same redacted records. On failure it logs only
+// to also rather than stopping the program.
+func OpenLog(level slog.Level, also ...io.Writer) (*slog.Logger, io.Closer) {
+	opts := &slog.HandlerOptions{Level: level}
+	var handlers []slog.Handler
+	for _, w := range also {
+		handlers = append(handlers, slog.NewTextHandler(w, opts))
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "evdesk.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return slog.New(slog.DiscardHandler), io.NopCloser(nil)
+	var closer io.Closer = io.NopCloser(nil)
+	if err := os.MkdirAll(StateDir(), 0o700); err == nil {
+		// lumberjack creates the file 0600 and keeps a rotated file's mode.
+		lj := &lumberjack.Logger{Filename: LogPath(), MaxSize: logMaxMB, MaxBackups: logMaxBackups, MaxAge: logMaxDays}
+		if _, err := lj.Write(nil); err == nil { // opens (or creates) the file now: a failure shows here
+			handlers = append(handlers, slog.NewTextHandler(lj, opts))
+			closer = lj
+		}
 	}
-	return slog.New(NewRedactingHandler(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level}))), f
+	if len(handlers) == 0 {
+		return slog.New(slog.DiscardHandler), closer
+	}
+	return slog.New(NewRedactingHandler(slog.NewMultiHandler(handlers...))), closer
 }
 
 // Redaction rules. Each matches real key/value syntax only, so ordinary

@@ -29,6 +29,9 @@ type Action struct {
 	RunKey func(tea.KeyPressMsg) tea.Cmd
 	// Minor actions stay out of the one-line help (the ? panel lists all).
 	Minor bool
+	// Writes marks an action that changes the account: in a read-only
+	// session it is unavailable, with the session's reason.
+	Writes bool
 }
 
 // Binding is the action's key with its help text.
@@ -44,12 +47,17 @@ func (a Action) Binding() key.Binding {
 type Actions []Action
 
 // Dispatch runs the action k selects: it says why when the action is not
-// available, asks first when it is dangerous (in d), else runs it. handled
-// is false when no action has the key.
-func (as Actions) Dispatch(k tea.KeyPressMsg, d *Dialog, th *Theme) (cmd tea.Cmd, handled bool) {
+// available (a write in a read-only session, or its own reason), asks
+// first when it is dangerous (in d), else runs it. handled is false when
+// no action has the key.
+func (as Actions) Dispatch(k tea.KeyPressMsg, d *Dialog, ctx *Context) (cmd tea.Cmd, handled bool) {
+	th := ctx.Theme
 	for _, a := range as {
 		if !key.Matches(k, a.Key) {
 			continue
+		}
+		if a.Writes && ctx.ReadOnly != "" {
+			return Toast(ToastInfo, ReadOnlyWhy(ctx, a.Binding().Help().Desc)), true
 		}
 		if a.Why != nil {
 			if why := a.Why(); why != "" {
@@ -90,4 +98,10 @@ func (as Actions) FullHelp() []key.Binding {
 		out[i] = a.Binding()
 	}
 	return out
+}
+
+// ReadOnlyWhy says why a write (named by what, "new event") is unavailable
+// in a read-only session.
+func ReadOnlyWhy(ctx *Context, what string) string {
+	return "Read-only: " + what + " is unavailable (" + ctx.ReadOnly + ")."
 }

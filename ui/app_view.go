@@ -179,7 +179,10 @@ func (a *App) statusView() string {
 	if a.ctx.Insecure != "" { // a word as well as a colour
 		left = append(left, onBar(t, t.Error).Render(" INSECURE HTTP "))
 	}
-	if a.ctx.Account != "" {
+	if a.ctx.ReadOnly != "" {
+		left = append(left, t.WarningBadge.Render(" READ-ONLY "))
+	}
+	if a.ctx.Account != "" && a.ignored == 0 { // the note needs the room
 		left = append(left, bar(" "+sanitize.Line(a.ctx.Account)+" "))
 	}
 	if sr, ok := a.Top().(StatusReporter); ok {
@@ -187,8 +190,15 @@ func (a *App) statusView() string {
 			left = append(left, onBar(t, t.Key).Render(" "+text+" "))
 		}
 	}
+	if a.ignored != 0 {
+		left = append(left, onBar(t, t.Error).Render(" "+a.scanNoteText()+" "))
+	}
 	if a.inFlight > 0 {
-		spin := onBar(t, t.Info).Render(spinFrames[a.spinFrame%len(spinFrames)])
+		frame := spinFrames[a.spinFrame%len(spinFrames)]
+		if a.ctx.ReduceMotion {
+			frame = "*" // still: the count says work is under way
+		}
+		spin := onBar(t, t.Info).Render(frame)
 		left = append(left, bar(" ")+spin+bar(fmt.Sprintf(" %d in flight ", a.inFlight)))
 	}
 	helpKey := a.ctx.Keys.Help.Help().Key

@@ -15,7 +15,9 @@ import (
 // program builds its own copy: no key map is shared or global.
 type GlobalKeys struct {
 	// The shell's own.
-	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette key.Binding
+	// ToDesk goes back to the check-in desk (where a scan typed elsewhere
+	// belongs).
+	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette, ToDesk key.Binding
 
 	// Moving in lists.
 	Up, Down, PageUp, PageDown, Home, End, Filter, Sort, Reverse key.Binding
@@ -59,6 +61,7 @@ func DefaultGlobalKeys() *GlobalKeys {
 		PrevTab:      b("shift+tab", "prev section", "shift+tab"),
 		Errors:       b("E", "recent errors", "E"),
 		Palette:      b(":", "command palette", ":"),
+		ToDesk:       b("F6", "back to the check-in desk", "f6"),
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),

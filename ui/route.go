@@ -52,6 +52,8 @@ func address(id ScreenID, msg tea.Msg) tea.Msg {
 		return out
 	case asyncDoneMsg:
 		return asyncDoneMsg{msg: address(id, m.msg)}
+	case AskMsg:
+		return AskMsg{Question: m.Question, Yes: addressTo(id, m.Yes)}
 	case addressed, broadcastMsg, asyncStartMsg, PushMsg, PopMsg, ToastMsg, toastExpiredMsg, spinTickMsg, noticeMsg:
 		return msg
 	}

@@ -56,6 +56,14 @@ type Context struct {
 	// Insecure, when set, is the warning of a profile that talks plain
 	// http to another machine: the status bar says INSECURE HTTP all along.
 	Insecure string
+	// ReadOnly, when not "", says why the session is read-only (--read-only,
+	// read_only = true, EVDESK_READ_ONLY): every action that writes is
+	// unavailable, with this reason.
+	ReadOnly string
+	// ThemeMode is the theme asked for: auto (default), dark, light or
+	// high-contrast. ReduceMotion stops the spinner.
+	ThemeMode    string
+	ReduceMotion bool
 }
 
 // Navigation and status messages, produced by the helpers below.

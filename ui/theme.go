@@ -16,8 +16,9 @@ import (
 // The App rebuilds it in place when the terminal reports its background, so
 // components keep the pointer and read styles at render time.
 type Theme struct {
-	Dark    bool // built for a dark background
-	NoColor bool // NO_COLOR: attributes (bold, reverse) only
+	Dark         bool // built for a dark background
+	NoColor      bool // NO_COLOR: attributes (bold, reverse) only
+	HighContrast bool // the high-contrast theme
 
 	Title       lipgloss.Style
 	TabActive   lipgloss.Style
@@ -96,7 +97,12 @@ func NewTheme(dark bool, noColor bool) *Theme {
 		t.HelpKey, t.HelpDesc, t.HelpSep = s().Bold(true), s(), s()
 		return t
 	}
-	p := newPalette(dark)
+	return t.colour(newPalette(dark))
+}
+
+// colour fills the theme's styles from a palette.
+func (t *Theme) colour(p palette) *Theme {
+	s := lipgloss.NewStyle
 	t.Title = s().Bold(true).Foreground(p.accent)
 	t.TabActive = s().Bold(true).Foreground(p.accentFg).Background(p.accent)
 	t.TabInactive = s().Foreground(p.muted)

@@ -42,7 +42,7 @@
 //
 // Auth and plumbing:
 //   - Seeded access tokens (DemoToken, ReadOnlyToken, OtherHostToken,
-//     NoPhoneToken) never expire; the OAuth server's tokens live
+//     NoPhoneToken, and any added with AddToken) never expire; the OAuth server's tokens live
 //     Options.TokenTTL (an hour by default) and its answer adds user_id and
 //     account_id. Refresh tokens rotate: a used one is refused
 //     (invalid_grant). The demo client is DemoClientID with

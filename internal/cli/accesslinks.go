@@ -20,8 +20,8 @@ func newLinksCmd(f *Factory) *cobra.Command {
 			"then join with that email) and group-join links (a group joins without registering).\n" +
 			"Authentication methods: " + strings.Join(api.AuthMethods, ", ") + ".",
 	}
-	cmd.AddCommand(newLinksListCmd(f, nil), newLinksGetCmd(f, nil), newLinksCreateCmd(f, nil),
-		newLinksUpdateCmd(f, nil), newLinksDefaultCmd(f, nil), newLinksDeleteCmd(f, nil))
+	cmd.AddCommand(newLinksListCmd(f, nil), newLinksGetCmd(f, nil), writing(newLinksCreateCmd(f, nil)),
+		writing(newLinksUpdateCmd(f, nil)), writing(newLinksDefaultCmd(f, nil)), writing(newLinksDeleteCmd(f, nil)))
 	return cmd
 }
 

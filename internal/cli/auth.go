@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/words"
@@ -85,6 +86,9 @@ func newLoginCmd(f *Factory) *cobra.Command {
 			if err := ensureStorage(cmd.Context(), st, term, p.Name, insecure, out); err != nil {
 				return err
 			}
+			if len(p.Scopes) == 0 { // every scope evdesk's features need (README, Scopes and plans)
+				p.Scopes = api.RequestedScopes(p.PathWord)
+			}
 			sess, err := auth.Login(cmd.Context(), auth.LoginOptions{Profile: p, ClientSecret: secret, SaveClientSecret: prompted,
 				Store: st, NoBrowser: noBrowser, OpenBrowser: f.Browser, Input: term.In, Out: out, Timeout: timeout})
 			if err != nil {
@@ -100,6 +104,9 @@ func newLoginCmd(f *Factory) *cobra.Command {
 			fmt.Fprintf(out, "\nLogged in to profile %q as %s.\n", p.Name, who)
 			if len(sess.Scopes) > 0 {
 				fmt.Fprintf(out, "Scopes: %s\n", strings.Join(sess.Scopes, " "))
+				for _, g := range api.LeftOut(sess.Scopes, p.PathWord) {
+					fmt.Fprintf(out, "Not granted, so unavailable: %s (needs %s)\n", g.Feature, strings.Join(g.Missing, ", "))
+				}
 			}
 			announceBackend(out, st, p.Name, sess.Backend)
 			if p.Token != "" {
@@ -328,6 +335,7 @@ func authStatus(out io.Writer, p config.Profile, st *auth.Store, now time.Time) 
 		}
 		row("user", user)
 		row("scopes", words.OrDash(strings.Join(s.Scopes, " ")))
+		scopeCoverage(out, row, s.Scopes, p.PathWord)
 		if now.Before(s.Expiry) {
 			row("access token", fmt.Sprintf("valid until %s (%s left)", s.Expiry.Local().Format(authTimeLayout), authRoundDur(s.Expiry.Sub(now))))
 		} else {
@@ -399,5 +407,27 @@ func newAuthTokenCmd(f *Factory) *cobra.Command {
 			fmt.Fprintln(cmd.OutOrStdout(), tok.AccessToken)
 			return nil
 		},
+	}
+}
+
+// scopeCoverage adds the features a login's scopes leave out to auth
+// status: each with the scope it lacks.
+func scopeCoverage(out io.Writer, row func(k, v string), granted []string, word string) {
+	if len(granted) == 0 {
+		row("features", "unknown: the sign-in server reported no scopes")
+		return
+	}
+	gaps := api.LeftOut(granted, word)
+	if len(gaps) == 0 {
+		row("features", "every feature is allowed by these scopes")
+		return
+	}
+	for i, g := range gaps {
+		line := fmt.Sprintf("%s (needs %s)", g.Feature, strings.Join(g.Missing, ", "))
+		if i == 0 {
+			row("left out", line)
+			continue
+		}
+		fmt.Fprintf(out, "%-15s %s\n", "", line)
 	}
 }

@@ -161,6 +161,7 @@ func checkinRun(ctx context.Context, o *checkinOptions) error {
 				}
 			},
 			OnShort:  func(err error) { fmt.Fprintln(o.IO.ErrOut, "evdesk: "+err.Error()) },
+			OnNote:   func(note string) { fmt.Fprintln(o.IO.ErrOut, "evdesk: "+note) },
 			Register: o.register(s),
 			OnStatus: func(st scanqueue.Status) {
 				if bar == nil { // the total is known once the list is journaled

@@ -21,9 +21,9 @@ func newCoeditorsCmd(f *Factory) *cobra.Command {
 			"--groups takes a comma-separated list of groups or their labels (any case), \"all\" or \"none\".",
 	}
 	cmd.AddCommand(newCoeditorsListCmd(f, nil),
-		newCoeditorsChangeCmd(f, nil, api.CoeditorAdd, "add EVENT_ID --email ADDRESS... --groups GROUPS", "Add co-editors with the given groups"),
-		newCoeditorsChangeCmd(f, nil, api.CoeditorUpdate, "update EVENT_ID --email ADDRESS... --groups GROUPS", "Set the groups of co-editors (replacing theirs)"),
-		newCoeditorsChangeCmd(f, nil, api.CoeditorDelete, "remove EVENT_ID --email ADDRESS...", "Remove co-editors"))
+		writing(newCoeditorsChangeCmd(f, nil, api.CoeditorAdd, "add EVENT_ID --email ADDRESS... --groups GROUPS", "Add co-editors with the given groups")),
+		writing(newCoeditorsChangeCmd(f, nil, api.CoeditorUpdate, "update EVENT_ID --email ADDRESS... --groups GROUPS", "Set the groups of co-editors (replacing theirs)")),
+		writing(newCoeditorsChangeCmd(f, nil, api.CoeditorDelete, "remove EVENT_ID --email ADDRESS...", "Remove co-editors")))
 	return cmd
 }
 

@@ -1,16 +1,19 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/checkin"
 )
@@ -21,7 +24,7 @@ func journalDir(s *session) string {
 	if s.journalDir != "" {
 		return s.journalDir
 	}
-	return filepath.Join(config.StateDir(), "journal")
+	return config.JournalDir()
 }
 
 // hostName names a desk by default: the machine it runs on.
@@ -64,8 +67,9 @@ func checkDeskName(name string) error {
 
 func newDeskCmd(f *Factory) *cobra.Command {
 	var (
-		sessionID, desk string
-		board, kiosk    bool
+		sessionID, desk        string
+		board, kiosk, headless bool
+		vf                     venueFlags
 	)
 	cmd := &cobra.Command{
 		Use: "desk EVENT_ID",
@@ -105,12 +109,21 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			if board && kiosk {
 				return errors.New("--board and --kiosk do not go together: --kiosk locks a desk that scans; the board scans nothing")
 			}
+			if headless && (board || kiosk) {
+				return errors.New("--headless goes alone: it reads scans on standard input and has no screen for --board or --kiosk")
+			}
+			if err := vf.check(cmd); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			s, err := f.OpenSession(ctx, f.flags, forConsole)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
+			if s.readOnly != "" && !board {
+				return fmt.Errorf("a desk records check-ins, and this session is read-only (%s): open the arrivals board with --board", s.readOnly)
+			}
 			if kiosk && s.kioskPIN == "" {
 				return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (6 to 12 digits)",
 					config.EnvKioskPIN, s.profile, config.Path())
@@ -123,6 +136,13 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			deps := checkinDeps(s)
 			if cmd.Flags().Changed("desk") {
 				deps.Desk = strings.TrimSpace(desk)
+			}
+			if headless {
+				return openHeadless(ctx, cmd, s, deps, &vf, eventID, sessionID)
+			}
+			logf := func(format string, args ...any) { s.log.Info(fmt.Sprintf(format, args...)) }
+			if deps.Venue, err = vf.opener(deps.JournalDir, logf, nil); err != nil {
+				return err
 			}
 			if kiosk {
 				deps.KioskPIN, deps.KioskSearch = s.kioskPIN, s.kioskSearch
@@ -141,6 +161,47 @@ func newDeskCmd(f *Factory) *cobra.Command {
 	fl.StringVar(&sessionID, "session", "", "check in to this session of the event (default: the whole event)")
 	fl.StringVar(&desk, "desk", "", "this desk's name, sent with its check-ins and shown to the other desks (default: this computer's name)")
 	fl.BoolVar(&board, "board", false, "show the arrivals board only (a supervisor's screen; records nothing)")
+	fl.BoolVar(&headless, "headless", false, "no screen: read scans on standard input, one a line, and write each answer as a JSON line")
+	vf.add(cmd)
 	fl.BoolVar(&kiosk, "kiosk", false, "keep the desk on screen: leaving takes ctrl+k and the PIN ("+config.EnvKioskPIN+" or the profile's kiosk_pin)")
 	return cmd
+}
+
+// openHeadless opens the desk without a screen and answers scans from
+// standard input until it ends (or a signal): `evdesk desk --headless`.
+func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps checkin.Deps, vf *venueFlags, eventID, sessionID string) error {
+	o := venue.Options{Dir: deps.JournalDir, EventID: eventID, SessionID: sessionID, Name: deps.Desk,
+		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn}
+	out := newLineWriter(cmd.OutOrStdout())
+	var tap func(email, desk string, at time.Time)
+	if vf.arrivals {
+		tap = func(email, desk string, at time.Time) {
+			_ = out.write(arrivalLine{Kind: "arrival", Email: email, Desk: sanitize.Line(desk), At: at, Known: time.Now()})
+		}
+	}
+	errOut := cmd.ErrOrStderr()
+	logf := func(format string, args ...any) {
+		s.log.Info(fmt.Sprintf(format, args...))
+		fmt.Fprintf(errOut, "%s %s\n", time.Now().Format("15:04:05.000"), sanitize.Line(fmt.Sprintf(format, args...)))
+	}
+	open, err := vf.opener(deps.JournalDir, logf, tap)
+	if err != nil {
+		return err
+	}
+	if open != nil {
+		v, err := open(eventID, sessionID)
+		if err != nil {
+			return err
+		}
+		o.Venue = v
+	}
+	d, err := venue.Open(o)
+	if err != nil {
+		if o.Venue != nil {
+			_ = o.Venue.Close()
+		}
+		return err
+	}
+	defer d.Close()
+	return runHeadless(ctx, d, cmd.InOrStdin(), out)
 }

@@ -16,9 +16,9 @@ import (
 
 func newEventsCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "events", Short: "List, show, create, change, publish, cancel and delete events (for scripts)"}
-	cmd.AddCommand(newEventsListCmd(f, nil), newEventsGetCmd(f, nil), newEventsCreateCmd(f, nil),
-		newEventsUpdateCmd(f, nil), newEventsPublishCmd(f, nil), newEventsCancelCmd(f, nil),
-		newEventsDuplicateCmd(f, nil), newEventsDeleteCmd(f, nil))
+	cmd.AddCommand(newEventsListCmd(f, nil), newEventsGetCmd(f, nil), writing(newEventsCreateCmd(f, nil)),
+		writing(newEventsUpdateCmd(f, nil)), writing(newEventsPublishCmd(f, nil)), writing(newEventsCancelCmd(f, nil)),
+		writing(newEventsDuplicateCmd(f, nil)), writing(newEventsDeleteCmd(f, nil)))
 	return cmd
 }
 
@@ -414,7 +414,7 @@ func newEventsDuplicateCmd(f *Factory, runF runFunc[eventOptions]) *cobra.Comman
 func registrants(ctx context.Context, s *session, eventID string) (int, error) {
 	page, err := s.client.Attendees.RegistrantsPage(ctx, eventID, api.ListRegistrantsOptions{PageSize: 1}, "")
 	if err != nil {
-		if api.IsStatus(err, 404) {
+		if api.IsCode(err, api.CodeEventNotFound) { // not a refusal of the listing alone
 			return 0, err
 		}
 		s.log.Warn("registrants not counted", "event", eventID, "err", err)

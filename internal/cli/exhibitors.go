@@ -22,7 +22,7 @@ func newExhibitorsCmd(f *Factory) *cobra.Command {
 			"error 1006. A sponsor needs its tier id; a tier applies only to sponsors. The API names\n" +
 			"tiers by id only: name-tier gives a tier a name that tables show in its place.",
 	}
-	cmd.AddCommand(newExhibitorsListCmd(f, nil), newExhibitorsCreateCmd(f, nil), newExhibitorsNameTierCmd())
+	cmd.AddCommand(newExhibitorsListCmd(f, nil), writing(newExhibitorsCreateCmd(f, nil)), newExhibitorsNameTierCmd())
 	return cmd
 }
 

@@ -47,6 +47,8 @@ type Factory struct {
 	OwnProfile func(name string) (config.Profile, error)
 	// AuthStore opens the credentials store (keyring, or the consented file).
 	AuthStore func(auth.StoreOptions) *auth.Store
+	// Getenv reads the environment (EVDESK_DEBUG, EVDESK_READ_ONLY, ...).
+	Getenv func(string) string
 	// OpenSession connects to the API for a profile, or starts the demo
 	// simulator (openSession).
 	OpenSession func(ctx context.Context, flags rootFlags, console bool) (*session, error)
@@ -61,7 +63,7 @@ type Factory struct {
 // NewFactory returns a factory on ios, its seams on the real world.
 func NewFactory(ios *IOStreams) *Factory {
 	f := &Factory{IOStreams: ios, BuildInfo: debug.ReadBuildInfo, Now: time.Now, Browser: auth.OpenBrowser,
-		Profile: config.LoadProfile, OwnProfile: config.LoadOwnProfile, AuthStore: auth.NewStore}
+		Profile: config.LoadProfile, OwnProfile: config.LoadOwnProfile, AuthStore: auth.NewStore, Getenv: os.Getenv}
 	f.OpenSession = f.openSession
 	return f
 }
@@ -84,8 +86,14 @@ type session struct {
 	client  *api.Client
 	profile string
 	demo    bool
-	noMouse bool   // --no-mouse, or mouse = false in the profile
-	warning string // e.g. the refresh token nears its end of life
+	noMouse bool // --no-mouse, or mouse = false in the profile
+	// readOnly says why the session may not write ("" : it may); theme and
+	// reduceMotion are the console's look (--theme, the profile, the
+	// environment).
+	readOnly     string
+	theme        string
+	reduceMotion bool
+	warning      string // e.g. the refresh token nears its end of life
 	// insecure warns, on every run, of plain http to another machine
 	// (allow_insecure_http = true).
 	insecure string
@@ -136,7 +144,15 @@ const (
 
 // openSession connects to the configured API, or starts the simulator for --demo.
 func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool) (*session, error) {
-	logger, logFile := config.OpenLog(slog.LevelInfo)
+	debug := f.debugging(flags)
+	level, also := slog.LevelInfo, []io.Writer(nil)
+	if debug {
+		level = slog.LevelDebug
+		if !console { // a script's standard error is free; the console's terminal is not
+			also = append(also, f.IOStreams.ErrOut)
+		}
+	}
+	logger, logFile := config.OpenLog(level, also...)
 	s := &session{log: logger, closers: []io.Closer{logFile}}
 	var profile config.Profile
 	if !flags.demo { // a broken config file must not block the demo
@@ -161,7 +177,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 			return nil, fmt.Errorf("%s %v", config.EnvKioskPIN, err)
 		}
 		profile = config.Profile{Name: "demo", BaseURL: srv.URL(), PathWord: config.DefaultPathWord, Token: sim.DemoToken,
-			KioskPIN: pin}
+			KioskPIN: pin, ReadOnly: config.ParseBool(f.Getenv(config.EnvReadOnly)), Theme: strings.ToLower(f.Getenv(config.EnvTheme))}
 		s.demo, s.account = true, sim.DemoHostEmail
 		// The demo server starts afresh on every run: journals kept from
 		// an earlier run would answer for scans it has never seen.
@@ -207,6 +223,17 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	if console {
 		common = append(common, api.WithStringFilter(sanitize.Field))
 	}
+	if debug {
+		common = append(common, api.WithDebugBodies(api.DebugBodyBytes))
+	}
+	s.readOnly = f.readOnlyReason(flags, profile)
+	if s.readOnly != "" { // the net under the CLI's and the console's own refusals
+		common = append(common, api.WithReadOnly(s.readOnly))
+	}
+	s.theme, s.reduceMotion = profile.Theme, profile.ReduceMotion
+	if flags.theme != "" {
+		s.theme = flags.theme
+	}
 	s.clientOpts = common
 	client, err := api.New(common...)
 	if err != nil {
@@ -228,6 +255,33 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	}
 	logger.Info("session opened", "base_url", profile.BaseURL, "demo", s.demo)
 	return s, nil
+}
+
+// readOnlyReason says why a session of profile may not write: --read-only,
+// else the profile's read_only or EVDESK_READ_ONLY; "" when it may.
+func (f *Factory) readOnlyReason(flags rootFlags, profile config.Profile) string {
+	if flags.readOnly {
+		return "--read-only"
+	}
+	if profile.Name == "demo" && profile.File == "" && profile.ReadOnly {
+		return config.EnvReadOnly + " is set"
+	}
+	return profile.ReadOnlyReason()
+}
+
+// debugging reports whether requests are logged: --debug, or
+// EVDESK_DEBUG=api.
+func (f *Factory) debugging(flags rootFlags) bool {
+	return flags.debug || debugFromEnv(f.Getenv(config.EnvDebug))
+}
+
+// debugFromEnv reads EVDESK_DEBUG: "api" (gh's word) or 1/true.
+func debugFromEnv(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "api", "1", "true", "yes":
+		return true
+	}
+	return false
 }
 
 // removeDir is a closer that deletes a temporary folder.
@@ -255,7 +309,7 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 		fmt.Fprintln(f.IOStreams.ErrOut, "evdesk: warning:", s.insecure)
 	}
 	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: f.Browser,
-		NoMouse: s.noMouse, Insecure: s.insecure}
+		NoMouse: s.noMouse, Insecure: s.insecure, ReadOnly: s.readOnly, ThemeMode: s.theme, ReduceMotion: s.reduceMotion}
 	var samples []string
 	if s.demo {
 		samples = sim.SampleAudioURLs

@@ -62,6 +62,38 @@ func reportError(w io.Writer, code int, err error, profile string) {
 	}
 }
 
+// writes marks a command that changes the account: a read-only session
+// refuses it before anything is opened.
+const writes = "evdesk/writes"
+
+// writing marks cmd as a command that changes the account.
+func writing(cmd *cobra.Command) *cobra.Command {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[writes] = "yes"
+	return cmd
+}
+
+// refuseWrites fails a write command in a read-only session (exit 1),
+// naming why the session is read-only.
+func (f *Factory) refuseWrites(cmd *cobra.Command) error {
+	if cmd.Annotations[writes] == "" {
+		return nil
+	}
+	p := config.Profile{Name: "demo", ReadOnly: config.ParseBool(f.Getenv(config.EnvReadOnly))}
+	if !f.flags.demo {
+		var err error
+		if p, err = f.Profile(f.flags.profile); err != nil {
+			return nil // the command's own run reports a broken profile
+		}
+	}
+	if why := f.readOnlyReason(f.flags, p); why != "" {
+		return &exitError{code: exitFailed, err: fmt.Errorf("`%s` changes the account, and this session is read-only (%s)", cmd.CommandPath(), why)}
+	}
+	return nil
+}
+
 // interactive marks a command that runs the console: no --timeout.
 const interactive = "evdesk/interactive"
 
@@ -86,6 +118,14 @@ func (f *Factory) profileInUse() string {
 // boundRun bounds a script command's run by --timeout (the console and the
 // desk have no bound): the persistent pre-run of every command.
 func (f *Factory) boundRun(cmd *cobra.Command, _ []string) error {
+	if f.flags.theme != "" {
+		if err := config.CheckTheme(f.flags.theme); err != nil {
+			return flagErrorf("--theme: %v", err)
+		}
+	}
+	if err := f.refuseWrites(cmd); err != nil {
+		return err
+	}
 	if cmd.Annotations[interactive] != "" {
 		return nil
 	}
@@ -97,10 +137,13 @@ func (f *Factory) boundRun(cmd *cobra.Command, _ []string) error {
 
 // rootFlags are the persistent flags every command shares.
 type rootFlags struct {
-	demo    bool
-	profile string
-	timeout time.Duration
-	noMouse bool
+	debug    bool   // log each request and answer (--debug, EVDESK_DEBUG=api)
+	readOnly bool   // --read-only
+	theme    string // --theme
+	demo     bool
+	profile  string
+	timeout  time.Duration
+	noMouse  bool
 	// other opens profile beside the one in use (the other side of a
 	// comparison): as its file defines it, without the environment's
 	// overrides, which belong to the profile in use.
@@ -143,6 +186,10 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	pf := root.PersistentFlags()
 	pf.BoolVar(&f.flags.demo, "demo", false, "use the embedded simulator with demo data (no account needed)")
 	pf.StringVar(&f.flags.profile, "profile", "", "profile to use (default: $EVDESK_PROFILE, then the config file's default_profile)")
+	pf.BoolVar(&f.flags.debug, "debug", false, "log each request and answer (redacted) to the log and, for script commands, to standard error; also "+config.EnvDebug+"=api")
+	pf.BoolVar(&f.flags.readOnly, "read-only", false, "change nothing: the console's writes are unavailable, write commands refuse (also read_only = true, "+config.EnvReadOnly+"=1)")
+	pf.StringVar(&f.flags.theme, "theme", "", "the console's theme: "+strings.Join(config.Themes, ", ")+" (default: the profile's theme, "+config.EnvTheme+", else auto)")
+	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions(config.Themes, cobra.ShellCompDirectiveNoFileComp))
 	pf.BoolVar(&f.flags.noMouse, "no-mouse", false, "leave the mouse to the terminal (select text as usual); also mouse = false in the profile")
 	pf.DurationVar(&f.flags.timeout, "timeout", DefaultTimeout,
 		"give up on a command that has not finished after this long (0: no limit; the console has none)")
@@ -157,16 +204,19 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newCoeditorsCmd(f))
 	root.AddCommand(newEmailsCmd(f))
 	root.AddCommand(newDeskCmd(f))
-	root.AddCommand(newCheckinCmd(f, nil))
+	root.AddCommand(writing(newCheckinCmd(f, nil)))
+	root.AddCommand(newVenueCmd())
 	root.AddCommand(newPhoneCmd(f))
 	root.AddCommand(newLinksCmd(f))
-	root.AddCommand(newRegisterCmd(f, nil))
+	root.AddCommand(writing(newRegisterCmd(f, nil)))
 	root.AddCommand(newTicketTypesCmd(f, nil))
 	root.AddCommand(newExhibitorsCmd(f))
 	root.AddCommand(newTranscribeCmd(f, nil))
+	root.AddCommand(newInfoCmd(f, nil))
 	root.AddCommand(newBadgeCmd(f))
 	root.AddCommand(newRosterCmd(f))
 	root.AddCommand(helpTopics()...)
+	f.completeWithData(root)
 	explainMistakes(root)
 	return root
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -83,5 +84,7 @@ func newTranscriber(ctx context.Context, f *Factory, flags rootFlags, s *session
 	if err != nil {
 		return nil, err
 	}
-	return api.NewTranscriber(s.client.BaseURL(), ts, s.clientOpts...)
+	// A transcription changes nothing on the account: a read-only
+	// session may still make one.
+	return api.NewTranscriber(s.client.BaseURL(), ts, append(slices.Clone(s.clientOpts), api.WithReadOnly(""))...)
 }

@@ -173,7 +173,7 @@ func (b *Base[T]) Update(msg tea.Msg, actions ui.Actions) tea.Cmd {
 		}
 		return b.onPage(msg)
 	case table.ActivatedMsg: // a double click is Enter on the row
-		cmd, _ := actions.Dispatch(tea.KeyPressMsg{Code: tea.KeyEnter}, &b.Dialog, b.Ctx.Theme)
+		cmd, _ := actions.Dispatch(tea.KeyPressMsg{Code: tea.KeyEnter}, &b.Dialog, b.Ctx)
 		return cmd
 	}
 	if cmd, handled := b.Dialog.Update(msg); handled {
@@ -183,7 +183,7 @@ func (b *Base[T]) Update(msg tea.Msg, actions ui.Actions) tea.Cmd {
 		if key.Matches(k, b.Ctx.Keys.Refresh) {
 			return b.Reload()
 		}
-		if cmd, handled := actions.Dispatch(k, &b.Dialog, b.Ctx.Theme); handled {
+		if cmd, handled := actions.Dispatch(k, &b.Dialog, b.Ctx); handled {
 			return cmd
 		}
 	}

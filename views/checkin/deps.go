@@ -10,6 +10,7 @@ import (
 
 	"github.com/evdesk/evdesk/internal/checkin/printing"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 
 	"github.com/evdesk/evdesk/api"
 )
@@ -46,6 +47,9 @@ type Deps struct {
 	Local *time.Location
 	// Bell starts desks with the terminal bell on failures switched on.
 	Bell bool
+	// Venue, when set, makes a desk's membership of its venue (evdesk
+	// desk --venue): the desks of a venue agree and share one sender.
+	Venue func(eventID, sessionID string) (venue.Venue, error)
 	// Extras: walk-ins, badges, the on_checkin hook (door.go).
 	Extras Extras
 

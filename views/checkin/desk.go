@@ -169,6 +169,16 @@ func (d *Desk) Close() {
 // scanner's keystrokes never reach the shell or a table.
 func (d *Desk) CapturingInput() bool { return true }
 
+// TakesScans is always true: a barcode scanner's codes belong here, and
+// the shell brings them here from under its own panels (ui.ScanTaker).
+func (d *Desk) TakesScans() bool { return true }
+
+// Reopen opens the same desk again, for the shell's way back to the desk
+// after it has left (ui.Reopener).
+func (d *Desk) Reopen() ui.Screen {
+	return newDesk(d.ctx, d.deps, d.eventID, d.eventName, d.sessionID, d.sessionName)
+}
+
 // CapturingBack is true: esc clears the input first, then leaves.
 func (d *Desk) CapturingBack() bool { return true }
 
@@ -266,7 +276,7 @@ func (d *Desk) refreshVenue() {
 		d.refilter()
 	}
 	if d.showBoard {
-		d.board.show(d.v.Stats(boardLatest))
+		d.board.showDesk(d.v)
 	}
 }
 
@@ -286,7 +296,7 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
-	if cmd, handled := d.doorActions().Dispatch(k, &d.door.dialog, d.ctx.Theme); handled {
+	if cmd, handled := d.doorActions().Dispatch(k, &d.door.dialog, d.ctx); handled {
 		return cmd
 	}
 	switch {
@@ -337,7 +347,9 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if why := d.Locked(); why != "" {
 			return ui.Toast(ui.ToastInfo, why)
 		}
-		return d.leave()
+		// Leaving asks, as quitting does: away from the desk, scans are
+		// ignored.
+		return ui.Ask("Leave the check-in desk? Away from it, scans are ignored.", d.leave())
 	}
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(k)
@@ -553,6 +565,9 @@ func (d *Desk) onOpened(m openedMsg) tea.Cmd {
 	if d.resumed > 0 {
 		cmds = append(cmds, ui.Toast(ui.ToastInfo,
 			fmt.Sprintf("%s from an earlier session not sent yet; sending now", scansWord(d.resumed))))
+	}
+	for _, note := range m.v.Journal().Notes() { // damaged lines set aside
+		cmds = append(cmds, ui.Toast(ui.ToastError, note))
 	}
 	return tea.Batch(cmds...)
 }

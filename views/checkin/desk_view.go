@@ -145,6 +145,8 @@ func (d *Desk) rosterText() string {
 	switch {
 	case r.Loading && r.Roster == nil:
 		return fmt.Sprintf("roster loading %s of %s", ui.Thousands(r.Loaded), ui.Thousands(r.Total))
+	case r.Roster == nil && r.Refused:
+		return "email only: ticket codes need the registrants scope"
 	case r.Roster == nil && r.Err != nil:
 		return "no roster yet (" + offlineReason(r.Err) + ")"
 	case r.Roster == nil:

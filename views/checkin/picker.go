@@ -193,9 +193,18 @@ func (p *Picker) open() tea.Cmd {
 	}
 	e := *p.chosen
 	if row.ID == wholeEvent {
-		return ui.Push(NewDesk(p.ctx, p.deps, e.EventID, e.Name, "", ""))
+		return ui.Push(p.desk(e.EventID, e.Name, "", ""))
 	}
-	return ui.Push(NewDesk(p.ctx, p.deps, e.EventID, e.Name, row.ID, p.sessByID[row.ID].Name))
+	return ui.Push(p.desk(e.EventID, e.Name, row.ID, p.sessByID[row.ID].Name))
+}
+
+// desk opens the desk of an event or session; a read-only session, which
+// records nothing, opens its arrivals board instead.
+func (p *Picker) desk(eventID, eventName, sessionID, sessionName string) ui.Screen {
+	if p.ctx.ReadOnly != "" {
+		return NewBoard(p.ctx, p.deps, eventID, eventName, sessionID)
+	}
+	return NewDesk(p.ctx, p.deps, eventID, eventName, sessionID, sessionName)
 }
 
 func (p *Picker) history() tea.Cmd {
@@ -266,7 +275,7 @@ func (p *Picker) onSessions(m pickerSessionsMsg) tea.Cmd {
 	if len(m.items) == 0 {
 		// Nothing to choose: straight to the event's desk.
 		e := *p.chosen
-		desk := NewDesk(p.ctx, p.deps, e.EventID, e.Name, "", "")
+		desk := p.desk(e.EventID, e.Name, "", "")
 		if p.fixed {
 			return tea.Sequence(ui.Pop(), ui.Push(desk))
 		}

@@ -182,8 +182,18 @@ func (rt *runtime) open(d Deps, eventID, sessionID string) tea.Msg {
 	if h := d.hooks; h != nil {
 		o.LockWait, o.Sender, o.Wait = h.lockWait, h.sender, h.wait
 	}
+	if d.Venue != nil {
+		vn, err := d.Venue(eventID, sessionID)
+		if err != nil {
+			return openedMsg{err: err}
+		}
+		o.Venue = vn
+	}
 	v, err := venue.Open(o)
 	if err != nil {
+		if o.Venue != nil {
+			_ = o.Venue.Close()
+		}
 		return openedMsg{err: err}
 	}
 	snap := takeSnapshot(v.Journal(), d.Now().In(d.Local))

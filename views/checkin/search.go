@@ -43,6 +43,8 @@ func (r *registrants) fill(st venue.RosterState) {
 	switch {
 	case st.Roster == nil && st.Loading:
 		r.table.SetEmptyText("The roster is loading (" + ui.Thousands(st.Loaded) + " of " + ui.Thousands(st.Total) + ")...")
+	case st.Roster == nil && st.Refused:
+		r.table.SetEmptyText("No roster: " + roster.EmailOnly)
 	case st.Roster == nil && st.Err != nil:
 		r.table.SetEmptyText("No roster yet: " + ui.OneLine(st.Err.Error()) + " (ctrl+r tries again)")
 	case st.Roster == nil:

@@ -70,9 +70,9 @@ func (s *Screen) actions() ui.Actions {
 	k := s.Ctx.Keys
 	selected := s.NeedsSelection("No co-editor selected: press a to add one")
 	return ui.Actions{
-		{Key: k.Add, Help: "add co-editors", Why: s.NotBusy, Run: s.openAdd},
-		{Key: k.OrOpen(k.Edit), Help: "change permissions", Why: selected, Run: s.openEdit},
-		{Key: k.Delete, Help: "remove", Why: selected, Dangerous: true, Run: s.remove,
+		{Writes: true, Key: k.Add, Help: "add co-editors", Why: s.NotBusy, Run: s.openAdd},
+		{Writes: true, Key: k.OrOpen(k.Edit), Help: "change permissions", Why: selected, Run: s.openEdit},
+		{Writes: true, Key: k.Delete, Help: "remove", Why: selected, Dangerous: true, Run: s.remove,
 			Confirm: func() string {
 				c, _ := s.Selected()
 				return fmt.Sprintf("Remove %s as co-editor of %q? They keep no edit access to the event.", c.Email, s.eventName)

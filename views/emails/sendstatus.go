@@ -132,7 +132,7 @@ func (s *SendStatusScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, cmd
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx.Theme); handled {
+		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx); handled {
 			return s, cmd
 		}
 	}

@@ -112,7 +112,7 @@ func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		if key.Matches(k, s.ctx.Keys.Refresh) {
 			return s, s.load()
 		}
-		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx.Theme); handled {
+		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx); handled {
 			return s, cmd
 		}
 	}
@@ -146,15 +146,15 @@ func (s *DetailScreen) actions() ui.Actions {
 	status := strings.ToLower(s.bucket.String())
 	push := func(open func() ui.Screen) func() tea.Cmd { return func() tea.Cmd { return ui.Push(open()) } }
 	as := ui.Actions{
-		{Key: k.Publish, Help: "publish", Run: s.publish,
+		{Writes: true, Key: k.Publish, Help: "publish", Run: s.publish,
 			Why: only("Publish: only drafts can be published; this event is "+status, BucketDraft)},
-		{Key: k.Cancel, Help: "cancel event", Run: s.openCancelForm,
+		{Writes: true, Key: k.Cancel, Help: "cancel event", Run: s.openCancelForm,
 			Why: only("Cancel: only upcoming published events can be cancelled; this event is "+status, BucketUpcoming)},
-		{Key: k.Duplicate, Help: "duplicate", Run: s.openDuplicateForm, Why: notBusy},
-		{Key: k.Delete, Help: "delete draft", Dangerous: true, Run: s.run("delete", deleteDraft),
+		{Writes: true, Key: k.Duplicate, Help: "duplicate", Run: s.openDuplicateForm, Why: notBusy},
+		{Writes: true, Key: k.Delete, Help: "delete draft", Dangerous: true, Run: s.run("delete", deleteDraft),
 			Confirm: func() string { return fmt.Sprintf("Delete the draft %q? This cannot be undone.", name) },
 			Why:     only("Delete: only drafts can be deleted; cancel a published event instead", BucketDraft)},
-		{Key: k.Edit, Help: "edit", Run: s.openEditForm,
+		{Writes: true, Key: k.Edit, Help: "edit", Run: s.openEditForm,
 			Why: only("Edit: past and cancelled events cannot be edited", BucketDraft, BucketUpcoming)},
 		{Key: k.Browse, Help: "open the event page", Minor: true, Run: func() tea.Cmd { return ui.Browse(s.ctx, e.EventURL) }},
 		{Key: k.Coeditors, Run: push(func() ui.Screen { return coeditors.New(s.ctx, s.deps.Client, e.EventID, name) })},

@@ -170,7 +170,7 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, cmd
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx.Theme); handled {
+		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx); handled {
 			return s, cmd
 		}
 	}
@@ -184,7 +184,7 @@ func (s *ListScreen) actions() ui.Actions {
 	k := s.ctx.Keys
 	return ui.Actions{
 		{Key: k.Open, Help: "open", Run: s.open},
-		{Key: k.New, Help: "new event", Run: s.openCreateForm},
+		{Writes: true, Key: k.New, Help: "new event", Run: s.openCreateForm},
 		{Key: k.Refresh, Run: s.reload},
 		{Key: k.Views, Help: "choose listing", RunKey: s.showBucket},
 	}

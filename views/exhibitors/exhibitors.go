@@ -140,7 +140,7 @@ func (s *Screen) Close() {
 func (s *Screen) actions() ui.Actions {
 	k := s.Ctx.Keys
 	return ui.Actions{
-		{Key: k.Add, Help: "add exhibitor", Run: s.openAdd, Why: func() string {
+		{Writes: true, Key: k.Add, Help: "add exhibitor", Run: s.openAdd, Why: func() string {
 			if why := s.NotBusy(); why != "" {
 				return why
 			}

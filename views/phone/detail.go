@@ -58,7 +58,7 @@ func (s *DetailScreen) Init() tea.Cmd { return nil }
 func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		// None of these actions is dangerous: no dialog is needed.
-		if cmd, handled := s.actions().Dispatch(k, nil, s.ctx.Theme); handled {
+		if cmd, handled := s.actions().Dispatch(k, nil, s.ctx); handled {
 			return s, cmd
 		}
 	}

@@ -352,7 +352,7 @@ func (s *Screen) remark() {
 // actions are what the screen lets the user do.
 func (s *Screen) actions() ui.Actions {
 	k := s.Ctx.Keys
-	register := ui.Action{Key: k.Add, Help: "register attendees", Why: s.cannotRegister, Run: s.openForm}
+	register := ui.Action{Writes: true, Key: k.Add, Help: "register attendees", Why: s.cannotRegister, Run: s.openForm}
 	enter := register
 	enter.Key, enter.Minor = k.Open, true
 	if s.closed != "" { // nothing to choose; a and enter say why

@@ -176,7 +176,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	}
 	k, isKey := msg.(tea.KeyPressMsg)
 	if isKey && !s.table.Filtering() {
-		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx.Theme); handled {
+		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx); handled {
 			return s, cmd
 		}
 	}

@@ -113,6 +113,10 @@ type SenderOptions struct {
 	Now func() time.Time
 	// Jitter returns a number in [0, 1) (default math/rand/v2).
 	Jitter func() float64
+	// Hold, when set, keeps pending scans back from sending: a venue's
+	// mesh delivers them (package venue). It runs with the journal locked
+	// and must not call it; Wake the sender when its answer changes.
+	Hold func(Scan) bool
 	// BaseDelay and MaxDelay bound the exponential backoff (defaults 500ms
 	// and 30s); a server's Retry-After wins over both, up to MaxRetryAfter
 	// (default 5 minutes), so no answer can park the desk for long.
@@ -267,7 +271,7 @@ func (s *Sender) run() {
 	defer s.touch(func(st *Status) { st.State, st.InFlight = Stopped, 0 })
 	failures := 0
 	for {
-		batch, arrived := s.j.batch(s.opts.BatchSize)
+		batch, arrived := s.j.batch(s.opts.BatchSize, s.opts.Hold)
 		if len(batch) == 0 {
 			s.touch(func(st *Status) { st.State, st.InFlight, st.RetryAt = Idle, 0, time.Time{} })
 			if !s.rest(arrived, -1) {
@@ -545,3 +549,9 @@ func (p *publisher) idle() bool {
 }
 
 func (p *publisher) stop() { p.once.Do(func() { close(p.quit) }) }
+
+// RefusedAt maps the positions in a batch of n that a request refused as
+// malformed names (a 400 whose fields name attendees[i], or the client's
+// own validation) to the reason; nil when it names none. A venue's
+// upstream desk reads its answers with it.
+func RefusedAt(err error, n int) map[int]string { return namedAttendees(err, n) }

@@ -35,9 +35,11 @@ type ImportOptions struct {
 	CheckIn scanqueue.CheckInFunc
 	// OnResend hears how many scans earlier runs left, before they are
 	// sent; OnShort that the list did not fit in the journal whole;
-	// OnStatus the sender's progress. Each may be nil.
+	// OnStatus the sender's progress; OnNote what opening the journal did
+	// that a person should know. Each may be nil.
 	OnResend func(n int)
 	OnShort  func(error)
+	OnNote   func(string)
 	OnStatus func(scanqueue.Status)
 	Log      *slog.Logger
 	Now      func() time.Time
@@ -65,6 +67,9 @@ type ImportSummary struct {
 	Pending    int                 `json:"not_sent"`
 	BadLines   []scanqueue.BadLine `json:"bad_lines"`
 	Failed     []FailedScan        `json:"failed"`
+	// Notes say what opening the journal did that a person should know
+	// (damaged lines set aside).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // FailedScan is a scan that was not checked in, and why.
@@ -93,7 +98,12 @@ func Import(ctx context.Context, o ImportOptions) (ImportSummary, error) {
 		return ImportSummary{}, err
 	}
 	defer j.Close()
-	sum := ImportSummary{EventID: o.EventID, SessionID: o.SessionID, Journal: j.Path()}
+	sum := ImportSummary{EventID: o.EventID, SessionID: o.SessionID, Journal: j.Path(), Notes: j.Notes()}
+	if o.OnNote != nil {
+		for _, n := range sum.Notes {
+			o.OnNote(n)
+		}
+	}
 	var short error // the list did not fit in the journal whole
 	// The scans this run answers for: what earlier runs left, then the list.
 	watch := map[string]int{} // scan id -> line (0: an earlier run's)
@@ -276,6 +286,9 @@ func resolveLines(todo []scanqueue.BadLine, rs rosterSource, local *time.Locatio
 			if rs.ro == nil && rs.err != nil {
 				b.Reason = "ticket " + ut.ID + " cannot be looked up: the roster could not be downloaded (" +
 					strings.Join(strings.Fields(rs.err.Error()), " ") + "); not sent"
+				if roster.RegistrantsRefused(rs.err) {
+					b.Reason = "ticket " + ut.ID + " cannot be looked up: " + roster.EmailOnly + "; not sent"
+				}
 			}
 		}
 		out.Bad = append(out.Bad, b)
