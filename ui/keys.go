@@ -112,7 +112,7 @@ func DefaultGlobalKeys() *GlobalKeys {
 		YesChord:     b("ctrl+y", "yes, where letters are typed", "ctrl+y"),
 		Kiosk:        b("ctrl+k", "kiosk: unlock with the PIN, or lock", "ctrl+k"),
 		WalkIn:       b("F5", "register a walk-in", "f5"),
-		PrintBadge:   b("F6", "print the badge", "f6"),
+		PrintBadge:   b("F7", "print the badge", "f7"),
 		Baseline:     b("B", "load a baseline", "B"),
 		Compare:      b("C", "compare with another profile", "C"),
 	}
