@@ -427,6 +427,7 @@ type meta struct {
 	Session      *sessionMeta `json:"session,omitempty"`
 	ClientSecret *secretMeta  `json:"client_secret,omitempty"`
 	AI           *aiMeta      `json:"ai,omitempty"`
+	Webhook      *groupMeta   `json:"webhook,omitempty"`
 }
 
 type groupMeta struct {
@@ -480,7 +481,7 @@ func (s *Store) readMeta(profile string) (*meta, error) {
 
 func (s *Store) writeMeta(m *meta) error {
 	p := s.metaPath(m.Profile)
-	if m.Session == nil && m.ClientSecret == nil && m.AI == nil {
+	if m.Session == nil && m.ClientSecret == nil && m.AI == nil && m.Webhook == nil {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove session metadata: %w", err)
 		}
@@ -549,6 +550,7 @@ const (
 	keyClientSecret = "client_secret"
 	keyAIKey        = "ai_api_key"
 	keyAISecret     = "ai_api_secret"
+	keyWebhook      = "webhook_secret_token"
 )
 
 // Load reads the profile's session; ErrNotLoggedIn when there is none.
@@ -632,6 +634,7 @@ func (s *Store) Forget(profile string) error {
 		{backendOf(m.Session != nil, func() Backend { return m.Session.Backend }), []string{keyAccess, keyRefresh}},
 		{backendOf(m.ClientSecret != nil, func() Backend { return m.ClientSecret.Backend }), []string{keyClientSecret}},
 		{backendOf(m.AI != nil, func() Backend { return m.AI.Backend }), []string{keyAIKey, keyAISecret}},
+		{backendOf(m.Webhook != nil, func() Backend { return m.Webhook.Backend }), []string{keyWebhook}},
 	} {
 		if g.b == nil {
 			continue
@@ -750,6 +753,50 @@ func (s *Store) SaveAICredentials(profile string, c AICredentials) (Backend, err
 		return "", fmt.Errorf("store the transcription credentials of profile %q: %w", profile, err)
 	}
 	m.AI = &aiMeta{groupMeta: groupMeta{Backend: b, UpdatedAt: s.now().UTC()}, APIKeyHint: keyHint(c.APIKey)}
+	return b, s.writeMeta(m)
+}
+
+// ---- webhook secret token ----
+
+// WebhookSecret reads the profile's webhook secret token; ErrNotFound
+// when none is stored.
+func (s *Store) WebhookSecret(profile string) (string, error) {
+	m, err := s.readMeta(profile)
+	if err != nil {
+		return "", err
+	}
+	missing := fmt.Errorf("webhook secret token of profile %q: %w (run `evdesk login --webhook-secret`)", profile, ErrNotFound)
+	if m.Webhook == nil {
+		return "", missing
+	}
+	sec, err := s.get(profile, m.Webhook.Backend, keyWebhook)
+	if err != nil {
+		return "", err
+	}
+	if sec[keyWebhook] == "" {
+		return "", missing
+	}
+	return sec[keyWebhook], nil
+}
+
+// SaveWebhookSecret stores the webhook secret token (same rules as Save).
+func (s *Store) SaveWebhookSecret(profile, secret string) (Backend, error) {
+	if secret == "" {
+		return "", errors.New("the webhook secret token is empty")
+	}
+	m, err := s.readMeta(profile)
+	if err != nil {
+		return "", err
+	}
+	var recorded Backend
+	if m.Webhook != nil {
+		recorded = m.Webhook.Backend
+	}
+	b, err := s.put(profile, recorded, false, entry{keyWebhook, secret})
+	if err != nil {
+		return "", fmt.Errorf("store the webhook secret token of profile %q: %w", profile, err)
+	}
+	m.Webhook = &groupMeta{Backend: b, UpdatedAt: s.now().UTC()}
 	return b, s.writeMeta(m)
 }
 

@@ -54,6 +54,12 @@ const (
 	// EnvKioskPIN is the PIN that unlocks a kiosk desk (`evdesk desk
 	// --kiosk`); it wins over the profile's kiosk_pin.
 	EnvKioskPIN = "EVDESK_KIOSK_PIN"
+	// EnvChangelogURL is the provider's developer change log feed.
+	EnvChangelogURL = "EVDESK_CHANGELOG_URL"
+	// EnvWebhookSecret is the webhook endpoint's secret token; it wins
+	// over the one `evdesk login --webhook-secret` stored. Never written
+	// to disk.
+	EnvWebhookSecret = "EVDESK_WEBHOOK_SECRET"
 )
 
 // Defaults.
@@ -118,6 +124,12 @@ const (
 	// FieldKioskPIN is the PIN that unlocks a kiosk desk of this profile
 	// (6 to 12 digits). It only keeps a desk on screen: it opens no account.
 	FieldKioskPIN = "kiosk_pin"
+	// FieldChangelogURL is the provider's developer change log feed (RSS,
+	// Atom or JSON Feed), read by `evdesk changelog` and the console.
+	FieldChangelogURL = "changelog_url"
+	// FieldChangelogNotice, when false, turns off the console's start-up
+	// notice of breaking changes and deprecations.
+	FieldChangelogNotice = "changelog_notice"
 	// FieldKioskSearch lets the public find themselves by name at a locked
 	// kiosk (names only, partly masked); off by default.
 	FieldKioskSearch = "kiosk_search"
@@ -129,6 +141,7 @@ var fieldEnv = map[string]string{
 	FieldClientID: EnvClientID, FieldRedirectURI: EnvRedirectURI, FieldScopes: EnvScopes,
 	FieldMaxResponseMB: EnvMaxResponseMB, FieldRateLimit: EnvRateLimit, FieldCAFile: EnvCAFile,
 	FieldMaxListingMB: EnvMaxListingMB, FieldMaxListingItems: EnvMaxListingItems,
+	FieldChangelogURL: EnvChangelogURL,
 }
 
 // Profile is one place evdesk can connect to, with everything resolved:
@@ -186,6 +199,14 @@ type Profile struct {
 	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
 	// (else the keyring).
 	AIKey, AISecret string
+	// ChangelogURL is the change log feed (changelog_url or
+	// EVDESK_CHANGELOG_URL); "" when none is set.
+	ChangelogURL string
+	// NoChangelogNotice is changelog_notice = false.
+	NoChangelogNotice bool
+	// WebhookSecret comes from EVDESK_WEBHOOK_SECRET only (else the
+	// keyring); never shown or logged.
+	WebhookSecret string
 	// File is the config file the profile came from; empty for the implicit
 	// profile built from the environment alone.
 	File string
@@ -324,6 +345,11 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 		}
 		p.KioskPIN = set(FieldKioskPIN, e.KioskPIN)
 		p.Desk = e.DeskSettings.resolve()
+		p.ChangelogURL = set(FieldChangelogURL, e.ChangelogURL)
+		if e.ChangelogNotice != nil {
+			p.NoChangelogNotice = !*e.ChangelogNotice
+			p.setOrigin(FieldChangelogNotice, f.origin(chosen, FieldChangelogNotice))
+		}
 		if e.KioskSearch {
 			p.KioskSearch = true
 			p.setOrigin(FieldKioskSearch, f.origin(chosen, FieldKioskSearch))
@@ -374,6 +400,8 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 			p.ClientID = v
 		case FieldRedirectURI:
 			p.RedirectURI = v
+		case FieldChangelogURL:
+			p.ChangelogURL = v
 		case FieldCAFile:
 			p.CAFile = v
 		case FieldScopes:
@@ -407,6 +435,7 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 		p.Token = getenv(lookup, p.TokenEnv)
 	}
 	p.AIKey, p.AISecret = getenv(lookup, EnvAIKey), getenv(lookup, EnvAISecret)
+	p.WebhookSecret = getenv(lookup, EnvWebhookSecret)
 	if pin := getenv(lookup, EnvKioskPIN); pin != "" {
 		p.KioskPIN = pin
 		p.setOrigin(FieldKioskPIN, EnvKioskPIN)
@@ -480,6 +509,9 @@ func (p Profile) validateFields() error {
 	}
 	if msg := serverURLProblem(p.AuthURL, exampleAuthURL); p.AuthURL != "" && msg != "" {
 		return fmt.Errorf("%s=%s", p.label(FieldAuthURL), msg)
+	}
+	if err := p.CheckChangelogURL(); err != nil {
+		return err
 	}
 	for _, f := range []struct{ field, value string }{{FieldBaseURL, p.BaseURL}, {FieldAuthURL, p.AuthURL}} {
 		if msg := p.insecureProblem(f.field, f.value); msg != "" {
@@ -634,6 +666,8 @@ func serverURLProblem(s, example string) string {
 const (
 	exampleBaseURL = "https://api.example.com/v2"
 	exampleAuthURL = "https://auth.example.com"
+	// exampleChangelogURL shows what changelog_url looks like.
+	exampleChangelogURL = "https://developers.example.com/changelog/rss"
 )
 
 // CheckPathWord reports whether w is a single path word.

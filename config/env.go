@@ -52,6 +52,8 @@ var EnvVars = []EnvVar{
 	{EnvAIKey, "the transcription service's API key (with " + EnvAISecret + ")"},
 	{EnvAISecret, "the transcription service's API secret (with " + EnvAIKey + ")"},
 	{EnvKioskPIN, "the PIN that unlocks a kiosk desk (6 to 12 digits), over the profile's kiosk_pin"},
+	{EnvChangelogURL, "the provider's developer change log feed (RSS, Atom or JSON Feed), over the profile's changelog_url"},
+	{EnvWebhookSecret, "the webhook endpoint's secret token for `evdesk webhooks listen` (never written to disk; else the keyring's)"},
 	{EnvDebug, "\"api\": log each request and answer (redacted) to the log and, for script commands, to standard error (--debug)"},
 	{EnvReadOnly, "\"1\" or \"true\": a read-only session: console actions unavailable, write commands refused (--read-only)"},
 	{EnvTheme, "the console's theme: auto, dark, light or high-contrast (--theme)"},
@@ -65,6 +67,6 @@ var EnvVars = []EnvVar{
 var OtherEnvVars = []EnvVar{
 	{"NO_COLOR", "any value: no colours (bold and reverse remain)"},
 	{"XDG_CONFIG_HOME", "where the config file lives (default ~/.config): evdesk/config.toml"},
-	{"XDG_STATE_HOME", "where the log and the check-in journals live (default ~/.local/state)"},
-	{"XDG_CACHE_HOME", "where completion answers are cached (default ~/.cache)"},
+	{"XDG_STATE_HOME", "where the log, the check-in journals and the webhook spool live (default ~/.local/state)"},
+	{"XDG_CACHE_HOME", "where completion answers and the change log's offline copy are cached (default ~/.cache)"},
 }

@@ -59,6 +59,10 @@ type ProfileEntry struct {
 	KioskPIN string `toml:"kiosk_pin,omitempty"`
 	// DeskSettings: walk-ins, badges, the check-in hook (desk.go).
 	DeskSettings
+	// ChangelogURL is the developer change log feed.
+	ChangelogURL string `toml:"changelog_url,omitempty"`
+	// ChangelogNotice, when false, turns the start-up notice off.
+	ChangelogNotice *bool `toml:"changelog_notice,omitempty"`
 	// KioskSearch offers the registrant search at a locked kiosk (names
 	// only, partly masked).
 	KioskSearch bool `toml:"kiosk_search,omitempty"`
@@ -76,7 +80,8 @@ type ProfileEntry struct {
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
 	FieldTokenEnv, FieldMaxResponseMB, FieldMaxListingMB, FieldMaxListingItems, FieldRateLimit, FieldPhoneBaseline, FieldMouse,
-	FieldKioskPIN, FieldKioskSearch, FieldAllowInsecureHTTP, FieldCAFile, FieldReadOnly, FieldTheme, FieldReduceMotion}
+	FieldKioskPIN, FieldKioskSearch, FieldAllowInsecureHTTP, FieldCAFile, FieldReadOnly, FieldTheme, FieldReduceMotion,
+	FieldChangelogURL, FieldChangelogNotice}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -176,6 +181,9 @@ func (f *File) Check() error {
 		}
 		if msg := serverURLProblem(e.AuthURL, exampleAuthURL); e.AuthURL != "" && msg != "" {
 			return bad(FieldAuthURL, msg)
+		}
+		if msg := serverURLProblem(e.ChangelogURL, exampleChangelogURL); e.ChangelogURL != "" && msg != "" {
+			return bad(FieldChangelogURL, msg)
 		}
 		if err := CheckPathWord(e.PathWord); err != nil {
 			return bad(FieldPathWord, fmt.Sprintf("%q %v", e.PathWord, err))
@@ -358,6 +366,9 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # badge_layout = "4x3" (or 4x6, a6, 62mm, or a .toml layout file);
 # on_checkin = ["command", "{email}", "{name}", "{ticket}", "{desk}"] runs a
 # command after each confirmed check-in (no shell; output to the log).
+# changelog_url = "URL" is the provider's developer change log feed
+# (EVDESK_CHANGELOG_URL wins); changelog_notice = false turns off the
+# console's start-up notice of breaking changes and deprecations.
 
 `
 

@@ -53,6 +53,8 @@ type App struct {
 	quitAsk   *Confirm // non-nil while a question (quit, or a screen's Ask) is open
 	askQuit   bool     // the open question is whether to quit
 	askYes    tea.Cmd  // what a yes to a screen's question runs
+	news      *NewsMsg // unread news for the status bar (news.go)
+	startup   tea.Cmd  // WithStartup's background command
 
 	gate          scanGate // tells a scanner's keys from a person's
 	everyKeyTyped bool     // no scanner: every key is a person's (WithEveryKeyTyped)
@@ -148,7 +150,7 @@ func (a *App) newEntry(s Screen) entry {
 
 // Init asks for the terminal background and starts the first screens.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, a.startup}
 	for _, e := range a.stack() {
 		cmds = append(cmds, addressTo(e.id, e.screen.Init()))
 	}
@@ -213,6 +215,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.showToast(msg)
 	case noticeMsg:
 		a.notice = &msg
+		return a, nil
+	case NewsMsg:
+		a.news = &msg
 		return a, nil
 	case errorClearedMsg:
 		if msg.seq == a.errSeq {
@@ -387,6 +392,9 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Palette):
 		return a.openPalette()
+	case a.news != nil && key.Matches(k, keys.News):
+		a.readNews()
+		return nil
 	case len(a.sections) > 1 && key.Matches(k, keys.NextTab):
 		return a.switchTo(a.active + 1)
 	case len(a.sections) > 1 && key.Matches(k, keys.PrevTab):

@@ -209,6 +209,15 @@ func (a *App) statusView() string {
 	if a.lastErr != "" {
 		right = onBar(t, t.Key).Render(" E") + bar(" details ") + right
 	}
+	if a.news != nil {
+		right = onBar(t, t.Key).Render(" "+a.ctx.Keys.News.Help().Key) + bar(" read ") + right
+		used := ansi.StringWidth(strings.Join(left, "") + right)
+		if room := w - used - 8; room > 12 {
+			left = append(left, onBar(t, t.Warning).Render(" NEWS ")+bar(ansi.Truncate(OneLine(a.news.Headline), room, "…")+" "))
+		} else {
+			left = append(left, onBar(t, t.Warning).Render(" NEWS "))
+		}
+	}
 	used := ansi.StringWidth(strings.Join(left, "") + right)
 	if a.lastErr != "" && w-used > 12 {
 		room := w - used - 1

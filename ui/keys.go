@@ -14,10 +14,10 @@ import (
 // its own words (Action.Help); the key and its meaning come from here. Each
 // program builds its own copy: no key map is shared or global.
 type GlobalKeys struct {
-	// The shell's own.
-	// ToDesk goes back to the check-in desk (where a scan typed elsewhere
-	// belongs).
-	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette, ToDesk key.Binding
+	// The shell's own. ToDesk goes back to the check-in desk (where a scan
+	// typed elsewhere belongs). News reads the news the status bar shows
+	// (only while it shows some, so the bar names the key then).
+	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette, ToDesk, News key.Binding
 
 	// Moving in lists.
 	Up, Down, PageUp, PageDown, Home, End, Filter, Sort, Reverse key.Binding
@@ -62,6 +62,7 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Errors:       b("E", "recent errors", "E"),
 		Palette:      b(":", "command palette", ":"),
 		ToDesk:       b("F6", "back to the check-in desk", "f6"),
+		News:         b("N", "read the news in the status bar", "N"),
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),

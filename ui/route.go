@@ -54,7 +54,7 @@ func address(id ScreenID, msg tea.Msg) tea.Msg {
 		return asyncDoneMsg{msg: address(id, m.msg)}
 	case AskMsg:
 		return AskMsg{Question: m.Question, Yes: addressTo(id, m.Yes)}
-	case addressed, broadcastMsg, asyncStartMsg, PushMsg, PopMsg, ToastMsg, toastExpiredMsg, spinTickMsg, noticeMsg:
+	case addressed, broadcastMsg, asyncStartMsg, PushMsg, PopMsg, ToastMsg, toastExpiredMsg, spinTickMsg, noticeMsg, NewsMsg:
 		return msg
 	}
 	if cmds, ok := asSequence(msg); ok {

@@ -105,6 +105,29 @@
 //     for an answer outside a question's choices. ticket_generated_failed is
 //     never produced.
 //
+// Change log and webhooks (the change log document shows neither the
+// feed's format nor the webhook payloads):
+//   - The change log is an RSS 2.0 feed at ChangelogPath, with no access
+//     token. Each item's categories are its tags and its areas (phone,
+//     webhooks, events, oauth, real-time media streaming). The section 9
+//     entries keep their dates; the tags of the dated phone entries are the
+//     simulator's choice. The deprecation of the three recording fields and
+//     the webhook changes of section 6 carry dates of the simulator's own
+//     (their text says so). Three entries are wholly its own and carry the
+//     category ChangelogSimCategory ("simulator").
+//   - Webhooks (Options.Webhook): the endpoint is validated with the
+//     endpoint.url_validation challenge before any event; deliveries are
+//     signed with the wall clock's epoch seconds; a failed one is tried
+//     again after 1 s, 5 s and 25 s (at most 64 waiting). The payloads are
+//     invented: {event, event_ts, payload: {account_id, object}}, with the
+//     change log's new fields inside object (participant data events in
+//     object.participant, user data in object.user); a recording's
+//     external_storage_url is one of SampleAudioURLs in turn.
+//   - POST WebhookFirePath is a simulator-only control endpoint (no
+//     token): ?event=NAME (repeatable, any name; default every named
+//     event) delivers at once and answers each delivery's status;
+//     ?replay=1 sends the last delivery again byte for byte.
+//
 // Other resources:
 //   - Co-editors: a fourth co-editor of an event, the event's owner,
 //     no-reply and events@ mailboxes, a repeated address, and an update or

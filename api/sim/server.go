@@ -61,6 +61,9 @@ func serve(ln net.Listener, opts Options, scheme string, caPEM []byte) *Server {
 		caPEM:  caPEM,
 	}
 	s.srv = &http.Server{Handler: s.Sim, ReadHeaderTimeout: 10 * time.Second}
+	if h := s.hooks.Load(); h != nil {
+		go s.RunWebhooks(h.life)
+	}
 	go func() {
 		err := s.srv.Serve(ln)
 		if errors.Is(err, http.ErrServerClosed) {
@@ -82,6 +85,9 @@ func (s *Server) AuthURL() string { return s.scheme + "://" + s.ln.Addr().String
 // CAPEM is the PEM certificate a StartTLS server serves (its own
 // authority); nil for plain http.
 func (s *Server) CAPEM() []byte { return s.caPEM }
+
+// ChangelogURL is the address of the simulator's change log feed.
+func (s *Server) ChangelogURL() string { return s.AuthURL() + ChangelogPath }
 
 // Addr is the listening address.
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	// The simulator validates timezones (create, duplicate) and lays out its
@@ -57,6 +58,9 @@ type Options struct {
 	// TokenTTL is the life of access tokens its OAuth server issues.
 	// Default AccessTokenLifetime (an hour); seconds let refresh be seen.
 	TokenTTL time.Duration
+	// Webhook, with a URL, delivers the change log's webhook events to it
+	// (webhooks.go).
+	Webhook WebhookOptions
 	// PoisonedAddresses makes every check-in batch (attendee-action PATCH)
 	// that holds one of these addresses refused whole, as the provider
 	// documents a 400: { "message": "Invalid request." }, no attendee
@@ -81,6 +85,7 @@ type Sim struct {
 
 	oauth    *oauthServer // OAuth endpoints' state (oauth.go)
 	tokenTTL time.Duration
+	hooks    atomic.Pointer[webhooks] // nil without a webhook URL (webhooks.go)
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -120,6 +125,9 @@ func New(opts Options) *Sim {
 
 		tokenTTL: opts.TokenTTL,
 	}
+	if opts.Webhook.URL != "" {
+		s.hooks.Store(newWebhooks(opts.Webhook, opts.Now, s.stop))
+	}
 	s.poisoned = map[string]bool{}
 	for _, a := range opts.PoisonedAddresses {
 		s.poisoned[normEmail(a)] = true
@@ -142,6 +150,8 @@ func (s *Sim) routes() {
 	s.exhibitorRoutes()
 	s.transcribeRoutes()
 	s.oauthRoutes()
+	s.changelogRoutes()
+	s.webhookRoutes()
 	s.mux.HandleFunc("/", s.notFound)
 }
 
@@ -195,6 +205,10 @@ func (s *Sim) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if isAIPath(r.URL.Path) { // the AI services check their own JWT (transcribe.go)
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	if r.URL.Path == ChangelogPath || isSimControlPath(r.URL.Path) { // public feed; test tools
 		s.mux.ServeHTTP(w, r)
 		return
 	}

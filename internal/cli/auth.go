@@ -41,8 +41,8 @@ func profileArg(name string) string {
 
 func newLoginCmd(f *Factory) *cobra.Command {
 	var (
-		noBrowser, insecure, ai bool
-		timeout                 time.Duration
+		noBrowser, insecure, ai, webhookSecret bool
+		timeout                                time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "login",
@@ -51,7 +51,8 @@ func newLoginCmd(f *Factory) *cobra.Command {
 			"evdesk opens your browser and also prints the URL: on a machine without a browser,\n" +
 			"open it elsewhere and paste the address the browser ends on (or just the code).\n" +
 			"The client secret is asked once and kept in the OS keyring, never in the config file.\n\n" +
-			"With --ai, store the API key and secret that sign transcription tokens instead.",
+			"With --ai, store the API key and secret that sign transcription tokens instead;\n" +
+			"with --webhook-secret, the secret token of the webhook endpoint (`evdesk webhooks listen`).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := f.loadProfile(cmd)
@@ -66,6 +67,9 @@ func newLoginCmd(f *Factory) *cobra.Command {
 			st := f.AuthStore(auth.StoreOptions{AllowFile: insecure})
 			if ai {
 				return loginAI(cmd.Context(), p, st, term, insecure, out)
+			}
+			if webhookSecret {
+				return loginWebhookSecret(cmd.Context(), p, st, term, insecure, out)
 			}
 			if err := p.ValidateLogin(); err != nil {
 				return err
@@ -120,6 +124,8 @@ func newLoginCmd(f *Factory) *cobra.Command {
 	fl.BoolVar(&noBrowser, "no-browser", false, "do not open a browser; print the URL and wait for the redirect or a pasted URL/code")
 	fl.BoolVar(&insecure, "insecure-storage", false, "if the OS keyring is unavailable, keep credentials in a plain 0600 file in the config dir")
 	fl.BoolVar(&ai, "ai", false, "store the API key and secret for the AI (transcription) services instead of logging in")
+	fl.BoolVar(&webhookSecret, "webhook-secret", false, "store the webhook endpoint's secret token instead of logging in")
+	cmd.MarkFlagsMutuallyExclusive("ai", "webhook-secret")
 	fl.DurationVar(&timeout, "timeout", auth.DefaultLoginTimeout, "how long to wait for the browser")
 	return cmd
 }
@@ -180,6 +186,26 @@ func loginAI(ctx context.Context, p config.Profile, st *auth.Store, term *auth.T
 	}
 	fmt.Fprintf(out, "Transcription credentials saved for profile %q.\n", p.Name)
 	announceBackend(out, st, p.Name, b)
+	return nil
+}
+
+func loginWebhookSecret(ctx context.Context, p config.Profile, st *auth.Store, term *auth.Terminal, insecure bool, out io.Writer) error {
+	secret, err := term.ReadSecret(ctx, "Webhook secret token (input hidden): ")
+	if err != nil || strings.TrimSpace(secret) == "" {
+		return fmt.Errorf("webhook secret token: %w", authErrOr(err, errors.New("nothing entered")))
+	}
+	if err := ensureStorage(ctx, st, term, p.Name, insecure, out); err != nil {
+		return err
+	}
+	b, err := st.SaveWebhookSecret(p.Name, strings.TrimSpace(secret))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "Webhook secret token saved for profile %q.\n", p.Name)
+	announceBackend(out, st, p.Name, b)
+	if p.WebhookSecret != "" {
+		fmt.Fprintf(out, "Note: %s is set in this environment and wins over it.\n", config.EnvWebhookSecret)
+	}
 	return nil
 }
 

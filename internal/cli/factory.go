@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/sanitize"
+	"github.com/evdesk/evdesk/internal/webhook"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/console"
 )
@@ -114,6 +116,13 @@ type session struct {
 	kioskPIN string
 	// desk is the profile's desk settings: walk-ins, badges, the hook.
 	desk config.Desk
+	// demoSim is --demo's embedded simulator (nil otherwise).
+	demoSim *sim.Server
+	// changelogURL and changelogNotice: the profile's change log feed,
+	// and whether the console tells its news at start.
+	changelogURL    string
+	changelogNotice bool
+	feedClient      *http.Client // the change log's: the profile's TLS, no credentials
 	// kioskSearch offers the registrant search at a locked kiosk.
 	kioskSearch bool
 }
@@ -171,13 +180,15 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 			return nil, fmt.Errorf("start the demo simulator: %w", err)
 		}
 		s.closers = append(s.closers, srv)
+		s.demoSim = srv
 		pin := config.FromEnv(os.LookupEnv).KioskPIN
 		if err := config.CheckKioskPIN(pin); pin != "" && err != nil {
 			s.Close()
 			return nil, fmt.Errorf("%s %v", config.EnvKioskPIN, err)
 		}
 		profile = config.Profile{Name: "demo", BaseURL: srv.URL(), PathWord: config.DefaultPathWord, Token: sim.DemoToken,
-			KioskPIN: pin, ReadOnly: config.ParseBool(f.Getenv(config.EnvReadOnly)), Theme: strings.ToLower(f.Getenv(config.EnvTheme))}
+			KioskPIN: pin, ReadOnly: config.ParseBool(f.Getenv(config.EnvReadOnly)), Theme: strings.ToLower(f.Getenv(config.EnvTheme)),
+			ChangelogURL: srv.ChangelogURL()}
 		s.demo, s.account = true, sim.DemoHostEmail
 		// The demo server starts afresh on every run: journals kept from
 		// an earlier run would answer for scans it has never seen.
@@ -202,6 +213,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		return nil, err
 	}
 	s.insecure = profile.InsecureHTTPWarning()
+	s.feedClient = changelogClient(tlsConf)
 	ts, err := auth.TokenSourceFor(ctx, profile)
 	if err != nil {
 		if _, set := os.LookupEnv(config.EnvToken); flags.other && set && errors.Is(err, auth.ErrLoginRequired) {
@@ -248,6 +260,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	s.client, s.senderClient, s.profile, s.kioskPIN = client, sender, profile.Name, profile.KioskPIN
 	s.kioskSearch = profile.KioskSearch
 	s.noMouse = flags.noMouse || profile.NoMouse
+	s.changelogURL, s.changelogNotice = profile.ChangelogURL, !profile.NoChangelogNotice
 	if tr, err := newTranscriber(ctx, f, flags, s); err == nil {
 		s.transcriber = tr
 	} else {
@@ -314,8 +327,13 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 	if s.demo {
 		samples = sim.SampleAudioURLs
 	}
+	news := &consoleChangelog{}
+	phone := f.phoneDeps(ctx, s)
+	phone.Changelog = news.forField
 	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps(s),
-		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: f.phoneDeps(ctx, s)}), opts...)
+		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: phone,
+		Recordings: webhook.Spool{Dir: webhook.DefaultSpoolDir(s.profile)}}),
+		append(opts, ui.WithStartup(changelogStartup(ctx, s, news)))...)
 	p := tea.NewProgram(app, tea.WithContext(ctx))
 	for _, w := range []string{s.insecure, s.warning} {
 		if w != "" {

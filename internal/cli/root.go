@@ -215,6 +215,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newInfoCmd(f, nil))
 	root.AddCommand(newBadgeCmd(f))
 	root.AddCommand(newRosterCmd(f))
+	root.AddCommand(newWebhooksCmd(f))
+	root.AddCommand(newChangelogCmd(f, nil))
 	root.AddCommand(helpTopics()...)
 	f.completeWithData(root)
 	explainMistakes(root)

@@ -36,7 +36,12 @@ func newDetail(ctx *ui.Context, st *api.PhoneSettings, k string, raw bool, n not
 
 // actions: the detail screen only switches between words and JSON.
 func (s *DetailScreen) actions() ui.Actions {
-	return ui.Actions{{Key: s.ctx.Keys.Raw, Help: "words / raw JSON", Run: s.toggleRaw}}
+	as := ui.Actions{{Key: s.ctx.Keys.Raw, Help: "words / raw JSON", Run: s.toggleRaw}}
+	if link := changelogLink(s.notes.deprecated); link != "" {
+		as = append(as, ui.Action{Key: s.ctx.Keys.Browse, Help: "open the change log entry",
+			Run: func() tea.Cmd { return ui.Browse(s.ctx, link) }})
+	}
+	return as
 }
 
 func (s *DetailScreen) toggleRaw() tea.Cmd {

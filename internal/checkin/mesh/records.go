@@ -12,7 +12,7 @@ import (
 
 // The venue's streams and buckets.
 const (
-	scansStream   = "EVDESK_SCANS"
+	scansStream   = "evdesk_scans"
 	scansSubject  = "evdesk.scans." // + target
 	arrivalsKV    = "evdesk_arrivals"
 	leaseKV       = "evdesk_lease"
