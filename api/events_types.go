@@ -142,6 +142,26 @@ type Venue struct {
 	Country       string `json:"country,omitempty"`
 }
 
+// Fields are the venue's fields with a label each (spec 2.4), all of them,
+// in the spec's order.
+func (v *Venue) Fields() [][2]string {
+	if v == nil {
+		return nil
+	}
+	return [][2]string{{"Venue", v.Name}, {"Street", v.StreetAddress}, {"City", v.City},
+		{"State/region", v.State}, {"Postal code", v.PostalCode}, {"Country", v.Country}}
+}
+
+// DeprecatedLocation is physical_location as a view shows it: the value,
+// marked deprecated with its replacement; "" when there is none.
+func DeprecatedLocation(location string) string {
+	if location == "" {
+		return ""
+	}
+	d, _ := EventDeprecation("physical_location")
+	return location + " (physical_location: " + d.Note() + ")"
+}
+
 // EventCreate is the body of a create-event request.
 type EventCreate struct {
 	Name             string          `json:"name"`

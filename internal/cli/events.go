@@ -143,6 +143,11 @@ func showEvent(ctx context.Context, s *session, o *eventOptions) error {
 		} {
 			r.cells = append(r.cells, []string{kv[0], kv[1]})
 		}
+		for _, kv := range append(e.Venue.Fields(), [2]string{"Location", api.DeprecatedLocation(e.PhysicalLocation)}) {
+			if kv[1] != "" {
+				r.cells = append(r.cells, []string{kv[0], kv[1]})
+			}
+		}
 		return r
 	})
 }

@@ -326,10 +326,8 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 		[2]string{"Next", nextText(e, b, loc, local, now)},
 		[2]string{"Calendar", strings.Join(cal, "\n")},
 	)
-	section("Where",
-		[2]string{"Venue", formatVenue(e.Venue)},
-		[2]string{"Location", e.PhysicalLocation},
-	)
+	// The whole venue (spec 2.4), then the deprecated location it replaces.
+	section("Where", append(e.Venue.Fields(), [2]string{"Location", api.DeprecatedLocation(e.PhysicalLocation)})...)
 	contact := e.ContactName
 	if e.ContactEmail != "" {
 		contact = strings.TrimSpace(contact + " <" + e.ContactEmail + ">")

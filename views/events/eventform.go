@@ -163,7 +163,9 @@ func (f *eventForm) groups(hubs []huh.Option[string], edit bool) []*huh.Group {
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Access").Options(enumOptions(api.AccessLevels, api.AccessLevelLabels)...).Value(&f.access),
 			huh.NewSelect[string]().Title("Attendance").Options(enumOptions(api.AttendanceTypes, api.AttendanceLabels)...).Value(&f.attendance),
-			huh.NewInput().Title("Location").Description("for in-person and hybrid events; optional").Value(&f.place),
+			huh.NewInput().Title("Location (deprecated)").
+				Description("physical_location, for in-person and hybrid events; optional. The provider deprecates it: the event's venue replaces it, and the API sets no venue").
+				Value(&f.place),
 			huh.NewInput().Title("Contact name").Value(&f.contact),
 			huh.NewMultiSelect[string]().Title("Categories").Options(huh.NewOptions(api.Categories...)...).Value(&f.categories).Height(6),
 			huh.NewInput().Title("Tags").Description("separated by commas, at most 200").Value(&f.tags).
