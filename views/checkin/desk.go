@@ -614,6 +614,7 @@ func (d *Desk) onRecorded(m recordedMsg) tea.Cmd {
 	if d.v != nil {
 		d.counts = d.v.Journal().Counts()
 	}
+	d.afterRecord(m.scans)
 	// The sender may have answered before this message arrived.
 	return d.reconcile()
 }

@@ -172,7 +172,8 @@ func (s *DetailScreen) actions() ui.Actions {
 				return ""
 			}},
 		{Key: k.Register, Minor: true, Run: push(func() ui.Screen {
-			return registration.New(s.ctx, s.deps.Client, e.EventID, name, registration.WithClock(s.deps.Now))
+			return registration.New(s.ctx, s.deps.Client, e.EventID, name, registration.WithClock(s.deps.Now),
+				registration.WithLearner(s.deps.LearnNames))
 		})},
 	}
 	if s.deps.CheckInDesk != nil {
