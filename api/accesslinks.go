@@ -21,8 +21,10 @@ const (
 
 // Authentication methods (spec 2.9). The two account methods carry the
 // provider's name; like paths and scopes they are written here with the
-// neutral word "vendor" and the client puts its path word in their place on
-// the wire (and back when reading).
+// neutral word "vendor", and the client puts its path word in their place
+// when it sends one. What it reads keeps the server's word (JSON output
+// shows exactly what the server sent); NeutralAuthMethod maps it back for
+// labels and forms.
 const (
 	AuthAccount      = "vendor_account"
 	AuthAccountOTP   = "vendor_account_otp"
@@ -48,10 +50,24 @@ var (
 	RecurringOptions = []string{RecurringAllSessions, RecurringSingleSession, RecurringMultipleSessions}
 )
 
+// NeutralAuthMethod writes an account method the server sent with its own
+// word ("acme_account_otp") with the neutral word (AuthAccountOTP); other
+// methods are returned as they are.
+func NeutralAuthMethod(m string) string {
+	for _, neutral := range []string{AuthAccountOTP, AuthAccount} {
+		suffix := strings.TrimPrefix(neutral, DefaultPathWord) // "_account_otp", "_account"
+		if word, ok := strings.CutSuffix(m, suffix); ok && word != "" && !strings.Contains(word, "_") {
+			return neutral
+		}
+	}
+	return m
+}
+
 // AuthMethodLabel is a short description of an authentication method for
-// people; an unknown value is returned as it is.
+// people, in the neutral or the server's word; an unknown value is returned
+// as it is.
 func AuthMethodLabel(m string) string {
-	switch m {
+	switch NeutralAuthMethod(m) {
 	case AuthAccount:
 		return "account holder"
 	case AuthAccountOTP:
@@ -289,24 +305,13 @@ func CheckDomain(s string) error {
 	return nil
 }
 
-// wireAuth puts the client's path word into an account method.
+// wireAuth puts the client's path word into an account method given in the
+// neutral word (one given in the server's word passes as it is).
 func (s *AccessLinksService) wireAuth(m string) string {
 	if rest, ok := strings.CutPrefix(m, DefaultPathWord+"_"); ok && s.c.word != DefaultPathWord {
 		return s.c.word + "_" + rest
 	}
 	return m
-}
-
-// readAuth writes an account method back with the neutral word.
-func (s *AccessLinksService) readAuth(m string) string {
-	if rest, ok := strings.CutPrefix(m, s.c.word+"_"); ok && s.c.word != DefaultPathWord {
-		return DefaultPathWord + "_" + rest
-	}
-	return m
-}
-
-func (s *AccessLinksService) fromWire(l *AccessLink) {
-	l.AuthenticationMethod = s.readAuth(l.AuthenticationMethod)
 }
 
 func linkIDs(eventID, linkID string) error {
@@ -332,9 +337,6 @@ func (s *AccessLinksService) List(ctx context.Context, eventID string) ([]Access
 	if out.AccessLinks == nil {
 		out.AccessLinks = []AccessLink{}
 	}
-	for i := range out.AccessLinks {
-		s.fromWire(&out.AccessLinks[i])
-	}
 	return out.AccessLinks, nil
 }
 
@@ -348,7 +350,6 @@ func (s *AccessLinksService) Get(ctx context.Context, eventID, linkID string) (*
 		path: s.c.eventsPath("events", eventID, "access_links", linkID), repeatable: true}, &out); err != nil {
 		return nil, err
 	}
-	s.fromWire(&out)
 	return &out, nil
 }
 
@@ -368,7 +369,6 @@ func (s *AccessLinksService) Create(ctx context.Context, eventID string, in *Acc
 		path: s.c.eventsPath("events", eventID, "access_links"), body: &body}, &out); err != nil {
 		return nil, err
 	}
-	s.fromWire(&out)
 	return &out, nil
 }
 

@@ -261,7 +261,29 @@ func TestAccessLinkAuthMethodFollowsPathWord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if made.AuthenticationMethod != api.AuthAccount {
+	// What is read keeps the server's word; labels and forms map it back.
+	if made.AuthenticationMethod != "acme_account" || api.NeutralAuthMethod(made.AuthenticationMethod) != api.AuthAccount ||
+		api.AuthMethodLabel(made.AuthenticationMethod) != "account holder" {
 		t.Fatalf("read back %q", made.AuthenticationMethod)
+	}
+	links, err := c.AccessLinks.List(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range links {
+		if strings.HasPrefix(l.AuthenticationMethod, "vendor_") {
+			t.Errorf("link %s reads %q: the server said acme_", l.Name, l.AuthenticationMethod)
+		}
+	}
+}
+
+func TestNeutralAuthMethod(t *testing.T) {
+	for in, want := range map[string]string{
+		"acme_account": api.AuthAccount, "acme_account_otp": api.AuthAccountOTP, api.AuthAccount: api.AuthAccount,
+		api.AuthBypass: api.AuthBypass, "_account": "_account", "a_b_account": "a_b_account", "magic": "magic",
+	} {
+		if got := api.NeutralAuthMethod(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
 	}
 }

@@ -284,7 +284,7 @@ func (s *AttendeesService) Pager(eventID, sessionID string, opts ListAttendeeAct
 	}
 	// A repeated check-in is not recorded again, so action and email
 	// identify an entry.
-	return NewPager("list attendee actions", fetch, func(a AttendeeAction) string { return a.Action + "\x00" + a.Email }, s.c.now)
+	return listing(s.c, "list attendee actions", fetch, func(a AttendeeAction) string { return a.Action + "\x00" + a.Email })
 }
 
 // List iterates over the whole check-in history.
@@ -397,7 +397,7 @@ func (s *AttendeesService) Sessions(ctx context.Context, eventID string) ([]Sess
 		return Page[Session]{Items: out.Sessions, NextPageToken: out.NextPageToken, Total: out.TotalRecords}, nil
 	}
 	out := []Session{}
-	for sess, err := range NewPager("list sessions", fetch, func(s Session) string { return s.SessionID }, s.c.now).All(ctx) {
+	for sess, err := range listing(s.c, "list sessions", fetch, func(s Session) string { return s.SessionID }).All(ctx) {
 		if err != nil {
 			return nil, err
 		}
@@ -490,7 +490,7 @@ func (s *AttendeesService) RegistrantsPager(eventID string, opts ListRegistrants
 		}
 		return Page[Registrant]{Items: l.Registrants, NextPageToken: l.NextPageToken, Total: l.TotalRecords}, nil
 	}
-	return NewPager("list registrants", fetch, func(r Registrant) string { return NormalizeEmail(r.Email) }, s.c.now)
+	return listing(s.c, "list registrants", fetch, func(r Registrant) string { return NormalizeEmail(r.Email) })
 }
 
 // Registrants iterates over every registrant of an event.

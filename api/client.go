@@ -5,6 +5,7 @@ package api
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -34,9 +35,11 @@ type Client struct {
 	pacer     *Pacer // nil: no client-side limit
 	retry     RetryPolicy
 	maxBody   int64
+	budget    ListingBudget
 	tokens    oauth2.TokenSource
 	log       *slog.Logger
 	filter    StringFilter // nil: answers reach the caller as sent
+	tls       *tls.Config  // WithTLSConfig; the HTTP client raises it to MinTLSVersion
 	debugBody int          // bytes of each body to log (WithDebugBodies)
 	readOnly  string       // why writes are refused ("" : they are not; WithReadOnly)
 
@@ -119,7 +122,7 @@ func WithSleep(sleep func(context.Context, time.Duration) error) Option {
 }
 
 // WithRateLimit paces requests at most rps a second, in bursts of at most
-// burst (0: a third of rps), slowing down on 429 and back up after (see
+// burst (0: a second's worth less one, see Pacer), slowing down on 429 and back up after (see
 // Pacer); rps <= 0 removes the limit. The default is DefaultRateLimit.
 func WithRateLimit(rps float64, burst int) Option {
 	return func(c *Client) {
@@ -174,13 +177,14 @@ func New(opts ...Option) (*Client, error) {
 		pacer:     NewPacer(DefaultRateLimit, 0),
 		retry:     DefaultRetryPolicy,
 		maxBody:   DefaultMaxBodyBytes,
+		budget:    ListingBudget{}.withDefaults(),
 		log:       slog.New(slog.DiscardHandler),
 	}
 	for _, o := range opts {
 		o(c)
 	}
 	if c.hc == nil {
-		c.hc = newHTTPClient(c.timeout)
+		c.hc = newHTTPClient(c.timeout, c.tls)
 	} else {
 		c.timeout = c.hc.Timeout
 	}
@@ -230,9 +234,10 @@ func (c *Client) eventsPath(elems ...string) string {
 
 // newHTTPClient waits at most timeout for an answer to begin and five times
 // as long for the whole exchange, so neither a silent server nor a trickling
-// answer holds a call for ever.
-func newHTTPClient(timeout time.Duration) *http.Client {
+// answer holds a call for ever; it speaks TLS 1.2 or newer only.
+func newHTTPClient(timeout time.Duration, tc *tls.Config) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = tlsConfig(tc)
 	tr.ResponseHeaderTimeout = timeout
 	return &http.Client{Transport: tr, Timeout: 5 * timeout}
 }

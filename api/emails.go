@@ -222,7 +222,7 @@ func (s *EmailsService) TypesPager(eventID string, opts ListEmailTypesOptions) *
 		}
 		return Page[EmailType]{Items: l.EmailTypes, NextPageToken: l.NextPageToken, Total: l.TotalRecords}, nil
 	}
-	return NewPager("list email types", fetch, func(t EmailType) string { return t.EmailTypeID }, s.c.now)
+	return listing(s.c, "list email types", fetch, func(t EmailType) string { return t.EmailTypeID })
 }
 
 // Types iterates over every email type of an event.
@@ -265,7 +265,7 @@ func (s *EmailsService) SendStatusPager(eventID, emailTypeID string, opts ListSe
 		}
 		return Page[EmailSendRecord]{Items: l.Emails, NextPageToken: l.NextPageToken, Total: l.TotalRecords}, nil
 	}
-	return NewPager("list email send status", fetch, func(r EmailSendRecord) string { return NormalizeEmail(r.Email) }, s.c.now)
+	return listing(s.c, "list email send status", fetch, func(r EmailSendRecord) string { return NormalizeEmail(r.Email) })
 }
 
 // SendStatus iterates over the send status of every recipient of an email.

@@ -9,12 +9,13 @@ import (
 )
 
 // Error is a failed call: the HTTP status, the provider's numeric code and
-// message, and what the code means according to the spec.
+// message, and what the code means according to the spec. The body is read
+// as the provider's descriptions document it, { "code", "message" }, and
+// nothing more: no part of evdesk depends on a field they do not show.
 type Error struct {
-	Status  int          `json:"-"`
-	Code    int          `json:"code,omitempty"`
-	Message string       `json:"message,omitempty"`
-	Fields  []FieldError `json:"errors,omitempty"`
+	Status  int    `json:"-"`
+	Code    int    `json:"code,omitempty"`
+	Message string `json:"message,omitempty"`
 	// Op names the call ("publish event"), for context in messages;
 	// Method and Path are the request's (no query: page tokens stay out).
 	Op     string `json:"-"`
@@ -25,9 +26,13 @@ type Error struct {
 	// endpoint is what the endpoint's description says its status means
 	// when the answer carries no documented code (phone 403, AI 401).
 	endpoint string
+	// needs is what the call needs (scopes, plan) from the scope table,
+	// for a 403.
+	needs string
 }
 
-// FieldError is one entry of the provider's errors array.
+// FieldError is one problem the client's own validation found in a
+// request (ValidationError).
 type FieldError struct {
 	Field   string `json:"field,omitempty"`
 	Message string `json:"message,omitempty"`
@@ -47,6 +52,9 @@ func (e *Error) Meaning() string {
 	if e.endpoint != "" {
 		return e.endpoint
 	}
+	if e.Status == http.StatusForbidden && e.needs != "" {
+		return "forbidden: the token lacks the scope, or the account the plan, this call needs: " + e.needs
+	}
 	if m, ok := statusMeanings[e.Status]; ok {
 		return m
 	}
@@ -62,17 +70,6 @@ func (e *Error) Error() string {
 	ref := fmt.Sprintf("HTTP %d", e.Status)
 	if e.Code != 0 {
 		ref = fmt.Sprintf("error %d", e.Code)
-	}
-	// Field problems say what to fix, so they come first; the code follows.
-	if len(e.Fields) > 0 {
-		for i, f := range e.Fields {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			fmt.Fprintf(&b, "%s %s", f.Field, f.Message)
-		}
-		fmt.Fprintf(&b, " (%s: %s)", ref, e.Meaning())
-		return b.String()
 	}
 	meaning := e.Meaning()
 	b.WriteString(ref + ": " + meaning)
@@ -98,16 +95,45 @@ func (e *Error) Details() [][2]string {
 		d = append(d, [2]string{"Code", fmt.Sprint(e.Code)})
 	}
 	d = append(d, [2]string{"Meaning", e.Meaning()})
+	if e.needs != "" {
+		d = append(d, [2]string{"Needs", e.needs})
+	}
 	if e.Message != "" {
 		d = append(d, [2]string{"Message", e.Message})
-	}
-	for _, f := range e.Fields {
-		d = append(d, [2]string{"Field " + f.Field, f.Message})
 	}
 	if e.RetryAfter > 0 {
 		d = append(d, [2]string{"Retry after", e.RetryAfter.String()})
 	}
 	return d
+}
+
+// codeFields names the request field a documented code is about (its
+// meaning in the spec says which), so a form can mark that field: the
+// documented error answer is only a code and a message.
+var codeFields = map[int]string{
+	CodeInvalidDuplicateTZ: "timezone",
+	CodeScheduleTooLong:    "calendar",
+	CodeEndBeforeStart:     "calendar",
+	CodeCalendarIncomplete: "calendar",
+	CodeHubConference:      "hub_id",
+	CodeHubPermission:      "hub_id",
+	CodeTicketTypeNotFound: "ticket_type_id",
+	CodeJoinLinkNameTaken:  "name",
+}
+
+// FieldReasons names the field the error's code is about, with the
+// server's message and the code's meaning, for a form that marks it; none
+// when the code is about no one field.
+func (e *Error) FieldReasons() [][2]string {
+	field, ok := codeFields[e.Code]
+	if !ok {
+		return nil
+	}
+	reason := e.Meaning()
+	if e.Message != "" && !strings.EqualFold(e.Message, reason) {
+		reason = e.Message + " (" + reason + ")"
+	}
+	return [][2]string{{field, reason}}
 }
 
 // Temporary reports whether repeating the same request later may succeed.

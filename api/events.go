@@ -62,7 +62,7 @@ func (s *EventsService) Pager(opts ListEventsOptions) *Pager[Event] {
 		}
 		return Page[Event]{Items: l.Events, NextPageToken: l.NextPageToken, Total: l.TotalRecords}, nil
 	}
-	return NewPager("list events", fetch, func(e Event) string { return e.EventID }, s.c.now)
+	return listing(s.c, "list events", fetch, func(e Event) string { return e.EventID })
 }
 
 // List iterates over every event of the listing.

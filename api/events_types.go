@@ -228,6 +228,18 @@ func (v *ValidationError) Error() string {
 	return "invalid request: " + strings.Join(parts, "; ")
 }
 
+// FieldReasons lists each problem as field and reason, for a form that
+// marks the fields.
+func (v *ValidationError) FieldReasons() [][2]string { return fieldReasons(v.Problems) }
+
+func fieldReasons(fields []FieldError) [][2]string {
+	out := make([][2]string, len(fields))
+	for i, f := range fields {
+		out[i] = [2]string{f.Field, f.Message}
+	}
+	return out
+}
+
 // validator gathers field problems; err returns nil when there are none.
 type validator struct{ problems []FieldError }
 

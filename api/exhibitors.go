@@ -73,18 +73,19 @@ type ExhibitorCreate struct {
 	PrivacyPolicy      string   `json:"privacy_policy,omitempty"`
 	LinkedInURL        string   `json:"linkedin_url,omitempty"`
 	TwitterURL         string   `json:"twitter_url,omitempty"`
-	InstagramURL       string   `json:"instagram_url,omitempty"`
-	FacebookURL        string   `json:"facebook_url,omitempty"`
-	// YouTubeURL is never sent: the spec shows youtube_url in the list
-	// answer only, so a create cannot set it and Validate refuses a value.
-	YouTubeURL string `json:"-"`
+	// YouTubeURL: the spec's table shows youtube_url in the list answer
+	// only, but the provider's description of the create request takes it.
+	YouTubeURL   string `json:"youtube_url,omitempty"`
+	InstagramURL string `json:"instagram_url,omitempty"`
+	FacebookURL  string `json:"facebook_url,omitempty"`
 }
 
 // urlFields pairs each link field's JSON name with its value.
 func (c *ExhibitorCreate) urlFields() [][2]string {
 	return [][2]string{
 		{"website", c.Website}, {"privacy_policy", c.PrivacyPolicy}, {"linkedin_url", c.LinkedInURL},
-		{"twitter_url", c.TwitterURL}, {"instagram_url", c.InstagramURL}, {"facebook_url", c.FacebookURL},
+		{"twitter_url", c.TwitterURL}, {"youtube_url", c.YouTubeURL}, {"instagram_url", c.InstagramURL},
+		{"facebook_url", c.FacebookURL},
 	}
 }
 
@@ -109,9 +110,6 @@ func (c *ExhibitorCreate) Validate() error {
 		if err := CheckLink(f[1]); err != nil {
 			v.add(f[0], "%v", err)
 		}
-	}
-	if strings.TrimSpace(c.YouTubeURL) != "" {
-		v.add("youtube_url", "is read-only: the service sets it and a create cannot; leave it empty")
 	}
 	if n := len(c.AssociatedSessions); n > MaxExhibitorSessions {
 		v.add("associated_sessions", "holds %d sessions; at most %d", n, MaxExhibitorSessions)

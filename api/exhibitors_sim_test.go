@@ -97,8 +97,9 @@ func TestExhibitorCreateValidate(t *testing.T) {
 			[]string{"associated_sessions[1]", "associated_sessions[2]"}},
 		{api.ExhibitorCreate{Name: "A", ContactName: "B", ContactEmail: "b@x.org", IsSponsor: true, TierID: "t",
 			Website: "https://x.org/a?b=c"}, nil},
-		{api.ExhibitorCreate{Name: "A", ContactName: "B", ContactEmail: "b@x.org", YouTubeURL: "http://youtube.com/@x"},
+		{api.ExhibitorCreate{Name: "A", ContactName: "B", ContactEmail: "b@x.org", YouTubeURL: "youtube.com/@x"},
 			[]string{"youtube_url"}},
+		{api.ExhibitorCreate{Name: "A", ContactName: "B", ContactEmail: "b@x.org", YouTubeURL: "https://youtube.com/@x"}, nil},
 	}
 	for i, c := range cases {
 		err := c.req.Validate()
@@ -132,7 +133,8 @@ func TestExhibitorCreateRoundTrip(t *testing.T) {
 		IsSponsor: true, TierID: tier.ID, AssociatedSessions: sessions[:2], Description: "Lunch for 1,400.",
 		Website: "https://contoso.example", PrivacyPolicy: "https://contoso.example/privacy",
 		LinkedInURL: "https://linkedin.com/company/contoso", InstagramURL: "https://instagram.com/contoso",
-		FacebookURL: "https://facebook.com/contoso", TwitterURL: "https://twitter.com/contoso"}
+		FacebookURL: "https://facebook.com/contoso", TwitterURL: "https://twitter.com/contoso",
+		YouTubeURL: "https://youtube.com/@contoso"}
 	before := f.posts.Load()
 	got, err := f.client.Exhibitors.Create(ctx, id, req)
 	if err != nil {
@@ -142,7 +144,7 @@ func TestExhibitorCreateRoundTrip(t *testing.T) {
 		t.Fatal("create sent more than one POST")
 	}
 	if got.ExhibitorID == "" || got.TierID != tier.ID || got.ContactEmail != "lee.park@contoso.example" ||
-		!slices.Equal(got.AssociatedSessions, sessions[:2]) || got.YouTubeURL != "" || got.FacebookURL == "" {
+		!slices.Equal(got.AssociatedSessions, sessions[:2]) || got.YouTubeURL != req.YouTubeURL || got.FacebookURL == "" {
 		t.Fatalf("created %+v", got)
 	}
 	list, err := f.client.Exhibitors.List(ctx, id)
@@ -157,7 +159,8 @@ func TestExhibitorCreateRoundTrip(t *testing.T) {
 	req.TierID, req.AssociatedSessions = "notatier", []string{"nosuchsession"}
 	_, err = f.client.Exhibitors.Create(ctx, id, req)
 	var e *api.Error
-	if !errors.As(err, &e) || e.Status != 400 || len(e.Fields) != 3 {
+	if !errors.As(err, &e) || e.Status != 400 || !strings.Contains(e.Message, "tier_id") ||
+		!strings.Contains(e.Message, "associated_sessions[0]") || !strings.Contains(e.Message, "already exists") {
 		t.Fatalf("duplicate create: %v", err)
 	}
 }

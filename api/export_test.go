@@ -20,3 +20,14 @@ func (s *EventsService) RawAction(ctx context.Context, id string, body any) (*Ac
 func (s *EventsService) RawUpdate(ctx context.Context, id string, body any) error {
 	return s.c.do(ctx, call{op: "update event", method: "PATCH", path: s.c.eventsPath("events", id), body: body}, nil)
 }
+
+// RawCall sends any request (tests of what every endpoint answers).
+func (c *Client) RawCall(ctx context.Context, op, method, path string, body any) error {
+	return c.do(ctx, call{op: op, method: method, path: path, body: body}, nil)
+}
+
+// WithWord writes a neutral path or scope with the path word.
+func WithWord(s, word string) string { return withWord(s, word) }
+
+// EndpointByKey finds an endpoint of the scope table.
+func EndpointByKey(key string) (Endpoint, bool) { return endpointByKey(key) }

@@ -307,7 +307,7 @@ func TestASilentServerIsGivenUpOnPerRequestAndNotRetried(t *testing.T) {
 	if n.Load() != 1 || len(waits) != 0 {
 		t.Errorf("requests=%d waits=%v: a full timeout is not waited again", n.Load(), waits)
 	}
-	tr := newHTTPClient(DefaultTimeout)
+	tr := newHTTPClient(DefaultTimeout, nil)
 	if tr.Transport.(*http.Transport).ResponseHeaderTimeout != DefaultTimeout || tr.Timeout != 5*DefaultTimeout {
 		t.Errorf("default limits: headers %v, exchange %v", tr.Transport.(*http.Transport).ResponseHeaderTimeout, tr.Timeout)
 	}

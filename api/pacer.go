@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
 
@@ -37,11 +38,16 @@ const (
 // LIGHT label, spec section 8): it starts at its ceiling, the configured
 // rate; a 429 halves the rate, and answers without one bring it back up
 // (additive increase, multiplicative decrease), gently near the rate that
-// drew the last 429. Bursts are small (a third of a second's worth by
-// default): a screen's first requests leave together, and the server's own
-// bucket keeps most of its slack for the jitter of the network. A Pacer is
-// safe for concurrent use; clients that share an account's limit share one
-// (WithPacer).
+// drew the last 429. By default a burst is one second's worth of the
+// current rate less one request: the service's LIGHT limit allows 30
+// requests in a second, so bulk work leaves 29 at once (a burst of a third
+// of that made it about 1.6 times slower than the limit), and the one left
+// over absorbs the network's jitter: with the server's bucket and ours
+// equal, a request that arrives a millisecond early draws a 429 and a
+// second's wait (measured: a burst of 30 drew one on every run of 20,000
+// check-ins, 2.3 s; 29 none, 1.3 s). After a 429 the burst shrinks with
+// the rate. A Pacer is safe for concurrent use;
+// clients that share an account's limit share one (WithPacer).
 type Pacer struct {
 	mu       sync.Mutex
 	lim      *rate.Limiter
@@ -51,21 +57,36 @@ type Pacer struct {
 	badAt    time.Time // when it came
 	climbed  time.Time // when the rate last changed
 	throttle int       // 429s seen, for tests and logs
-	now      func() time.Time
+	// autoBurst: the burst follows the rate (one second's worth).
+	autoBurst bool
+	now       func() time.Time
 }
 
 // NewPacer paces at most rps requests a second, in bursts of at most burst
-// (burst <= 0: a third of rps, at least 1). rps <= 0 removes the limit: the
-// pacer never waits.
+// (burst <= 0: one second's worth of the current rate less one, at least
+// 1). rps <= 0
+// removes the limit: the pacer never waits.
 func NewPacer(rps float64, burst int) *Pacer {
-	p := &Pacer{ceiling: rps, rate: rps, now: time.Now}
-	if burst <= 0 {
-		burst = int(rps / 3)
+	p := &Pacer{ceiling: rps, rate: rps, now: time.Now, autoBurst: burst <= 0}
+	if p.autoBurst {
+		burst = secondsWorth(rps)
 	}
 	if rps > 0 {
 		p.lim = rate.NewLimiter(rate.Limit(rps), max(burst, 1))
 	}
 	return p
+}
+
+// secondsWorth is the burst at rate r: a second's worth less the one
+// request kept for jitter, at least 1.
+func secondsWorth(r float64) int { return max(1, int(math.Floor(r))-1) }
+
+// Burst is the most requests that may leave at once (0: unlimited).
+func (p *Pacer) Burst() int {
+	if p == nil || p.lim == nil {
+		return 0
+	}
+	return p.lim.Burst()
 }
 
 // Wait blocks until the next request may leave.
@@ -142,4 +163,7 @@ func (p *Pacer) answered() {
 func (p *Pacer) set(r float64, now time.Time) {
 	p.rate, p.climbed = r, now
 	p.lim.SetLimit(rate.Limit(r))
+	if p.autoBurst {
+		p.lim.SetBurst(secondsWorth(r))
+	}
 }

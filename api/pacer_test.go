@@ -72,3 +72,32 @@ func TestPacerKeepsMovingAndUnlimitedNeverWaits(t *testing.T) {
 		t.Fatal("an unlimited pacer paces")
 	}
 }
+
+// TestPacerBurstIsTheSecondTheServiceAllows: the LIGHT limit allows 30
+// requests in a second, so the default burst is 29, one kept for the
+// network's jitter (it was 10, which made bulk work about 1.6x slower than
+// the limit); after a 429 the burst follows the halved rate, and comes back
+// with it. A burst given explicitly stays.
+func TestPacerBurstIsTheSecondTheServiceAllows(t *testing.T) {
+	p := NewPacer(DefaultRateLimit, 0)
+	if p.Burst() != 29 {
+		t.Fatalf("default burst %d, want 29", p.Burst())
+	}
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	p.now = func() time.Time { return now }
+	p.throttled()
+	if p.Burst() != 14 {
+		t.Fatalf("burst after a 429: %d, want 14", p.Burst())
+	}
+	now = now.Add(forgetAfter + time.Minute)
+	p.answered()
+	if p.Rate() != 30 || p.Burst() != 29 {
+		t.Fatalf("back at the ceiling: rate %v burst %d", p.Rate(), p.Burst())
+	}
+	if fixed := NewPacer(30, 5); fixed.Burst() != 5 {
+		t.Fatalf("explicit burst %d", fixed.Burst())
+	}
+	if NewPacer(0.5, 0).Burst() != 1 {
+		t.Fatal("a slow pacer still lets one request go")
+	}
+}

@@ -70,6 +70,9 @@ type Pager[T any] struct {
 	replay    int                 // pages the walks before a restart fetched: known items expected again
 	stale     int                 // pages in a row that added nothing new
 	largest   int                 // the longest page so far, to turn total_records into pages
+	pages     int                 // pages fetched in all, across restarts
+	budget    ListingBudget
+	meter     byteMeter // bytes of every answer, across restarts
 }
 
 // NewPager builds a pager; op names the listing in errors ("list events"),
@@ -79,7 +82,8 @@ func NewPager[T any](op string, fetch PageFunc[T], key func(T) string, now func(
 		now = time.Now
 	}
 	return &Pager[T]{op: op, fetch: fetch, key: key, now: now, seen: map[string]struct{}{},
-		seed: maphash.MakeSeed(), tokens: map[uint64]struct{}{}, refused: map[uint64]struct{}{}}
+		seed: maphash.MakeSeed(), tokens: map[uint64]struct{}{}, refused: map[uint64]struct{}{},
+		budget: ListingBudget{}.withDefaults()}
 }
 
 // Done reports whether the last page has been delivered.
@@ -111,7 +115,7 @@ func (p *Pager[T]) Next(ctx context.Context) ([]T, error) {
 		}
 		// The token's life is counted from before the request: conservative.
 		asked := p.now()
-		page, err := p.fetch(ctx, token)
+		page, err := p.fetch(withMeter(ctx, &p.meter), token)
 		if err != nil {
 			if token != "" && p.tokenRefused(err, token) {
 				if rerr := p.restart(); rerr != nil {
@@ -122,6 +126,7 @@ func (p *Pager[T]) Next(ctx context.Context) ([]T, error) {
 			return nil, err
 		}
 		p.walkPages++
+		p.pages++
 		p.total = page.Total
 		p.largest = max(p.largest, len(page.Items))
 		p.token, p.issued = page.NextPageToken, asked
@@ -137,6 +142,9 @@ func (p *Pager[T]) Next(ctx context.Context) ([]T, error) {
 		}
 		if !p.done {
 			// The items of the page that tripped a limit are still delivered.
+			if p.err = p.overBudget(); p.err != nil {
+				return fresh, nil
+			}
 			if p.err = p.endless(len(fresh)); p.err != nil && len(fresh) == 0 {
 				return nil, p.err
 			}

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -62,8 +63,22 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			}
 			// A full timeout is not waited again: eight of them would hold
 			// one call for eight minutes. A refused redirect would recur.
-			if ctx.Err() != nil || isTimeout(err) || errors.Is(err, errRedirectRefused) {
+			if ctx.Err() != nil || isTimeout(err) || errors.Is(err, errRedirectRefused) || errors.Is(err, ErrOldTLS) ||
+				errors.Is(err, ErrUntrustedCertificate) {
 				return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, awaitingAnswer))
+			}
+			// A server nobody answers for (refused, unknown host) is said
+			// within seconds: a few quick tries, and nothing was sent, so
+			// even a POST may try again.
+			if cause, ok := unreachable(err); ok {
+				if attempt+1 >= min(attempts, UnreachableAttempts) {
+					return fmt.Errorf("%s: %w", cl.op, &UnreachableError{Host: c.base.Host, Cause: cause,
+						Attempts: attempt + 1, Err: err})
+				}
+				if serr := c.sleep(ctx, c.backoff(attempt)); serr != nil {
+					return fmt.Errorf("%s: %w; %w", cl.op, err, c.noAnswer(ctx, serr, start, awaitingRetry))
+				}
+				continue
 			}
 			if !cl.repeatable {
 				return fmt.Errorf("%s: %w: %w", cl.op, ErrOutcomeUnknown, err)
@@ -90,6 +105,11 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		}
 		apiErr := readError(resp, cl.op)
 		apiErr.endpoint = cl.meanings[apiErr.Status]
+		if apiErr.Status == http.StatusForbidden {
+			if ep, ok := c.endpointFor(cl.method, cl.path); ok {
+				apiErr.needs = ep.Needs(c.word)
+			}
+		}
 		filterStrings(apiErr, c.filter)
 		// A 429 was refused before any work, so even a POST may be repeated.
 		retryable := apiErr.Status == http.StatusTooManyRequests || (apiErr.Status >= 500 && cl.repeatable)
@@ -170,6 +190,61 @@ func (c *Client) noAnswer(ctx context.Context, err error, start time.Time, stage
 	return e
 }
 
+// UnreachableAttempts is how many times a call tries a server that
+// refuses connections or whose name does not resolve, before it says so.
+const UnreachableAttempts = 3
+
+// UnreachableError is a server that could not be reached at all: the
+// connection was refused, or its name is unknown. Nothing was sent.
+type UnreachableError struct {
+	Host     string // host:port of the base URL
+	Cause    string // "connection refused", "unknown host", ...
+	Attempts int
+	Err      error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach %s: %s (%s); check the base URL (EVDESK_BASE_URL or the profile's base_url) and that the server is running",
+		e.Host, e.Cause, attemptsWords(e.Attempts))
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// Details lists what is known of the failure, for the console's recent
+// errors.
+func (e *UnreachableError) Details() [][2]string {
+	return [][2]string{{"Server", e.Host}, {"Cause", e.Cause}, {"Attempts", fmt.Sprint(e.Attempts)}, {"Error", e.Err.Error()}}
+}
+
+func attemptsWords(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", n)
+}
+
+// unreachable names why a connection could not even be made (refused,
+// unknown host, no route), or reports false for other failures.
+func unreachable(err error) (string, bool) {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		return "unknown host", true
+	}
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Op != "dial" {
+		return "", false
+	}
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused", true
+	case errors.Is(err, syscall.EHOSTUNREACH):
+		return "no route to host", true
+	case errors.Is(err, syscall.ENETUNREACH):
+		return "network unreachable", true
+	}
+	return "", false
+}
+
 // isTimeout reports a request that timed out (dial, answer headers, or the
 // whole exchange).
 func isTimeout(err error) bool {
@@ -211,7 +286,7 @@ func (c *Client) send(ctx context.Context, cl call, payload []byte) (*http.Respo
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		c.log.Debug("api call failed", "method", cl.method, "path", cl.path, "err", redactURLError(err))
-		return nil, redactURLError(err)
+		return nil, explainTLS(redactURLError(err), req)
 	}
 	attrs := []any{"method", cl.method, "path", cl.path, "status", resp.StatusCode, "ms", time.Since(start).Milliseconds()}
 	if c.debugBody > 0 {
@@ -231,23 +306,28 @@ func (c *Client) backoff(attempt int) time.Duration {
 	return time.Duration(d/2 + c.jitter()*d/2)
 }
 
-// decodeBody decodes a successful answer, reading at most c.maxBody bytes:
-// closing the body early drops the connection, so a huge or endless answer
-// costs neither memory nor time.
+// decodeBody decodes a successful answer, reading at most c.maxBody bytes
+// (see readBody): closing the body early drops the connection, so a huge or
+// endless answer costs neither memory nor time.
 func (c *Client) decodeBody(ctx context.Context, resp *http.Response, out any, cl call, start time.Time) error {
 	defer resp.Body.Close()
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 		return nil
 	}
-	body := &cappedReader{r: resp.Body, left: c.maxBody}
-	if err := json.NewDecoder(body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
-		if errors.Is(err, ErrResponseTooLarge) {
-			return &tooLargeError{op: cl.op, path: cl.path, limit: c.maxBody}
-		}
-		if ctx.Err() != nil || isTimeout(err) {
-			return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, readingAnswer))
-		}
+	body, err := readBody(ctx, resp.Body, resp.ContentLength, c.maxBody)
+	switch {
+	case errors.Is(err, ErrResponseTooLarge):
+		return &tooLargeError{op: cl.op, path: cl.path, limit: c.maxBody}
+	case err != nil && (ctx.Err() != nil || isTimeout(err)):
+		return fmt.Errorf("%s: %w", cl.op, c.noAnswer(ctx, err, start, readingAnswer))
+	case err != nil:
+		return fmt.Errorf("%s: read response: %w", cl.op, err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(body, out); err != nil {
 		return fmt.Errorf("%s: decode response: %w", cl.op, err)
 	}
 	return nil
@@ -256,26 +336,6 @@ func (c *Client) decodeBody(ctx context.Context, resp *http.Response, out any, c
 // ErrResponseTooLarge is behind every error for an answer longer than the
 // client's cap (WithMaxBodyBytes).
 var ErrResponseTooLarge = errors.New("the answer is larger than the client accepts")
-
-// cappedReader reads at most left bytes and fails with ErrResponseTooLarge
-// when the source has more.
-type cappedReader struct {
-	r    io.Reader
-	left int64
-}
-
-func (c *cappedReader) Read(p []byte) (int, error) {
-	if int64(len(p)) > c.left+1 {
-		p = p[:c.left+1] // one byte past the cap tells "exactly the cap" from "more"
-	}
-	n, err := c.r.Read(p)
-	if int64(n) > c.left {
-		n, c.left = int(c.left), 0
-		return n, ErrResponseTooLarge
-	}
-	c.left -= int64(n)
-	return n, err
-}
 
 // tooLargeError names the endpoint (path without the query) and the cap.
 type tooLargeError struct {

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -183,9 +186,9 @@ func TestErrorMessageCarriesTheSpecMeaning(t *testing.T) {
 	if got := e.Error(); got != "update event: error 260210: past and cancelled events cannot be edited (server: Event is not editable.)" {
 		t.Errorf("got %q", got)
 	}
-	e = &Error{Status: 400, Code: 300, Message: "Validation Failed.", Op: "cancel event",
-		Fields: []FieldError{{Field: "cancel_message", Message: "is required when the event has registrants."}}}
-	if got := e.Error(); got != "cancel event: cancel_message is required when the event has registrants. (error 300: invalid request)" {
+	// A code no document gives reads as its status, with the server's words.
+	e = &Error{Status: 400, Code: 300, Message: "cancel_message is required when the event has registrants.", Op: "cancel event"}
+	if got := e.Error(); got != "cancel event: error 300: invalid request (server: cancel_message is required when the event has registrants.)" {
 		t.Errorf("got %q", got)
 	}
 	e = &Error{Status: 429}
@@ -261,5 +264,79 @@ func TestASharedPacerSlowsEveryClientOfTheAccount(t *testing.T) {
 	}
 	if c, _ := New(WithBaseURL(srv.URL + "/v2")); c.Pacer().Rate() != DefaultRateLimit {
 		t.Errorf("default rate %v", c.Pacer().Rate())
+	}
+}
+
+// closedPort is a loopback address nothing listens on: connecting to it is
+// refused at once.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	return addr
+}
+
+// A refused connection is reported after a few quick tries, naming the
+// address and the cause, for a POST too (nothing was sent).
+func TestARefusedConnectionIsReportedAfterAFewTries(t *testing.T) {
+	addr := closedPort(t)
+	var waits []time.Duration
+	c := testClient(t, "http://"+addr, &waits)
+	_, err := c.Events.ListPage(context.Background(), ListEventsOptions{}, "")
+	var ue *UnreachableError
+	if !errors.As(err, &ue) || ue.Attempts != UnreachableAttempts || ue.Cause != "connection refused" || ue.Host != addr {
+		t.Fatalf("err = %#v", err)
+	}
+	if len(waits) != UnreachableAttempts-1 {
+		t.Fatalf("waited %v between %d tries", waits, UnreachableAttempts)
+	}
+	want := "list events: cannot reach " + addr + ": connection refused (3 attempts)"
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("err = %q, want it to start %q", err, want)
+	}
+	waits = nil
+	_, err = c.Events.Publish(context.Background(), "ev1")
+	if !errors.As(err, &ue) || errors.Is(err, ErrOutcomeUnknown) || len(waits) != UnreachableAttempts-1 {
+		t.Fatalf("publish: %v after %v", err, waits)
+	}
+}
+
+// An unknown host, a refused dial and other failures are told apart.
+func TestUnreachableNamesTheCause(t *testing.T) {
+	for _, c := range []struct {
+		err   error
+		cause string
+	}{
+		{&net.OpError{Op: "dial", Err: &net.DNSError{Name: "nosuch.invalid", Err: "no such host", IsNotFound: true}}, "unknown host"},
+		{&net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, "connection refused"},
+		{&net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.EHOSTUNREACH)}, "no route to host"},
+		{&net.OpError{Op: "read", Err: os.NewSyscallError("read", syscall.ECONNRESET)}, ""},
+		{&net.DNSError{Name: "x", Err: "server misbehaving", IsTemporary: true}, ""},
+	} {
+		got, ok := unreachable(c.err)
+		if got != c.cause || ok != (c.cause != "") {
+			t.Errorf("%v: %q %v, want %q", c.err, got, ok, c.cause)
+		}
+	}
+}
+
+// A name the resolver does not know is reported as such (skipped where
+// this machine has no resolver that answers).
+func TestAnUnknownHostIsReportedAfterAFewTries(t *testing.T) {
+	if _, err := net.LookupHost("evdesk-no-such-host.invalid"); err == nil {
+		t.Skip("the resolver answers for .invalid")
+	} else if dns := (*net.DNSError)(nil); !errors.As(err, &dns) || !dns.IsNotFound {
+		t.Skipf("no resolver answers here: %v", err)
+	}
+	var waits []time.Duration
+	c := testClient(t, "http://evdesk-no-such-host.invalid", &waits)
+	_, err := c.Events.ListPage(context.Background(), ListEventsOptions{}, "")
+	var ue *UnreachableError
+	if !errors.As(err, &ue) || ue.Cause != "unknown host" || ue.Host != "evdesk-no-such-host.invalid" {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -66,11 +66,13 @@ type LoginOptions struct {
 }
 
 // Login runs the authorization-code flow with PKCE (S256) and a random
-// state: it listens on the loopback redirect URI, opens the browser and at
-// the same time prints the URL and accepts a pasted redirect URL or code,
-// exchanges the code (HTTP Basic client authentication) and stores the
-// session. The first valid answer wins; a callback with a wrong state is
-// answered 400 and ignored.
+// state: it opens the browser and prints the URL; with a loopback redirect
+// URI it listens there and at the same time accepts a pasted redirect URL
+// or code; with any other (the https address the app was registered with)
+// it takes the pasted address alone, its state checked as the listener's.
+// It exchanges the code (HTTP Basic client authentication, the PKCE
+// verifier) and stores the session. The first valid answer wins; a
+// callback or paste with a wrong state is refused and ignored.
 func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 	p := o.Profile
 	if err := p.ValidateLogin(); err != nil {
@@ -85,6 +87,14 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 	}
 	if o.Store == nil {
 		return nil, errors.New("login: no store")
+	}
+	hc := o.HTTPClient
+	if hc == nil { // the code exchange: TLS 1.2 or newer, the profile's authorities
+		tc, err := p.TLSConfig()
+		if err != nil {
+			return nil, err
+		}
+		hc = refreshClient(DefaultRefreshTimeout, tc)
 	}
 	if o.Out == nil {
 		o.Out = io.Discard
@@ -103,8 +113,14 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A loopback redirect is answered by evdesk's own listener; any other
+	// (the https address the app was registered with) only by a paste.
+	loopback := p.RedirectIsLoopback()
+	if !loopback && o.Input == nil {
+		return nil, fmt.Errorf("the redirect URI %s is not on this machine, so evdesk cannot hear the browser's answer: run `evdesk login` in a terminal, where you can paste the address the browser lands on", p.RedirectURI)
+	}
 	ln := o.Listener
-	if ln == nil {
+	if loopback && ln == nil {
 		addr, err := p.RedirectAddr()
 		if err != nil {
 			return nil, err
@@ -128,18 +144,20 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	results := make(chan callbackResult, 4)
-	cbPath := redirect.Path
-	if cbPath == "" {
-		cbPath = "/"
+	if loopback {
+		cbPath := redirect.Path
+		if cbPath == "" {
+			cbPath = "/"
+		}
+		srv := &http.Server{Handler: &callbackHandler{path: cbPath, state: state, results: results},
+			ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		defer func() {
+			sctx, scancel := context.WithTimeout(context.Background(), time.Second)
+			defer scancel()
+			_ = srv.Shutdown(sctx)
+		}()
 	}
-	srv := &http.Server{Handler: &callbackHandler{path: cbPath, state: state, results: results},
-		ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	defer func() {
-		sctx, scancel := context.WithTimeout(context.Background(), time.Second)
-		defer scancel()
-		_ = srv.Shutdown(sctx)
-	}()
 
 	fmt.Fprintf(out, "Log in to profile %q: open this URL in a browser:\n\n  %s\n\n", p.Name, authURL)
 	if !o.NoBrowser {
@@ -149,9 +167,17 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 			}
 		}()
 	}
-	fmt.Fprintf(out, "Waiting for the browser to return to %s (up to %s).\n", p.RedirectURI, o.Timeout)
+	if loopback {
+		fmt.Fprintf(out, "Waiting for the browser to return to %s (up to %s).\n", p.RedirectURI, o.Timeout)
+		if o.Input != nil {
+			fmt.Fprintln(out, "If the browser runs on another machine, paste the address it ends on (or just the code) here and press Enter.")
+		}
+	} else {
+		fmt.Fprintf(out, "After you approve, the browser goes to %s, which evdesk cannot see: that page may show\n"+
+			"anything, even an error. Copy the whole address from the browser's address bar, paste it here\n"+
+			"(or just the value after code=) and press Enter (up to %s).\n", p.RedirectURI, o.Timeout)
+	}
 	if o.Input != nil {
-		fmt.Fprintln(out, "If the browser runs on another machine, paste the address it ends on (or just the code) here and press Enter.")
 		go readPasted(ctx, o.Input, state, results, out)
 	}
 
@@ -171,10 +197,7 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 		}
 	}
 
-	xctx := ctx
-	if o.HTTPClient != nil {
-		xctx = context.WithValue(ctx, oauth2.HTTPClient, o.HTTPClient)
-	}
+	xctx := context.WithValue(ctx, oauth2.HTTPClient, hc)
 	now := o.Now()
 	tok, err := conf.Exchange(xctx, code, oauth2.VerifierOption(verifier))
 	if err != nil {
@@ -184,7 +207,11 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 		}
 		return nil, fmt.Errorf("exchange the authorization code: %s", config.Redact(err.Error()))
 	}
-	sess := sessionFromToken(p.Name, tok, now)
+	sess, err := sessionFromToken(p.Name, tok, now)
+	if err != nil {
+		return nil, err
+	}
+	bindSession(p, sess, nil)
 	lctx, lcancel := context.WithTimeout(context.Background(), DefaultLockTimeout)
 	defer lcancel()
 	unlock, err := o.Store.Lock(lctx, p.Name)
@@ -196,7 +223,7 @@ func Login(ctx context.Context, o LoginOptions) (*Session, error) {
 		return nil, err
 	}
 	if o.SaveClientSecret {
-		if _, err := o.Store.SaveClientSecret(p.Name, secret); err != nil {
+		if _, err := o.Store.SaveClientSecret(p.Name, p.AuthURL, secret); err != nil {
 			return sess, err
 		}
 	}

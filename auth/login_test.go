@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -157,6 +158,12 @@ type pasteEnv struct {
 
 func startPasteLogin(t *testing.T, e *simEnv) *pasteEnv {
 	ln, uri := e.listener()
+	return startPasteLoginAt(t, e, uri, ln)
+}
+
+// startPasteLoginAt is startPasteLogin with redirect URI uri, and ln its
+// listener (nil for a redirect not on this machine).
+func startPasteLoginAt(t *testing.T, e *simEnv, uri string, ln net.Listener) *pasteEnv {
 	pr, pw := io.Pipe()
 	t.Cleanup(func() { pw.Close() })
 	pe := &pasteEnv{e: e, uri: uri, out: newNotifyWriter(), in: pw, result: make(chan error, 1)}
@@ -331,5 +338,63 @@ func TestOpenBrowserRefusesAnythingButWebAddresses(t *testing.T) {
 		if err := OpenBrowser(u); err == nil || !strings.Contains(err.Error(), "not a web address") {
 			t.Errorf("OpenBrowser(%q) = %v, want a refusal", u, err)
 		}
+	}
+}
+
+// appRedirect is a redirect URI of the kind a provider app is registered
+// with: https, on another machine.
+const appRedirect = "https://app.example.com/evdesk/callback"
+
+// TestLoginWithTheAppsHTTPSRedirect: the redirect is not on this machine,
+// so nothing listens; the address the browser lands on is pasted, its
+// state checked, and the code exchanged with the PKCE verifier.
+func TestLoginWithTheAppsHTTPSRedirect(t *testing.T) {
+	e := newSimEnv(t)
+	e.sim.RegisterRedirectURI(appRedirect)
+	pe := startPasteLoginAt(t, e, appRedirect, nil)
+	loc := pe.approve(t)
+	if !strings.HasPrefix(loc, appRedirect+"?") {
+		t.Fatalf("redirect %s", loc)
+	}
+	pe.out.waitFor(t, "Copy the whole address from the browser's address bar")
+	p, _ := url.Parse(loc)
+	wrong := p.Query()
+	wrong.Set("state", "someone-elses")
+	p.RawQuery = wrong.Encode()
+	io.WriteString(pe.in, p.String()+"\n")
+	pe.out.waitFor(t, "state mismatch")
+	io.WriteString(pe.in, loc+"\n")
+	if err := <-pe.result; err != nil {
+		t.Fatal(err)
+	}
+	if e.apiStatus(pe.sess.AccessToken) != http.StatusOK {
+		t.Fatal("token refused")
+	}
+}
+
+// The code alone works too, and a code without its verifier would not: the
+// simulator checks PKCE, so a code taken by someone else is useless.
+func TestLoginWithTheAppsRedirectTakesTheCodeAlone(t *testing.T) {
+	e := newSimEnv(t)
+	e.sim.RegisterRedirectURI(appRedirect)
+	pe := startPasteLoginAt(t, e, appRedirect, nil)
+	p, _ := url.Parse(pe.approve(t))
+	io.WriteString(pe.in, p.Query().Get("code")+"\n")
+	if err := <-pe.result; err != nil {
+		t.Fatal(err)
+	}
+	if e.exchange.Load() != 1 {
+		t.Fatalf("%d code exchanges", e.exchange.Load())
+	}
+}
+
+// Without a terminal to paste into, a redirect evdesk cannot hear is
+// refused at once, saying why.
+func TestLoginWithARemoteRedirectNeedsAPaste(t *testing.T) {
+	e := newSimEnv(t)
+	_, err := Login(context.Background(), LoginOptions{Profile: e.profile(appRedirect), ClientSecret: sim.DemoClientSecret,
+		Store: e.store(nil), NoBrowser: true, Now: e.clock.Now})
+	if err == nil || !strings.Contains(err.Error(), "not on this machine") || !strings.Contains(err.Error(), "paste") {
+		t.Fatalf("%v", err)
 	}
 }

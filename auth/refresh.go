@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -15,10 +16,12 @@ import (
 )
 
 // refreshClient is the HTTP client of refresh requests when the caller gave
-// none: every phase is bounded by d, and redirects are not followed (the
-// request carries the client secret and a refresh token).
-func refreshClient(d time.Duration) *http.Client {
+// none: every phase is bounded by d, redirects are not followed (the
+// request carries the client secret and a refresh token), and TLS is the
+// profile's (tc: 1.2 or newer, its authorities).
+func refreshClient(d time.Duration, tc *tls.Config) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = tc
 	tr.DialContext = (&net.Dialer{Timeout: d, KeepAlive: 30 * time.Second}).DialContext
 	tr.TLSHandshakeTimeout = d
 	tr.ResponseHeaderTimeout = d

@@ -31,12 +31,32 @@ func (e *simEnv) sourceAt(authURL string, opts ...Option) *TokenSource {
 	e.t.Helper()
 	p := e.profile("http://127.0.0.1:1/callback")
 	p.AuthURL = authURL
+	e.bindTo(authURL)
 	ts, err := NewTokenSource(context.Background(), p,
 		append([]Option{WithStore(e.store(nil)), WithClock(e.clock.Now)}, opts...)...)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return ts
+}
+
+// bindTo makes authURL the sign-in server of the stored session: the
+// misbehaving endpoint stands for the server that issued it (a session is
+// sent nowhere else).
+func (e *simEnv) bindTo(authURL string) {
+	e.t.Helper()
+	st := e.store(nil)
+	if sess, err := st.Load("work"); err == nil {
+		sess.AuthURL = authURL
+		if err := st.save(sess, true); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	if secret, err := st.ClientSecret("work"); err == nil {
+		if _, err := st.SaveClientSecret("work", authURL, secret); err != nil {
+			e.t.Fatal(err)
+		}
+	}
 }
 
 // sessionKept fails the test unless the store still holds sess.
@@ -107,6 +127,7 @@ func TestALostRefreshAnswerKeepsTheSessionAndIsNotRepeated(t *testing.T) {
 
 	// The next run spends the retired token once, hears invalid_grant
 	// and only then clears the session.
+	e.bindTo(e.profile("http://127.0.0.1:1/callback").AuthURL)
 	next := e.source(nil)
 	if _, err := next.Token(); !errors.Is(err, ErrLoginRequired) {
 		t.Fatalf("%v", err)

@@ -425,13 +425,21 @@ func (s *Store) del(profile string, recorded Backend, keys ...string) error {
 type meta struct {
 	Profile      string       `json:"profile"`
 	Session      *sessionMeta `json:"session,omitempty"`
-	ClientSecret *groupMeta   `json:"client_secret,omitempty"`
+	ClientSecret *secretMeta  `json:"client_secret,omitempty"`
 	AI           *aiMeta      `json:"ai,omitempty"`
+	Webhook      *groupMeta   `json:"webhook,omitempty"`
 }
 
 type groupMeta struct {
 	Backend   Backend   `json:"backend"`
 	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// secretMeta is the client secret's record: it is sent only to the
+// sign-in server it was given for.
+type secretMeta struct {
+	groupMeta
+	AuthURL string `json:"auth_url,omitempty"`
 }
 
 type aiMeta struct {
@@ -447,6 +455,9 @@ type sessionMeta struct {
 	Scopes          []string  `json:"scopes,omitempty"`
 	UserID          string    `json:"user_id,omitempty"`
 	AccountID       string    `json:"account_id,omitempty"`
+	// BaseURL and AuthURL are the servers the session belongs to.
+	BaseURL string `json:"base_url,omitempty"`
+	AuthURL string `json:"auth_url,omitempty"`
 }
 
 func (s *Store) readMeta(profile string) (*meta, error) {
@@ -470,7 +481,7 @@ func (s *Store) readMeta(profile string) (*meta, error) {
 
 func (s *Store) writeMeta(m *meta) error {
 	p := s.metaPath(m.Profile)
-	if m.Session == nil && m.ClientSecret == nil && m.AI == nil {
+	if m.Session == nil && m.ClientSecret == nil && m.AI == nil && m.Webhook == nil {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove session metadata: %w", err)
 		}
@@ -521,6 +532,10 @@ type Session struct {
 	UserID          string
 	AccountID       string
 	Backend         Backend
+	// BaseURL and AuthURL are the API and sign-in servers the session was
+	// issued for: it is used against them only (empty for a session stored
+	// before evdesk recorded them).
+	BaseURL, AuthURL string
 }
 
 // String never shows the tokens.
@@ -535,6 +550,7 @@ const (
 	keyClientSecret = "client_secret"
 	keyAIKey        = "ai_api_key"
 	keyAISecret     = "ai_api_secret"
+	keyWebhook      = "webhook_secret_token"
 )
 
 // Load reads the profile's session; ErrNotLoggedIn when there is none.
@@ -556,7 +572,7 @@ func (s *Store) Load(profile string) (*Session, error) {
 	sm := m.Session
 	return &Session{Profile: profile, AccessToken: sec[keyAccess], RefreshToken: sec[keyRefresh], TokenType: sm.TokenType,
 		Expiry: sm.Expiry, RefreshIssuedAt: sm.RefreshIssuedAt, Scopes: sm.Scopes, UserID: sm.UserID,
-		AccountID: sm.AccountID, Backend: sm.Backend}, nil
+		AccountID: sm.AccountID, Backend: sm.Backend, BaseURL: sm.BaseURL, AuthURL: sm.AuthURL}, nil
 }
 
 // Save stores a new session (a login): the keyring when it works, else the
@@ -581,7 +597,7 @@ func (s *Store) save(sess *Session, keep bool) error {
 	sess.Backend = b
 	m.Session = &sessionMeta{groupMeta: groupMeta{Backend: b, UpdatedAt: s.now().UTC()}, TokenType: sess.TokenType,
 		Expiry: sess.Expiry.UTC(), RefreshIssuedAt: sess.RefreshIssuedAt.UTC(), Scopes: sess.Scopes,
-		UserID: sess.UserID, AccountID: sess.AccountID}
+		UserID: sess.UserID, AccountID: sess.AccountID, BaseURL: sess.BaseURL, AuthURL: sess.AuthURL}
 	return s.writeMeta(m)
 }
 
@@ -618,6 +634,7 @@ func (s *Store) Forget(profile string) error {
 		{backendOf(m.Session != nil, func() Backend { return m.Session.Backend }), []string{keyAccess, keyRefresh}},
 		{backendOf(m.ClientSecret != nil, func() Backend { return m.ClientSecret.Backend }), []string{keyClientSecret}},
 		{backendOf(m.AI != nil, func() Backend { return m.AI.Backend }), []string{keyAIKey, keyAISecret}},
+		{backendOf(m.Webhook != nil, func() Backend { return m.Webhook.Backend }), []string{keyWebhook}},
 	} {
 		if g.b == nil {
 			continue
@@ -660,8 +677,9 @@ func (s *Store) ClientSecret(profile string) (string, error) {
 	return sec[keyClientSecret], nil
 }
 
-// SaveClientSecret stores the client secret (same rules as Save).
-func (s *Store) SaveClientSecret(profile, secret string) (Backend, error) {
+// SaveClientSecret stores the client secret (same rules as Save) for the
+// sign-in server at authURL.
+func (s *Store) SaveClientSecret(profile, authURL, secret string) (Backend, error) {
 	m, err := s.readMeta(profile)
 	if err != nil {
 		return "", err
@@ -674,7 +692,7 @@ func (s *Store) SaveClientSecret(profile, secret string) (Backend, error) {
 	if err != nil {
 		return "", fmt.Errorf("store the client secret of profile %q: %w", profile, err)
 	}
-	m.ClientSecret = &groupMeta{Backend: b, UpdatedAt: s.now().UTC()}
+	m.ClientSecret = &secretMeta{groupMeta: groupMeta{Backend: b, UpdatedAt: s.now().UTC()}, AuthURL: authURL}
 	return b, s.writeMeta(m)
 }
 
@@ -735,6 +753,50 @@ func (s *Store) SaveAICredentials(profile string, c AICredentials) (Backend, err
 		return "", fmt.Errorf("store the transcription credentials of profile %q: %w", profile, err)
 	}
 	m.AI = &aiMeta{groupMeta: groupMeta{Backend: b, UpdatedAt: s.now().UTC()}, APIKeyHint: keyHint(c.APIKey)}
+	return b, s.writeMeta(m)
+}
+
+// ---- webhook secret token ----
+
+// WebhookSecret reads the profile's webhook secret token; ErrNotFound
+// when none is stored.
+func (s *Store) WebhookSecret(profile string) (string, error) {
+	m, err := s.readMeta(profile)
+	if err != nil {
+		return "", err
+	}
+	missing := fmt.Errorf("webhook secret token of profile %q: %w (run `evdesk login --webhook-secret`)", profile, ErrNotFound)
+	if m.Webhook == nil {
+		return "", missing
+	}
+	sec, err := s.get(profile, m.Webhook.Backend, keyWebhook)
+	if err != nil {
+		return "", err
+	}
+	if sec[keyWebhook] == "" {
+		return "", missing
+	}
+	return sec[keyWebhook], nil
+}
+
+// SaveWebhookSecret stores the webhook secret token (same rules as Save).
+func (s *Store) SaveWebhookSecret(profile, secret string) (Backend, error) {
+	if secret == "" {
+		return "", errors.New("the webhook secret token is empty")
+	}
+	m, err := s.readMeta(profile)
+	if err != nil {
+		return "", err
+	}
+	var recorded Backend
+	if m.Webhook != nil {
+		recorded = m.Webhook.Backend
+	}
+	b, err := s.put(profile, recorded, false, entry{keyWebhook, secret})
+	if err != nil {
+		return "", fmt.Errorf("store the webhook secret token of profile %q: %w", profile, err)
+	}
+	m.Webhook = &groupMeta{Backend: b, UpdatedAt: s.now().UTC()}
 	return b, s.writeMeta(m)
 }
 

@@ -87,7 +87,7 @@ func TestStoreNoSessionBusNeverCallsTheKeyring(t *testing.T) {
 	if err := st.Save(testSession()); !errors.Is(err, ErrConsentRequired) {
 		t.Fatalf("%v", err)
 	}
-	if _, err := st.SaveClientSecret("work", "cs"); !errors.Is(err, ErrConsentRequired) {
+	if _, err := st.SaveClientSecret("work", "", "cs"); !errors.Is(err, ErrConsentRequired) {
 		t.Fatalf("%v", err)
 	}
 	_, _ = st.Load("work")
@@ -118,7 +118,7 @@ func TestStoreFileFallbackNeedsConsentAndIs0600(t *testing.T) {
 	if err := st.Save(s); err != nil || s.Backend != BackendFile {
 		t.Fatalf("%v %s", err, s.Backend)
 	}
-	if _, err := st.SaveClientSecret("work", "cs-1"); err != nil {
+	if _, err := st.SaveClientSecret("work", "", "cs-1"); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(st.FilePath("work"))

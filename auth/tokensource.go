@@ -112,9 +112,20 @@ func OAuthConfig(p config.Profile, clientSecret string) *oauth2.Config {
 // to run `evdesk login` or try `--demo`.
 func TokenSourceFor(ctx context.Context, p config.Profile, opts ...Option) (oauth2.TokenSource, error) {
 	if p.Token != "" {
+		if err := CheckToken("token", p.Token); err != nil {
+			return nil, fmt.Errorf("%s: %w", tokenVariable(p), err)
+		}
 		return oauth2.StaticTokenSource(&oauth2.Token{AccessToken: p.Token, TokenType: "Bearer"}), nil
 	}
 	return NewTokenSource(ctx, p, opts...)
+}
+
+// tokenVariable names the environment variable p's token came from.
+func tokenVariable(p config.Profile) string {
+	if p.TokenEnv != "" {
+		return p.TokenEnv
+	}
+	return config.EnvToken
 }
 
 // TokenSource hands out access tokens of a stored session, refreshing them
@@ -144,9 +155,12 @@ func NewTokenSource(ctx context.Context, p config.Profile, opts ...Option) (*Tok
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSession(p, sess); err != nil {
+		return nil, err
+	}
 	secret := p.ClientSecret
 	if secret == "" {
-		secret, err = o.store.ClientSecret(p.Name)
+		secret, err = o.store.ClientSecretFor(p)
 		if errors.Is(err, ErrNotFound) {
 			return nil, loginRequired(p.Name, "no client secret is stored")
 		}
@@ -156,7 +170,11 @@ func NewTokenSource(ctx context.Context, p config.Profile, opts ...Option) (*Tok
 	}
 	hc := o.hc
 	if hc == nil {
-		hc = refreshClient(o.refreshTimeout)
+		tc, err := p.TLSConfig()
+		if err != nil {
+			return nil, err
+		}
+		hc = refreshClient(o.refreshTimeout, tc)
 	}
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, hc)
 	return &TokenSource{ctx: ctx, profile: p, conf: OAuthConfig(p, secret), o: o, cur: sess}, nil
@@ -272,12 +290,16 @@ func (ts *TokenSource) refresh(sess *Session) (*Session, error) {
 	if err != nil {
 		return nil, ts.unanswered(ctx, err)
 	}
-	next := sessionFromToken(ts.profile.Name, tok, now)
+	next, err := sessionFromToken(ts.profile.Name, tok, now)
+	if err != nil {
+		return nil, err
+	}
 	next.RefreshIssuedAt = sess.RefreshIssuedAt
 	if next.RefreshToken != sess.RefreshToken {
 		next.RefreshIssuedAt = now
 	}
 	keepIfEmpty(next, sess)
+	bindSession(ts.profile, next, sess)
 	if err := ts.o.store.save(next, true); err != nil {
 		// Not persisted: do not use it, or the next process would hold a
 		// rotated-out refresh token.
@@ -363,8 +385,12 @@ func (s *Session) token() *oauth2.Token {
 }
 
 // sessionFromToken builds a session from a token answer received at now
-// (the expiry comes from expires_in on our clock, not the wall clock).
-func sessionFromToken(profile string, tok *oauth2.Token, now time.Time) *Session {
+// (the expiry comes from expires_in on our clock, not the wall clock). An
+// answer whose tokens are not fit to store or send is refused.
+func sessionFromToken(profile string, tok *oauth2.Token, now time.Time) (*Session, error) {
+	if err := checkTokenAnswer(tok); err != nil {
+		return nil, err
+	}
 	s := &Session{Profile: profile, AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, TokenType: tok.Type(),
 		RefreshIssuedAt: now}
 	switch {
@@ -376,13 +402,12 @@ func sessionFromToken(profile string, tok *oauth2.Token, now time.Time) *Session
 		s.Expiry = now.Add(time.Hour) // no expires_in: assume the provider's usual hour
 	}
 	if sc, ok := tok.Extra("scope").(string); ok {
-		s.Scopes = strings.Fields(sc)
+		for _, f := range strings.Fields(sc) {
+			if CheckToken("scope", f) == nil {
+				s.Scopes = append(s.Scopes, f)
+			}
+		}
 	}
-	if v, ok := tok.Extra("user_id").(string); ok {
-		s.UserID = v
-	}
-	if v, ok := tok.Extra("account_id").(string); ok {
-		s.AccountID = v
-	}
-	return s
+	s.UserID, s.AccountID = answerLabel(tok.Extra("user_id")), answerLabel(tok.Extra("account_id"))
+	return s, nil
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // CacheDir is evdesk's directory for what can be fetched again (shell
-// completion's answers): $XDG_CACHE_HOME/evdesk (read at call time).
+// completion's answers, the change log's copy for offline use):
+// $XDG_CACHE_HOME/evdesk (read at call time).
 func CacheDir() string { return filepath.Join(xdgDir("XDG_CACHE_HOME", xdg.CacheHome), "evdesk") }
 
 // JournalDir is where the check-in journals, and the roster and arrivals

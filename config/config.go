@@ -37,6 +37,10 @@ const (
 	EnvScopes       = "EVDESK_SCOPES"
 	// EnvMaxResponseMB caps the size of one answer from the server, in MiB.
 	EnvMaxResponseMB = "EVDESK_MAX_RESPONSE_MB"
+	// EnvMaxListingMB and EnvMaxListingItems bound one listing across its
+	// pages.
+	EnvMaxListingMB    = "EVDESK_MAX_LISTING_MB"
+	EnvMaxListingItems = "EVDESK_MAX_LISTING_ITEMS"
 	// EnvRateLimit is the most requests a second evdesk sends.
 	EnvRateLimit = "EVDESK_RATE_LIMIT"
 	// EnvToken is a bearer token that overrides all other authentication
@@ -50,6 +54,12 @@ const (
 	// EnvKioskPIN is the PIN that unlocks a kiosk desk (`evdesk desk
 	// --kiosk`); it wins over the profile's kiosk_pin.
 	EnvKioskPIN = "EVDESK_KIOSK_PIN"
+	// EnvChangelogURL is the provider's developer change log feed.
+	EnvChangelogURL = "EVDESK_CHANGELOG_URL"
+	// EnvWebhookSecret is the webhook endpoint's secret token; it wins
+	// over the one `evdesk login --webhook-secret` stored. Never written
+	// to disk.
+	EnvWebhookSecret = "EVDESK_WEBHOOK_SECRET"
 )
 
 // Defaults.
@@ -69,6 +79,14 @@ const (
 	// MaxMaxResponseMB bounds max_response_mb: 64 GiB is beyond any answer
 	// this API gives and keeps the byte count far from overflow.
 	MaxMaxResponseMB = 64 << 10
+	// DefaultMaxListingMB and DefaultMaxListingItems are a listing's budget
+	// across its pages when a profile sets none (the api package's
+	// defaults, restated for messages).
+	DefaultMaxListingMB    = 128
+	DefaultMaxListingItems = 250_000
+	// MaxMaxListingMB and MaxMaxListingItems bound the settings.
+	MaxMaxListingMB    = 64 << 10
+	MaxMaxListingItems = 100_000_000
 	// DefaultRateLimit is the request rate when a profile sets none: the
 	// LIGHT limit of a Pro account, the least plan the endpoints need (the
 	// api package's default, restated for messages and the file header).
@@ -90,6 +108,10 @@ const (
 	FieldTokenEnv = "token_env"
 	// FieldMaxResponseMB caps one answer's size in MiB (default 64).
 	FieldMaxResponseMB = "max_response_mb"
+	// FieldMaxListingMB and FieldMaxListingItems bound one listing across
+	// its pages (defaults 128 MiB and 250,000 items).
+	FieldMaxListingMB    = "max_listing_mb"
+	FieldMaxListingItems = "max_listing_items"
 	// FieldRateLimit is the most requests a second (default 30; evdesk
 	// slows down by itself when the server answers 429).
 	FieldRateLimit = "rate_limit"
@@ -100,15 +122,26 @@ const (
 	// leaving the mouse to the terminal for selecting text.
 	FieldMouse = "mouse"
 	// FieldKioskPIN is the PIN that unlocks a kiosk desk of this profile
-	// (4 to 12 digits). It only keeps a desk on screen: it opens no account.
+	// (6 to 12 digits). It only keeps a desk on screen: it opens no account.
 	FieldKioskPIN = "kiosk_pin"
+	// FieldChangelogURL is the provider's developer change log feed (RSS,
+	// Atom or JSON Feed), read by `evdesk changelog` and the console.
+	FieldChangelogURL = "changelog_url"
+	// FieldChangelogNotice, when false, turns off the console's start-up
+	// notice of breaking changes and deprecations.
+	FieldChangelogNotice = "changelog_notice"
+	// FieldKioskSearch lets the public find themselves by name at a locked
+	// kiosk (names only, partly masked); off by default.
+	FieldKioskSearch = "kiosk_search"
 )
 
 // fieldEnv maps each settable field to its environment variable.
 var fieldEnv = map[string]string{
 	FieldBaseURL: EnvBaseURL, FieldAuthURL: EnvAuthURL, FieldPathWord: EnvPathWord,
 	FieldClientID: EnvClientID, FieldRedirectURI: EnvRedirectURI, FieldScopes: EnvScopes,
-	FieldMaxResponseMB: EnvMaxResponseMB, FieldRateLimit: EnvRateLimit,
+	FieldMaxResponseMB: EnvMaxResponseMB, FieldRateLimit: EnvRateLimit, FieldCAFile: EnvCAFile,
+	FieldMaxListingMB: EnvMaxListingMB, FieldMaxListingItems: EnvMaxListingItems,
+	FieldChangelogURL: EnvChangelogURL,
 }
 
 // Profile is one place evdesk can connect to, with everything resolved:
@@ -120,10 +153,13 @@ type Profile struct {
 	PathWord    string
 	ClientID    string
 	RedirectURI string
-	Scopes      []string // empty: the scopes registered for the application
+	Scopes      []string // empty: login asks for every scope evdesk's features need
 	// MaxResponseMB caps one answer's body in MiB; 0 means the default
 	// (DefaultMaxResponseMB).
 	MaxResponseMB int
+	// MaxListingMB and MaxListingItems bound one listing across its pages;
+	// 0 means the default.
+	MaxListingMB, MaxListingItems int
 	// RateLimit is the most requests a second; 0 means the default
 	// (DefaultRateLimit).
 	RateLimit float64
@@ -149,9 +185,28 @@ type Profile struct {
 	// KioskPIN unlocks a kiosk desk: EVDESK_KIOSK_PIN, else kiosk_pin.
 	// Never shown or logged.
 	KioskPIN string
+	// Desk is the check-in desk's settings (desk.go).
+	Desk Desk
+	// KioskSearch (kiosk_search = true) offers the registrant search at a
+	// locked kiosk, names only and partly masked.
+	KioskSearch bool
+	// AllowInsecureHTTP accepts plain http:// to another machine
+	// (allow_insecure_http = true); see InsecureHTTPWarning.
+	AllowInsecureHTTP bool
+	// CAFile is a PEM bundle of authorities trusted besides the system's
+	// (ca_file, EVDESK_CA_FILE), as a path the program can open.
+	CAFile string
 	// AIKey and AISecret come from EVDESK_AI_KEY and EVDESK_AI_SECRET only
 	// (else the keyring).
 	AIKey, AISecret string
+	// ChangelogURL is the change log feed (changelog_url or
+	// EVDESK_CHANGELOG_URL); "" when none is set.
+	ChangelogURL string
+	// NoChangelogNotice is changelog_notice = false.
+	NoChangelogNotice bool
+	// WebhookSecret comes from EVDESK_WEBHOOK_SECRET only (else the
+	// keyring); never shown or logged.
+	WebhookSecret string
 	// File is the config file the profile came from; empty for the implicit
 	// profile built from the environment alone.
 	File string
@@ -160,6 +215,8 @@ type Profile struct {
 	// badMaxResponse keeps an EVDESK_MAX_RESPONSE_MB that is not a number,
 	// for Validate to report.
 	badMaxResponse string
+	// badListing keeps an EVDESK_MAX_LISTING_* that is not a number, by field.
+	badListing map[string]string
 	// badRateLimit keeps an EVDESK_RATE_LIMIT that is not a number.
 	badRateLimit string
 }
@@ -167,6 +224,9 @@ type Profile struct {
 // MaxResponseBytes is the answer-size cap in bytes; 0 when the profile sets
 // none, which the api package reads as its default.
 func (p Profile) MaxResponseBytes() int64 { return int64(p.MaxResponseMB) << 20 }
+
+// MaxListingBytes is a listing's byte budget; 0 when the profile sets none.
+func (p Profile) MaxListingBytes() int64 { return int64(p.MaxListingMB) << 20 }
 
 // RequestRate is the most requests a second the profile allows:
 // rate_limit, else DefaultRateLimit.
@@ -244,13 +304,7 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 	if asked == "" {
 		asked = getenv(lookup, EnvProfile)
 	}
-	chosen := asked
-	if chosen == "" {
-		chosen = f.DefaultProfile
-	}
-	if chosen == "" {
-		chosen = DefaultProfileName
-	}
+	chosen := f.InUse(asked, lookup)
 	p := Profile{Name: chosen}
 	if e, ok := f.Profiles[chosen]; ok {
 		p.File = f.Path
@@ -274,6 +328,12 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.MaxResponseMB = e.MaxResponseMB
 			p.setOrigin(FieldMaxResponseMB, f.origin(chosen, FieldMaxResponseMB))
 		}
+		for field, v := range map[string]int{FieldMaxListingMB: e.MaxListingMB, FieldMaxListingItems: e.MaxListingItems} {
+			if v != 0 {
+				*p.listingField(field) = v
+				p.setOrigin(field, f.origin(chosen, field))
+			}
+		}
 		if e.RateLimit != 0 {
 			p.RateLimit = e.RateLimit
 			p.setOrigin(FieldRateLimit, f.origin(chosen, FieldRateLimit))
@@ -284,6 +344,18 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 			p.setOrigin(FieldMouse, f.origin(chosen, FieldMouse))
 		}
 		p.KioskPIN = set(FieldKioskPIN, e.KioskPIN)
+		p.Desk = e.DeskSettings.resolve()
+		p.ChangelogURL = set(FieldChangelogURL, e.ChangelogURL)
+		if e.ChangelogNotice != nil {
+			p.NoChangelogNotice = !*e.ChangelogNotice
+			p.setOrigin(FieldChangelogNotice, f.origin(chosen, FieldChangelogNotice))
+		}
+		if e.KioskSearch {
+			p.KioskSearch = true
+			p.setOrigin(FieldKioskSearch, f.origin(chosen, FieldKioskSearch))
+		}
+		p.AllowInsecureHTTP = e.AllowInsecureHTTP
+		p.CAFile = set(FieldCAFile, filePathFrom(f.Path, e.CAFile))
 	} else if asked != "" && asked != DefaultProfileName {
 		// An explicitly named profile must exist (the implicit "default"
 		// profile may come from the environment alone).
@@ -328,6 +400,10 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 			p.ClientID = v
 		case FieldRedirectURI:
 			p.RedirectURI = v
+		case FieldChangelogURL:
+			p.ChangelogURL = v
+		case FieldCAFile:
+			p.CAFile = v
 		case FieldScopes:
 			p.Scopes = SplitScopes(v)
 		case FieldMaxResponseMB:
@@ -336,6 +412,15 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 				p.badMaxResponse = v
 			}
 			p.MaxResponseMB = n
+		case FieldMaxListingMB, FieldMaxListingItems:
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				if p.badListing == nil {
+					p.badListing = map[string]string{}
+				}
+				p.badListing[field] = v
+			}
+			*p.listingField(field) = n
 		case FieldRateLimit:
 			r, err := strconv.ParseFloat(v, 64)
 			if err != nil {
@@ -350,6 +435,7 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 		p.Token = getenv(lookup, p.TokenEnv)
 	}
 	p.AIKey, p.AISecret = getenv(lookup, EnvAIKey), getenv(lookup, EnvAISecret)
+	p.WebhookSecret = getenv(lookup, EnvWebhookSecret)
 	if pin := getenv(lookup, EnvKioskPIN); pin != "" {
 		p.KioskPIN = pin
 		p.setOrigin(FieldKioskPIN, EnvKioskPIN)
@@ -357,6 +443,9 @@ func applyEnv(p *Profile, lookup func(string) (string, bool)) {
 }
 
 func applyDefaults(p *Profile) {
+	if p.Desk.PrintBadges == "" {
+		p.Desk.PrintBadges = PrintNever
+	}
 	if p.PathWord == "" {
 		p.PathWord = DefaultPathWord
 		p.setOrigin(FieldPathWord, "default")
@@ -397,7 +486,7 @@ func (p Profile) Validate() error {
 }
 
 // ValidateLogin reports what `evdesk login` needs and lacks: the auth URL,
-// the client id and a loopback redirect URI with a fixed port.
+// the client id and a registered redirect URI (CheckRedirectURI).
 func (p Profile) ValidateLogin() error {
 	if err := p.validateFields(); err != nil {
 		return err
@@ -420,6 +509,17 @@ func (p Profile) validateFields() error {
 	}
 	if msg := serverURLProblem(p.AuthURL, exampleAuthURL); p.AuthURL != "" && msg != "" {
 		return fmt.Errorf("%s=%s", p.label(FieldAuthURL), msg)
+	}
+	if err := p.CheckChangelogURL(); err != nil {
+		return err
+	}
+	for _, f := range []struct{ field, value string }{{FieldBaseURL, p.BaseURL}, {FieldAuthURL, p.AuthURL}} {
+		if msg := p.insecureProblem(f.field, f.value); msg != "" {
+			return fmt.Errorf("%s=%s", p.label(f.field), msg)
+		}
+	}
+	if err := CheckFilePath(p.CAFile); p.CAFile != "" && err != nil {
+		return fmt.Errorf("%s=%q %v", p.label(FieldCAFile), p.CAFile, err)
 	}
 	if err := CheckPathWord(p.PathWord); err != nil {
 		return fmt.Errorf("%s=%q %v", p.label(FieldPathWord), p.PathWord, err)
@@ -445,6 +545,16 @@ func (p Profile) validateFields() error {
 	if p.origins[FieldMaxResponseMB] != "" {
 		if err := CheckMaxResponseMB(p.MaxResponseMB); err != nil {
 			return fmt.Errorf("%s=%d %v", p.label(FieldMaxResponseMB), p.MaxResponseMB, err)
+		}
+	}
+	for _, field := range []string{FieldMaxListingMB, FieldMaxListingItems} {
+		if v, bad := p.badListing[field]; bad {
+			return fmt.Errorf("%s=%q is not a whole number: %s", p.label(field), v, listingRange(field))
+		}
+		if p.origins[field] != "" {
+			if err := CheckListingBudget(field, *p.listingField(field)); err != nil {
+				return fmt.Errorf("%s=%d %v", p.label(field), *p.listingField(field), err)
+			}
 		}
 	}
 	if p.badRateLimit != "" {
@@ -476,13 +586,55 @@ func CheckMaxResponseMB(n int) error {
 	return nil
 }
 
-// RedirectAddr is the host:port the login flow listens on.
+// listingField is the profile's field for max_listing_mb or
+// max_listing_items.
+func (p *Profile) listingField(field string) *int {
+	if field == FieldMaxListingMB {
+		return &p.MaxListingMB
+	}
+	return &p.MaxListingItems
+}
+
+// CheckListingBudget reports whether n can be field, max_listing_mb or
+// max_listing_items.
+func CheckListingBudget(field string, n int) error {
+	most := MaxMaxListingItems
+	if field == FieldMaxListingMB {
+		most = MaxMaxListingMB
+	}
+	if n < 1 || n > most {
+		return fmt.Errorf("is out of range: %s", listingRange(field))
+	}
+	return nil
+}
+
+func listingRange(field string) string {
+	if field == FieldMaxListingMB {
+		return fmt.Sprintf("give the most one listing may read across its pages in MiB, from 1 to %d (default %d)", MaxMaxListingMB, DefaultMaxListingMB)
+	}
+	return fmt.Sprintf("give the most items one listing may hold, from 1 to %d (default %d)", MaxMaxListingItems, DefaultMaxListingItems)
+}
+
+// RedirectAddr is the host:port the login flow listens on, for a loopback
+// redirect URI (RedirectIsLoopback).
 func (p Profile) RedirectAddr() (string, error) {
 	if err := CheckRedirectURI(p.RedirectURI); err != nil {
 		return "", fmt.Errorf("%s=%q %v", p.label(FieldRedirectURI), p.RedirectURI, err)
 	}
 	u, _ := url.Parse(p.RedirectURI)
+	if !IsLoopbackHost(u.Hostname()) {
+		return "", fmt.Errorf("%s=%q is not on this machine: evdesk cannot listen for it", p.label(FieldRedirectURI), p.RedirectURI)
+	}
 	return u.Host, nil
+}
+
+// RedirectIsLoopback reports whether the redirect URI points at this
+// machine, where the login flow listens for the browser's answer; any
+// other (an app registered with https://app.example.com/callback) is
+// answered by pasting the address the browser lands on.
+func (p Profile) RedirectIsLoopback() bool {
+	u, err := url.Parse(p.RedirectURI)
+	return err == nil && u.Scheme == "http" && IsLoopbackHost(u.Hostname())
 }
 
 // CheckHTTPURL reports whether s is an absolute http(s) URL.
@@ -514,6 +666,8 @@ func serverURLProblem(s, example string) string {
 const (
 	exampleBaseURL = "https://api.example.com/v2"
 	exampleAuthURL = "https://auth.example.com"
+	// exampleChangelogURL shows what changelog_url looks like.
+	exampleChangelogURL = "https://developers.example.com/changelog/rss"
 )
 
 // CheckPathWord reports whether w is a single path word.
@@ -524,25 +678,41 @@ func CheckPathWord(w string) error {
 	return nil
 }
 
-// CheckRedirectURI reports whether s is a loopback http URL with a fixed
-// port, e.g. http://127.0.0.1:8976/callback.
+// CheckRedirectURI reports whether s can be the registered redirect URI:
+// a loopback http URL with a fixed port, on which evdesk listens (such as
+// http://127.0.0.1:8976/callback), or any https URL the provider app was
+// registered with (https://app.example.com/callback), whose address the
+// user pastes back.
 func CheckRedirectURI(s string) error {
 	u, err := url.Parse(s)
-	if err != nil || u.Scheme != "http" || u.Host == "" {
-		return fmt.Errorf("is not a loopback http URL such as %s", DefaultRedirectURI)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
+		return fmt.Errorf("is not a redirect URI: use the one registered with the provider app, such as https://app.example.com/callback, or a loopback address such as %s", DefaultRedirectURI)
+	}
+	if u.User != nil {
+		return errors.New("must not hold a user name or password (before the @)")
+	}
+	if u.Fragment != "" || strings.Contains(s, "#") {
+		return errors.New("must not carry a fragment (#...): the provider adds the code to the query")
+	}
+	if u.RawQuery != "" {
+		return errors.New("must not carry a query: the provider adds the code and state to it")
+	}
+	loopback := IsLoopbackHost(u.Hostname())
+	if u.Scheme == "http" && !loopback {
+		return fmt.Errorf("uses plain http to %s: the authorization code would cross the network unencrypted; use the https address the app was registered with", u.Host)
+	}
+	if !loopback {
+		return nil
 	}
 	host, port, err := net.SplitHostPort(u.Host)
-	if err != nil {
+	if err != nil || host == "" {
 		return fmt.Errorf("needs an explicit port (the provider matches redirect URIs exactly), such as %s", DefaultRedirectURI)
-	}
-	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" {
-		return fmt.Errorf("must point at this machine (127.0.0.1, [::1] or localhost), such as %s", DefaultRedirectURI)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
 		return fmt.Errorf("needs a fixed port between 1 and 65535, such as %s", DefaultRedirectURI)
 	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return fmt.Errorf("must not carry a query or fragment")
+	if u.Scheme != "http" {
+		return fmt.Errorf("on this machine is served by evdesk itself over plain http (it never leaves the machine): use http://%s%s", u.Host, u.EscapedPath())
 	}
 	return nil
 }
@@ -559,12 +729,16 @@ var profileNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// CheckKioskPIN reports whether pin can unlock a kiosk desk: 4 to 12
+// MinKioskPIN and MaxKioskPIN bound a kiosk PIN's digits: six at least, so
+// a PIN cannot be guessed at a desk before the backoff makes guessing slow.
+const MinKioskPIN, MaxKioskPIN = 6, 12
+
+// CheckKioskPIN reports whether pin can unlock a kiosk desk: 6 to 12
 // digits, so the desk can tell a PIN from a badge scan. The message never
 // repeats the PIN.
 func CheckKioskPIN(pin string) error {
-	if len(pin) < 4 || len(pin) > 12 || strings.Trim(pin, "0123456789") != "" {
-		return errors.New("is not a kiosk PIN: use 4 to 12 digits (digits only, so the desk never takes a badge scan for it)")
+	if len(pin) < MinKioskPIN || len(pin) > MaxKioskPIN || strings.Trim(pin, "0123456789") != "" {
+		return fmt.Errorf("is not a kiosk PIN: use %d to %d digits (digits only, so the desk never takes a badge scan for it)", MinKioskPIN, MaxKioskPIN)
 	}
 	return nil
 }

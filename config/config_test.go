@@ -26,8 +26,8 @@ func TestValidateNamesTheVariable(t *testing.T) {
 	}{
 		{map[string]string{}, EnvBaseURL},
 		{map[string]string{EnvBaseURL: "ftp://x", EnvToken: "t"}, EnvBaseURL},
-		{map[string]string{EnvBaseURL: "http://x/v2"}, EnvToken},
-		{map[string]string{EnvBaseURL: "http://x/v2", EnvToken: "t", EnvPathWord: "a/b"}, EnvPathWord},
+		{map[string]string{EnvBaseURL: "https://x/v2"}, EnvToken},
+		{map[string]string{EnvBaseURL: "https://x/v2", EnvToken: "t", EnvPathWord: "a/b"}, EnvPathWord},
 	} {
 		err := FromEnv(lookupFrom(tc.env)).Validate()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -44,6 +44,10 @@ type ProfileEntry struct {
 	TokenEnv string `toml:"token_env,omitempty"`
 	// MaxResponseMB caps one answer's size in MiB; 0 (absent) is the default.
 	MaxResponseMB int `toml:"max_response_mb,omitzero"`
+	// MaxListingMB and MaxListingItems bound one listing across its pages;
+	// 0 (absent) is the default.
+	MaxListingMB    int `toml:"max_listing_mb,omitzero"`
+	MaxListingItems int `toml:"max_listing_items,omitzero"`
 	// RateLimit is the most requests a second; 0 (absent) is the default.
 	RateLimit float64 `toml:"rate_limit,omitzero"`
 	// PhoneBaseline is the baseline file the console checks the account's
@@ -51,8 +55,22 @@ type ProfileEntry struct {
 	PhoneBaseline string `toml:"phone_baseline,omitempty"`
 	// Mouse, when false, leaves the mouse to the terminal.
 	Mouse *bool `toml:"mouse,omitempty"`
-	// KioskPIN unlocks this profile's kiosk desks (4 to 12 digits).
+	// KioskPIN unlocks this profile's kiosk desks (6 to 12 digits).
 	KioskPIN string `toml:"kiosk_pin,omitempty"`
+	// DeskSettings: walk-ins, badges, the check-in hook (desk.go).
+	DeskSettings
+	// ChangelogURL is the developer change log feed.
+	ChangelogURL string `toml:"changelog_url,omitempty"`
+	// ChangelogNotice, when false, turns the start-up notice off.
+	ChangelogNotice *bool `toml:"changelog_notice,omitempty"`
+	// KioskSearch offers the registrant search at a locked kiosk (names
+	// only, partly masked).
+	KioskSearch bool `toml:"kiosk_search,omitempty"`
+	// AllowInsecureHTTP accepts plain http:// to another machine.
+	AllowInsecureHTTP bool `toml:"allow_insecure_http,omitempty"`
+	// CAFile is a PEM bundle of certificate authorities trusted besides the
+	// system's (relative to the config file's folder).
+	CAFile string `toml:"ca_file,omitempty"`
 	// ReadOnly, Theme and ReduceMotion are the console's preferences
 	// (prefs.go).
 	ReadOnly     *bool  `toml:"read_only,omitempty"`
@@ -61,8 +79,9 @@ type ProfileEntry struct {
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
-	FieldTokenEnv, FieldMaxResponseMB, FieldRateLimit, FieldPhoneBaseline, FieldMouse, FieldKioskPIN,
-	FieldReadOnly, FieldTheme, FieldReduceMotion}
+	FieldTokenEnv, FieldMaxResponseMB, FieldMaxListingMB, FieldMaxListingItems, FieldRateLimit, FieldPhoneBaseline, FieldMouse,
+	FieldKioskPIN, FieldKioskSearch, FieldAllowInsecureHTTP, FieldCAFile, FieldReadOnly, FieldTheme, FieldReduceMotion,
+	FieldChangelogURL, FieldChangelogNotice}
 
 // Dir is evdesk's config directory: $XDG_CONFIG_HOME/evdesk (read at call
 // time, so tests and wrappers may set it).
@@ -119,7 +138,7 @@ func Parse(path string, src []byte) (*File, error) {
 		return nil, tooLarge(path)
 	}
 	f := &File{Path: path, src: src}
-	md, err := DecodeTOML(path, src, f)
+	md, err := DecodeTOML(path, src, ConfigLimits, f)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +151,7 @@ func Parse(path string, src []byte) (*File, error) {
 		case len(k) == 3 && k[0] == "profiles" && (last == "client_secret" || strings.Contains(last, "token")):
 			fe.Msg = fmt.Sprintf("secrets do not belong in the config file: remove %s; evdesk keeps the client secret and tokens in the keyring (`evdesk login` asks for it) or reads %s / %s", last, EnvClientSecret, EnvToken)
 		case len(k) == 3 && k[0] == "profiles":
-			fe.Msg = "unknown field (known: " + strings.Join(knownFields, ", ") + ")"
+			fe.Msg = "unknown field (known: " + strings.Join(append(slices.Clone(knownFields), deskFields...), ", ") + ")"
 		case len(k) == 1:
 			fe.Msg = "unknown setting (known: default_profile, [profiles.NAME])"
 		default:
@@ -163,6 +182,9 @@ func (f *File) Check() error {
 		if msg := serverURLProblem(e.AuthURL, exampleAuthURL); e.AuthURL != "" && msg != "" {
 			return bad(FieldAuthURL, msg)
 		}
+		if msg := serverURLProblem(e.ChangelogURL, exampleChangelogURL); e.ChangelogURL != "" && msg != "" {
+			return bad(FieldChangelogURL, msg)
+		}
 		if err := CheckPathWord(e.PathWord); err != nil {
 			return bad(FieldPathWord, fmt.Sprintf("%q %v", e.PathWord, err))
 		}
@@ -187,6 +209,13 @@ func (f *File) Check() error {
 				return bad(FieldMaxResponseMB, fmt.Sprintf("%d %v", e.MaxResponseMB, err))
 			}
 		}
+		for field, v := range map[string]int{FieldMaxListingMB: e.MaxListingMB, FieldMaxListingItems: e.MaxListingItems} {
+			if v != 0 || f.line(name, field) > 0 {
+				if err := CheckListingBudget(field, v); err != nil {
+					return bad(field, fmt.Sprintf("%d %v", v, err))
+				}
+			}
+		}
 		if e.RateLimit != 0 || f.line(name, FieldRateLimit) > 0 {
 			if err := CheckRateLimit(e.RateLimit); err != nil {
 				return bad(FieldRateLimit, fmt.Sprintf("%v %v", e.RateLimit, err))
@@ -197,9 +226,17 @@ func (f *File) Check() error {
 				return bad(FieldKioskPIN, err.Error())
 			}
 		}
+		if field, msg := e.DeskSettings.check(); msg != "" {
+			return bad(field, msg)
+		}
 		if e.PhoneBaseline != "" {
 			if err := CheckFilePath(e.PhoneBaseline); err != nil {
 				return bad(FieldPhoneBaseline, fmt.Sprintf("%q %v", e.PhoneBaseline, err))
+			}
+		}
+		if e.CAFile != "" {
+			if err := CheckFilePath(e.CAFile); err != nil {
+				return bad(FieldCAFile, fmt.Sprintf("%q %v", e.CAFile, err))
 			}
 		}
 	}
@@ -238,8 +275,10 @@ func (f *File) unknownProfile(name string) error {
 		name, f.Path, f.namesOrNone(), name)
 }
 
-// SetProfile adds or replaces the named profile; the first profile of a
-// file becomes its default.
+// SetProfile adds or replaces the named profile. It never changes which
+// profile is in use: a new profile beside the implicit "default" one (the
+// environment's) must not turn plain commands to another account; only Use
+// does that.
 func (f *File) SetProfile(name string, e ProfileEntry) error {
 	if err := CheckProfileName(name); err != nil {
 		return err
@@ -248,20 +287,52 @@ func (f *File) SetProfile(name string, e ProfileEntry) error {
 		f.Profiles = map[string]ProfileEntry{}
 	}
 	f.Profiles[name] = e
-	if f.DefaultProfile == "" {
-		f.DefaultProfile = name
-	}
 	f.src = nil
 	return f.Check()
 }
 
-// Use makes name the default profile.
+// Use makes name the default profile. "default" is always accepted: when
+// the file defines no profile of that name, it is the implicit profile
+// (the environment's), and the file then names no default.
 func (f *File) Use(name string) error {
 	if _, ok := f.Profiles[name]; !ok {
-		return f.unknownProfile(name)
+		if name != DefaultProfileName {
+			return f.unknownProfile(name)
+		}
+		f.DefaultProfile = ""
+		return nil
 	}
 	f.DefaultProfile = name
 	return nil
+}
+
+// InUse is the name of the profile a command uses when asked for name
+// (empty: EVDESK_PROFILE, then the file's default_profile, then
+// "default"), as Resolve chooses it.
+func (f *File) InUse(name string, lookup func(string) (string, bool)) string {
+	chosen := strings.TrimSpace(name)
+	if chosen == "" {
+		chosen = getenv(lookup, EnvProfile)
+	}
+	if chosen == "" {
+		chosen = f.DefaultProfile
+	}
+	if chosen == "" {
+		chosen = DefaultProfileName
+	}
+	return chosen
+}
+
+// Known lists the profiles there are to choose from: the file's, and the
+// one in use (the implicit "default" profile may be defined by the
+// environment alone), in order.
+func (f *File) Known(inUse string) []string {
+	names := f.ProfileNames()
+	if inUse != "" && !slices.Contains(names, inUse) {
+		names = append(names, inUse)
+		slices.Sort(names)
+	}
+	return names
 }
 
 // fileHeader starts every file evdesk writes.
@@ -271,9 +342,11 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # --profile NAME or EVDESK_PROFILE; default_profile is used otherwise.
 # Every field can be overridden by EVDESK_<FIELD> (EVDESK_BASE_URL,
 # EVDESK_AUTH_URL, EVDESK_PATH_WORD, EVDESK_CLIENT_ID, EVDESK_REDIRECT_URI,
-# EVDESK_SCOPES, EVDESK_MAX_RESPONSE_MB, EVDESK_RATE_LIMIT). max_response_mb
-# caps the size of one answer from the server in MiB (default 64); raise it
-# only when a call says its answer is larger. rate_limit is the most
+# EVDESK_SCOPES, EVDESK_MAX_RESPONSE_MB, EVDESK_MAX_LISTING_MB,
+# EVDESK_MAX_LISTING_ITEMS, EVDESK_RATE_LIMIT). max_response_mb caps the
+# size of one answer from the server in MiB (default 64); max_listing_mb
+# and max_listing_items bound one listing across all its pages (default 128
+# MiB and 250000 items); raise them only when a call says it needs more. rate_limit is the most
 # requests a second (default 30, the LIGHT limit of a Pro account); evdesk
 # slows down by itself when the server answers 429, so set it only to use a
 # higher plan's limit. Secrets never go here: the client secret and
@@ -284,7 +357,18 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # phone policy against (relative to this file's folder; ~/ is your home).
 # mouse = false leaves the mouse to the terminal (for selecting text).
 # kiosk_pin = "DIGITS" unlocks ` + "`evdesk desk --kiosk`" + ` (EVDESK_KIOSK_PIN wins);
-# it keeps a desk on screen and opens no account.
+# it keeps a desk on screen and opens no account. kiosk_search = true lets
+# the public find themselves at a locked kiosk (names only, partly masked).
+# At the check-in desk: walk_ins = false stops registering walk-ins (a kiosk
+# takes them only with walk_ins = true); badge_printer = "Badges" (a CUPS
+# queue) or "ipp://host:631/printers/Badges" prints badges, on every check-in
+# with print_badges = "always", on a key with "ask" (the default), or never;
+# badge_layout = "4x3" (or 4x6, a6, 62mm, or a .toml layout file);
+# on_checkin = ["command", "{email}", "{name}", "{ticket}", "{desk}"] runs a
+# command after each confirmed check-in (no shell; output to the log).
+# changelog_url = "URL" is the provider's developer change log feed
+# (EVDESK_CHANGELOG_URL wins); changelog_notice = false turns off the
+# console's start-up notice of breaking changes and deprecations.
 
 `
 

@@ -238,6 +238,8 @@ func TestFileErrorsNameFileLineAndField(t *testing.T) {
 		{"negative cap", "[profiles.a]\n\nmax_response_mb = -5\n", ":3", "profiles.a.max_response_mb"},
 		{"huge cap", "[profiles.a]\nmax_response_mb = 99999999999\n", ":2", "profiles.a.max_response_mb"},
 		{"text cap", "[profiles.a]\nmax_response_mb = \"lots\"\n", ":2", "profiles.a.max_response_mb"},
+		{"zero listing budget", "[profiles.a]\nmax_listing_mb = 0\n", ":2", "profiles.a.max_listing_mb: 0 is out of range"},
+		{"huge listing items", "[profiles.a]\n\nmax_listing_items = 999999999999\n", ":3", "profiles.a.max_listing_items"},
 		{"zero rate", "[profiles.a]\nrate_limit = 0\n", ":2", "profiles.a.rate_limit"},
 		{"huge rate", "[profiles.a]\n\nrate_limit = 5000.0\n", ":3", "profiles.a.rate_limit: 5000 is out of range"},
 		{"text rate", "[profiles.a]\nrate_limit = \"fast\"\n", ":2", "profiles.a.rate_limit"},
@@ -291,7 +293,7 @@ func TestSaveIsAtomicAnd0600(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.DefaultProfile != "lab" || g.Profiles["lab"].BaseURL != "http://127.0.0.1:1/v2" {
+	if g.DefaultProfile != "" || g.Profiles["lab"].BaseURL != "http://127.0.0.1:1/v2" {
 		t.Fatalf("%+v", g)
 	}
 	if err := g.Use("nope"); err == nil {
@@ -323,7 +325,7 @@ func TestValidateNamesFileForFileProfiles(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 	// Login settings are enough credentials for Validate (tokens come from the store).
-	p, _ = Resolve(path, "a", lookupFrom(map[string]string{EnvBaseURL: "http://x/v2", EnvAuthURL: "http://x", EnvClientID: "c"}))
+	p, _ = Resolve(path, "a", lookupFrom(map[string]string{EnvBaseURL: "https://x/v2", EnvAuthURL: "https://x", EnvClientID: "c"}))
 	if err := p.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -378,6 +380,34 @@ func TestMaxResponseMBFromFileAndEnvironment(t *testing.T) {
 	}
 }
 
+func TestListingBudgetFromFileAndEnvironment(t *testing.T) {
+	path := writeConfig(t, "[profiles.a]\nbase_url = \"https://api.example.com/v2\"\nmax_listing_mb = 512\nmax_listing_items = 1000000\n")
+	p, err := Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t"}))
+	if err != nil || p.Validate() != nil {
+		t.Fatal(err, p.Validate())
+	}
+	if p.MaxListingBytes() != 512<<20 || p.MaxListingItems != 1_000_000 || p.Origin(FieldMaxListingItems) != path+":4" {
+		t.Fatalf("%d %d %q", p.MaxListingBytes(), p.MaxListingItems, p.Origin(FieldMaxListingItems))
+	}
+	p, _ = Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t", EnvMaxListingMB: "16"}))
+	if p.MaxListingBytes() != 16<<20 || p.Origin(FieldMaxListingMB) != EnvMaxListingMB || p.Validate() != nil {
+		t.Fatalf("env override: %d %q %v", p.MaxListingBytes(), p.Origin(FieldMaxListingMB), p.Validate())
+	}
+	if q := FromEnv(lookupFrom(nil)); q.MaxListingBytes() != 0 || q.MaxListingItems != 0 {
+		t.Errorf("unset budget %d %d", q.MaxListingBytes(), q.MaxListingItems)
+	}
+	for env, want := range map[[2]string]string{
+		{EnvMaxListingMB, "lots"}:   `EVDESK_MAX_LISTING_MB="lots" is not a whole number: give the most one listing may read across its pages in MiB, from 1 to 65536 (default 128)`,
+		{EnvMaxListingItems, "0"}:   "EVDESK_MAX_LISTING_ITEMS=0 is out of range: give the most items one listing may hold, from 1 to 100000000 (default 250000)",
+		{EnvMaxListingItems, "1e6"}: `EVDESK_MAX_LISTING_ITEMS="1e6" is not a whole number`,
+	} {
+		p, _ := Resolve(path, "a", lookupFrom(map[string]string{EnvToken: "t", env[0]: env[1]}))
+		if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s=%s: %v", env[0], env[1], err)
+		}
+	}
+}
+
 func TestMouseFalseLeavesTheMouseToTheTerminal(t *testing.T) {
 	path := writeConfig(t, sample+"mouse = false\n")
 	lab, err := Resolve(path, "lab", lookupFrom(nil))
@@ -423,24 +453,84 @@ func TestRateLimitFromFileAndEnvironment(t *testing.T) {
 }
 
 func TestKioskPINFromTheProfileOrTheEnvironment(t *testing.T) {
-	path := writeConfig(t, sample+"kiosk_pin = \"2468\"\n")
+	path := writeConfig(t, sample+"kiosk_pin = \"246813\"\n")
 	lab, err := Resolve(path, "lab", lookupFrom(nil))
-	if err != nil || lab.KioskPIN != "2468" {
+	if err != nil || lab.KioskPIN != "246813" {
 		t.Fatalf("lab: PIN %q, %v", lab.KioskPIN, err)
 	}
-	lab, _ = Resolve(path, "lab", lookupFrom(map[string]string{EnvKioskPIN: "13579", EnvToken: "t"}))
-	if lab.KioskPIN != "13579" {
+	lab, _ = Resolve(path, "lab", lookupFrom(map[string]string{EnvKioskPIN: "135791", EnvToken: "t"}))
+	if lab.KioskPIN != "135791" {
 		t.Fatalf("the environment did not win: %q", lab.KioskPIN)
 	}
-	// A PIN that is not 4 to 12 digits is refused, naming where it came
+	// A PIN that is not 6 to 12 digits is refused, naming where it came
 	// from and never repeating it.
 	bad := writeConfig(t, "[profiles.a]\nkiosk_pin = \"12ab\"\n")
 	_, err = Resolve(bad, "a", lookupFrom(nil))
-	if err == nil || !strings.Contains(err.Error(), ":2: profiles.a.kiosk_pin: is not a kiosk PIN: use 4 to 12 digits") || strings.Contains(err.Error(), "12ab") {
+	if err == nil || !strings.Contains(err.Error(), ":2: profiles.a.kiosk_pin: is not a kiosk PIN: use 6 to 12 digits") || strings.Contains(err.Error(), "12ab") {
 		t.Fatalf("file: %v", err)
 	}
 	p, _ := Resolve(path, "lab", lookupFrom(map[string]string{EnvKioskPIN: "99", EnvToken: "t"}))
 	if err := p.Validate(); err == nil || !strings.HasPrefix(err.Error(), "EVDESK_KIOSK_PIN is not a kiosk PIN") || strings.Contains(err.Error(), "99") {
 		t.Fatalf("environment: %v", err)
+	}
+}
+
+// Adding or changing a profile never changes the one in use; only Use
+// does, and it accepts "default" (the implicit profile) whether or not the
+// file defines one.
+func TestOnlyUseChangesTheProfileInUse(t *testing.T) {
+	f := &File{Path: "/x/config.toml"}
+	env := func(string) (string, bool) { return "", false }
+	if err := f.SetProfile("other", ProfileEntry{BaseURL: "https://other.example/v2"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.InUse("", env); got != DefaultProfileName {
+		t.Fatalf("after adding other, in use: %q", got)
+	}
+	if got := f.Known(f.InUse("", env)); !slices.Equal(got, []string{"default", "other"}) {
+		t.Fatalf("known: %v", got)
+	}
+	if err := f.Use("other"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetProfile("third", ProfileEntry{BaseURL: "https://third.example/v2"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.InUse("", env); got != "other" {
+		t.Fatalf("adding third changed the profile in use to %q", got)
+	}
+	if err := f.Use(DefaultProfileName); err != nil {
+		t.Fatalf("use default: %v", err)
+	}
+	if f.DefaultProfile != "" || f.InUse("", env) != DefaultProfileName {
+		t.Fatalf("use default left %q", f.DefaultProfile)
+	}
+	if err := f.Check(); err != nil {
+		t.Fatal(err)
+	}
+	// A file that defines "default" makes it the named default.
+	if err := f.SetProfile(DefaultProfileName, ProfileEntry{BaseURL: "https://d.example/v2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Use(DefaultProfileName); err != nil || f.DefaultProfile != DefaultProfileName {
+		t.Fatalf("use default: %v, %q", err, f.DefaultProfile)
+	}
+	if got := f.InUse("third", env); got != "third" {
+		t.Fatalf("asked for third, in use %q", got)
+	}
+	byEnv := func(k string) (string, bool) { return "other", k == EnvProfile }
+	if got := f.InUse("", byEnv); got != "other" {
+		t.Fatalf("EVDESK_PROFILE=other, in use %q", got)
+	}
+}
+
+// kiosk_search turns the search on at a locked kiosk; it is off unless set.
+func TestKioskSearchIsOffUnlessTheProfileSetsIt(t *testing.T) {
+	path := writeConfig(t, "[profiles.a]\nkiosk_search = true\n[profiles.b]\n")
+	for name, want := range map[string]bool{"a": true, "b": false} {
+		p, err := Resolve(path, name, lookupFrom(nil))
+		if err != nil || p.KioskSearch != want {
+			t.Errorf("%s: kiosk search %v, %v", name, p.KioskSearch, err)
+		}
 	}
 }

@@ -31,12 +31,16 @@ func TestAConfigFileOverOneMiBIsRefusedBeforeParsing(t *testing.T) {
 func TestShapesThatExplodeTheDecoderAreRefused(t *testing.T) {
 	under := func(s string) string { return s[:min(len(s), MaxFileSize)] }
 	for _, tc := range []struct{ name, src, want string }{
-		{"nested arrays", under("[profiles.a]\nscopes = " + strings.Repeat("[", 5_000_000)), "nested more than 16 deep"},
-		{"nested inline tables", "a = " + strings.Repeat("{b=", 100_000), "nested more than 16 deep"},
-		{"arrays in an inline table", "a = {b = [[{c = " + strings.Repeat("[", 20), "nested more than 16 deep"},
-		{"long dotted key", strings.Repeat("a.", 10_000) + "a = 1", "more than 16 dotted parts"},
-		{"long table header", "[" + strings.Repeat("a.", 10_000) + "a]", "more than 16 dotted parts"},
-		{"long key in an inline table", "a = {b = 1, " + strings.Repeat("c.", 40) + "c = 2}", "more than 16 dotted parts"},
+		{"nested arrays", under("[profiles.a]\nscopes = " + strings.Repeat("[", 5_000_000)), "nested more than 8 deep"},
+		{"nested inline tables", "a = " + strings.Repeat("{b=", 100_000), "nested more than 8 deep"},
+		{"arrays in an inline table", "a = {b = [[{c = " + strings.Repeat("[", 20), "nested more than 8 deep"},
+		{"long dotted key", strings.Repeat("a.", 10_000) + "a = 1", "more than 6 dotted parts"},
+		{"long table header", "[" + strings.Repeat("a.", 10_000) + "a]", "more than 6 dotted parts"},
+		{"long key in an inline table", "a = {b = 1, " + strings.Repeat("c.", 40) + "c = 2}", "more than 6 dotted parts"},
+		{"many keys", strings.Repeat("k = 1\n", 2001), "more than 2000 keys and values"},
+		{"many table headers", strings.Repeat("[t]\n", 2001), "more than 2000 keys and values"},
+		{"a long array", "[profiles.a]\nscopes = [" + strings.Repeat("1,", 2000) + "1]", "more than 2000 keys and values"},
+		{"a long inline table", "a = {" + strings.Repeat("b = 1, ", 2000) + "c = 1}", "more than 2000 keys and values"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeConfig(t, tc.src)
@@ -72,7 +76,7 @@ func TestBracketsAndDotsInStringsAndCommentsDoNotCount(t *testing.T) {
 	if a := f.Profiles["a"]; a.ClientID != deep+`"`+deep || a.PathWord != deep || len(a.Scopes) != 2 {
 		t.Fatalf("%+v", a)
 	}
-	if err := checkShape("x.toml", []byte("[profiles.\""+deep+"\"]\n")); err != nil {
+	if err := checkShape("x.toml", []byte("[profiles.\""+deep+"\"]\n"), ConfigLimits.MaxEntries); err != nil {
 		t.Fatal(err)
 	}
 }

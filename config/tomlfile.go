@@ -41,13 +41,31 @@ func ReadCapped(path string, limit int64) ([]byte, error) {
 // toml.ParseError values: `toml: line 3 (last key "a.b"): message`.
 var decodeErrPattern = regexp.MustCompile(`^toml: line (\d+) \(last key "(.*?)"\): (.*)$`)
 
+// ReadTOML reads the TOML file at path and decodes it into v through
+// DecodeTOML, reading no more than the limits allow. A missing file's error
+// matches fs.ErrNotExist; every other failure names the file.
+func ReadTOML(path string, lim TOMLLimits, v any) (toml.MetaData, []byte, error) {
+	src, err := ReadCapped(path, int64(lim.MaxBytes))
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		return toml.MetaData{}, nil, lim.tooLarge(path)
+	case err != nil:
+		return toml.MetaData{}, nil, err
+	}
+	md, err := DecodeTOML(path, src, lim, v)
+	return md, src, err
+}
+
 // DecodeTOML decodes src, the content of the file at path, into v with the
-// guards every TOML file evdesk reads gets: the shape bounds (nesting, key
-// parts) checked first, a panic of the decoder turned into an error, and
-// every failure a *FileError naming the file, line and key. The caller caps
-// the size before reading.
-func DecodeTOML(path string, src []byte, v any) (toml.MetaData, error) {
-	if err := checkShape(path, src); err != nil {
+// guards every TOML file evdesk reads gets: its size and the shape bounds
+// (nesting, key parts, the count of keys and values) checked first, a
+// panic of the decoder turned into an error, and every failure a
+// *FileError naming the file, line and key.
+func DecodeTOML(path string, src []byte, lim TOMLLimits, v any) (toml.MetaData, error) {
+	if len(src) > lim.MaxBytes {
+		return toml.MetaData{}, lim.tooLarge(path)
+	}
+	if err := checkShape(path, src, lim.MaxEntries); err != nil {
 		return toml.MetaData{}, err
 	}
 	md, err := decode(src, v)

@@ -27,7 +27,7 @@ func TestReadCapped(t *testing.T) {
 
 func TestDecodeTOMLNamesFileAndLine(t *testing.T) {
 	var v struct{ A map[string]string }
-	_, err := DecodeTOML("t.toml", []byte("[a]\nx = \"1\"\ny = 2\n"), &v)
+	_, err := DecodeTOML("t.toml", []byte("[a]\nx = \"1\"\ny = 2\n"), ConfigLimits, &v)
 	var fe *FileError
 	if !errors.As(err, &fe) || fe.File != "t.toml" || fe.Line != 3 {
 		t.Fatalf("want a FileError at t.toml:3, got %#v", err)

@@ -54,23 +54,19 @@ func TestDeskEndToEnd(t *testing.T) {
 	tm.waitText("CHECK-IN DESK", "Observability Summit APAC", "ONLINE", "of 20,000", "desk: Door-A", "roster 20,000")
 
 	// A registered attendee, typed as a scanner does, ended by keypad Enter.
-	tm.keys("-l", strings.ToUpper(regs[0]))
-	tm.keys("KPEnter")
+	tm.scan(strings.ToUpper(regs[0]), "KPEnter")
 	tm.waitText("[OK] CHECKED IN", regs[0], "This desk today 1")
 
 	// Someone not registered: the server's reason is shown.
-	tm.keys("-l", "nobody@example.org")
-	tm.keys("Enter")
+	tm.scan("nobody@example.org", "Enter")
 	tm.waitText("[!!] NOT REGISTERED", "Attendee is not registered for this event")
 
 	// Garbage never reaches the journal.
-	tm.keys("-l", "garbage")
-	tm.keys("Enter")
+	tm.scan("garbage", "Enter")
 	tm.waitText("[XX] NOT RECOGNISED", `read "garbage"`)
 
 	// The same badge twice: the desk knows.
-	tm.keys("-l", regs[0])
-	tm.keys("Enter")
+	tm.scan(regs[0], "Enter")
 	tm.waitText("ALREADY CHECKED IN", "first scanned")
 
 	// A scanner that pastes: every line is a scan.
@@ -119,18 +115,15 @@ func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
 	deskEnv := append(env, "EVDESK_BASE_URL="+vars["EVDESK_BASE_URL"], "EVDESK_TOKEN="+vars["EVDESK_TOKEN"])
 	tm := startTermEnv(t, 100, 30, deskEnv, "desk", id, "--desk", "Door-B")
 	tm.waitText("CHECK-IN DESK", "ONLINE")
-	tm.keys("-l", regs[5])
-	tm.keys("Enter")
+	tm.scan(regs[5], "Enter")
 	tm.waitText("[OK] CHECKED IN")
 
 	_ = simCmd.Process.Kill()
 	_ = simCmd.Wait()
-	tm.keys("-l", regs[6])
-	tm.keys("Enter")
+	tm.scan(regs[6], "Enter")
 	tm.waitText("OFFLINE", "QUEUED OFFLINE", "1 pending")
 	// Typing goes on while offline.
-	tm.keys("-l", "garbage")
-	tm.keys("Enter")
+	tm.scan("garbage", "Enter")
 	tm.waitText("NOT RECOGNISED")
 
 	tm.keys("C-c")
@@ -148,8 +141,7 @@ func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
 	}
 	tm.keys("C-c")
 	tm.waitText("quit anyway?")
-	tm.keys("-l", burst)
-	tm.keys("Enter")
+	tm.scan(burst, "Enter")
 	tm.waitText("2 pending", burst)
 	if _, err := os.Stat(tm.status); err == nil {
 		t.Fatal("the scanner's y answered the quit question")
@@ -277,6 +269,8 @@ func TestConsoleCheckinSectionEndToEnd(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitText("Desk: Opening Keynote", "ONLINE")
 	tm.keys("Escape")
+	tm.waitText("Leave the check-in desk?")
+	tm.keys("C-y")
 	tm.waitText("Whole event")
 	tm.quitCleanly()
 }
@@ -298,7 +292,9 @@ func TestEventDetailOpensTheDeskEndToEnd(t *testing.T) {
 	tm.waitText("Check-in history")
 	tm.keys("Escape")
 	tm.waitText("CHECK-IN DESK")
-	tm.keys("Escape") // the input is empty: leaves the desk
+	tm.keys("Escape") // the input is empty: leaving asks
+	tm.waitText("Leave the check-in desk?", "Yes: ctrl+y")
+	tm.keys("C-y")
 	tm.waitText("Whole event")
 	tm.keys("Escape")
 	tm.waitText("Overview")

@@ -44,6 +44,23 @@ func TestPhoneDriftExitStatusEndToEnd(t *testing.T) {
 		"--token-env", otherHost); code != 0 {
 		t.Fatalf("set-profile: %d %s %s", code, out, stderr)
 	}
+	// Adding "other" leaves plain commands on the default account: they
+	// list what --profile default lists, not the other host's events.
+	listed := map[string]string{}
+	for _, profile := range []string{"", "default", "other"} {
+		args := []string{"events", "list", "-o", "json"}
+		if profile != "" {
+			args = append([]string{"--profile", profile}, args...)
+		}
+		code, out, stderr := run(args...)
+		if code != 0 || len(out) < 3 {
+			t.Fatalf("%v: exit %d %s %s", args, code, out, stderr)
+		}
+		listed[profile] = out
+	}
+	if listed[""] != listed["default"] || listed[""] == listed["other"] {
+		t.Fatalf("after set-profile other, plain events list is not the default account's:\n%.300s", listed[""])
+	}
 	policy := filepath.Join(dir, "policy.toml")
 	if err := os.WriteFile(policy, []byte("[expect]\n\"voicemail.enable\" = true\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -186,6 +186,15 @@ func (tm *term) answer() (string, error) {
 // tmux runs one tmux command and returns what it printed.
 func (tm *term) tmux(args ...string) string {
 	tm.t.Helper()
+	out, err := tm.try(args...)
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v", args, err)
+	}
+	return out
+}
+
+// try runs one tmux command and returns what it printed, or its error.
+func (tm *term) try(args ...string) (string, error) {
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
 	quoted := make([]string, len(args))
@@ -193,13 +202,9 @@ func (tm *term) tmux(args ...string) string {
 		quoted[i] = tmuxQuote(a)
 	}
 	if _, err := io.WriteString(tm.in, strings.Join(quoted, " ")+"\n"); err != nil {
-		tm.t.Fatalf("tmux %v: %v", args, err)
+		return "", err
 	}
-	out, err := tm.answer()
-	if err != nil {
-		tm.t.Fatalf("tmux %v: %v", args, err)
-	}
-	return out
+	return tm.answer()
 }
 
 // tmuxQuote makes s one word of tmux's command language: single quotes
@@ -243,8 +248,102 @@ func (tm *term) close() {
 
 func (tm *term) screen() string { return tm.tmux("capture-pane", "-p") }
 
-// keys types tmux key names (Enter, Escape, or literal text).
-func (tm *term) keys(keys ...string) { tm.tmux(append([]string{"send-keys"}, keys...)...) }
+// keys types tmux key names (Enter, Escape) and, after -l, literal text,
+// as a person types. The console holds a key a barcode scanner could also
+// type for a moment (to tell a person's keys from a scanner's burst), so
+// each such key goes alone, and the next waits until the screen shows
+// that it acted (or settleLimit passed, for a key that changes nothing).
+func (tm *term) keys(keys ...string) {
+	tm.t.Helper()
+	literal := false
+	for _, k := range keys {
+		switch {
+		case k == "-l":
+			literal = true
+		case literal:
+			tm.typeText(k)
+			literal = false
+		case scannerKey(k):
+			tm.press(k)
+		default:
+			tm.tmux("send-keys", k)
+		}
+	}
+}
+
+// scan types text and then end (Enter, Tab; or nothing) in one write, as
+// a barcode scanner types a code.
+func (tm *term) scan(text, end string) {
+	tm.t.Helper()
+	tm.tmux("send-keys", "-l", text)
+	if end != "" {
+		tm.tmux("send-keys", end)
+	}
+}
+
+// scannerKey reports whether a tmux key name is a key a scanner types:
+// a character, Enter, keypad Enter, Tab, Space or a line feed.
+func scannerKey(name string) bool {
+	switch name {
+	case "Enter", "KPEnter", "Tab", "Space", "C-j":
+		return true
+	}
+	return len([]rune(name)) == 1
+}
+
+// typeText types text into the focused field a key at a time, each once
+// the one before shows at the end of a line (the field's). A space at the
+// end of a field does not show (the pane's lines come trimmed), so it goes
+// with the key after it: two keys together are never a scan.
+func (tm *term) typeText(text string) {
+	tm.t.Helper()
+	rs := []rune(text)
+	for i := 0; i < len(rs); i++ {
+		chunk := string(rs[i])
+		if rs[i] == ' ' && i+1 < len(rs) {
+			i++
+			chunk += string(rs[i])
+		}
+		tm.tmux("send-keys", "-l", chunk)
+		shown := strings.TrimRight(string(rs[:i+1]), " ")
+		shown = string([]rune(shown)[max(0, len([]rune(shown))-16):])
+		tm.waitFor(fmt.Sprintf("%q typed", shown), func(s string) bool {
+			for _, l := range strings.Split(s, "\n") {
+				if strings.HasSuffix(strings.TrimRight(l, " │┃"), shown) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+}
+
+// settleLimit bounds the wait for a typed key to show: long, since a
+// busy machine can stall the program for seconds, and keys sent on while
+// it is stalled reach it together, as a scanner's.
+const settleLimit = 5 * time.Second
+
+// press sends one key and waits until the screen has changed.
+func (tm *term) press(key ...string) {
+	tm.t.Helper()
+	before := tm.screen()
+	tm.tmux(append([]string{"send-keys"}, key...)...)
+	limit := time.After(settleLimit)
+	for {
+		now, err := tm.try("capture-pane", "-p")
+		if err != nil || now != before {
+			return // changed, or the program has ended
+		}
+		select {
+		case <-tm.output:
+		case <-tm.ended:
+			return
+		case <-limit:
+			tm.t.Logf("key %v: the screen did not change", key)
+			return
+		}
+	}
+}
 
 // paste sends text as a bracketed paste, as some scanners do.
 func (tm *term) paste(text string) {

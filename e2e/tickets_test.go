@@ -41,11 +41,9 @@ func TestDeskScansATicketQRCode(t *testing.T) {
 	tm := startTermEnv(t, 100, 30, env, "desk", id, "--desk", "Door-T")
 	tm.waitText("CHECK-IN DESK", "ONLINE", "roster 20,000")
 
-	tm.keys("-l", tk.QRCodeURL)
-	tm.keys("Enter")
+	tm.scan(tk.QRCodeURL, "Enter")
 	tm.waitText("[OK] CHECKED IN", who.Email, "ticket "+tk.TicketID+" · SPEAKER · via ticket link", "This desk today 1")
-	tm.keys("-l", tk.QRCodeURL)
-	tm.keys("Enter")
+	tm.scan(tk.QRCodeURL, "Enter")
 	tm.waitText("ALREADY CHECKED IN", "first scanned")
 	tm.keys("C-c")
 	if st := tm.exitStatus(); st != "0" {

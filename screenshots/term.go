@@ -192,7 +192,9 @@ func capture(sc screen) ([][]cell, error) {
 	sections := console.Sections(console.Deps{Client: client, Now: now, Local: time.UTC,
 		Checkin:     checkin.Deps{JournalDir: journals, Desk: "screenshots"},
 		Transcriber: transcriber, TranscribeSamples: sim.SampleAudioURLs})
-	var opts []ui.Option
+	// Steps type their keys in one write, as a person types them one by
+	// one.
+	opts := []ui.Option{ui.WithEveryKeyTyped()}
 	if sc.Section != "" {
 		opts = append(opts, ui.WithSection(sc.Section))
 	}

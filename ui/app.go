@@ -50,7 +50,24 @@ type App struct {
 	recent    []PaletteItem   // palette choices, newest first
 	toast     toast
 	toastSeq  int
-	quitAsk   *Confirm // non-nil while a QuitGuard question is open
+	quitAsk   *Confirm // non-nil while a question (quit, or a screen's Ask) is open
+	askQuit   bool     // the open question is whether to quit
+	askYes    tea.Cmd  // what a yes to a screen's question runs
+	news      *NewsMsg // unread news for the status bar (news.go)
+	startup   tea.Cmd  // WithStartup's background command
+
+	gate          scanGate // tells a scanner's keys from a person's
+	everyKeyTyped bool     // no scanner: every key is a person's (WithEveryKeyTyped)
+	holdSeq       int      // numbers held keys, so an old hold timer decides nothing
+	ignored       int      // scans ignored since a person last pressed a key
+	deskWay       *deskWay // how to get back to the desk that takes scans
+}
+
+// deskWay is the way back to the screen that takes scans: the section it
+// is in, and how to open it anew once it has left.
+type deskWay struct {
+	section int
+	reopen  func() Screen
 }
 
 type toast struct {
@@ -86,6 +103,13 @@ func WithSection(name string) Option {
 // for starts straight into a task (a check-in kiosk); esc returns to the root.
 func WithInitialScreen(f func(*Context) Screen) Option {
 	return func(a *App) { a.initial = f }
+}
+
+// WithEveryKeyTyped takes every key for a person's, telling no scanner's
+// burst apart: for a program that types whole strings at once as a
+// person's keys (the screenshots), never for a console at a desk.
+func WithEveryKeyTyped() Option {
+	return func(a *App) { a.everyKeyTyped = true }
 }
 
 // NewApp builds the shell. ctx.Theme and ctx.Keys get defaults when nil.
@@ -126,7 +150,7 @@ func (a *App) newEntry(s Screen) entry {
 
 // Init asks for the terminal background and starts the first screens.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, a.startup}
 	for _, e := range a.stack() {
 		cmds = append(cmds, addressTo(e.id, e.screen.Init()))
 	}
@@ -138,7 +162,7 @@ func (a *App) Init() tea.Cmd {
 // and program-wide news (the terminal's colours, a Broadcast) to every
 // screen.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if a.quitAsk != nil {
+	if a.quitAsk != nil && a.askQuit {
 		// The question counts what is waiting now, not when it was asked.
 		a.quitAsk.question = quitQuestion(a.quitReasons())
 	}
@@ -153,18 +177,33 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, a.broadcast(msg)
 	case tea.KeyPressMsg:
-		return a, a.handleKey(msg)
-	case tea.MouseMsg:
-		return a, a.onMouse(msg)
-	case tea.KeyReleaseMsg, tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
-		if (a.tooSmall() || a.quitAsk != nil) && (a.pal != nil || !a.takesTyping()) {
-			return a, nil // a paste into a screen that takes typing is a scan: it goes on
+		return a, a.onKey(msg)
+	case holdOverMsg:
+		if msg.seq != a.holdSeq {
+			return a, nil // a newer key holds the run open
 		}
-		if p, ok := msg.(tea.PasteMsg); ok && a.pal != nil {
+		return a, a.Quiet()
+	case AskMsg:
+		return a, a.ask(msg)
+	case tea.MouseMsg:
+		return a, tea.Batch(a.Quiet(), a.onMouse(msg))
+	case tea.PasteMsg:
+		if pastedScan(msg.Content) {
+			return a, tea.Batch(a.Quiet(), a.onScan(1, msg))
+		}
+		if (a.tooSmall() || a.quitAsk != nil) && (a.pal != nil || !a.takesScans()) {
+			return a, nil
+		}
+		if a.pal != nil {
 			var cmd tea.Cmd
-			a.pal.input, cmd = a.pal.input.Update(p)
+			a.pal.input, cmd = a.pal.input.Update(msg)
 			a.pal.filter()
 			return a, cmd
+		}
+		return a, a.updateTop(msg)
+	case tea.KeyReleaseMsg, tea.PasteStartMsg, tea.PasteEndMsg:
+		if (a.tooSmall() || a.quitAsk != nil) && (a.pal != nil || !a.takesScans()) {
+			return a, nil
 		}
 		return a, a.updateTop(msg)
 	case PushMsg:
@@ -176,6 +215,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.showToast(msg)
 	case noticeMsg:
 		a.notice = &msg
+		return a, nil
+	case NewsMsg:
+		a.news = &msg
 		return a, nil
 	case errorClearedMsg:
 		if msg.seq == a.errSeq {
@@ -255,11 +297,12 @@ func (a *App) resize(w, h int) {
 }
 
 func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	a.ignored = 0 // a person is here: the note on ignored scans was seen
 	ctrlC := key.Matches(k, a.ctx.Keys.Interrupt)
-	// Where the top screen takes typing (a check-in desk), what a barcode
+	// Where the top screen takes scans (a check-in desk), what a barcode
 	// scanner types goes to it whatever the shell shows: a scan is never
 	// lost to, nor answers, a question or a panel.
-	toTop := a.takesTyping() && typedByScanner(k)
+	toTop := a.takesScans() && typedByScanner(k)
 	if a.quitAsk != nil {
 		if ctrlC { // a second ctrl+c always gets out
 			return a.quit()
@@ -276,10 +319,15 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		a.quitAsk = nil
-		if c.Confirmed() {
+		switch {
+		case !c.Confirmed():
+			return nil
+		case a.askQuit:
 			return a.quit()
 		}
-		return nil
+		yes := a.askYes
+		a.askYes = nil
+		return yes
 	}
 	if ctrlC {
 		return a.requestQuit()
@@ -296,6 +344,10 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	keys := a.ctx.Keys
+	if key.Matches(k, keys.ToDesk) && a.pal == nil && !a.takesScans() {
+		a.showHelp, a.showErrs, a.notice = false, false, nil
+		return a.toDesk()
+	}
 	if a.pal != nil {
 		return a.updatePalette(k)
 	}
@@ -340,6 +392,9 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.Palette):
 		return a.openPalette()
+	case a.news != nil && key.Matches(k, keys.News):
+		a.readNews()
+		return nil
 	case len(a.sections) > 1 && key.Matches(k, keys.NextTab):
 		return a.switchTo(a.active + 1)
 	case len(a.sections) > 1 && key.Matches(k, keys.PrevTab):
@@ -435,6 +490,7 @@ func (a *App) pop() {
 	if len(st) <= 1 {
 		return
 	}
+	a.leaving(st[len(st)-1].screen)
 	if c, ok := st[len(st)-1].screen.(Closer); ok {
 		c.Close()
 	}
@@ -474,26 +530,10 @@ func spinTick() tea.Cmd {
 	return timer.After(100*time.Millisecond, func(time.Time) tea.Msg { return spinTickMsg{} })
 }
 
-// takesTyping reports whether the focused screen owns the keyboard (its
-// input has the focus).
-func (a *App) takesTyping() bool {
-	c, ok := a.Top().(InputCapturer)
-	return ok && c.CapturingInput()
-}
-
-// typedByScanner reports whether k is a key a barcode scanner in keyboard
-// mode sends: printable text, Enter (keypad Enter, a bare line feed) or Tab.
-func typedByScanner(k tea.KeyPressMsg) bool {
-	if k.Text != "" && k.Mod&^tea.ModShift == 0 {
-		return true
-	}
-	switch k.Code {
-	case tea.KeyEnter, tea.KeyKpEnter, tea.KeyTab:
-		return k.Mod == 0
-	case 'j':
-		return k.Mod == tea.ModCtrl // a line feed
-	}
-	return false
+// takesScans reports whether the focused screen takes a scanner's codes.
+func (a *App) takesScans() bool {
+	t, ok := a.Top().(ScanTaker)
+	return ok && t.TakesScans()
 }
 
 // locked is the message of a screen that keeps the console on it, or "".
@@ -520,13 +560,21 @@ func (a *App) requestQuit() tea.Cmd {
 	if len(reasons) == 0 {
 		return a.quit()
 	}
-	c := NewConfirm(a.ctx.Theme, quitQuestion(reasons), true, nil)
-	if a.takesTyping() {
+	a.openQuestion(quitQuestion(reasons), true, nil)
+	a.askQuit = true
+	return nil
+}
+
+// openQuestion puts a question over the console. Over a screen that takes
+// scans, only a chord answers yes, so a scan typed into the question is a
+// scan and never a yes.
+func (a *App) openQuestion(q string, dangerous bool, yes tea.Cmd) {
+	c := NewConfirm(a.ctx.Theme, q, dangerous, nil)
+	if a.takesScans() {
 		c.Guard(a.ctx.Keys.YesChord, a.ctx.Keys.Back)
 	}
 	c.SetWidth(min(60, a.ctx.Width-2))
-	a.quitAsk = &c
-	return nil
+	a.quitAsk, a.askQuit, a.askYes = &c, false, yes
 }
 
 // quitReasons are what the screens' QuitGuards say is still waiting.

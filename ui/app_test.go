@@ -323,6 +323,20 @@ func TestStatusBarDemoBadgeAndTheme(t *testing.T) {
 	}
 }
 
+// A profile that talks plain http to another machine says so on the status
+// bar all along, in words (not colour alone), even with NO_COLOR.
+func TestStatusBarSaysInsecureHTTP(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	h := newHarness(t)
+	if strings.Contains(lastLine(h.plain()), "INSECURE") {
+		t.Fatal("an https profile marked insecure")
+	}
+	h.ctx.Insecure = "INSECURE: plain http to lab.example"
+	if !strings.Contains(lastLine(h.plain()), " INSECURE HTTP ") {
+		t.Fatalf("status bar: %q", lastLine(h.plain()))
+	}
+}
+
 func TestInitialScreenOverSection(t *testing.T) {
 	h := newHarness(t, WithSection("Check-in"), WithInitialScreen(func(*Context) Screen {
 		return &fakeScreen{title: "Kiosk"}
@@ -423,6 +437,7 @@ func TestNarrowTabsScrollAndBreadcrumbShortens(t *testing.T) {
 	a.Update(tea.WindowSizeMsg{Width: 60, Height: 16})
 	for range 7 {
 		a.Update(uitest.Key("tab"))
+		a.Quiet()
 	}
 	a.Update(PushMsg{Screen: &fakeScreen{title: "A very long event title for the breadcrumb"}})
 	a.Update(PushMsg{Screen: &fakeScreen{title: "Attendees of that event"}})
@@ -457,6 +472,7 @@ func TestHelpFitsAndScrollsAt80x24(t *testing.T) {
 	app.Init()
 	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	app.Update(uitest.Key("?"))
+	app.Quiet()
 	first := golden.Plain(app.View().Content)
 	for i, l := range strings.Split(first, "\n") {
 		if w := ansi.StringWidth(l); w > 80 {
@@ -558,10 +574,7 @@ func TestPaletteGoesToSectionsActionsAndItems(t *testing.T) {
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 
 	h.press(":")
-	h.app.Update(uitest.Key("c"))
-	for _, r := range "heck" {
-		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
-	}
+	h.press("c", "h", "e", "c", "k")
 	if !strings.Contains(h.plain(), "> Go to Check-in") {
 		t.Fatalf("typing narrows to the section:\n%s", h.plain())
 	}
@@ -628,7 +641,7 @@ func TestMouseClickOnATabAndOverTheContent(t *testing.T) {
 func TestQuitQuestionOverTypingTakesOnlyAChord(t *testing.T) {
 	h := newHarness(t)
 	desk := h.roots["Events"]
-	desk.capturing, desk.guard = true, "2 check-ins not yet sent"
+	desk.scans, desk.guard = true, "2 check-ins not yet sent"
 	h.press("ctrl+c")
 	if h.app.quitAsk == nil || !h.app.quitAsk.Guarded() {
 		t.Fatal("ctrl+c over unsent scans should ask, guarded")
@@ -676,8 +689,8 @@ func TestQuitQuestionOverTypingTakesOnlyAChord(t *testing.T) {
 		t.Fatal("ctrl+y should quit")
 	}
 
-	// Where nothing takes typing, y and n answer as ever.
-	desk.capturing = false
+	// Where nothing takes scans, y and n answer as ever.
+	desk.scans = false
 	h.press("q")
 	if h.app.quitAsk.Guarded() {
 		t.Fatal("the question over a list should take y and n")
@@ -691,7 +704,7 @@ func TestQuitQuestionOverTypingTakesOnlyAChord(t *testing.T) {
 func TestScansReachATypingScreenUnderPanels(t *testing.T) {
 	h := newHarness(t)
 	desk := h.roots["Events"]
-	desk.capturing = true
+	desk.scans = true
 	h.press("f1")
 	h.press("q", "k", "enter")
 	if !h.app.showHelp || strings.Join(desk.keys, " ") != "q k enter" {
@@ -708,7 +721,7 @@ func TestScansReachATypingScreenUnderPanels(t *testing.T) {
 func TestALockedScreenKeepsTheConsole(t *testing.T) {
 	h := newHarness(t)
 	desk := h.roots["Events"]
-	desk.capturing, desk.lock, desk.guard = true, "Kiosk: ctrl+k and the PIN unlock", "1 check-in not yet sent"
+	desk.scans, desk.lock, desk.guard = true, "Kiosk: ctrl+k and the PIN unlock", "1 check-in not yet sent"
 	for _, k := range []string{"ctrl+c", "ctrl+c"} {
 		cmd := h.press(k)
 		if isQuit(cmd) || h.app.quitAsk != nil {

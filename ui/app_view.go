@@ -176,16 +176,22 @@ func (a *App) statusView() string {
 	case a.ctx.Profile != "":
 		left = append(left, t.Profile.Render(" "+sanitize.Line(a.ctx.Profile)+" "))
 	}
+	if a.ctx.Insecure != "" { // a word as well as a colour
+		left = append(left, onBar(t, t.Error).Render(" INSECURE HTTP "))
+	}
 	if a.ctx.ReadOnly != "" {
 		left = append(left, t.WarningBadge.Render(" READ-ONLY "))
 	}
-	if a.ctx.Account != "" {
+	if a.ctx.Account != "" && a.ignored == 0 { // the note needs the room
 		left = append(left, bar(" "+sanitize.Line(a.ctx.Account)+" "))
 	}
 	if sr, ok := a.Top().(StatusReporter); ok {
 		if text := sanitize.Line(sr.StatusText()); text != "" {
 			left = append(left, onBar(t, t.Key).Render(" "+text+" "))
 		}
+	}
+	if a.ignored != 0 {
+		left = append(left, onBar(t, t.Error).Render(" "+a.scanNoteText()+" "))
 	}
 	if a.inFlight > 0 {
 		frame := spinFrames[a.spinFrame%len(spinFrames)]
@@ -202,6 +208,15 @@ func (a *App) statusView() string {
 	right := onBar(t, t.Key).Render(" "+helpKey) + bar(" help ")
 	if a.lastErr != "" {
 		right = onBar(t, t.Key).Render(" E") + bar(" details ") + right
+	}
+	if a.news != nil {
+		right = onBar(t, t.Key).Render(" "+a.ctx.Keys.News.Help().Key) + bar(" read ") + right
+		used := ansi.StringWidth(strings.Join(left, "") + right)
+		if room := w - used - 8; room > 12 {
+			left = append(left, onBar(t, t.Warning).Render(" NEWS ")+bar(ansi.Truncate(OneLine(a.news.Headline), room, "…")+" "))
+		} else {
+			left = append(left, onBar(t, t.Warning).Render(" NEWS "))
+		}
 	}
 	used := ansi.StringWidth(strings.Join(left, "") + right)
 	if a.lastErr != "" && w-used > 12 {

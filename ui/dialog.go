@@ -3,9 +3,11 @@ package ui
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
 	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
@@ -13,13 +15,35 @@ import (
 // or a confirmation. A screen keeps one and routes messages through it
 // first; while it is open it owns the keyboard.
 type Dialog struct {
-	form          *Form
-	confirm       *Confirm
+	form    *Form
+	confirm *Confirm
+	// sending is a kept form that was submitted: it stays on screen until
+	// Settle says how its request ended.
+	sending       *Form
 	width, height int
 }
 
 // Open reports whether a dialog is showing.
-func (d *Dialog) Open() bool { return d.form != nil || d.confirm != nil }
+func (d *Dialog) Open() bool { return d.form != nil || d.confirm != nil || d.sending != nil }
+
+// Settle tells a submitted kept form how its request ended: on success it
+// closes; on failure it opens again with every value, err's reason at the
+// top and at the field it names (field takes a reason that names none).
+// Without a form being sent it does nothing.
+func (d *Dialog) Settle(err error, field string) tea.Cmd {
+	f := d.sending
+	if f == nil {
+		return nil
+	}
+	d.sending = nil
+	if err == nil {
+		return nil
+	}
+	return d.ShowForm(f.reopen(err, field))
+}
+
+// Sending reports whether a kept form waits for its request's answer.
+func (d *Dialog) Sending() bool { return d.sending != nil }
 
 // ShowForm opens f and returns its first command.
 func (d *Dialog) ShowForm(f *Form) tea.Cmd {
@@ -41,11 +65,19 @@ func (d *Dialog) Ask(theme *Theme, question string, dangerous bool, onYes func()
 func (d *Dialog) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	switch {
 	case d.form != nil:
-		cmd, done := d.form.Update(msg)
-		if done {
+		f := d.form
+		cmd, done := f.Update(msg)
+		if done && d.form == f { // onSubmit may have opened another dialog
 			d.form = nil
+			if f.build != nil && f.form.State == huh.StateCompleted {
+				d.sending = f
+			}
 		}
 		return cmd, true
+	case d.sending != nil:
+		// Keys wait for the answer; the shell's ctrl+c still works.
+		_, isKey := msg.(tea.KeyPressMsg)
+		return nil, isKey
 	case d.confirm != nil:
 		c, cmd, done := d.confirm.Update(msg)
 		d.confirm = &c
@@ -63,6 +95,9 @@ func (d *Dialog) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 func (d *Dialog) QuitReason() string {
 	if d.form != nil && d.form.Changed() {
 		return "a form with changes is open"
+	}
+	if d.sending != nil {
+		return "a form is being sent"
 	}
 	return ""
 }
@@ -85,6 +120,8 @@ func (d *Dialog) View(base string, w, h int) string {
 		return Modal(base, d.form.View(), w, h)
 	case d.confirm != nil:
 		return Modal(base, d.confirm.View(), w, h)
+	case d.sending != nil:
+		return Modal(base, d.sending.sendingView(), w, h)
 	}
 	return base
 }
@@ -104,6 +141,14 @@ func (d *Dialog) Replace(theme *Theme, path string, write func() tea.Cmd) tea.Cm
 	if _, err := os.Stat(path); err != nil {
 		return write()
 	}
-	d.Ask(theme, fmt.Sprintf("%s already exists. Replace it?", sanitize.Line(path)), true, write)
+	d.Ask(theme, ReplaceQuestion(path), true, write)
 	return nil
+}
+
+// ReplaceQuestion asks whether to replace the file at path. The question
+// names the file by its base name and puts the folder, whose length varies,
+// on a line of its own, so the question reads whole at 80 columns.
+func ReplaceQuestion(path string) string {
+	return fmt.Sprintf("%s already exists. Replace it?\n(in %s)",
+		sanitize.Line(filepath.Base(path)), sanitize.Line(filepath.Dir(path)))
 }

@@ -1,9 +1,13 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/ui/uitest"
 )
@@ -31,5 +35,36 @@ func TestDialogRoutesToTheOpenConfirmAndCloses(t *testing.T) {
 	}
 	if d.View("base", 60, 10) != "base" {
 		t.Fatal("a closed dialog still draws")
+	}
+}
+
+// The replace question reads whole at 80 columns however long the folder
+// is: the file is named by its base name, and the folder has a line of its
+// own (a test that looked for the question beside a temporary folder failed
+// whenever the folder's length made the question wrap).
+func TestReplaceQuestionKeepsItsWordsTogether(t *testing.T) {
+	theme := NewTheme(true, true)
+	root := t.TempDir()
+	for n := 1; n <= 90; n += 7 {
+		dir := filepath.Join(root, strings.Repeat("d", n))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "transcript.srt")
+		if err := os.WriteFile(path, []byte("mine"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var d Dialog
+		d.SetSize(80, 24)
+		if cmd := d.Replace(theme, path, func() tea.Cmd { t.Fatal("wrote without asking"); return nil }); cmd != nil || !d.Open() {
+			t.Fatal("an existing file should be asked about")
+		}
+		view := uitest.Words(d.View("", 80, 24))
+		if !strings.Contains(ansi.Strip(d.View("", 80, 24)), "transcript.srt already exists. Replace it?") {
+			t.Fatalf("folder of %d: the question wraps:\n%s", n, d.View("", 80, 24))
+		}
+		if !strings.Contains(view, "(in "+filepath.Join(root, "d")) {
+			t.Fatalf("folder of %d: the folder is not named:\n%s", n, d.View("", 80, 24))
+		}
 	}
 }

@@ -108,6 +108,10 @@ func (a *App) errorLines(width int) []string {
 	return out
 }
 
+// WrapWords breaks s into lines of at most w cells at spaces (a word longer
+// than w is cut).
+func WrapWords(s string, w int) []string { return wrapWords(s, w) }
+
 // wrapWords breaks s into lines of at most w cells at spaces (a word longer
 // than w is cut).
 func wrapWords(s string, w int) []string {

@@ -22,6 +22,7 @@ type fakeScreen struct {
 	inits     int
 	closed    bool
 	capturing bool
+	scans     bool // takes a scanner's codes, as the desk does
 	backLocal bool
 	guard     string
 	lock      string
@@ -63,7 +64,8 @@ func (f *fakeScreen) SetSize(w, h int) {
 	}
 }
 func (f *fakeScreen) Title() string            { return f.title }
-func (f *fakeScreen) CapturingInput() bool     { return f.capturing }
+func (f *fakeScreen) CapturingInput() bool     { return f.capturing || f.scans }
+func (f *fakeScreen) TakesScans() bool         { return f.scans }
 func (f *fakeScreen) CapturingBack() bool      { return f.backLocal }
 func (f *fakeScreen) ConfirmQuit() string      { return f.guard }
 func (f *fakeScreen) Close()                   { f.closed = true }
@@ -108,9 +110,14 @@ func newHarness(t *testing.T, opts ...Option) *harness {
 	return h
 }
 
-// send delivers msg and returns the command the App asked for.
+// send delivers msg and returns the command the App asked for. A key is
+// a person's: the moment in which the App holds keys passes after it, and
+// the command returned is what the key did.
 func (h *harness) send(msg tea.Msg) tea.Cmd {
 	_, cmd := h.app.Update(msg)
+	if h.app.gate.holding() {
+		cmd = h.app.Quiet()
+	}
 	return cmd
 }
 

@@ -21,6 +21,15 @@ type Form struct {
 	onSubmit func() tea.Cmd
 	width    int
 	changed  bool // something was typed or chosen
+
+	// A kept form (NewKeptForm) rebuilds itself from build when its submit
+	// fails; fields finds its fields; aliases map API fields to keys.
+	build    func(*Fields) []*huh.Group
+	fields   *Fields
+	aliases  map[string]string
+	refused  string // why the last submit failed, shown at the top
+	focusKey string // the field to focus once the form starts
+	frozen   string // the form as it was submitted, while it is sent
 }
 
 // NewForm builds a dialog; onSubmit runs inside the screen's Update once
@@ -115,8 +124,19 @@ func (f *Form) SetSize(w, h int) {
 // Changed reports whether the user typed or chose anything in the form.
 func (f *Form) Changed() bool { return f.changed }
 
-// Init focuses the first field.
-func (f *Form) Init() tea.Cmd { return f.form.Init() }
+// Init focuses the first field, or the one a failed submit marked.
+func (f *Form) Init() tea.Cmd {
+	if f.build == nil {
+		return f.form.Init()
+	}
+	cmd := f.settle(f.form.Init())
+	cmd = tea.Batch(cmd, f.focusMarked())
+	f.frozen = f.form.View()
+	return cmd
+}
+
+// submitKey submits a form from any field.
+var submitKey = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "submit"))
 
 // Update feeds the form; done reports that it was submitted or abandoned.
 func (f *Form) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
@@ -128,7 +148,14 @@ func (f *Form) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
 			f.changed = true
 		}
 	}
-	cmd = f.settle(f.feed(msg))
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, submitKey) {
+		cmd = f.submitAll()
+	} else {
+		cmd = f.settle(f.feed(msg))
+	}
+	if f.form.State == huh.StateNormal && f.build != nil {
+		f.frozen = f.form.View() // what stays on screen while it is sent
+	}
 	switch f.form.State {
 	case huh.StateCompleted:
 		if f.onSubmit == nil {
@@ -194,6 +221,30 @@ func (f *Form) settle(cmd tea.Cmd) tea.Cmd {
 
 // View renders the dialog box.
 func (f *Form) View() string {
-	body := f.theme.Title.Render(f.title) + "\n\n" + f.form.View()
-	return f.theme.Border.Padding(0, 1).Width(f.width + 4).Render(lipgloss.NewStyle().Render(body))
+	return f.box(f.form.View(), "")
+}
+
+// box frames a form's body under its title, where the user is, and the
+// reason the last submit failed; foot, when set, closes it.
+func (f *Form) box(body, foot string) string {
+	head := f.theme.Title.Render(f.title)
+	if w := f.where(); w != "" && foot == "" {
+		head += f.theme.Muted.Render("  " + w)
+	}
+	head += "\n"
+	if f.refused != "" {
+		for _, l := range WrapWords("Not saved: "+f.refused+" Fix it, then enter on the last field or ctrl+s.", f.width) {
+			head += f.theme.Error.Render(l) + "\n"
+		}
+	}
+	out := head + "\n" + body
+	if foot != "" {
+		out += "\n" + foot
+	}
+	return f.theme.Border.Padding(0, 1).Width(f.width + 4).Render(lipgloss.NewStyle().Render(out))
+}
+
+// sendingView is the form as submitted, while its request runs.
+func (f *Form) sendingView() string {
+	return f.box(f.frozen, f.theme.Info.Render("Sending... the form stays open until the server answers."))
 }

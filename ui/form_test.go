@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/ui/uitest"
 )
@@ -73,5 +76,81 @@ func BenchmarkFormViewManyOptions(b *testing.B) {
 			f.Update(up)
 		}
 		_ = f.View()
+	}
+}
+
+type fieldErr struct{ reasons [][2]string }
+
+func (e fieldErr) Error() string             { return "invalid request" }
+func (e fieldErr) FieldReasons() [][2]string { return e.reasons }
+
+// A kept form stays on screen while it is sent and opens again, every
+// value kept, when the request fails: the reason under the field it names,
+// focused there; ctrl+s submits from any field; success closes it.
+func TestKeptFormSurvivesAFailedSubmit(t *testing.T) {
+	var name, country, note string
+	submits := 0
+	var d Dialog
+	d.SetSize(80, 30)
+	th := NewTheme(true, true)
+	form := func() *Form {
+		return NewKeptForm(th, "New event", func() tea.Cmd { submits++; return nil }, func(fs *Fields) []*huh.Group {
+			return []*huh.Group{
+				fs.Group(huh.NewInput().Key("name").Title("Name").Value(&name)),
+				fs.Group(huh.NewInput().Key("blocked_countries").Title("Blocked countries").Value(&country),
+					huh.NewInput().Key("note").Title("Note").Value(&note)),
+			}
+		})
+	}
+	d.ShowForm(form())
+	typ := func(s string) {
+		for _, r := range s {
+			d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		}
+	}
+	view := func() string { return ansi.Strip(d.View("", 80, 30)) }
+	typ("Launch")
+	if !strings.Contains(view(), "page 1 of 2 · field 1 of 1") {
+		t.Fatalf("no position:\n%s", view())
+	}
+	d.Update(uitest.Key("enter"))
+	typ("XX")
+	d.Update(uitest.Key("ctrl+s")) // from the middle of page 2
+	if submits != 1 || !d.Sending() || !strings.Contains(view(), "Sending...") || !strings.Contains(view(), "XX") {
+		t.Fatalf("submits %d, sending %v:\n%s", submits, d.Sending(), view())
+	}
+	if d.QuitReason() == "" {
+		t.Fatal("quitting while a form is sent should ask")
+	}
+	if _, handled := d.Update(uitest.Key("x")); !handled || name != "Launch" {
+		t.Fatal("keys reached the screen while the form was sent")
+	}
+	d.Settle(fieldErr{[][2]string{{"blocked_countries[0]", "XX is not a country code"}}}, "")
+	v := view()
+	for _, want := range []string{"Not saved: the reason is under the field marked ! (blocked_countries)",
+		"! blocked_countries[0] XX is not a country code", "> XX", "page 2 of 2 · field 1 of 2"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the reopened form lacks %q:\n%s", want, v)
+		}
+	}
+	d.Update(uitest.Key("ctrl+u"))
+	typ("FR")
+	if strings.Contains(view(), "! blocked_countries") {
+		t.Fatalf("the mark stayed on a changed value:\n%s", view())
+	}
+	d.Update(uitest.Key("ctrl+s"))
+	if submits != 2 || country != "FR" || name != "Launch" {
+		t.Fatalf("submits %d, %q %q", submits, name, country)
+	}
+	d.Settle(nil, "")
+	if d.Open() {
+		t.Fatal("a form that was saved stays open")
+	}
+	// A reason that names no field goes to the field the screen names.
+	d.ShowForm(form())
+	d.Update(uitest.Key("ctrl+s"))
+	d.Settle(errors.New("error 261203: each join link needs a unique name"), "name")
+	if v := view(); !strings.Contains(v, "! error 261203") || !strings.Contains(v, "page 1 of 2") {
+		t.Fatalf("the code's reason is not at the name:\n%s", v)
 	}
 }

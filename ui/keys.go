@@ -14,8 +14,10 @@ import (
 // its own words (Action.Help); the key and its meaning come from here. Each
 // program builds its own copy: no key map is shared or global.
 type GlobalKeys struct {
-	// The shell's own.
-	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette key.Binding
+	// The shell's own. ToDesk goes back to the check-in desk (where a scan
+	// typed elsewhere belongs). News reads the news the status bar shows
+	// (only while it shows some, so the bar names the key then).
+	Quit, Interrupt, Back, Help, HelpAnywhere, NextTab, PrevTab, Errors, Palette, ToDesk, News key.Binding
 
 	// Moving in lists.
 	Up, Down, PageUp, PageDown, Home, End, Filter, Sort, Reverse key.Binding
@@ -36,6 +38,8 @@ type GlobalKeys struct {
 	// are typing (the quit question over the desk); Kiosk locks and unlocks
 	// a kiosk desk (with its PIN).
 	Find, Bell, Retry, Board, YesChord, Kiosk key.Binding
+	// At the door: register a walk-in, print (or reprint) a badge.
+	WalkIn, PrintBadge key.Binding
 	// Phone policy audits: a baseline to check against, another account
 	// beside this one.
 	Baseline, Compare key.Binding
@@ -57,6 +61,8 @@ func DefaultGlobalKeys() *GlobalKeys {
 		PrevTab:      b("shift+tab", "prev section", "shift+tab"),
 		Errors:       b("E", "recent errors", "E"),
 		Palette:      b(":", "command palette", ":"),
+		ToDesk:       b("F6", "back to the check-in desk", "f6"),
+		News:         b("N", "read the news in the status bar", "N"),
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),
@@ -106,6 +112,8 @@ func DefaultGlobalKeys() *GlobalKeys {
 		Board:        b("F4", "arrivals board", "f4"),
 		YesChord:     b("ctrl+y", "yes, where letters are typed", "ctrl+y"),
 		Kiosk:        b("ctrl+k", "kiosk: unlock with the PIN, or lock", "ctrl+k"),
+		WalkIn:       b("F5", "register a walk-in", "f5"),
+		PrintBadge:   b("F7", "print the badge", "f7"),
 		Baseline:     b("B", "load a baseline", "B"),
 		Compare:      b("C", "compare with another profile", "C"),
 	}

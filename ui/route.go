@@ -52,7 +52,9 @@ func address(id ScreenID, msg tea.Msg) tea.Msg {
 		return out
 	case asyncDoneMsg:
 		return asyncDoneMsg{msg: address(id, m.msg)}
-	case addressed, broadcastMsg, asyncStartMsg, PushMsg, PopMsg, ToastMsg, toastExpiredMsg, spinTickMsg, noticeMsg:
+	case AskMsg:
+		return AskMsg{Question: m.Question, Yes: addressTo(id, m.Yes)}
+	case addressed, broadcastMsg, asyncStartMsg, PushMsg, PopMsg, ToastMsg, toastExpiredMsg, spinTickMsg, noticeMsg, NewsMsg:
 		return msg
 	}
 	if cmds, ok := asSequence(msg); ok {

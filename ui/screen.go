@@ -53,6 +53,9 @@ type Context struct {
 	Profile string
 	Account string
 	Demo    bool
+	// Insecure, when set, is the warning of a profile that talks plain
+	// http to another machine: the status bar says INSECURE HTTP all along.
+	Insecure string
 	// ReadOnly, when not "", says why the session is read-only (--read-only,
 	// read_only = true, EVDESK_READ_ONLY): every action that writes is
 	// unavailable, with this reason.

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -30,22 +32,51 @@ type Page[T any] struct {
 type Stream[T any] struct {
 	task  Task
 	pager Pager[T]
+	// Deadline bounds a whole load, every page of it (0: LoadDeadline).
+	Deadline time.Duration
+	due      time.Time // when the load in progress must end
 }
+
+// LoadDeadline is how long one listing may take to load, all its pages
+// together, like the CLI's --timeout: a server that keeps a listing going
+// (slowly, or with page after page) cannot keep a screen loading for ever.
+const LoadDeadline = 5 * time.Minute
 
 // Start begins a load with p, abandoning any load in progress.
 func (s *Stream[T]) Start(p Pager[T]) tea.Cmd {
 	s.pager = p
+	d := s.Deadline
+	if d <= 0 {
+		d = LoadDeadline
+	}
+	s.due = time.Now().Add(d)
 	return s.Next()
 }
 
 // Next asks for the following page. Values are captured before the command
 // runs, so the command never reads the screen's state.
 func (s *Stream[T]) Next() tea.Cmd {
-	pager := s.pager
+	pager, due := s.pager, s.due
+	took := s.Deadline
+	if took <= 0 {
+		took = LoadDeadline
+	}
 	return s.task.Run(func(ctx context.Context) tea.Msg {
+		ctx, cancel := context.WithDeadlineCause(ctx, due, loadDeadlineError{took})
+		defer cancel()
 		items, err := pager.Next(ctx)
+		if err != nil && context.Cause(ctx) == (loadDeadlineError{took}) {
+			err = fmt.Errorf("%w (%v)", loadDeadlineError{took}, err)
+		}
 		return Page[T]{Items: items, Done: pager.Done(), Total: pager.Total(), Err: err, from: s}
 	})
+}
+
+// loadDeadlineError is the cause of a load that ran past its deadline.
+type loadDeadlineError struct{ after time.Duration }
+
+func (e loadDeadlineError) Error() string {
+	return fmt.Sprintf("the listing did not finish loading within %s; keeping the rows that arrived", e.after)
 }
 
 // Owns reports whether p is this stream's (a screen with two streams of the

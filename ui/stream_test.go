@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -80,5 +81,31 @@ func TestOnePageLoadsAWholeListingAtOnce(t *testing.T) {
 	failed, _ := pageOf(t, s.Start(OnePage(func(context.Context) ([]int, error) { return nil, errors.New("down") })))
 	if failed.Err == nil || failed.Done {
 		t.Fatalf("a failed load must say so and not be done: %+v", failed)
+	}
+}
+
+// blockingPager answers its first page at once, then waits for its context.
+type blockingPager struct{ calls int }
+
+func (b *blockingPager) Next(ctx context.Context) ([]int, error) {
+	if b.calls++; b.calls == 1 {
+		return []int{1}, nil
+	}
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+func (b *blockingPager) Done() bool { return false }
+func (b *blockingPager) Total() int { return 0 }
+
+func TestALoadEndsAtItsDeadlineSayingSo(t *testing.T) {
+	s := Stream[int]{Deadline: 20 * time.Millisecond}
+	first, _ := pageOf(t, s.Start(&blockingPager{}))
+	if first.Err != nil || len(first.Items) != 1 {
+		t.Fatalf("first page %+v", first)
+	}
+	late, _ := pageOf(t, s.Next())
+	want := "the listing did not finish loading within 20ms; keeping the rows that arrived (context deadline exceeded)"
+	if late.Err == nil || late.Err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", late.Err, want)
 	}
 }

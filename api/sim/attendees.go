@@ -157,6 +157,11 @@ func (s *Sim) checkIn(w http.ResponseWriter, r *http.Request, p *principal) erro
 	if err := validateCheckIn(&in); err != nil {
 		return err
 	}
+	for _, at := range in.Attendees {
+		if s.poisoned[normEmail(at.Email)] {
+			return errf(http.StatusBadRequest, 0, "Invalid request.") // as documented: names no attendee
+		}
+	}
 	log := a.log(sid)
 	out := struct {
 		Errors []api.BatchError `json:"errors"`

@@ -22,8 +22,8 @@
 // Codes (the constants Code* of this package):
 //   - 401 code 124: a missing, unknown or expired access token.
 //   - 403 code 4711: the token lacks the endpoint's scope.
-//   - 400 code 300: invalid fields, each named in an "errors" array of
-//     {field, message}; also an unknown or expired next_page_token.
+//   - 400 code 300: invalid fields, each named in the message as
+//     "field: problem"; also an unknown or expired next_page_token.
 //   - 400 codes 3000, 3001, 3002: delete of an event that is not a draft,
 //     publish of an event that is not a draft, cancel of a draft, past or
 //     cancelled event.
@@ -42,7 +42,7 @@
 //
 // Auth and plumbing:
 //   - Seeded access tokens (DemoToken, ReadOnlyToken, OtherHostToken,
-//     NoPhoneToken) never expire; the OAuth server's tokens live
+//     NoPhoneToken, and any added with AddToken) never expire; the OAuth server's tokens live
 //     Options.TokenTTL (an hour by default) and its answer adds user_id and
 //     account_id. Refresh tokens rotate: a used one is refused
 //     (invalid_grant). The demo client is DemoClientID with
@@ -51,8 +51,12 @@
 //     AutoApproveHeader skips the consent page.
 //   - Page tokens are signed, tied to their listing and expire after 15
 //     minutes on Options.Now; page_size is 1 to 300 (default 30).
-//   - The fault knobs (Options.Latency, ErrorRate, DropRate) and the
-//     hostile package, which attacks the client on purpose, are test tools.
+//   - The fault knobs (Options.Latency, ErrorRate, DropRate,
+//     PoisonedAddresses: a check-in batch holding one is refused whole with
+//     the documented 400) and the hostile package, which attacks the client
+//     on purpose, are test tools.
+//   - Error bodies are the documented { code, message } and nothing more; a
+//     400 about fields names them in its message ("field: problem").
 //   - Phone: the demo account's policy carries every setting and two the
 //     spec does not list (online_fax, call_screening); NoPhoneToken's
 //     account has no phone service.
@@ -74,6 +78,10 @@
 //
 // Tickets (create tickets; the description lists the codes, not when each
 // applies):
+//   - A recurring event's tickets follow the default access link's
+//     recurring_registration_option, else the first registration link's
+//     that has one, else all_sessions: the spec does not say which link's
+//     option applies (evdesk asks the user: register --link).
 //   - 26501 for a draft, and for a cancelled event.
 //   - 26502 for a ticket_type_id that cannot be an id (characters other
 //     than letters, digits, '-' and '_', or over 64); a well-formed id that
@@ -97,6 +105,29 @@
 //     for an answer outside a question's choices. ticket_generated_failed is
 //     never produced.
 //
+// Change log and webhooks (the change log document shows neither the
+// feed's format nor the webhook payloads):
+//   - The change log is an RSS 2.0 feed at ChangelogPath, with no access
+//     token. Each item's categories are its tags and its areas (phone,
+//     webhooks, events, oauth, real-time media streaming). The section 9
+//     entries keep their dates; the tags of the dated phone entries are the
+//     simulator's choice. The deprecation of the three recording fields and
+//     the webhook changes of section 6 carry dates of the simulator's own
+//     (their text says so). Three entries are wholly its own and carry the
+//     category ChangelogSimCategory ("simulator").
+//   - Webhooks (Options.Webhook): the endpoint is validated with the
+//     endpoint.url_validation challenge before any event; deliveries are
+//     signed with the wall clock's epoch seconds; a failed one is tried
+//     again after 1 s, 5 s and 25 s (at most 64 waiting). The payloads are
+//     invented: {event, event_ts, payload: {account_id, object}}, with the
+//     change log's new fields inside object (participant data events in
+//     object.participant, user data in object.user); a recording's
+//     external_storage_url is one of SampleAudioURLs in turn.
+//   - POST WebhookFirePath is a simulator-only control endpoint (no
+//     token): ?event=NAME (repeatable, any name; default every named
+//     event) delivers at once and answers each delivery's status;
+//     ?replay=1 sends the last delivery again byte for byte.
+//
 // Other resources:
 //   - Co-editors: a fourth co-editor of an event, the event's owner,
 //     no-reply and events@ mailboxes, a repeated address, and an update or
@@ -104,6 +135,6 @@
 //     the 201 answer's errors, with a message and no code.
 //   - Exhibitors: an exhibitor_id sent with a create is answered 1020 when
 //     it cannot be an id or names an existing exhibitor, 2006 when it names
-//     none; youtube_url is not read; is_sponsor is true when absent.
+//     none; is_sponsor is true when absent.
 //   - Access links: each link's URL, the seeded links and ticket types.
 package sim

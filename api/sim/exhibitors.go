@@ -181,8 +181,8 @@ func (s *Sim) listExhibitors(book *exhibitorBook, w http.ResponseWriter, r *http
 }
 
 // exhibitorBody is the create body; pointers tell a missing field from a
-// zero one. youtube_url is read-only (spec 2.10: in the list response
-// only): it is not read. exhibitor_id is not part of a create: when sent it
+// zero one. youtube_url is taken (the provider's description of the create
+// request has it; the spec's table shows it in the list only). exhibitor_id is not part of a create: when sent it
 // is answered with the description's codes (1020, 2006).
 type exhibitorBody struct {
 	ExhibitorID        *string  `json:"exhibitor_id"`
@@ -197,6 +197,7 @@ type exhibitorBody struct {
 	PrivacyPolicy      *string  `json:"privacy_policy"`
 	LinkedInURL        *string  `json:"linkedin_url"`
 	TwitterURL         *string  `json:"twitter_url"`
+	YouTubeURL         *string  `json:"youtube_url"`
 	InstagramURL       *string  `json:"instagram_url"`
 	FacebookURL        *string  `json:"facebook_url"`
 }
@@ -254,7 +255,7 @@ func (s *Sim) createExhibitor(book *exhibitorBook, w http.ResponseWriter, r *htt
 		c.add("tier_id", "%q is not a sponsor tier of this event.", tier)
 	}
 	links := [][2]string{{"website", str(in.Website)}, {"privacy_policy", str(in.PrivacyPolicy)},
-		{"linkedin_url", str(in.LinkedInURL)}, {"twitter_url", str(in.TwitterURL)},
+		{"linkedin_url", str(in.LinkedInURL)}, {"twitter_url", str(in.TwitterURL)}, {"youtube_url", str(in.YouTubeURL)},
 		{"instagram_url", str(in.InstagramURL)}, {"facebook_url", str(in.FacebookURL)}}
 	for _, f := range links {
 		if f[1] != "" && !validURL(f[1]) {
@@ -285,7 +286,8 @@ func (s *Sim) createExhibitor(book *exhibitorBook, w http.ResponseWriter, r *htt
 		ContactEmail: normEmail(str(in.ContactEmail)), IsSponsor: sponsor, TierID: tier,
 		AssociatedSessions: slices.Clone(in.AssociatedSessions), Description: str(in.Description),
 		Website: str(in.Website), PrivacyPolicy: str(in.PrivacyPolicy), LinkedInURL: str(in.LinkedInURL),
-		TwitterURL: str(in.TwitterURL), InstagramURL: str(in.InstagramURL), FacebookURL: str(in.FacebookURL),
+		TwitterURL: str(in.TwitterURL), YouTubeURL: str(in.YouTubeURL), InstagramURL: str(in.InstagramURL),
+		FacebookURL: str(in.FacebookURL),
 	}
 	book.byEvent[e] = append(list, x)
 	writeJSON(w, http.StatusCreated, cloneExhibitor(x))

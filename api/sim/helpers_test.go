@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,12 +131,7 @@ func (r reply) wantError(t *testing.T, status, code int) apiError {
 func (r reply) hasField(field string) bool {
 	var e apiError
 	_ = json.Unmarshal(r.body, &e)
-	for _, f := range e.Errors {
-		if f.Field == field {
-			return true
-		}
-	}
-	return false
+	return strings.Contains(e.Message, field+": ")
 }
 
 // list fetches one page of the events listing.

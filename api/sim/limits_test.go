@@ -65,7 +65,8 @@ func TestEventListLimits(t *testing.T) {
 func merge(m map[string]any, k string, v any) map[string]any { m[k] = v; return m }
 
 // TestExhibitorCreateRules: multi-session events take exhibitors, is_sponsor
-// is true when absent, youtube_url is read-only, and an exhibitor_id in a
+// is true when absent, youtube_url is taken (the description's create has
+// it), and an exhibitor_id in a
 // create is answered 1020 or 2006.
 func TestExhibitorCreateRules(t *testing.T) {
 	e := newEnv(t, Options{})
@@ -77,8 +78,8 @@ func TestExhibitorCreateRules(t *testing.T) {
 	}
 	var x api.Exhibitor
 	e.do("POST", "/events/"+ev+"/exhibitors", DemoToken, merge(base(), "youtube_url", "https://youtube.com/@fab")).decode(t, 201, &x)
-	if !x.IsSponsor || x.TierID != tier || x.YouTubeURL != "" {
-		t.Fatalf("created %+v (is_sponsor defaults to true; youtube_url is read-only)", x)
+	if !x.IsSponsor || x.TierID != tier || x.YouTubeURL != "https://youtube.com/@fab" {
+		t.Fatalf("created %+v (is_sponsor defaults to true; youtube_url is taken)", x)
 	}
 	noTier := base()
 	delete(noTier, "tier_id")

@@ -107,11 +107,12 @@ func parseSettingTypes(values, known []string) ([]string, error) {
 		}
 	}
 	if len(bad) > 0 {
-		e := &apiError{Status: http.StatusBadRequest, Code: api.CodeInvalidSettingTypes, Message: msgInvalidSettingTypes}
-		for _, b := range bad {
-			e.Errors = append(e.Errors, api.FieldError{Field: "setting_types", Message: fmt.Sprintf("%q is not a setting type", b)})
+		quoted := make([]string, len(bad))
+		for i, b := range bad {
+			quoted[i] = fmt.Sprintf("%q", b)
 		}
-		return nil, e
+		return nil, &apiError{Status: http.StatusBadRequest, Code: api.CodeInvalidSettingTypes,
+			Message: msgInvalidSettingTypes + " Not setting types: " + strings.Join(quoted, ", ") + "."}
 	}
 	return keys, nil
 }

@@ -100,8 +100,8 @@ func TestPhoneSettingTypesFilterAndErrors(t *testing.T) {
 	bad := "voicemail,voicemial,online_fax"
 	r = e.phoneGet(DemoToken, &bad)
 	apiErr := r.wantError(t, 400, api.CodeInvalidSettingTypes)
-	if apiErr.Message != msgInvalidSettingTypes || len(apiErr.Errors) != 2 ||
-		!strings.Contains(apiErr.Errors[0].Message, `"voicemial"`) || !strings.Contains(apiErr.Errors[1].Message, `"online_fax"`) {
+	if !strings.HasPrefix(apiErr.Message, msgInvalidSettingTypes) ||
+		!strings.Contains(apiErr.Message, `"voicemial", "online_fax"`) {
 		t.Errorf("400 body: %s", r.body)
 	}
 	r = e.phoneGet(NoPhoneToken, nil)

@@ -2,7 +2,9 @@ package sim
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"time"
@@ -13,6 +15,10 @@ type Server struct {
 	*Sim
 	srv *http.Server
 	ln  net.Listener
+	// scheme is "https" for StartTLS, else "http"; caPEM is the
+	// certificate StartTLS serves, which is its own authority.
+	scheme string
+	caPEM  []byte
 
 	done     chan struct{} // closed when Serve returns
 	serveErr error
@@ -24,12 +30,40 @@ func Start(addr string, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	return serve(ln, opts, "http", nil), nil
+}
+
+// StartTLS serves a new simulator over https, TLS 1.2 or newer, with a
+// certificate for this machine made for the run (CAPEM, to trust it).
+func StartTLS(addr string, opts Options) (*Server, error) {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	cert, caPEM, err := selfSigned(now())
+	if err != nil {
+		return nil, fmt.Errorf("make the simulator's certificate: %w", err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	tln := tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+	return serve(tln, opts, "https", caPEM), nil
+}
+
+func serve(ln net.Listener, opts Options, scheme string, caPEM []byte) *Server {
 	s := &Server{
-		Sim:  New(opts),
-		ln:   ln,
-		done: make(chan struct{}),
+		Sim:    New(opts),
+		ln:     ln,
+		done:   make(chan struct{}),
+		scheme: scheme,
+		caPEM:  caPEM,
 	}
 	s.srv = &http.Server{Handler: s.Sim, ReadHeaderTimeout: 10 * time.Second}
+	if h := s.hooks.Load(); h != nil {
+		go s.RunWebhooks(h.life)
+	}
 	go func() {
 		err := s.srv.Serve(ln)
 		if errors.Is(err, http.ErrServerClosed) {
@@ -38,15 +72,22 @@ func Start(addr string, opts Options) (*Server, error) {
 		s.serveErr = err
 		close(s.done)
 	}()
-	return s, nil
+	return s
 }
 
 // URL is the API base address, e.g. http://127.0.0.1:41234/v2.
-func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/v2" }
+func (s *Server) URL() string { return s.scheme + "://" + s.ln.Addr().String() + "/v2" }
 
 // AuthURL is the OAuth server's root (no /v2): {AuthURL}/oauth/authorize
 // and {AuthURL}/oauth/token.
-func (s *Server) AuthURL() string { return "http://" + s.ln.Addr().String() }
+func (s *Server) AuthURL() string { return s.scheme + "://" + s.ln.Addr().String() }
+
+// CAPEM is the PEM certificate a StartTLS server serves (its own
+// authority); nil for plain http.
+func (s *Server) CAPEM() []byte { return s.caPEM }
+
+// ChangelogURL is the address of the simulator's change log feed.
+func (s *Server) ChangelogURL() string { return s.AuthURL() + ChangelogPath }
 
 // Addr is the listening address.
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	// The simulator validates timezones (create, duplicate) and lays out its
@@ -57,6 +58,14 @@ type Options struct {
 	// TokenTTL is the life of access tokens its OAuth server issues.
 	// Default AccessTokenLifetime (an hour); seconds let refresh be seen.
 	TokenTTL time.Duration
+	// Webhook, with a URL, delivers the change log's webhook events to it
+	// (webhooks.go).
+	Webhook WebhookOptions
+	// PoisonedAddresses makes every check-in batch (attendee-action PATCH)
+	// that holds one of these addresses refused whole, as the provider
+	// documents a 400: { "message": "Invalid request." }, no attendee
+	// named. Tests of how a client finds the scan at fault use it.
+	PoisonedAddresses []string
 }
 
 // Sim is the simulator. It is safe for concurrent use.
@@ -72,8 +81,11 @@ type Sim struct {
 
 	fixtures Fixtures // set by seed, read-only afterwards
 
+	poisoned map[string]bool // Options.PoisonedAddresses, normalised; read under st.mu
+
 	oauth    *oauthServer // OAuth endpoints' state (oauth.go)
 	tokenTTL time.Duration
+	hooks    atomic.Pointer[webhooks] // nil without a webhook URL (webhooks.go)
 
 	stopOnce sync.Once
 	stop     chan struct{}
@@ -113,6 +125,13 @@ func New(opts Options) *Sim {
 
 		tokenTTL: opts.TokenTTL,
 	}
+	if opts.Webhook.URL != "" {
+		s.hooks.Store(newWebhooks(opts.Webhook, opts.Now, s.stop))
+	}
+	s.poisoned = map[string]bool{}
+	for _, a := range opts.PoisonedAddresses {
+		s.poisoned[normEmail(a)] = true
+	}
 	s.registerTokens()
 	s.seed(opts.Now())
 	s.routes()
@@ -131,6 +150,8 @@ func (s *Sim) routes() {
 	s.exhibitorRoutes()
 	s.transcribeRoutes()
 	s.oauthRoutes()
+	s.changelogRoutes()
+	s.webhookRoutes()
 	s.mux.HandleFunc("/", s.notFound)
 }
 
@@ -184,6 +205,10 @@ func (s *Sim) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if isAIPath(r.URL.Path) { // the AI services check their own JWT (transcribe.go)
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	if r.URL.Path == ChangelogPath || isSimControlPath(r.URL.Path) { // public feed; test tools
 		s.mux.ServeHTTP(w, r)
 		return
 	}
@@ -296,13 +321,15 @@ var simulatedMessages = map[int]string{
 	http.StatusServiceUnavailable:  "Service temporarily unavailable (simulated fault).",
 }
 
-// apiError is an error answer: HTTP status and the body
-// {"code": n, "message": "...", "errors": [{"field", "message"}]}.
+// apiError is an error answer: HTTP status and the documented body
+// {"code": n, "message": "..."} (the provider's descriptions; the spec
+// shows no body). Nothing else goes in it: a field at fault is named in
+// the message, as a person reads it, never in a field of the simulator's
+// own making.
 type apiError struct {
-	Status  int              `json:"-"`
-	Code    int              `json:"code,omitempty"`
-	Message string           `json:"message"`
-	Errors  []api.FieldError `json:"errors,omitempty"`
+	Status  int    `json:"-"`
+	Code    int    `json:"code,omitempty"`
+	Message string `json:"message"`
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %d %s", e.Status, e.Code, e.Message) }
@@ -311,9 +338,15 @@ func errf(status, code int, format string, args ...any) *apiError {
 	return &apiError{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// fieldError is a 400 naming the offending fields.
+// fieldError is a 400 whose message names the offending fields, each as
+// "field: problem".
 func fieldError(problems ...api.FieldError) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Code: CodeValidation, Message: "Validation Failed.", Errors: problems}
+	parts := make([]string, len(problems))
+	for i, p := range problems {
+		parts[i] = p.Field + ": " + strings.TrimSuffix(p.Message, ".")
+	}
+	return &apiError{Status: http.StatusBadRequest, Code: CodeValidation,
+		Message: "Validation Failed: " + strings.Join(parts, "; ") + "."}
 }
 
 func writeErr(w http.ResponseWriter, err error) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/words"
@@ -40,8 +41,8 @@ func profileArg(name string) string {
 
 func newLoginCmd(f *Factory) *cobra.Command {
 	var (
-		noBrowser, insecure, ai bool
-		timeout                 time.Duration
+		noBrowser, insecure, ai, webhookSecret bool
+		timeout                                time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "login",
@@ -50,7 +51,8 @@ func newLoginCmd(f *Factory) *cobra.Command {
 			"evdesk opens your browser and also prints the URL: on a machine without a browser,\n" +
 			"open it elsewhere and paste the address the browser ends on (or just the code).\n" +
 			"The client secret is asked once and kept in the OS keyring, never in the config file.\n\n" +
-			"With --ai, store the API key and secret that sign transcription tokens instead.",
+			"With --ai, store the API key and secret that sign transcription tokens instead;\n" +
+			"with --webhook-secret, the secret token of the webhook endpoint (`evdesk webhooks listen`).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := f.loadProfile(cmd)
@@ -66,12 +68,15 @@ func newLoginCmd(f *Factory) *cobra.Command {
 			if ai {
 				return loginAI(cmd.Context(), p, st, term, insecure, out)
 			}
+			if webhookSecret {
+				return loginWebhookSecret(cmd.Context(), p, st, term, insecure, out)
+			}
 			if err := p.ValidateLogin(); err != nil {
 				return err
 			}
 			secret, prompted := p.ClientSecret, false
 			if secret == "" {
-				secret, err = st.ClientSecret(p.Name)
+				secret, err = st.ClientSecretFor(p) // never one stored for another sign-in server
 				if err != nil && !errors.Is(err, auth.ErrNotFound) {
 					fmt.Fprintf(out, "Could not read the stored client secret (%v).\n", err)
 				}
@@ -84,6 +89,9 @@ func newLoginCmd(f *Factory) *cobra.Command {
 			}
 			if err := ensureStorage(cmd.Context(), st, term, p.Name, insecure, out); err != nil {
 				return err
+			}
+			if len(p.Scopes) == 0 { // every scope evdesk's features need (README, Scopes and plans)
+				p.Scopes = api.RequestedScopes(p.PathWord)
 			}
 			sess, err := auth.Login(cmd.Context(), auth.LoginOptions{Profile: p, ClientSecret: secret, SaveClientSecret: prompted,
 				Store: st, NoBrowser: noBrowser, OpenBrowser: f.Browser, Input: term.In, Out: out, Timeout: timeout})
@@ -100,6 +108,9 @@ func newLoginCmd(f *Factory) *cobra.Command {
 			fmt.Fprintf(out, "\nLogged in to profile %q as %s.\n", p.Name, who)
 			if len(sess.Scopes) > 0 {
 				fmt.Fprintf(out, "Scopes: %s\n", strings.Join(sess.Scopes, " "))
+				for _, g := range api.LeftOut(sess.Scopes, p.PathWord) {
+					fmt.Fprintf(out, "Not granted, so unavailable: %s (needs %s)\n", g.Feature, strings.Join(g.Missing, ", "))
+				}
 			}
 			announceBackend(out, st, p.Name, sess.Backend)
 			if p.Token != "" {
@@ -113,6 +124,8 @@ func newLoginCmd(f *Factory) *cobra.Command {
 	fl.BoolVar(&noBrowser, "no-browser", false, "do not open a browser; print the URL and wait for the redirect or a pasted URL/code")
 	fl.BoolVar(&insecure, "insecure-storage", false, "if the OS keyring is unavailable, keep credentials in a plain 0600 file in the config dir")
 	fl.BoolVar(&ai, "ai", false, "store the API key and secret for the AI (transcription) services instead of logging in")
+	fl.BoolVar(&webhookSecret, "webhook-secret", false, "store the webhook endpoint's secret token instead of logging in")
+	cmd.MarkFlagsMutuallyExclusive("ai", "webhook-secret")
 	fl.DurationVar(&timeout, "timeout", auth.DefaultLoginTimeout, "how long to wait for the browser")
 	return cmd
 }
@@ -173,6 +186,26 @@ func loginAI(ctx context.Context, p config.Profile, st *auth.Store, term *auth.T
 	}
 	fmt.Fprintf(out, "Transcription credentials saved for profile %q.\n", p.Name)
 	announceBackend(out, st, p.Name, b)
+	return nil
+}
+
+func loginWebhookSecret(ctx context.Context, p config.Profile, st *auth.Store, term *auth.Terminal, insecure bool, out io.Writer) error {
+	secret, err := term.ReadSecret(ctx, "Webhook secret token (input hidden): ")
+	if err != nil || strings.TrimSpace(secret) == "" {
+		return fmt.Errorf("webhook secret token: %w", authErrOr(err, errors.New("nothing entered")))
+	}
+	if err := ensureStorage(ctx, st, term, p.Name, insecure, out); err != nil {
+		return err
+	}
+	b, err := st.SaveWebhookSecret(p.Name, strings.TrimSpace(secret))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "Webhook secret token saved for profile %q.\n", p.Name)
+	announceBackend(out, st, p.Name, b)
+	if p.WebhookSecret != "" {
+		fmt.Fprintf(out, "Note: %s is set in this environment and wins over it.\n", config.EnvWebhookSecret)
+	}
 	return nil
 }
 
@@ -328,6 +361,7 @@ func authStatus(out io.Writer, p config.Profile, st *auth.Store, now time.Time) 
 		}
 		row("user", user)
 		row("scopes", words.OrDash(strings.Join(s.Scopes, " ")))
+		scopeCoverage(out, row, s.Scopes, p.PathWord)
 		if now.Before(s.Expiry) {
 			row("access token", fmt.Sprintf("valid until %s (%s left)", s.Expiry.Local().Format(authTimeLayout), authRoundDur(s.Expiry.Sub(now))))
 		} else {
@@ -399,5 +433,27 @@ func newAuthTokenCmd(f *Factory) *cobra.Command {
 			fmt.Fprintln(cmd.OutOrStdout(), tok.AccessToken)
 			return nil
 		},
+	}
+}
+
+// scopeCoverage adds the features a login's scopes leave out to auth
+// status: each with the scope it lacks.
+func scopeCoverage(out io.Writer, row func(k, v string), granted []string, word string) {
+	if len(granted) == 0 {
+		row("features", "unknown: the sign-in server reported no scopes")
+		return
+	}
+	gaps := api.LeftOut(granted, word)
+	if len(gaps) == 0 {
+		row("features", "every feature is allowed by these scopes")
+		return
+	}
+	for i, g := range gaps {
+		line := fmt.Sprintf("%s (needs %s)", g.Feature, strings.Join(g.Missing, ", "))
+		if i == 0 {
+			row("left out", line)
+			continue
+		}
+		fmt.Fprintf(out, "%-15s %s\n", "", line)
 	}
 }

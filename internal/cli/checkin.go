@@ -80,6 +80,10 @@ type checkinOptions struct {
 	File               string // "" : only send what is left; "-": standard input
 	Source             string
 	Wait               time.Duration
+	// RegisterUnknown registers the list's unknown addresses first, with
+	// TicketType (checkin_register.go).
+	RegisterUnknown bool
+	TicketType      string
 }
 
 func newCheckinCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command {
@@ -109,6 +113,12 @@ func newCheckinCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command {
 			if o.Source == "" {
 				o.Source = hostSource("evdesk checkin")
 			}
+			if cmd.Flags().Changed("ticket-type") && !o.RegisterUnknown {
+				return flagErrorf("--ticket-type goes with --register-unknown: it is the ticket type of the people it registers")
+			}
+			if o.RegisterUnknown && o.File == "" {
+				return flagErrorf("--register-unknown needs FILE: the list whose unknown addresses it registers")
+			}
 			return run(cmd, o, runF, checkinRun)
 		},
 	}
@@ -116,6 +126,8 @@ func newCheckinCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command {
 	fl.StringVar(&o.SessionID, "session", "", "check in to this session of the event (default: the whole event)")
 	fl.StringVar(&o.Source, "source", "", "source recorded with each check-in (default: evdesk checkin <hostname>)")
 	fl.DurationVar(&o.Wait, "wait", 2*time.Minute, "how long to keep trying while the server cannot be reached; what is left stays journaled")
+	fl.BoolVar(&o.RegisterUnknown, "register-unknown", false, "register the addresses the event does not list (creating their tickets) before checking them in")
+	fl.StringVar(&o.TicketType, "ticket-type", "", "with --register-unknown: the ticket type (id or name) of the people it registers (default: the event's default)")
 	o.Export = addExporter(cmd, "text", formatJSON)
 	registerEventSessionCompletions(f, cmd)
 	cmd.AddCommand(newCheckinListCmd(f, nil), newCheckinStatsCmd(f, nil))
@@ -148,7 +160,9 @@ func checkinRun(ctx context.Context, o *checkinOptions) error {
 					fmt.Fprintf(o.IO.ErrOut, "Sending %d scans an earlier run or desk left unsent.\n", n)
 				}
 			},
-			OnShort: func(err error) { fmt.Fprintln(o.IO.ErrOut, "evdesk: "+err.Error()) },
+			OnShort:  func(err error) { fmt.Fprintln(o.IO.ErrOut, "evdesk: "+err.Error()) },
+			OnNote:   func(note string) { fmt.Fprintln(o.IO.ErrOut, "evdesk: "+note) },
+			Register: o.register(s),
 			OnStatus: func(st scanqueue.Status) {
 				if bar == nil { // the total is known once the list is journaled
 					bar = newProgressLine(terminal, st.Pending)
@@ -331,6 +345,9 @@ func printSummary(w io.Writer, sum venue.ImportSummary) {
 	fmt.Fprintf(w, "Check-in of %s\n", target)
 	if sum.Resent > 0 {
 		fmt.Fprintf(w, "  left by earlier runs:  %d\n", sum.Resent)
+	}
+	if sum.Registered > 0 {
+		fmt.Fprintf(w, "  registered first:      %d\n", sum.Registered)
 	}
 	fmt.Fprintf(w, "  recorded from list:    %d\n", sum.Recorded)
 	fmt.Fprintf(w, "  checked in:            %d\n", sum.CheckedIn)

@@ -158,6 +158,12 @@ func newConfigSetProfileCmd() *cobra.Command {
 			if fl.Changed("max-response-mb") {
 				cur.MaxResponseMB = e.MaxResponseMB
 			}
+			if fl.Changed("max-listing-mb") {
+				cur.MaxListingMB = e.MaxListingMB
+			}
+			if fl.Changed("max-listing-items") {
+				cur.MaxListingItems = e.MaxListingItems
+			}
 			if fl.Changed("mouse") {
 				cur.Mouse = nil // the default: the console takes the mouse
 				if !mouse {
@@ -183,11 +189,17 @@ func newConfigSetProfileCmd() *cobra.Command {
 			if !exists {
 				verb = "created"
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Profile %q %s in %s", name, verb, path)
-			if f.DefaultProfile == name {
-				fmt.Fprint(cmd.OutOrStdout(), " (default)")
+			fmt.Fprintf(cmd.OutOrStdout(), "Profile %q %s in %s.\n", name, verb, path)
+			// Say which profile plain commands use, since adding one never
+			// switches to it.
+			inUse := f.InUse("", os.LookupEnv)
+			switch {
+			case inUse == name:
+				fmt.Fprintf(cmd.OutOrStdout(), "Commands without --profile use %q.\n", name)
+			default:
+				fmt.Fprintf(cmd.OutOrStdout(), "Commands without --profile still use %q; `evdesk config use %s` switches, --profile %s picks it once.\n",
+					inUse, name, name)
 			}
-			fmt.Fprintln(cmd.OutOrStdout())
 			return nil
 		},
 	}
@@ -196,11 +208,13 @@ func newConfigSetProfileCmd() *cobra.Command {
 	fl.StringVar(&e.AuthURL, "auth-url", "", "OAuth server root, e.g. https://auth.example.com")
 	fl.StringVar(&e.PathWord, "path-word", "", "the word in /v2/<word>_events paths (default "+config.DefaultPathWord+")")
 	fl.StringVar(&e.ClientID, "client-id", "", "OAuth client id of your registered application")
-	fl.StringVar(&e.RedirectURI, "redirect-uri", "", "registered loopback redirect URI with a fixed port (default "+config.DefaultRedirectURI+")")
+	fl.StringVar(&e.RedirectURI, "redirect-uri", "", "the redirect URI registered with the provider app: https://... (you paste the address the browser lands on), or a loopback one with a fixed port on which evdesk listens (default "+config.DefaultRedirectURI+")")
 	fl.StringVar(&e.TokenEnv, "token-env", "", "`NAME` of the environment variable holding this profile's token (wins over "+config.EnvToken+"; empty to stop)")
 	fl.StringVar(&scopes, "scopes", "", "scopes to request, separated by spaces or commas (empty: the application's)")
 	fl.Float64Var(&e.RateLimit, "rate-limit", 0, fmt.Sprintf("most requests a second (0: the default, %v)", config.DefaultRateLimit))
 	fl.IntVar(&e.MaxResponseMB, "max-response-mb", 0, "largest answer read, in MiB (0: the default)")
+	fl.IntVar(&e.MaxListingMB, "max-listing-mb", 0, "most one listing reads across its pages, in MiB (0: the default)")
+	fl.IntVar(&e.MaxListingItems, "max-listing-items", 0, "most items one listing holds (0: the default)")
 	fl.BoolVar(&mouse, "mouse", true, "let the console take the mouse (--mouse=false leaves it to the terminal)")
 	fl.BoolVar(&makeActive, "default", false, "make this the default profile")
 	return cmd
@@ -209,7 +223,7 @@ func newConfigSetProfileCmd() *cobra.Command {
 func newConfigUseCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "use NAME",
-		Short: "Make NAME the default profile",
+		Short: "Make NAME the default profile (`default` is the implicit one: the environment's)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := config.ReadFile(config.Path())
@@ -223,6 +237,9 @@ func newConfigUseCmd() *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Default profile is now %q.\n", args[0])
+			if env := strings.TrimSpace(os.Getenv(config.EnvProfile)); env != "" && env != args[0] {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s=%s still wins in this shell.\n", config.EnvProfile, env)
+			}
 			return nil
 		},
 	}

@@ -53,14 +53,14 @@ func (o *otherSessions) open(ctx context.Context, s *session, name string) (*api
 	if err != nil {
 		return nil, err
 	}
-	that, err := o.f.Profile(name)
+	that, err := o.f.OwnProfile(name)
 	if err != nil {
 		return nil, err
 	}
 	if err := sameAccountTwice(this, that); err != nil {
 		return nil, err
 	}
-	other, err := o.f.OpenSession(ctx, rootFlags{profile: name}, forConsole)
+	other, err := o.f.OpenSession(ctx, rootFlags{profile: name, other: true}, forConsole)
 	if err != nil {
 		return nil, err
 	}

@@ -24,9 +24,9 @@ func isOtherAccount(t *testing.T, client *api.Client) bool {
 
 func TestConsolePhoneOpensAnotherProfileAsASessionDoes(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url) // on EVDESK_TOKEN
+	setProfile(t, "demo", "--base-url", url, "--default") // on EVDESK_TOKEN
 	setProfile(t, "other", "--base-url", url, "--token-env", simOtherHostTokenEnv)
-	setProfile(t, "twin", "--base-url", url) // EVDESK_TOKEN too: the same account
+	setProfile(t, "twin", "--base-url", url) // no token of its own
 	t.Setenv(simOtherHostTokenEnv, sim.OtherHostToken)
 	file, err := config.ReadFile(config.Path())
 	if err != nil {
@@ -59,7 +59,8 @@ func TestConsolePhoneOpensAnotherProfileAsASessionDoes(t *testing.T) {
 	if !isOtherAccount(t, other) {
 		t.Error("profile other reached the demo account")
 	}
-	if _, err := d.OpenProfile("twin"); err == nil || !strings.Contains(err.Error(), "same token on the same server") {
+	// EVDESK_TOKEN speaks for the profile in use only: twin has no token.
+	if _, err := d.OpenProfile("twin"); err == nil || !strings.Contains(err.Error(), `profile "twin" has no credentials of its own`) {
 		t.Errorf("twin: %v", err)
 	}
 	if _, err := d.OpenProfile("nobody"); err == nil || !strings.Contains(err.Error(), `profile "nobody" not found`) {

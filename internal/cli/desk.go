@@ -1,15 +1,19 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/checkin"
 )
@@ -38,6 +42,10 @@ func checkinDeps(s *session) checkin.Deps {
 		SenderClient: s.senderClient,
 		JournalDir:   journalDir(s),
 		Desk:         hostName(),
+		Extras: checkin.Extras{
+			WalkIns: s.desk.WalkInsAllowed(false), Printer: s.desk.BadgePrinter, PrintBadges: s.desk.PrintBadges,
+			BadgeLayout: s.desk.BadgeLayout, OnCheckin: s.desk.OnCheckin, Log: s.log,
+		},
 	}
 }
 
@@ -59,15 +67,16 @@ func checkDeskName(name string) error {
 
 func newDeskCmd(f *Factory) *cobra.Command {
 	var (
-		sessionID, desk string
-		board, kiosk    bool
+		sessionID, desk        string
+		board, kiosk, headless bool
+		vf                     venueFlags
 	)
 	cmd := &cobra.Command{
 		Use: "desk EVENT_ID",
 		Example: "  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --desk \"Door A\"\n" +
 			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --session 9mSx2yUo1Jq3\n" +
 			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --board\n" +
-			"  EVDESK_KIOSK_PIN=2468 evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --kiosk\n" +
+			"  EVDESK_KIOSK_PIN=246813 evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --kiosk\n" +
 			"  # then scan an email, a ticket's QR code (https://events.vendor.example/qr?t=UASe4Eg74boZ),\n" +
 			"  # a bare ticket id (UASe4Eg74boZ), or a badge's mailto:, vCard or MECARD code",
 		Short: "Open the console straight on the check-in desk of an event",
@@ -79,7 +88,10 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			"Each desk has a name (--desk, default this computer's name), sent with its\n" +
 			"check-ins. --board shows the arrivals board alone, for a supervisor's screen.\n" +
 			"--kiosk keeps the desk on screen: leaving takes ctrl+k and the PIN, from the\n" +
-			"profile's kiosk_pin or " + config.EnvKioskPIN + " (4 to 12 digits).\n\n" +
+			"profile's kiosk_pin or " + config.EnvKioskPIN + " (6 to 12 digits); five wrong PINs in a\n" +
+			"row make it wait 30 s, doubling with each further one. A kiosk offers the public no\n" +
+			"registrant search unless the profile says kiosk_search = true (then names only, partly\n" +
+			"masked), and shows only the latest scan, for a few seconds.\n\n" +
 			"What the desk can scan. Besides a typed or printed email, the desk reads what a\n" +
 			"handheld scanner types from a ticket or badge: the ticket's QR link (any http(s)\n" +
 			"link whose query holds t=, ticket= or ticket_id=, or whose path ends in /qr/<id>),\n" +
@@ -97,6 +109,12 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			if board && kiosk {
 				return errors.New("--board and --kiosk do not go together: --kiosk locks a desk that scans; the board scans nothing")
 			}
+			if headless && (board || kiosk) {
+				return errors.New("--headless goes alone: it reads scans on standard input and has no screen for --board or --kiosk")
+			}
+			if err := vf.check(cmd); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			s, err := f.OpenSession(ctx, f.flags, forConsole)
 			if err != nil {
@@ -107,7 +125,7 @@ func newDeskCmd(f *Factory) *cobra.Command {
 				return fmt.Errorf("a desk records check-ins, and this session is read-only (%s): open the arrivals board with --board", s.readOnly)
 			}
 			if kiosk && s.kioskPIN == "" {
-				return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (4 to 12 digits)",
+				return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (6 to 12 digits)",
 					config.EnvKioskPIN, s.profile, config.Path())
 			}
 			eventID := args[0]
@@ -119,8 +137,16 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			if cmd.Flags().Changed("desk") {
 				deps.Desk = strings.TrimSpace(desk)
 			}
+			if headless {
+				return openHeadless(ctx, cmd, s, deps, &vf, eventID, sessionID)
+			}
+			logf := func(format string, args ...any) { s.log.Info(fmt.Sprintf(format, args...)) }
+			if deps.Venue, err = vf.opener(deps.JournalDir, logf, nil); err != nil {
+				return err
+			}
 			if kiosk {
-				deps.KioskPIN = s.kioskPIN
+				deps.KioskPIN, deps.KioskSearch = s.kioskPIN, s.kioskSearch
+				deps.Extras.WalkIns = s.desk.WalkInsAllowed(true)
 			}
 			open := func(c *ui.Context) ui.Screen {
 				return checkin.NewDesk(c, deps, eventID, eventName, sessionID, sessionName)
@@ -135,6 +161,47 @@ func newDeskCmd(f *Factory) *cobra.Command {
 	fl.StringVar(&sessionID, "session", "", "check in to this session of the event (default: the whole event)")
 	fl.StringVar(&desk, "desk", "", "this desk's name, sent with its check-ins and shown to the other desks (default: this computer's name)")
 	fl.BoolVar(&board, "board", false, "show the arrivals board only (a supervisor's screen; records nothing)")
+	fl.BoolVar(&headless, "headless", false, "no screen: read scans on standard input, one a line, and write each answer as a JSON line")
+	vf.add(cmd)
 	fl.BoolVar(&kiosk, "kiosk", false, "keep the desk on screen: leaving takes ctrl+k and the PIN ("+config.EnvKioskPIN+" or the profile's kiosk_pin)")
 	return cmd
+}
+
+// openHeadless opens the desk without a screen and answers scans from
+// standard input until it ends (or a signal): `evdesk desk --headless`.
+func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps checkin.Deps, vf *venueFlags, eventID, sessionID string) error {
+	o := venue.Options{Dir: deps.JournalDir, EventID: eventID, SessionID: sessionID, Name: deps.Desk,
+		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn}
+	out := newLineWriter(cmd.OutOrStdout())
+	var tap func(email, desk string, at time.Time)
+	if vf.arrivals {
+		tap = func(email, desk string, at time.Time) {
+			_ = out.write(arrivalLine{Kind: "arrival", Email: email, Desk: sanitize.Line(desk), At: at, Known: time.Now()})
+		}
+	}
+	errOut := cmd.ErrOrStderr()
+	logf := func(format string, args ...any) {
+		s.log.Info(fmt.Sprintf(format, args...))
+		fmt.Fprintf(errOut, "%s %s\n", time.Now().Format("15:04:05.000"), sanitize.Line(fmt.Sprintf(format, args...)))
+	}
+	open, err := vf.opener(deps.JournalDir, logf, tap)
+	if err != nil {
+		return err
+	}
+	if open != nil {
+		v, err := open(eventID, sessionID)
+		if err != nil {
+			return err
+		}
+		o.Venue = v
+	}
+	d, err := venue.Open(o)
+	if err != nil {
+		if o.Venue != nil {
+			_ = o.Venue.Close()
+		}
+		return err
+	}
+	defer d.Close()
+	return runHeadless(ctx, d, cmd.InOrStdin(), out)
 }

@@ -120,7 +120,7 @@ func (e *eventFields) read(cmd *cobra.Command) error {
 		return nil
 	}
 	var m map[string]any
-	if _, err := config.DecodeTOML(e.file, src, &m); err != nil {
+	if _, err := config.DecodeTOML(e.file, src, eventFileLimits, &m); err != nil {
 		return &usageError{msg: "--from-file " + err.Error(), err: err}
 	}
 	if e.fileJSON, err = json.Marshal(m); err != nil {
@@ -128,6 +128,9 @@ func (e *eventFields) read(cmd *cobra.Command) error {
 	}
 	return nil
 }
+
+// eventFileLimits bound an event request file as TOML: a few dozen fields.
+var eventFileLimits = config.TOMLLimits{What: "event request file", MaxBytes: maxEventFile, MaxEntries: 1000}
 
 // decodeFile reads the file's request into v, refusing a field the
 // request does not have (a typo must not be dropped in silence).

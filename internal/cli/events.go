@@ -414,7 +414,7 @@ func newEventsDuplicateCmd(f *Factory, runF runFunc[eventOptions]) *cobra.Comman
 func registrants(ctx context.Context, s *session, eventID string) (int, error) {
 	page, err := s.client.Attendees.RegistrantsPage(ctx, eventID, api.ListRegistrantsOptions{PageSize: 1}, "")
 	if err != nil {
-		if api.IsStatus(err, 404) {
+		if api.IsCode(err, api.CodeEventNotFound) { // not a refusal of the listing alone
 			return 0, err
 		}
 		s.log.Warn("registrants not counted", "event", eventID, "err", err)

@@ -154,7 +154,7 @@ func TestExitCodes(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-arrived; cancel() }() // ctrl+c once the request is out
 		ios, _, _, errOut := TestStreams()
-		if code := Run(ctx, NewFactory(ios), []string{"events", "list"}); code != exitInterrupted || errOut.String() != "evdesk: interrupted\n" {
+		if code := Run(ctx, NewFactory(ios), []string{"events", "list"}); code != exitInterrupted || errOut.String() != "evdesk: list events: interrupted\n" {
 			t.Fatalf("exit %d %q", code, errOut)
 		}
 	})

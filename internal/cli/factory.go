@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/sanitize"
+	"github.com/evdesk/evdesk/internal/webhook"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/console"
 )
@@ -41,6 +43,10 @@ type Factory struct {
 	// Profile resolves a profile by name ("" for the default): --profile,
 	// the config file and the environment.
 	Profile func(name string) (config.Profile, error)
+	// OwnProfile resolves a profile opened beside the one in use (the other
+	// side of a comparison): as its file defines it, without the
+	// environment's overrides, which belong to the profile in use.
+	OwnProfile func(name string) (config.Profile, error)
 	// AuthStore opens the credentials store (keyring, or the consented file).
 	AuthStore func(auth.StoreOptions) *auth.Store
 	// Getenv reads the environment (EVDESK_DEBUG, EVDESK_READ_ONLY, ...).
@@ -59,7 +65,7 @@ type Factory struct {
 // NewFactory returns a factory on ios, its seams on the real world.
 func NewFactory(ios *IOStreams) *Factory {
 	f := &Factory{IOStreams: ios, BuildInfo: debug.ReadBuildInfo, Now: time.Now, Browser: auth.OpenBrowser,
-		Profile: config.LoadProfile, AuthStore: auth.NewStore, Getenv: os.Getenv}
+		Profile: config.LoadProfile, OwnProfile: config.LoadOwnProfile, AuthStore: auth.NewStore, Getenv: os.Getenv}
 	f.OpenSession = f.openSession
 	return f
 }
@@ -90,9 +96,12 @@ type session struct {
 	theme        string
 	reduceMotion bool
 	warning      string // e.g. the refresh token nears its end of life
-	account      string // who is signed in, for the status bar
-	log          *slog.Logger
-	closers      []io.Closer
+	// insecure warns, on every run, of plain http to another machine
+	// (allow_insecure_http = true).
+	insecure string
+	account  string // who is signed in, for the status bar
+	log      *slog.Logger
+	closers  []io.Closer
 	// senderClient sends check-ins: few retries of its own, so an outage
 	// shows at once; the check-in sender retries without end.
 	senderClient *api.Client
@@ -105,6 +114,17 @@ type session struct {
 	// kioskPIN unlocks a kiosk desk (the profile's kiosk_pin or
 	// EVDESK_KIOSK_PIN); never shown or logged.
 	kioskPIN string
+	// desk is the profile's desk settings: walk-ins, badges, the hook.
+	desk config.Desk
+	// demoSim is --demo's embedded simulator (nil otherwise).
+	demoSim *sim.Server
+	// changelogURL and changelogNotice: the profile's change log feed,
+	// and whether the console tells its news at start.
+	changelogURL    string
+	changelogNotice bool
+	feedClient      *http.Client // the change log's: the profile's TLS, no credentials
+	// kioskSearch offers the registrant search at a locked kiosk.
+	kioskSearch bool
 }
 
 func (s *session) Close() {
@@ -113,10 +133,13 @@ func (s *session) Close() {
 	}
 }
 
-// warn prints a session warning (such as an ageing login) for scripts.
+// warn prints the session's warnings (plain http, an ageing login) for
+// scripts.
 func (s *session) warn(w io.Writer) {
-	if s.warning != "" {
-		fmt.Fprintln(w, "evdesk: warning:", s.warning)
+	for _, text := range []string{s.insecure, s.warning} {
+		if text != "" {
+			fmt.Fprintln(w, "evdesk: warning:", text)
+		}
 	}
 }
 
@@ -142,7 +165,11 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	s := &session{log: logger, closers: []io.Closer{logFile}}
 	var profile config.Profile
 	if !flags.demo { // a broken config file must not block the demo
-		p, err := f.Profile(flags.profile)
+		load := f.Profile
+		if flags.other {
+			load = f.OwnProfile
+		}
+		p, err := load(flags.profile)
 		if err != nil {
 			return nil, err
 		}
@@ -153,13 +180,15 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 			return nil, fmt.Errorf("start the demo simulator: %w", err)
 		}
 		s.closers = append(s.closers, srv)
+		s.demoSim = srv
 		pin := config.FromEnv(os.LookupEnv).KioskPIN
 		if err := config.CheckKioskPIN(pin); pin != "" && err != nil {
 			s.Close()
 			return nil, fmt.Errorf("%s %v", config.EnvKioskPIN, err)
 		}
 		profile = config.Profile{Name: "demo", BaseURL: srv.URL(), PathWord: config.DefaultPathWord, Token: sim.DemoToken,
-			KioskPIN: pin, ReadOnly: config.ParseBool(f.Getenv(config.EnvReadOnly)), Theme: strings.ToLower(f.Getenv(config.EnvTheme))}
+			KioskPIN: pin, ReadOnly: config.ParseBool(f.Getenv(config.EnvReadOnly)), Theme: strings.ToLower(f.Getenv(config.EnvTheme)),
+			ChangelogURL: srv.ChangelogURL()}
 		s.demo, s.account = true, sim.DemoHostEmail
 		// The demo server starts afresh on every run: journals kept from
 		// an earlier run would answer for scans it has never seen.
@@ -171,11 +200,25 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		s.journalDir = dir
 		s.closers = append(s.closers, removeDir(dir))
 	}
+	if flags.other && profile.Token == "" && profile.TokenEnv == "" && (profile.AuthURL == "" || profile.ClientID == "") {
+		return nil, fmt.Errorf("profile %q has no credentials of its own: give it a token variable (`evdesk config set-profile %s --token-env VAR`) or log in to it (`evdesk login --profile %s`); %s and the other EVDESK_ variables speak for the profile in use only, and never reach another profile's server",
+			profile.Name, profile.Name, profile.Name, config.EnvToken)
+	}
 	if err := profile.Validate(); err != nil {
 		return nil, err
 	}
+	s.desk = profile.Desk
+	tlsConf, err := profile.TLSConfig()
+	if err != nil {
+		return nil, err
+	}
+	s.insecure = profile.InsecureHTTPWarning()
+	s.feedClient = changelogClient(tlsConf)
 	ts, err := auth.TokenSourceFor(ctx, profile)
 	if err != nil {
+		if _, set := os.LookupEnv(config.EnvToken); flags.other && set && errors.Is(err, auth.ErrLoginRequired) {
+			err = fmt.Errorf("%w (%s is the token of the profile in use: it is never sent to another profile's server)", err, config.EnvToken)
+		}
 		return nil, err
 	}
 	if w, ok := ts.(interface{ Warning() string }); ok {
@@ -187,7 +230,8 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	pacer := api.NewPacer(profile.RequestRate(), 0)
 	common := []api.Option{api.WithBaseURL(profile.BaseURL), api.WithPathWord(profile.PathWord),
 		api.WithTokenSource(ts), api.WithUserAgent("evdesk/" + f.version()), api.WithLogger(logger),
-		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer)}
+		api.WithMaxBodyBytes(profile.MaxResponseBytes()), api.WithPacer(pacer), api.WithTLSConfig(tlsConf),
+		api.WithListingBudget(api.ListingBudget{Items: profile.MaxListingItems, Bytes: profile.MaxListingBytes()})}
 	if console {
 		common = append(common, api.WithStringFilter(sanitize.Field))
 	}
@@ -214,7 +258,9 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		return nil, err
 	}
 	s.client, s.senderClient, s.profile, s.kioskPIN = client, sender, profile.Name, profile.KioskPIN
+	s.kioskSearch = profile.KioskSearch
 	s.noMouse = flags.noMouse || profile.NoMouse
+	s.changelogURL, s.changelogNotice = profile.ChangelogURL, !profile.NoChangelogNotice
 	if tr, err := newTranscriber(ctx, f, flags, s); err == nil {
 		s.transcriber = tr
 	} else {
@@ -272,17 +318,27 @@ func accountLabel(st *auth.Store, profile string) string {
 
 // runConsole runs the console on the session until the user quits.
 func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option) error {
+	if s.insecure != "" { // on stderr too: it stays in the scrollback after the console
+		fmt.Fprintln(f.IOStreams.ErrOut, "evdesk: warning:", s.insecure)
+	}
 	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: f.Browser,
-		NoMouse: s.noMouse, ReadOnly: s.readOnly, ThemeMode: s.theme, ReduceMotion: s.reduceMotion}
+		NoMouse: s.noMouse, Insecure: s.insecure, ReadOnly: s.readOnly, ThemeMode: s.theme, ReduceMotion: s.reduceMotion}
 	var samples []string
 	if s.demo {
 		samples = sim.SampleAudioURLs
 	}
+	news := &consoleChangelog{}
+	phone := f.phoneDeps(ctx, s)
+	phone.Changelog = news.forField
 	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps(s),
-		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: f.phoneDeps(ctx, s)}), opts...)
+		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: phone,
+		Recordings: webhook.Spool{Dir: webhook.DefaultSpoolDir(s.profile)}}),
+		append(opts, ui.WithStartup(changelogStartup(ctx, s, news)))...)
 	p := tea.NewProgram(app, tea.WithContext(ctx))
-	if s.warning != "" {
-		go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: s.warning}) // delivered once the program runs
+	for _, w := range []string{s.insecure, s.warning} {
+		if w != "" {
+			go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: w}) // delivered once the program runs
+		}
 	}
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {

@@ -170,7 +170,7 @@ func writePhoneCheck(o *phoneOptions, file string, s *session, results []baselin
 func newPhoneCompareCmd(f *Factory, runF runFunc[phoneOptions]) *cobra.Command {
 	o := &phoneOptions{deps: f.deps()}
 	o.openProfile = func(ctx context.Context, profile string) (*session, error) {
-		return f.OpenSession(ctx, rootFlags{profile: profile}, forCLI)
+		return f.OpenSession(ctx, rootFlags{profile: profile, other: profile == o.With}, forCLI)
 	}
 	cmd := &cobra.Command{
 		Use:   "compare --with PROFILE",
@@ -242,7 +242,7 @@ func compareProfiles(f *Factory, flags rootFlags, with string) (string, string, 
 	if err != nil {
 		return "", "", err
 	}
-	right, err := f.Profile(with)
+	right, err := f.OwnProfile(with)
 	if err != nil {
 		return "", "", fmt.Errorf("--with: %w", err)
 	}
@@ -259,8 +259,8 @@ func compareProfiles(f *Factory, flags rootFlags, with string) (string, string, 
 // the same server: a comparison of them could only find them equal.
 func sameAccountTwice(left, right config.Profile) error {
 	if left.Token != "" && left.Token == right.Token && left.BaseURL == right.BaseURL {
-		return fmt.Errorf("profiles %q and %q would use the same token on the same server, so show one account twice: give %q a token of its own (`evdesk login --profile %s`, or `evdesk config set-profile %s --token-env VAR`; %s stands for every profile without token_env)",
-			left.Name, right.Name, right.Name, right.Name, right.Name, config.EnvToken)
+		return fmt.Errorf("profiles %q and %q would use the same token on the same server, so show one account twice: give %q a token of its own (`evdesk login --profile %s`, or `evdesk config set-profile %s --token-env VAR`)",
+			left.Name, right.Name, right.Name, right.Name, right.Name)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/config"
 )
 
 // startPhoneSim serves the simulator over HTTP and points EVDESK_BASE_URL
@@ -47,7 +48,7 @@ func exitStatus(err error) (int, string) {
 	}
 	var b bytes.Buffer
 	code := exitCode(context.Background(), err)
-	reportError(&b, code, err)
+	reportError(&b, code, err, "")
 	return code, b.String()
 }
 
@@ -189,7 +190,7 @@ func TestPhoneCheckReadsTheBaselineBeforeConnecting(t *testing.T) {
 
 func TestPhoneCompareCommand(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url) // the first profile: the default, on EVDESK_TOKEN
+	setProfile(t, "demo", "--base-url", url, "--default") // on EVDESK_TOKEN
 	setProfile(t, "other", "--base-url", url, "--token-env", simOtherHostTokenEnv)
 	t.Setenv(simOtherHostTokenEnv, sim.OtherHostToken)
 
@@ -255,8 +256,10 @@ func TestPhoneCompareCommand(t *testing.T) {
 
 func TestPhoneCompareRefusesWhatCannotDiffer(t *testing.T) {
 	_, url := startPhoneSim(t)
-	setProfile(t, "demo", "--base-url", url)
+	setProfile(t, "demo", "--base-url", url, "--default")
 	setProfile(t, "plain", "--base-url", url)
+	setProfile(t, "copy", "--base-url", url, "--token-env", "COPY_TOKEN")
+	t.Setenv("COPY_TOKEN", os.Getenv(config.EnvToken))
 	setProfile(t, "unset", "--base-url", url, "--token-env", "UNSET_TOKEN")
 	for name, c := range map[string]struct {
 		args []string
@@ -265,7 +268,8 @@ func TestPhoneCompareRefusesWhatCannotDiffer(t *testing.T) {
 	}{
 		"no --with":    {[]string{"compare"}, "--with PROFILE is required", 0},
 		"itself":       {[]string{"--profile", "plain", "compare", "--with", "plain"}, `--with names profile "plain", the one being compared`, 0},
-		"same token":   {[]string{"compare", "--with", "plain"}, `profiles "demo" and "plain" would use the same token`, 0},
+		"same token":   {[]string{"compare", "--with", "copy"}, `profiles "demo" and "copy" would use the same token`, 0},
+		"no own token": {[]string{"compare", "--with", "plain"}, `profile "plain" has no credentials of its own`, 0},
 		"unknown":      {[]string{"compare", "--with", "nope"}, `profile "nope" not found`, 0},
 		"unset token":  {[]string{"compare", "--with", "unset"}, "takes its token from UNSET_TOKEN, which is not set", exitSignIn},
 		"demo":         {[]string{"--demo", "compare", "--with", "plain"}, "--demo serves one account", 0},
@@ -298,7 +302,7 @@ func TestReportErrorChoosesStatusAndStaysQuietOnDrift(t *testing.T) {
 	} {
 		var b bytes.Buffer
 		code := exitCode(context.Background(), c.err)
-		reportError(&b, code, c.err)
+		reportError(&b, code, c.err, "")
 		if code != c.code || b.String() != c.out {
 			t.Errorf("%v: %d %q", c.err, code, b.String())
 		}

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -74,7 +73,8 @@ func newRegisterCmd(f *Factory, runF runFunc[registrationOptions]) *cobra.Comman
 			"type's id or its name. For a recurring event the\n" +
 			"access link's recurring option decides the sessions: all_sessions takes no --session, single_session\n" +
 			"makes one ticket per --session, multiple_sessions one ticket with every --session. The option is\n" +
-			"read from --link (default: the event's default link) unless --recurring names it.\n" +
+			"read from the access link --link names (default: the event's default link; the output says which)\n" +
+			"unless --recurring names it.\n" +
 			"--answer answers a question of the event's registration form for every --email: a standard one\n" +
 			"by its field (job_title=Engineer, organization=Contoso, phone=...), a custom one by its title; an\n" +
 			"event that requires answers names the missing ones.\n" +
@@ -108,7 +108,7 @@ func newRegisterCmd(f *Factory, runF runFunc[registrationOptions]) *cobra.Comman
 	fl.StringVar(&o.First, "first", "", "first name (one --email only)")
 	fl.StringVar(&o.Last, "last", "", "last name (one --email only)")
 	fl.StringSliceVar(&o.Sessions, "session", nil, "session id (repeat; recurring events per the link's option)")
-	fl.StringVar(&o.LinkID, "link", "", "access link whose recurring option applies (default: the default link)")
+	fl.StringVar(&o.LinkID, "link", "", "access link whose recurring option applies (default: the event's default link)")
 	fl.StringVar(&o.Option, "recurring", "", "recurring option to apply without asking the server: "+strings.Join(api.RecurringOptions, ", "))
 	fl.BoolVar(&notify, "notify", false, "send the attendees the notification email")
 	fl.StringArrayVar(&o.Answers, "answer", nil, "`QUESTION=VALUE` answer to a registration question, for every --email (repeat)")
@@ -133,15 +133,21 @@ func registerRun(ctx context.Context, o *registrationOptions) error {
 				if err != nil {
 					return err
 				}
-				option = api.RecurringAllSessions
-				for _, l := range links {
-					if (o.LinkID == "" && l.IsDefault || l.AccessLinkID == o.LinkID) && l.RecurringRegistrationOption != "" {
-						option = l.RecurringRegistrationOption
-					}
+				l, err := registrationLink(links, o.LinkID, o.EventID)
+				if err != nil {
+					return err
 				}
-				if o.LinkID != "" && !slices.ContainsFunc(links, func(l api.AccessLink) bool { return l.AccessLinkID == o.LinkID }) {
-					return fmt.Errorf("--link %s: no such access link on this event", o.LinkID)
+				option = l.RecurringRegistrationOption
+				how := "its recurring option is " + option
+				if option == "" {
+					option = api.RecurringAllSessions
+					how = "it sets no recurring option, so one registration covers all sessions (--recurring chooses another)"
 				}
+				which := "the default access link"
+				if o.LinkID != "" {
+					which = "access link"
+				}
+				fmt.Fprintf(o.IO.ErrOut, "evdesk: sessions follow %s %s (%s): %s\n", which, l.AccessLinkID, l.Name, how)
 			}
 		}
 		ticketType := o.TicketType
@@ -218,4 +224,20 @@ func ticketOutcomes(emails []string, res *api.TicketsResult) []ticketOutcome {
 		}
 	}
 	return out
+}
+
+// registrationLink is the access link whose recurring option a
+// registration follows: the one named, else the event's default link. The
+// spec does not say which link's option the service applies to tickets, so
+// evdesk asks the user rather than guessing further.
+func registrationLink(links []api.AccessLink, linkID, eventID string) (api.AccessLink, error) {
+	for _, l := range links {
+		if linkID != "" && l.AccessLinkID == linkID || linkID == "" && l.IsDefault {
+			return l, nil
+		}
+	}
+	if linkID != "" {
+		return api.AccessLink{}, fmt.Errorf("--link %s: no such access link on this event (evdesk links list %s)", linkID, eventID)
+	}
+	return api.AccessLink{}, fmt.Errorf("event %s has no default access link: name the link whose recurring option applies with --link (evdesk links list %s), or give --recurring", eventID, eventID)
 }

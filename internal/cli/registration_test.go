@@ -72,3 +72,39 @@ func TestRegisterAnswersRequiredQuestions(t *testing.T) {
 		t.Fatalf("a malformed answer: %v", err)
 	}
 }
+
+// TestRegisterFollowsTheNamedLink: a recurring event's sessions follow the
+// access link --link names (else the default link), and the output says
+// which link and option applied.
+func TestRegisterFollowsTheNamedLink(t *testing.T) {
+	s := simWithWord(t, "vendor")
+	f := s.Fixtures()
+	ev := f.RecurringEventID
+	out, _, err := execute(t, "links", "create", ev, "--name", "Solo", "--auth", "bypass_auth", "--recurring", "single_session", "-o", "json")
+	var link struct {
+		ID string `json:"access_link_id"`
+	}
+	if err != nil || json.Unmarshal([]byte(out), &link) != nil || link.ID == "" {
+		t.Fatalf("create link: %v\n%s", err, out)
+	}
+	sessions := s.SessionIDs(ev)
+	two := sessions[len(sessions)-2:]
+	out, errOut, err := execute(t, "register", ev, "--link", link.ID, "--email", "solo@example.org", "--ticket-type", sim.TicketTypeID(ev, "VIP"),
+		"--session", two[0], "--session", two[1], "-o", "json")
+	var outcomes []ticketOutcome
+	if err != nil || json.Unmarshal([]byte(out), &outcomes) != nil || len(outcomes) != 1 || len(outcomes[0].Tickets) != 2 {
+		t.Fatalf("single_session makes one ticket per session: %v\n%s%s", err, out, errOut)
+	}
+	if want := "sessions follow access link " + link.ID + " (Solo): its recurring option is single_session"; !strings.Contains(errOut, want) {
+		t.Fatalf("the output does not say which link applied:\n%s", errOut)
+	}
+	_, errOut, err = execute(t, "register", ev, "--email", "multi@example.org", "--ticket-type", sim.TicketTypeID(ev, "VIP"),
+		"--session", two[0], "--session", two[1])
+	if err != nil || !strings.Contains(errOut, "sessions follow the default access link") || !strings.Contains(errOut, "multiple_sessions") {
+		t.Fatalf("default link: %v\n%s", err, errOut)
+	}
+	if _, _, err := execute(t, "register", ev, "--link", "NoSuchLink", "--email", "x@example.org"); err == nil ||
+		!strings.Contains(err.Error(), "--link NoSuchLink: no such access link") {
+		t.Fatalf("unknown link: %v", err)
+	}
+}

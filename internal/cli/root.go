@@ -6,9 +6,9 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -25,7 +25,7 @@ func Run(ctx context.Context, f *Factory, args []string) int {
 	err := f.Execute(ctx, args)
 	code := exitCode(ctx, err)
 	if err != nil {
-		reportError(f.IOStreams.ErrOut, code, err)
+		reportError(f.IOStreams.ErrOut, code, err, f.profileInUse())
 	}
 	_ = f.IOStreams.Flush()
 	return code
@@ -46,14 +46,19 @@ func (f *Factory) Execute(ctx context.Context, args []string) error {
 }
 
 // reportError prints a command's error, unless it is a bare exit status
-// (the command's output already said why).
-func reportError(w io.Writer, code int, err error) {
+// (the command's output already said why). profile, when not empty, names
+// the profile in use (there is more than one to choose from).
+func reportError(w io.Writer, code int, err error, profile string) {
 	msg := err.Error()
-	if code == exitInterrupted && errors.Is(err, context.Canceled) {
-		msg = "interrupted"
+	if code == exitInterrupted && strings.Contains(msg, context.Canceled.Error()) {
+		msg = strings.ReplaceAll(msg, context.Canceled.Error(), "interrupted")
 	}
 	if msg != "" {
-		fmt.Fprintln(w, "evdesk:", sanitize.Text(msg))
+		lead := "evdesk:"
+		if profile != "" {
+			lead = fmt.Sprintf("evdesk (profile %s):", profile)
+		}
+		fmt.Fprintln(w, lead, sanitize.Text(msg))
 	}
 }
 
@@ -92,6 +97,24 @@ func (f *Factory) refuseWrites(cmd *cobra.Command) error {
 // interactive marks a command that runs the console: no --timeout.
 const interactive = "evdesk/interactive"
 
+// profileInUse names the profile a failed command used, when the config
+// file offers more than one (so an error never leaves the account in
+// doubt); "" with one profile, in --demo, or when the file is unreadable.
+func (f *Factory) profileInUse() string {
+	if f.flags.demo {
+		return ""
+	}
+	file, err := config.ReadFile(config.Path())
+	if err != nil {
+		return ""
+	}
+	inUse := file.InUse(f.flags.profile, os.LookupEnv)
+	if len(file.Known(inUse)) < 2 {
+		return ""
+	}
+	return sanitize.Line(inUse)
+}
+
 // boundRun bounds a script command's run by --timeout (the console and the
 // desk have no bound): the persistent pre-run of every command.
 func (f *Factory) boundRun(cmd *cobra.Command, _ []string) error {
@@ -121,6 +144,10 @@ type rootFlags struct {
 	profile  string
 	timeout  time.Duration
 	noMouse  bool
+	// other opens profile beside the one in use (the other side of a
+	// comparison): as its file defines it, without the environment's
+	// overrides, which belong to the profile in use.
+	other bool
 }
 
 // DefaultTimeout bounds a command's whole run: long enough for a 100,000-row
@@ -178,6 +205,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newEmailsCmd(f))
 	root.AddCommand(newDeskCmd(f))
 	root.AddCommand(writing(newCheckinCmd(f, nil)))
+	root.AddCommand(newVenueCmd())
 	root.AddCommand(newPhoneCmd(f))
 	root.AddCommand(newLinksCmd(f))
 	root.AddCommand(writing(newRegisterCmd(f, nil)))
@@ -185,6 +213,10 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newExhibitorsCmd(f))
 	root.AddCommand(newTranscribeCmd(f, nil))
 	root.AddCommand(newInfoCmd(f, nil))
+	root.AddCommand(newBadgeCmd(f))
+	root.AddCommand(newRosterCmd(f))
+	root.AddCommand(newWebhooksCmd(f))
+	root.AddCommand(newChangelogCmd(f, nil))
 	root.AddCommand(helpTopics()...)
 	f.completeWithData(root)
 	explainMistakes(root)
@@ -238,8 +270,9 @@ func withUsage(cmd *cobra.Command, err error, missing string) error {
 	if missing != "" {
 		what = "missing " + missing
 	}
-	msg := fmt.Sprintf("%s: %s\n\nUsage:\n  %s", cmd.CommandPath(), what, cmd.UseLine())
-	if !cmd.HasParent() { // the root: "evdesk:" already leads the line
+	// "evdesk:" already leads the line: the command is named without it.
+	msg := fmt.Sprintf("%s: %s\n\nUsage:\n  %s", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), what, cmd.UseLine())
+	if !cmd.HasParent() {
 		msg = fmt.Sprintf("%s\n\nUsage:\n  %s", what, cmd.UseLine())
 	}
 	if cmd.Example != "" {

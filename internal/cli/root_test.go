@@ -197,7 +197,7 @@ func TestTablesSpeakWordsAndJSONStaysRaw(t *testing.T) {
 func TestMistakesShowUsageAndAnExample(t *testing.T) {
 	isolateXDG(t)
 	_, _, err := execute(t, "emails", "status", "ev1")
-	for _, want := range []string{"evdesk emails status: missing EMAIL_TYPE", "Usage:\n  evdesk emails status EVENT_ID EMAIL_TYPE", "Example:\n  evdesk emails types"} {
+	for _, want := range []string{"emails status: missing EMAIL_TYPE", "Usage:\n  evdesk emails status EVENT_ID EMAIL_TYPE", "Example:\n  evdesk emails types"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("error lacks %q: %v", want, err)
 		}
@@ -221,5 +221,33 @@ func TestSimRefusesFlagsItCannotHonour(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", flag, err, want)
 		}
+	}
+}
+
+// A mistake names the command once: "evdesk: events list: ...", never
+// "evdesk: evdesk events list: ...".
+func TestMistakesNameTheCommandOnce(t *testing.T) {
+	isolateXDG(t)
+	ios, _, _, errOut := TestStreams()
+	Run(t.Context(), NewFactory(ios), []string{"events", "list", "extra"})
+	if got := errOut.String(); !strings.HasPrefix(got, "evdesk: events list: ") {
+		t.Fatalf("stderr: %q", got)
+	}
+}
+
+// A command a signal stopped says "interrupted", not "context canceled".
+func TestInterruptedCommandSaysSo(t *testing.T) {
+	isolateXDG(t)
+	t.Setenv("EVDESK_BASE_URL", "http://127.0.0.1:1/v2")
+	t.Setenv("EVDESK_TOKEN", "x")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel() // as ctrl+c does, before the answer
+	ios, _, _, errOut := TestStreams()
+	if code := Run(ctx, NewFactory(ios), []string{"events", "list"}); code == 0 {
+		t.Fatal("an interrupted command succeeded")
+	}
+	got := errOut.String()
+	if !strings.Contains(got, "interrupted") || strings.Contains(got, "context canceled") {
+		t.Fatalf("stderr: %q", got)
 	}
 }

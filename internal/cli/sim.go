@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,6 +19,8 @@ func newSimCmd() *cobra.Command {
 	var (
 		addr, envFile string
 		opts          sim.Options
+		useTLS        bool
+		redirectURI   string
 	)
 	cmd := &cobra.Command{
 		Use:   "sim",
@@ -43,12 +47,44 @@ func newSimCmd() *cobra.Command {
 			if opts.TokenTTL != 0 && (opts.TokenTTL < time.Second || opts.TokenTTL%time.Second != 0) {
 				return fmt.Errorf("--token-ttl %v: give whole seconds, at least 1s (tokens carry their life in seconds)", opts.TokenTTL)
 			}
+			if err := checkSimWebhook(&opts.Webhook); err != nil {
+				return err
+			}
+			if redirectURI != "" {
+				if err := config.CheckRedirectURI(redirectURI); err != nil {
+					return fmt.Errorf("--redirect-uri %q %v", redirectURI, err)
+				}
+			}
 			opts.NoRateLimit = opts.RPS == 0
-			srv, err := sim.Start(addr, opts)
+			start := sim.Start
+			if useTLS {
+				start = sim.StartTLS
+			}
+			srv, err := start(addr, opts)
 			if err != nil {
 				return fmt.Errorf("serve the simulator on %s: %w", addr, err)
 			}
 			vars := simVars(srv)
+			if opts.Webhook.Secret != "" {
+				vars = append(vars, [2]string{config.EnvWebhookSecret, opts.Webhook.Secret})
+			}
+			if redirectURI != "" {
+				srv.RegisterRedirectURI(redirectURI)
+				for i := range vars {
+					if vars[i][0] == config.EnvRedirectURI {
+						vars[i][1] = redirectURI
+					}
+				}
+			}
+			if useTLS {
+				caFile, remove, err := writeSimCA(srv.CAPEM())
+				if err != nil {
+					_ = srv.Close()
+					return err
+				}
+				defer remove()
+				vars = append(vars, [2]string{config.EnvCAFile, caFile})
+			}
 			if envFile != "" {
 				if err := writeEnvFile(envFile, vars); err != nil {
 					_ = srv.Close()
@@ -66,6 +102,10 @@ func newSimCmd() *cobra.Command {
 				config.EnvToken, config.EnvBaseURL, config.DefaultPathWord)
 			if envFile != "" {
 				fmt.Fprintf(out, "# the variables are in %s: set -a; . %s; set +a\n", envFile, envFile)
+			}
+			if opts.Webhook.URL != "" {
+				fmt.Fprintf(out, "# webhooks: validating %s, then an event every %s; deliver now: curl -X POST %s%s\n",
+					opts.Webhook.URL, opts.Webhook.Every, srv.AuthURL(), sim.WebhookFirePath)
 			}
 			fmt.Fprintln(out, "# serving until interrupted (ctrl+c)")
 			<-cmd.Context().Done()
@@ -86,7 +126,47 @@ func newSimCmd() *cobra.Command {
 	f.Float64Var(&opts.RPS, "rps", 30, "requests per second per token before 429 (the LIGHT rate limit); 0 for no limit")
 	f.DurationVar(&opts.TokenTTL, "token-ttl", 0, "life of the access tokens its OAuth server issues, e.g. 3s (default 1h)")
 	f.StringVar(&envFile, "env-file", "", "also write the EVDESK_ variables to `FILE` (0600), for another shell")
+	f.StringVar(&opts.Webhook.URL, "webhook-url", "", "deliver the change log's webhook events to this `URL` (validated first, as the provider does)")
+	f.StringVar(&opts.Webhook.Secret, "webhook-secret", "", "the webhook endpoint's secret token that signs deliveries (with --webhook-url)")
+	f.DurationVar(&opts.Webhook.Every, "webhook-every", 30*time.Second, "deliver the next event this often (0: only on POST "+sim.WebhookFirePath+")")
+	f.StringVar(&redirectURI, "redirect-uri", "", "register this redirect URI with the demo app too (an app's https one: login then takes the pasted address); printed as EVDESK_REDIRECT_URI")
+	f.BoolVar(&useTLS, "tls", false, "serve https (TLS 1.2+) with a certificate made for the run; prints EVDESK_CA_FILE to trust it")
 	return cmd
+}
+
+// checkSimWebhook checks the webhook flags: a URL needs a secret, and both
+// go together.
+func checkSimWebhook(o *sim.WebhookOptions) error {
+	switch {
+	case o.URL == "" && o.Secret == "":
+		o.Every = 0
+		return nil
+	case o.URL == "":
+		return fmt.Errorf("--webhook-secret needs --webhook-url (where to deliver)")
+	case o.Secret == "":
+		return fmt.Errorf("--webhook-url needs --webhook-secret (the endpoint's secret token, which signs every delivery)")
+	case o.Every < 0:
+		return fmt.Errorf("--webhook-every must not be negative")
+	}
+	if err := sim.CheckWebhookURL(o.URL); err != nil {
+		return fmt.Errorf("--webhook-url %v", err)
+	}
+	return nil
+}
+
+// writeSimCA writes the simulator's certificate where EVDESK_CA_FILE can
+// name it, in a folder of its own that remove deletes when it stops.
+func writeSimCA(pem []byte) (path string, remove func(), err error) {
+	dir, err := os.MkdirTemp("", "evdesk-sim-ca-")
+	if err != nil {
+		return "", nil, fmt.Errorf("--tls: %w", err)
+	}
+	path = filepath.Join(dir, "ca.pem")
+	if err := atomicfile.WriteFile(path, pem, 0o644); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("--tls: write the certificate: %w", err)
+	}
+	return path, func() { _ = os.RemoveAll(dir) }, nil
 }
 
 // simVars are the settings that point evdesk at srv, in print order.
@@ -100,6 +180,7 @@ func simVars(srv *sim.Server) [][2]string {
 		{config.EnvRedirectURI, sim.DemoRedirectURI},
 		{config.EnvAIKey, sim.DemoAIKey},
 		{config.EnvAISecret, sim.DemoAISecret},
+		{config.EnvChangelogURL, srv.ChangelogURL()},
 		{"EVDESK_TOKEN_NO_PHONE", sim.NoPhoneToken},
 		{simOtherHostTokenEnv, sim.OtherHostToken},
 	}

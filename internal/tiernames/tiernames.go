@@ -87,6 +87,9 @@ func CheckID(id string) error {
 // change nothing, and there is no tab.
 func oneLine(s string) bool { return sanitize.Line(s) == s && !strings.ContainsRune(s, '\t') }
 
+// limits bound a tiers file: an event has a handful of tiers.
+var limits = config.TOMLLimits{What: "tiers file", MaxBytes: MaxFileSize, MaxEntries: 1000}
+
 // Load reads the names at path. A missing file holds no names; a file
 // evdesk cannot use is an error naming the file and, where it can, the
 // line (*config.FileError).
@@ -108,7 +111,7 @@ func Parse(path string, src []byte) (Names, error) {
 	var f struct {
 		Tiers map[string]any `toml:"tiers"`
 	}
-	md, err := config.DecodeTOML(path, src, &f)
+	md, err := config.DecodeTOML(path, src, limits, &f)
 	if err != nil {
 		return nil, err
 	}

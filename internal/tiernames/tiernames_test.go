@@ -175,3 +175,11 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// The tiers file's limits are within the config file's, whose benchmark of
+// the costliest shapes bounds them.
+func TestTiersLimitsAreWithinTheConfigFiles(t *testing.T) {
+	if limits.MaxBytes > config.ConfigLimits.MaxBytes || limits.MaxEntries > config.ConfigLimits.MaxEntries {
+		t.Fatalf("tiers limits %+v exceed the config file's %+v", limits, config.ConfigLimits)
+	}
+}

@@ -194,7 +194,6 @@ func (b *Base[T]) Update(msg tea.Msg, actions ui.Actions) tea.Cmd {
 
 func (b *Base[T]) onPage(p ui.Page[T]) tea.Cmd {
 	if p.Err != nil {
-		b.Table.SetLoading(false)
 		b.err = p.Err
 		what := b.cfg.Loading
 		if what == "" {
@@ -206,6 +205,7 @@ func (b *Base[T]) onPage(p ui.Page[T]) tea.Cmd {
 			b.Table.SetEmptyText(why)
 			err = explained{text: why, err: p.Err}
 		}
+		b.Table.LoadFailed(err.Error())
 		return ui.Fail(what, err)
 	}
 	b.next = append(b.next, p.Items...)

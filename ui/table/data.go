@@ -2,15 +2,20 @@ package table
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
 
 // sortKey is a cell prepared once for comparison: numbers compare as numbers
-// ("1,234" after "999"), everything else case-insensitively.
+// ("1,234" after "999"), everything else case-insensitively. pre is the
+// text's first eight bytes as a number, which orders most pairs without
+// reading the text itself (a cache miss each, in a sort or a merge).
 type sortKey struct {
 	str   string
+	pre   uint64
 	num   float64
 	isNum bool
 }
@@ -22,10 +27,13 @@ func makeKey(cell string) sortKey {
 			return sortKey{num: f, isNum: true}
 		}
 	}
-	return sortKey{str: strings.ToLower(s)}
+	s = strings.ToLower(s)
+	var pre [8]byte
+	copy(pre[:], s)
+	return sortKey{str: s, pre: binary.BigEndian.Uint64(pre[:])}
 }
 
-func compareKeys(a, b sortKey) int {
+func compareKeys(a, b *sortKey) int {
 	switch {
 	case a.isNum && b.isNum:
 		return cmp.Compare(a.num, b.num)
@@ -33,6 +41,8 @@ func compareKeys(a, b sortKey) int {
 		return -1
 	case b.isNum:
 		return 1
+	case a.pre != b.pre: // as the texts compare: a shorter one is padded with zeros
+		return cmp.Compare(a.pre, b.pre)
 	}
 	return strings.Compare(a.str, b.str)
 }
@@ -52,7 +62,7 @@ func (m *Model) compare(i, j int) int {
 		}
 		return cmp.Compare(i, j)
 	}
-	c := compareKeys(m.keys[i], m.keys[j])
+	c := compareKeys(&m.keys[i], &m.keys[j])
 	if m.desc {
 		c = -c
 	}
@@ -70,13 +80,20 @@ func (m *Model) cell(i, col int) string {
 }
 
 // SetRows replaces every row, keeping the filter, the sort and (when the row
-// is still there) the cursor's row.
+// is still there) the cursor's row. The table keeps rows as they are (it
+// copies them only before it changes one), so the caller must not change
+// them afterwards.
 func (m *Model) SetRows(rows []Row) {
 	keep := m.mark()
+	if m.shared {
+		m.rows, m.shared = nil, false // the caller's array: never written
+	}
 	m.rows, m.dead, m.keys = m.rows[:0], m.dead[:0], m.keys[:0]
 	m.hay.reset()
-	m.order, m.view = m.order[:0], m.view[:0]
+	m.order.reset()
+	m.filtered.reset()
 	m.unindex()
+	m.unchecked = false
 	m.live = 0
 	m.groupOf = m.groupOf[:0]
 	m.groups.reset()
@@ -95,26 +112,17 @@ func (m *Model) AppendRows(rows []Row) {
 }
 
 func (m *Model) appendRows(rows []Row) {
+	if len(m.rows) == 0 && m.adopt(rows) {
+		return
+	}
+	m.own()
 	first := len(m.rows)
 	m.rows = slices.Grow(m.rows, len(rows))
-	m.dead = slices.Grow(m.dead, len(rows))
 	if m.sortCol >= 0 {
 		m.keys = slices.Grow(m.keys, len(rows))
 	}
 	if m.grouped {
 		m.groupOf = slices.Grow(m.groupOf, len(rows))
-	}
-	if first == 0 && distinctIDs(rows) { // a one-shot load: nothing to replace
-		m.rows = append(m.rows, rows...)
-		m.dead = m.dead[:len(rows)]
-		clear(m.dead)
-		for i := range m.rows {
-			m.derive(i)
-		}
-		m.live = len(rows)
-		m.unindex()
-		m.place(first)
-		return
 	}
 	for _, r := range rows {
 		if i, ok := m.lookup(r.ID); ok {
@@ -128,11 +136,55 @@ func (m *Model) appendRows(rows []Row) {
 		}
 		m.byID[r.ID] = len(m.rows)
 		m.rows = append(m.rows, r)
-		m.dead = append(m.dead, false)
 		m.derive(len(m.rows) - 1)
 		m.live++
 	}
 	m.place(first)
+}
+
+// adopt takes a whole load into an empty table as it is, when no ID comes
+// twice in it. A load in arrival order with no filter is adopted without
+// that check, which would be most of its cost: rows sharing an ID are
+// folded into one when the table first needs the IDs (settleIDs).
+func (m *Model) adopt(rows []Row) bool {
+	plain := m.sortCol < 0 && !m.desc && !m.grouped && m.query == "" && m.where == nil
+	if !plain && !distinctIDs(rows) {
+		return false
+	}
+	m.rows, m.shared = rows[:len(rows):len(rows)], true // an append copies
+	m.live = len(rows)
+	m.unindex()
+	m.unchecked = plain && len(rows) > 1
+	if m.sortCol >= 0 || m.grouped {
+		m.keys = slices.Grow(m.keys, len(rows))
+		m.groupOf = slices.Grow(m.groupOf, len(rows))
+		for i := range m.rows {
+			m.derive(i)
+		}
+	}
+	m.place(0)
+	return true
+}
+
+// own makes the rows the table's own before it changes one.
+func (m *Model) own() {
+	if m.shared {
+		m.rows, m.shared = slices.Clone(m.rows), false
+	}
+}
+
+// isDead reports whether row i was removed.
+func (m *Model) isDead(i int) bool { return i < len(m.dead) && m.dead[i] }
+
+// kill marks row i removed, growing the removal marks on first use.
+func (m *Model) kill(i int) {
+	if len(m.dead) <= i {
+		m.dead = append(m.dead, make([]bool, len(m.rows)-len(m.dead))...)
+	}
+	m.dead[i] = true
+	m.rows[i] = Row{}
+	m.hay.drop(i)
+	m.live--
 }
 
 // derive computes what the table keeps about row i besides the row: its
@@ -157,18 +209,37 @@ func setAt[T any](s []T, i int, v T) []T {
 	return s
 }
 
+// arrival reports whether the order is the rows' arrival order.
+func (m *Model) arrival() bool { return m.sortCol < 0 && !m.desc && !m.grouped }
+
 // place puts the rows from first on into the order and, when they pass the
 // filter, into the view.
 func (m *Model) place(first int) {
 	n := len(m.rows) - first
-	if len(m.order) == 0 { // a one-shot load: the new rows are the whole order
-		m.order = m.sortRows(appendRange(slices.Grow(m.order, n), first, len(m.rows)))
-		m.refilter()
+	if m.order.len() == 0 { // a one-shot load: the new rows are the whole order
+		m.reorder()
 		return
 	}
 	added := m.sortRows(appendRange(make([]int, 0, n), first, len(m.rows)))
-	m.order = m.merge(m.order, added)
-	m.view = m.merge(m.view, m.appendMatching(added[:0], added))
+	if m.order.ident && m.order.n == first && m.follows(added) {
+		m.order.toRange(len(m.rows)) // still every row, in arrival order
+	} else {
+		m.order.set(m.merge(m.order.ints(), added))
+	}
+	if m.filters() {
+		m.filtered.set(m.merge(m.filtered.list, m.appendMatching(added[:0], added)))
+	}
+}
+
+// follows reports whether added, rows from the order's end on, come in
+// arrival order after every row in it.
+func (m *Model) follows(added []int) bool {
+	for k, i := range added {
+		if i != m.order.n+k {
+			return false
+		}
+	}
+	return len(added) == 0 || m.order.n == 0 || m.compare(m.order.n-1, added[0]) < 0
 }
 
 // appendRange appends from, from+1, ..., to-1.
@@ -197,7 +268,11 @@ func (m *Model) sortRows(s []int) []int {
 			sign = -1
 		}
 		slices.SortFunc(s, func(i, j int) int {
-			if c := strings.Compare(keys[i].str, keys[j].str); c != 0 {
+			a, b := &keys[i], &keys[j]
+			if a.pre != b.pre {
+				return sign * cmp.Compare(a.pre, b.pre)
+			}
+			if c := strings.Compare(a.str, b.str); c != 0 {
 				return sign * c
 			}
 			return cmp.Compare(i, j)
@@ -218,20 +293,22 @@ func (m *Model) allText(s []int) bool {
 	return true
 }
 
-// merge merges sorted b into sorted a in place, from the back, so the common
-// case (a page that sorts after everything) only copies b.
+// merge merges sorted b into sorted a in place, from the back. Each row of
+// b finds its place by a binary search and the rows of a after it move in
+// one copy, so a page costs its length times log n compares and one pass of
+// copying, however the pages interleave.
 func (m *Model) merge(a, b []int) []int {
 	n := len(a)
 	a = slices.Grow(a, len(b))[:n+len(b)]
-	i, j := n-1, len(b)-1
-	for k := len(a) - 1; j >= 0; k-- {
-		if i >= 0 && m.compare(a[i], b[j]) > 0 {
-			a[k] = a[i]
-			i--
-		} else {
-			a[k] = b[j]
-			j--
-		}
+	hi, end := n, len(a) // a[:hi] not moved yet; a[end:] final
+	for j := len(b) - 1; j >= 0; j-- {
+		x := b[j]
+		k := sort.Search(hi, func(k int) bool { return m.compare(a[k], x) > 0 })
+		copy(a[end-(hi-k):end], a[k:hi])
+		end -= hi - k
+		hi = k
+		end--
+		a[end] = x
 	}
 	return a
 }
@@ -250,13 +327,28 @@ func (m *Model) UpdateRow(r Row) bool {
 }
 
 func (m *Model) replace(i int, r Row) {
-	m.order = removeInt(m.order, i)
-	m.view = removeInt(m.view, i)
+	m.own()
+	if m.sortCol < 0 && !m.grouped { // arrival order: the row keeps its place
+		m.rows[i] = r
+		m.derive(i)
+		if m.filters() {
+			p, ok := m.filtered.index(i), m.matches(i)
+			switch {
+			case p >= 0 && !ok:
+				m.filtered.set(slices.Delete(m.filtered.list, p, p+1))
+			case p < 0 && ok:
+				m.filtered.set(m.insertSorted(m.filtered.list, i))
+			}
+		}
+		return
+	}
+	m.order.set(removeInt(m.order.ints(), i))
+	m.filtered.set(removeInt(m.filtered.list, i))
 	m.rows[i] = r
 	m.derive(i)
-	m.order = m.insertSorted(m.order, i)
-	if m.matches(i) {
-		m.view = m.insertSorted(m.view, i)
+	m.order.set(m.insertSorted(m.order.list, i))
+	if m.filters() && m.matches(i) {
+		m.filtered.set(m.insertSorted(m.filtered.list, i))
 	}
 }
 
@@ -271,11 +363,10 @@ func (m *Model) RemoveRow(id string) bool {
 		keep.id = "" // stay at the same position: the next row
 	}
 	delete(m.byID, id)
-	m.order = removeInt(m.order, i)
-	m.view = removeInt(m.view, i)
-	m.rows[i], m.dead[i] = Row{}, true
-	m.hay.drop(i)
-	m.live--
+	m.own()
+	m.order.set(removeInt(m.order.ints(), i))
+	m.filtered.set(removeInt(m.filtered.list, i))
+	m.kill(i)
 	m.restore(keep)
 	return true
 }
@@ -302,15 +393,36 @@ func (m *Model) resort() {
 			m.keys = append(m.keys, makeKey(m.cell(i, m.sortCol)))
 		}
 	}
-	m.order = slices.Grow(m.order[:0], m.live)
-	for i := range m.rows {
-		if !m.dead[i] {
-			m.order = append(m.order, i)
+	m.settleIDs()
+	m.reorder()
+	m.restore(keep)
+}
+
+// reorder builds the order of every live row, then the filter. In arrival
+// order, or when the rows come sorted, the order is the range of the rows.
+func (m *Model) reorder() {
+	if m.live == len(m.rows) && (m.arrival() || m.inOrder()) {
+		m.order.toRange(len(m.rows))
+	} else {
+		s := slices.Grow(m.order.spare(), m.live)
+		for i := range m.rows {
+			if !m.isDead(i) {
+				s = append(s, i)
+			}
+		}
+		m.order.set(m.sortRows(s))
+	}
+	m.refilter()
+}
+
+// inOrder reports whether the rows, in arrival order, are in display order.
+func (m *Model) inOrder() bool {
+	for i := 1; i < len(m.rows); i++ {
+		if m.compare(i-1, i) > 0 {
+			return false
 		}
 	}
-	m.sortRows(m.order)
-	m.refilter()
-	m.restore(keep)
+	return true
 }
 
 // cycleSort moves the sort to the next column: none, 1, 2, ..., none.
@@ -334,7 +446,7 @@ type mark struct {
 func (m *Model) mark() mark {
 	k := mark{cursor: m.cursor, line: m.lineOf(m.cursor, m.bodyHeight())}
 	if r, ok := m.Selected(); ok {
-		k.id, k.row = r.ID, m.view[m.cursor]
+		k.id, k.row = r.ID, m.visible().at(m.cursor)
 	}
 	return k
 }
@@ -345,12 +457,12 @@ func (m *Model) restore(k mark) {
 	m.cursor = k.cursor
 	if k.id != "" {
 		if i, ok := m.find(k); ok {
-			if p := slices.Index(m.view, i); p >= 0 {
+			if p := m.visible().index(i); p >= 0 {
 				m.cursor = p
 			}
 		}
 	}
-	m.cursor = max(0, min(m.cursor, len(m.view)-1))
+	m.cursor = max(0, min(m.cursor, m.visible().len()-1))
 	m.offset, m.topHead = m.topFor(m.cursor, k.line)
 	m.clampOffset()
 }

@@ -31,8 +31,8 @@ func (m *Model) matchesQuery(i int) bool {
 // or the filter change, not from View.
 func (m *Model) Count(keep func(Row) bool) int {
 	n := 0
-	for _, i := range m.order {
-		if (keep == nil || keep(m.rows[i])) && m.matchesQuery(i) {
+	for p := range m.order.len() {
+		if i := m.order.at(p); (keep == nil || keep(m.rows[i])) && m.matchesQuery(i) {
 			n++
 		}
 	}
@@ -62,23 +62,47 @@ func (m *Model) applyFilter(raw string) {
 	narrowing := m.query != "" && strings.Contains(q, m.query)
 	m.query, m.needle = q, []byte(q)
 	if narrowing {
-		m.hay.cover(m.rows) // done already, as the previous query needed it
-		kept := m.view[:0]  // in place: writes never pass reads
-		for _, i := range m.view {
+		m.hay.cover(m.rows)         // done already, as the previous query needed it
+		kept := m.filtered.list[:0] // in place: writes never pass reads
+		for _, i := range m.filtered.list {
 			if bytes.Contains(m.hay.of(i), m.needle) {
 				kept = append(kept, i)
 			}
 		}
-		m.view = kept
+		m.filtered.set(kept)
 	} else {
 		m.refilter()
 	}
 	m.restore(keep)
 }
 
+// filters reports whether a filter applies: only then are the visible rows
+// a list of their own (filtered) rather than the order itself.
+func (m *Model) filters() bool { return m.query != "" || m.where != nil }
+
+// visible is the rows shown, in order: the order, or the rows of it that
+// pass the filter.
+func (m *Model) visible() *positions {
+	if m.filters() {
+		return &m.filtered
+	}
+	return &m.order
+}
+
 // refilter rebuilds the visible rows from the full order, reusing the slice.
 func (m *Model) refilter() {
-	m.view = m.appendMatching(slices.Grow(m.view[:0], len(m.order)), m.order)
+	if !m.filters() {
+		m.filtered.reset()
+		return
+	}
+	m.settleIDs()
+	dst := slices.Grow(m.filtered.spare(), m.order.len())
+	for p := range m.order.len() {
+		if i := m.order.at(p); m.matches(i) {
+			dst = append(dst, i)
+		}
+	}
+	m.filtered.set(dst)
 }
 
 // appendMatching appends the rows of src that pass the filter; dst may be

@@ -52,7 +52,7 @@ func (m *Model) SetGrouped(on bool) {
 	if on {
 		m.groupOf = slices.Grow(m.groupOf, len(m.rows))
 		for i, r := range m.rows {
-			if m.dead[i] { // never shown; must not claim a place for ""
+			if m.isDead(i) { // never shown; must not claim a place for ""
 				m.groupOf = append(m.groupOf, 0)
 				continue
 			}
@@ -69,11 +69,11 @@ func (m *Model) SetGroupCounts(on bool) { m.counted = on }
 // groupTitle is the title drawn before visible row p, and whether one is:
 // p opens a group with a title.
 func (m *Model) groupTitle(p int) (string, bool) {
-	if !m.grouped || p < 0 || p >= len(m.view) {
+	if !m.grouped || p < 0 || p >= m.visible().len() {
 		return "", false
 	}
-	g := m.groupOf[m.view[p]]
-	if p > 0 && m.groupOf[m.view[p-1]] == g {
+	g := m.groupOf[m.visible().at(p)]
+	if p > 0 && m.groupOf[m.visible().at(p-1)] == g {
 		return "", false
 	}
 	t := m.groups.titles[g]
@@ -94,9 +94,8 @@ func (m *Model) titleText(p int) string {
 // opens. The view is ordered by group, so the group ends where the rank
 // first grows: a binary search, whatever the group's size.
 func (m *Model) groupLen(p int) int {
-	g := m.groupOf[m.view[p]]
-	rest := m.view[p:]
-	return sort.Search(len(rest), func(k int) bool { return m.groupOf[rest[k]] != g })
+	g := m.groupOf[m.visible().at(p)]
+	return sort.Search(m.visible().len()-p, func(k int) bool { return m.groupOf[m.visible().at(p+k)] != g })
 }
 
 // opensGroup reports whether a title line comes before visible row p.

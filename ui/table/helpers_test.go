@@ -1,16 +1,18 @@
 package table
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/evdesk/evdesk/ui/uitest"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/uitest"
 )
 
 var testTheme = ui.NewTheme(true, true)
@@ -72,8 +74,9 @@ func typeText(m Model, s string) Model {
 
 // visibleIDs lists the rows in display order after the filter.
 func visibleIDs(m Model) []string {
-	ids := make([]string, len(m.view))
-	for p, i := range m.view {
+	ids := make([]string, m.visible().len())
+	for p := range m.visible().len() {
+		i := m.visible().at(p)
 		ids[p] = m.rows[i].ID
 	}
 	return ids
@@ -109,7 +112,7 @@ func reference(rows []Row, sortCol int, desc bool, query string) []string {
 			}
 			return a.seq - b.seq
 		}
-		c := compareKeys(makeKey(a.row.Cells[sortCol]), makeKey(b.row.Cells[sortCol]))
+		c := compareKeysOf(a.row.Cells[sortCol], b.row.Cells[sortCol])
 		if desc {
 			c = -c
 		}
@@ -128,4 +131,28 @@ func assertIDs(t *testing.T, got, want []string) {
 		n := min(len(got), len(want), 8)
 		t.Fatalf("rows differ: got %d rows %v..., want %d rows %v...", len(got), got[:n], len(want), want[:n])
 	}
+}
+
+// compareKeysOf compares two cells the obvious way: numbers (commas
+// allowed) as numbers and before text, text case-insensitively.
+func compareKeysOf(a, b string) int {
+	num := func(s string) (float64, bool) {
+		s = strings.TrimSpace(s)
+		if s == "" || !strings.ContainsAny(s[:1], "+-.0123456789") {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+		return f, err == nil
+	}
+	na, aNum := num(a)
+	nb, bNum := num(b)
+	switch {
+	case aNum && bNum:
+		return cmp.Compare(na, nb)
+	case aNum:
+		return -1
+	case bNum:
+		return 1
+	}
+	return strings.Compare(strings.ToLower(strings.TrimSpace(a)), strings.ToLower(strings.TrimSpace(b)))
 }

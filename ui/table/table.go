@@ -43,19 +43,23 @@ type Model struct {
 	// Keys are this table's bindings; change them per instance if needed.
 	Keys KeyMap
 
-	rows []Row          // arrival order; a removed row keeps its slot
-	hay  hay            // per row: the lower-case text the filter scans (hay.go)
-	dead []bool         // per row: removed
-	byID map[string]int // ID -> index in rows, once indexed (see ids.go)
-	// indexed: byID is up to date
-	indexed bool
-	live    int
+	rows []Row // arrival order; a removed row keeps its slot
+	// shared: rows is the caller's array, copied before any change (own)
+	shared bool
+	hay    hay    // per row: the lower-case text the filter scans (hay.go)
+	dead   []bool // per row, up to the last removal: removed (isDead)
 
-	sortCol int       // -1: arrival order
-	desc    bool      // reversed
-	keys    []sortKey // per row, for sortCol; nil when unsorted
-	order   []int     // live rows in display order
-	view    []int     // order after the filter (never shares order's array)
+	byID map[string]int // ID -> index in rows, once indexed (see ids.go)
+	// indexed: byID is up to date; unchecked: a load whose IDs were not
+	// checked for repeats yet (ids.go)
+	indexed, unchecked bool
+	live               int
+
+	sortCol  int       // -1: arrival order
+	desc     bool      // reversed
+	keys     []sortKey // per row, for sortCol; nil when unsorted
+	order    positions // live rows in display order
+	filtered positions // while a filter applies: the rows of order it keeps
 
 	grouped bool    // rows ordered by group, a title line before each
 	groupOf []int32 // per row, while grouped: its group's rank
@@ -76,6 +80,7 @@ type Model struct {
 	total   int
 	loading bool
 	empty   string
+	failed  string // why the last load failed; "" when it did not
 
 	originX, originY int              // top-left corner on the terminal (mouse.go)
 	now              func() time.Time // times double clicks; nil: time.Now
@@ -122,8 +127,21 @@ func (m *Model) SetColumns(cols ...Column) {
 // SetTotal records the server's total count, shown as "N of TOTAL loaded".
 func (m *Model) SetTotal(n int) { m.total = n }
 
-// SetLoading shows a loading mark in the footer.
-func (m *Model) SetLoading(b bool) { m.loading = b }
+// SetLoading shows a loading mark in the footer; a new load forgets the
+// last one's failure.
+func (m *Model) SetLoading(b bool) {
+	m.loading = b
+	if b {
+		m.failed = ""
+	}
+}
+
+// LoadFailed ends a load that failed, and why: an empty table then says
+// so, and why, in full, so a failed list never looks like an empty one.
+func (m *Model) LoadFailed(why string) { m.loading, m.failed = false, why }
+
+// Failed is why the last load failed, or "".
+func (m Model) Failed() string { return m.failed }
 
 // SetEmptyText is shown when no rows are loaded.
 func (m *Model) SetEmptyText(s string) { m.empty = s }
@@ -132,7 +150,7 @@ func (m *Model) SetEmptyText(s string) { m.empty = s }
 func (m Model) Len() int { return m.live }
 
 // VisibleLen is the number of rows that pass the filter.
-func (m Model) VisibleLen() int { return len(m.view) }
+func (m Model) VisibleLen() int { return m.visible().len() }
 
 // FilterText is the filter as typed ("" when none).
 func (m Model) FilterText() string { return m.input.Value() }
@@ -146,17 +164,17 @@ func (m Model) Cursor() int { return m.cursor }
 
 // Selected returns the row under the cursor.
 func (m Model) Selected() (Row, bool) {
-	if m.cursor < 0 || m.cursor >= len(m.view) {
+	if m.cursor < 0 || m.cursor >= m.visible().len() {
 		return Row{}, false
 	}
-	return m.rows[m.view[m.cursor]], true
+	return m.rows[m.visible().at(m.cursor)], true
 }
 
 // NearEnd reports whether the cursor is within one screenful of the last
 // visible row: time to fetch the next page (if there is one and no fetch is
 // running).
 func (m Model) NearEnd() bool {
-	return len(m.view)-1-m.cursor < max(1, m.bodyHeight())
+	return m.visible().len()-1-m.cursor < max(1, m.bodyHeight())
 }
 
 // SortColumn returns the sort column (-1: none) and whether it is reversed.

@@ -24,9 +24,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, k.PageDown):
 			m.move(m.bodyHeight())
 		case key.Matches(msg, k.Home):
-			m.move(-len(m.view))
+			m.move(-m.visible().len())
 		case key.Matches(msg, k.End):
-			m.move(len(m.view))
+			m.move(m.visible().len())
 		case key.Matches(msg, k.Filter):
 			m.filtering = true
 			m.hay.cover(m.rows) // now, not on the first keystroke

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/evdesk/evdesk/internal/sanitize"
+	"github.com/evdesk/evdesk/ui"
 )
 
 const gutter = 2 // "> " marks the cursor row, so selection shows without colour
@@ -79,10 +80,18 @@ func (m Model) View() string {
 	b.WriteString(t.Header.Render(pad(m.headerLine(), m.width)))
 	body := m.bodyHeight()
 	lines := 0
-	if len(m.view) == 0 && body > 0 {
-		b.WriteString("\n")
-		b.WriteString(t.Muted.Render(pad(strings.Repeat(" ", gutter)+m.emptyText(), m.width)))
-		lines++
+	if m.visible().len() == 0 && body > 0 {
+		if why := m.failure(); why != nil {
+			for _, l := range why[:min(len(why), body)] {
+				b.WriteString("\n")
+				b.WriteString(t.Error.Render(pad(strings.Repeat(" ", gutter)+l, m.width)))
+				lines++
+			}
+		} else {
+			b.WriteString("\n")
+			b.WriteString(t.Muted.Render(pad(strings.Repeat(" ", gutter)+m.emptyText(), m.width)))
+			lines++
+		}
 	}
 	styled := make(map[styledCell]string, 8)
 	for p, title := range m.lines() {
@@ -93,7 +102,7 @@ func (m Model) View() string {
 		if title {
 			m.writeTitle(&b, p)
 		} else {
-			m.writeRow(&b, m.view[p], p == m.cursor, styled)
+			m.writeRow(&b, m.visible().at(p), p == m.cursor, styled)
 		}
 		lines++
 	}
@@ -183,6 +192,15 @@ func (m Model) writeTitle(b *strings.Builder, p int) {
 	b.WriteString(m.theme.Header.Render(fitCell(text, min(m.width, ansi.StringWidth(text)))))
 }
 
+// failure is the failed load's lines, wrapped to the width, or nil when
+// the last load did not fail (or a new one is under way).
+func (m Model) failure() []string {
+	if m.failed == "" || m.loading || m.query != "" {
+		return nil
+	}
+	return ui.WrapWords("LOAD FAILED: "+sanitize.Line(m.failed)+" (r tries again)", max(10, m.width-gutter))
+}
+
 func (m Model) emptyText() string {
 	switch {
 	case m.query != "" && m.live > 0:
@@ -196,14 +214,17 @@ func (m Model) emptyText() string {
 // footer: "row X of Y", the filter and its matches, loaded of total, loading.
 func (m Model) footer() string {
 	left := "no rows"
-	if len(m.view) > 0 {
-		left = "row " + commas(m.cursor+1) + " of " + commas(len(m.view))
+	if m.failed != "" && m.live == 0 {
+		left = "load failed"
+	}
+	if m.visible().len() > 0 {
+		left = "row " + commas(m.cursor+1) + " of " + commas(m.visible().len())
 	}
 	if m.sortCol < 0 && m.desc {
 		left += " (newest first)"
 	}
 	if m.query != "" {
-		left += "  filter: " + m.input.Value() + " (" + commas(len(m.view)) + " matches)"
+		left += "  filter: " + m.input.Value() + " (" + commas(m.visible().len()) + " matches)"
 	}
 	right := commas(m.live) + " loaded"
 	if m.total > 0 {

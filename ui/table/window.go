@@ -12,7 +12,7 @@ import "iter"
 // each, and whether the line is the title before that row.
 func (m *Model) lines() iter.Seq2[int, bool] {
 	return func(yield func(int, bool) bool) {
-		for p := m.offset; p < len(m.view); p++ {
+		for p := m.offset; p < m.visible().len(); p++ {
 			if (p != m.offset || m.topHead) && m.opensGroup(p) && !yield(p, true) {
 				return
 			}
@@ -80,7 +80,7 @@ func topKey(offset int, head bool) int {
 }
 
 func (m *Model) move(d int) {
-	m.cursor = max(0, min(m.cursor+d, len(m.view)-1))
+	m.cursor = max(0, min(m.cursor+d, m.visible().len()-1))
 	m.clampOffset()
 }
 
@@ -88,7 +88,7 @@ func (m *Model) move(d int) {
 // group's title when the cursor is on a group's first row and there is room,
 // and leaves no blank lines below the last row while rows are above the top.
 func (m *Model) clampOffset() {
-	if len(m.view) == 0 {
+	if m.visible().len() == 0 {
 		m.offset, m.topHead = 0, false
 		return
 	}
@@ -103,7 +103,7 @@ func (m *Model) clampOffset() {
 	if m.lineOf(m.cursor, h) >= h {
 		m.offset, m.topHead = m.topFor(m.cursor, h-1)
 	}
-	if o, hd := m.topFor(len(m.view)-1, h-1); topKey(m.offset, m.topHead) > topKey(o, hd) {
+	if o, hd := m.topFor(m.visible().len()-1, h-1); topKey(m.offset, m.topHead) > topKey(o, hd) {
 		m.offset, m.topHead = o, hd
 	}
 	m.topHead = m.topHead && m.opensGroup(m.offset)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/ui/internal/golden"
 	"github.com/evdesk/evdesk/ui/timer"
@@ -42,9 +43,45 @@ func New(t testing.TB, m Model, width, height int) *Driver {
 }
 
 // Send delivers msg and runs every command that follows until none is left.
+// A key is a person's: the model is told that no key followed it (see
+// quieter), so a key it held acts at once.
 func (d *Driver) Send(msg tea.Msg) {
 	d.t.Helper()
 	d.deliver(msg)
+	if _, ok := msg.(tea.KeyPressMsg); ok {
+		d.Quiet()
+	}
+}
+
+// quieter is a model that holds keys for a moment to tell a person from a
+// barcode scanner (the console's App), and decides them when told that
+// the moment passed with no other key.
+type quieter interface {
+	Quiet() tea.Cmd
+}
+
+// Quiet tells the model that the moment in which it holds keys has passed
+// with no other key (the timer the driver never runs), and runs what
+// follows.
+func (d *Driver) Quiet() {
+	d.t.Helper()
+	if q, ok := d.model.(quieter); ok {
+		d.run(q.Quiet())
+	}
+}
+
+// Burst sends keys back to back with no quiet between them, as a barcode
+// scanner types (text, then end, such as "enter"; end may be empty), then
+// lets the quiet pass.
+func (d *Driver) Burst(text, end string) {
+	d.t.Helper()
+	for _, r := range text {
+		d.deliver(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if end != "" {
+		d.deliver(Key(end))
+	}
+	d.Quiet()
 }
 
 // Press sends named keys: "enter", "esc", "tab", "shift+tab", "up", "down",
@@ -56,7 +93,8 @@ func (d *Driver) Press(keys ...string) {
 	}
 }
 
-// Type sends text one character at a time, as a person or a scanner types.
+// Type sends text one character at a time, as a person types (or a scanner
+// into a screen that takes scans).
 func (d *Driver) Type(text string) {
 	d.t.Helper()
 	for _, r := range text {
@@ -86,6 +124,33 @@ func (d *Driver) Contains(want ...string) {
 			d.t.Fatalf("view lacks %q:\n%s", w, v)
 		}
 	}
+}
+
+// Says fails the test unless the view shows every one of want as words,
+// wherever its lines wrap: line breaks, runs of spaces and the borders of
+// boxes count as one space. It is for text beside something whose width
+// varies (a temporary path, a time), which wraps at a different word from
+// run to run.
+func (d *Driver) Says(want ...string) {
+	d.t.Helper()
+	v := Words(d.View())
+	for _, w := range want {
+		if !strings.Contains(v, strings.Join(strings.Fields(w), " ")) {
+			d.t.Fatalf("view lacks the words %q:\n%s", w, d.View())
+		}
+	}
+}
+
+// Words is a view's text as one line of words: line breaks, runs of spaces
+// and box borders become single spaces.
+func Words(view string) string {
+	drop := func(r rune) rune {
+		if r >= 0x2500 && r <= 0x257f { // box drawing
+			return ' '
+		}
+		return r
+	}
+	return strings.Join(strings.Fields(strings.Map(drop, ansi.Strip(view))), " ")
 }
 
 // Lacks fails the test if the view shows any of unwanted.
@@ -187,6 +252,7 @@ func Key(name string) tea.KeyPressMsg {
 		"f3":        {Code: tea.KeyF3},
 		"f4":        {Code: tea.KeyF4},
 		"ctrl+u":    {Code: 'u', Mod: tea.ModCtrl},
+		"kpenter":   {Code: tea.KeyKpEnter},
 	}
 	if k, ok := special[name]; ok {
 		return k

@@ -37,3 +37,11 @@ func TestDriverRunsSequencesAndSkipsTimers(t *testing.T) {
 		t.Fatalf("bumps = %d, want 2", c.n)
 	}
 }
+
+// Words reads a question the same wherever a box wraps it.
+func TestWordsIgnoresWrapsAndBorders(t *testing.T) {
+	view := "╭──────────────╮\n│ /tmp/x/a.srt │\n│ already      │\n│ exists.  Re- │\n╰──────────────╯\n"
+	if got, want := Words(view), "/tmp/x/a.srt already exists. Re-"; got != want {
+		t.Fatalf("Words = %q, want %q", got, want)
+	}
+}

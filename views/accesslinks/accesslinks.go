@@ -26,8 +26,9 @@ type typesMsg struct{ types []api.TicketType }
 
 // doneMsg reports a create, update or delete.
 type doneMsg struct {
-	what string
-	err  error
+	what   string // what was done, for the success toast ("Created VIP")
+	failed string // the operation, for a failure ("Create link VIP")
+	err    error
 }
 
 // Screen lists an event's access links and changes them.
@@ -136,12 +137,13 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 }
 
 func (s *Screen) onDone(m doneMsg) tea.Cmd {
+	settle := s.Dialog.Settle(m.err, refusedField(m.err))
 	if m.err != nil {
 		s.result, s.resultErr = "ERROR "+m.what+": "+errText(m.err), true
-		return tea.Batch(ui.Toast(ui.ToastError, m.what+" failed"), s.Done())
+		return tea.Batch(ui.Fail(m.failed, m.err), s.Done(), settle)
 	}
 	s.result, s.resultErr = "OK "+m.what, false
-	return tea.Batch(ui.Toast(ui.ToastSuccess, m.what), s.Done())
+	return tea.Batch(ui.Toast(ui.ToastSuccess, m.what), s.Done(), settle)
 }
 
 // errText says what failed and, for an API error, what the code means.
@@ -167,7 +169,7 @@ func (s *Screen) copyURL() tea.Cmd {
 func (s *Screen) makeDefault() tea.Cmd {
 	l, _ := s.Selected()
 	yes := true
-	return s.run("Made "+l.Name+" the default link", func(ctx context.Context, c *api.Client, ev string) error {
+	return s.run("Made "+l.Name+" the default link", "Make "+l.Name+" the default link", func(ctx context.Context, c *api.Client, ev string) error {
 		return c.AccessLinks.Update(ctx, ev, l.AccessLinkID, &api.AccessLinkUpdate{IsDefault: &yes})
 	})
 }
@@ -187,17 +189,17 @@ func (s *Screen) deleteQuestion() string {
 func (s *Screen) remove() tea.Cmd {
 	l, _ := s.Selected()
 	id := l.AccessLinkID
-	return s.run("Deleted "+l.Name, func(ctx context.Context, c *api.Client, ev string) error {
+	return s.run("Deleted "+l.Name, "Delete link "+l.Name, func(ctx context.Context, c *api.Client, ev string) error {
 		return c.AccessLinks.Delete(ctx, ev, id)
 	})
 }
 
 // run performs a change in the background; the screen is busy until its
 // answer.
-func (s *Screen) run(what string, fn func(context.Context, *api.Client, string) error) tea.Cmd {
+func (s *Screen) run(what, op string, fn func(context.Context, *api.Client, string) error) tea.Cmd {
 	client, id := s.client, s.eventID
 	return s.Do(strings.ToLower(what[:1])+what[1:], func() tea.Msg {
-		return doneMsg{what: what, err: fn(context.Background(), client, id)}
+		return doneMsg{what: what, failed: op, err: fn(context.Background(), client, id)}
 	})
 }
 
@@ -266,9 +268,11 @@ const (
 	flagDefault      = "default"
 )
 
-func (s *Screen) groups(v *linkForm, create bool) []*huh.Group {
+// groups are the link form's fields, keyed by the request fields they fill,
+// so a refusal marks the field it names.
+func (s *Screen) groups(fields *ui.Fields, v *linkForm, create bool) []*huh.Group {
 	fs := []huh.Field{
-		huh.NewInput().Title("Name").Value(&v.name).CharLimit(200).
+		huh.NewInput().Key("name").Title("Name").Value(&v.name).CharLimit(200).
 			Validate(func(x string) error {
 				if strings.TrimSpace(x) == "" {
 					return errors.New("a name is required")
@@ -277,30 +281,46 @@ func (s *Screen) groups(v *linkForm, create bool) []*huh.Group {
 			}),
 	}
 	if create {
-		fs = append(fs, huh.NewSelect[string]().Title("Type").Inline(true).Options(
+		fs = append(fs, huh.NewSelect[string]().Key("type").Title("Type").Inline(true).Options(
 			huh.NewOption("registration", api.LinkRegistration),
 			huh.NewOption("group-join", api.LinkGroupJoin)).Value(&v.typ))
 	}
 	fs = append(fs,
-		huh.NewSelect[string]().Title("Sign-in").Inline(true).Options(authOptions()...).Value(&v.auth),
-		huh.NewInput().Title("Identity provider (corporate SSO only)").Value(&v.idp),
-		huh.NewSelect[string]().Title("Ticket type (group-join only)").Inline(true).Options(s.typeOptions()...).Value(&v.ticketType),
+		huh.NewSelect[string]().Key("authentication_method").Title("Sign-in").Inline(true).Options(authOptions()...).Value(&v.auth),
+		huh.NewInput().Key("idp_name").Title("Identity provider (corporate SSO only)").Value(&v.idp),
+		huh.NewSelect[string]().Key("ticket_type_id").Title("Ticket type (group-join only)").Inline(true).Options(s.typeOptions()...).Value(&v.ticketType),
 	)
 	if s.recurring {
-		fs = append(fs, huh.NewSelect[string]().Title("Recurring registration").Inline(true).Options(optionOptions()...).Value(&v.option))
+		fs = append(fs, huh.NewSelect[string]().Key("recurring_registration_option").Title("Recurring registration").Inline(true).Options(optionOptions()...).Value(&v.option))
 	}
 	fs = append(fs,
-		huh.NewInput().Title(fmt.Sprintf("Allowed domains (comma-separated, at most %d; empty: all)", api.MaxAllowedDomains)).
+		huh.NewInput().Key("allow_domain_list").Title(fmt.Sprintf("Allowed domains (comma-separated, at most %d; empty: all)", api.MaxAllowedDomains)).
 			Value(&v.domains).CharLimit(4000).Validate(checkDomains),
-		huh.NewInput().Title("Only these addresses (comma-separated; empty: anyone)").
+		huh.NewInput().Key("email_restrict_list").Title("Only these addresses (comma-separated; empty: anyone)").
 			Value(&v.emails).CharLimit(8000).Validate(checkEmails),
-		huh.NewMultiSelect[string]().Title("Options (space toggles)").Options(
+		huh.NewMultiSelect[string]().Key("flags").Title("Options (space toggles)").Options(
 			huh.NewOption("require the registration email at join", flagEmailAuth).Selected(v.emailAuth),
 			huh.NewOption("require a security code at join", flagSecurityCode).Selected(v.securityCode),
 			huh.NewOption("make it the default link", flagDefault).Selected(v.isDefault),
 		).Value(&v.flags),
 	)
-	return []*huh.Group{huh.NewGroup(fs...)}
+	return []*huh.Group{fields.Group(fs...)}
+}
+
+// newLinkForm is the create or edit form: it stays open until the server
+// takes it, a refusal marked at its field.
+func (s *Screen) newLinkForm(title string, v *linkForm, create bool, submit func() tea.Cmd) *ui.Form {
+	return ui.NewKeptForm(s.Ctx.Theme, title, submit, func(fs *ui.Fields) []*huh.Group {
+		return s.groups(fs, v, create)
+	}).Alias("security_at_join", "flags").Alias("is_default", "flags")
+}
+
+// refusedField is the form field a refusal without a field is about.
+func refusedField(err error) string {
+	if api.IsCode(err, api.CodeJoinLinkNameTaken) {
+		return "name"
+	}
+	return ""
 }
 
 // readFlags copies the multi-select into the booleans.
@@ -327,7 +347,7 @@ func (s *Screen) openCreate() tea.Cmd {
 		v.option = api.RecurringAllSessions
 	}
 	eventType := s.eventType()
-	f := ui.NewForm(s.Ctx.Theme, fmt.Sprintf("New access link for %q", s.eventName), func() tea.Cmd {
+	f := s.newLinkForm(fmt.Sprintf("New access link for %q", s.eventName), v, true, func() tea.Cmd {
 		v.readFlags()
 		in := &api.AccessLinkCreate{Name: strings.TrimSpace(v.name), Type: v.typ, AuthenticationMethod: v.auth,
 			IdPName: strings.TrimSpace(v.idp), IsDefault: v.isDefault, AllowDomainList: splitList(v.domains),
@@ -336,17 +356,17 @@ func (s *Screen) openCreate() tea.Cmd {
 		if v.emailAuth || v.securityCode {
 			in.SecurityAtJoin = v.security()
 		}
-		return s.run("Created "+in.Name, func(ctx context.Context, c *api.Client, ev string) error {
+		return s.run("Created "+in.Name, "Create link "+in.Name, func(ctx context.Context, c *api.Client, ev string) error {
 			_, err := c.AccessLinks.Create(ctx, ev, in)
 			return err
 		})
-	}, s.groups(v, true)...)
+	})
 	return s.Dialog.ShowForm(f)
 }
 
 func (s *Screen) openEdit() tea.Cmd {
 	l, _ := s.Selected()
-	v := &linkForm{name: l.Name, auth: l.AuthenticationMethod, idp: l.IdPName, option: l.RecurringRegistrationOption,
+	v := &linkForm{name: l.Name, auth: api.NeutralAuthMethod(l.AuthenticationMethod), idp: l.IdPName, option: l.RecurringRegistrationOption,
 		ticketType: l.TicketTypeID, domains: strings.Join(l.AllowDomainList, ", "), emails: strings.Join(l.EmailRestrictList, ", "),
 		isDefault: l.IsDefault}
 	if l.SecurityAtJoin != nil {
@@ -362,7 +382,7 @@ func (s *Screen) openEdit() tea.Cmd {
 	}
 	orig := *v
 	id, typ, eventType := l.AccessLinkID, l.Type, s.eventType()
-	f := ui.NewForm(s.Ctx.Theme, "Edit "+l.Name+" ("+l.Type+")", func() tea.Cmd {
+	f := s.newLinkForm("Edit "+l.Name+" ("+l.Type+")", v, false, func() tea.Cmd {
 		v.readFlags()
 		u := &api.AccessLinkUpdate{LinkType: typ, EventType: eventType}
 		if v.name != orig.name {
@@ -396,10 +416,10 @@ func (s *Screen) openEdit() tea.Cmd {
 			yes := true
 			u.IsDefault = &yes
 		}
-		return s.run("Saved "+strings.TrimSpace(v.name), func(ctx context.Context, c *api.Client, ev string) error {
+		return s.run("Saved "+strings.TrimSpace(v.name), "Save link "+strings.TrimSpace(v.name), func(ctx context.Context, c *api.Client, ev string) error {
 			return c.AccessLinks.Update(ctx, ev, id, u)
 		})
-	}, s.groups(v, false)...)
+	})
 	return s.Dialog.ShowForm(f)
 }
 

@@ -88,11 +88,24 @@ func TestCreateEditDefaultDelete(t *testing.T) {
 	for range 8 {
 		r.Press("enter")
 	}
-	r.Contains("ERROR Saved Registration", "261203", "unique name")
+	// The refused form stays open with every value, the reason at the
+	// name; a new name and ctrl+s from the first field save it.
+	r.Contains("Not saved: the reason is under the field marked ! (name)", "! Each join link must have a unique name",
+		"> Registration", "> contoso.example", "Edit Partners (registration)")
+	r.Golden("edit_refused")
+	r.Press("ctrl+u")
+	r.Type("Partners 2")
+	r.Lacks("! update access link") // the mark goes with the value it was about
+	r.Press("ctrl+s")
+	r.Contains("OK Saved Partners 2")
+	r.Lacks("Edit Partners")
+	if l := r.links(t); l[2].Name != "Partners 2" || l[2].AllowDomainList[0] != "contoso.example" {
+		t.Fatalf("after the second save %+v", l[2])
+	}
 	r.Press("x")
 	r.Contains("DANGER", "Delete the access link")
 	r.Press("y")
-	r.Contains("OK Deleted Partners", "2 links")
+	r.Contains("OK Deleted Partners 2", "2 links")
 	if l := r.links(t); len(l) != 2 || strings.Contains(l[0].Name+l[1].Name, "Partners") {
 		t.Fatalf("after delete %+v", l)
 	}
@@ -157,4 +170,34 @@ func TestTicketTypesReloadWithLinks(t *testing.T) {
 	d.Press("r")
 	d.Contains("Ticket type Speaker")
 	d.Lacks(speaker)
+}
+
+// A group-join link with email authentication is refused by the check
+// before anything is sent: the form stays open at 80x24 with every value,
+// the reason under the options it is about, focused there; unticking the
+// option and ctrl+s creates the link.
+func TestRefusedLinkFormStaysOpenAtItsField(t *testing.T) {
+	r := newRig(t, 80, 24)
+	r.Press("a")
+	r.Type("Team tables")
+	r.Press("enter", "right", "enter") // name; type: group-join
+	for range 5 {                      // sign-in, idp, ticket type, recurring, domains
+		r.Press("enter")
+	}
+	r.Type("ana@example.org")
+	r.Press("enter", "space", "enter") // addresses; options: email at join
+	r.Contains("Not saved: the reason is under the field marked ! (flags)",
+		"! security_at_join.email_authentication applies only to registration",
+		"[x] require the registration email at join", "field 9 of 9")
+	r.Golden("refused_group_join_80x24")
+	if l := r.links(t); len(l) != 2 {
+		t.Fatalf("a refused link was created: %+v", l)
+	}
+	r.Press("space") // untick
+	r.Press("ctrl+s")
+	r.Contains("OK Created Team tables")
+	l := r.links(t)
+	if len(l) != 3 || l[2].Name != "Team tables" || l[2].Type != api.LinkGroupJoin || l[2].EmailRestrictList[0] != "ana@example.org" {
+		t.Fatalf("links %+v", l)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/timer"
@@ -35,6 +36,9 @@ type board struct {
 
 	stats roster.Stats
 	have  bool
+	// venue is the desk's venue (evdesk desk --venue); nil for a desk
+	// that works alone.
+	venue *venue.Info
 
 	sessions []roster.SessionCount
 	sessTask ui.Task
@@ -57,6 +61,16 @@ func newBoard(ctx *ui.Context, d Deps, eventID, sessionID string) board {
 
 // show takes new figures.
 func (b *board) show(st roster.Stats) { b.stats, b.have = st, true }
+
+// showDesk takes a desk's figures, and its venue's.
+func (b *board) showDesk(v *venue.Desk) {
+	b.show(v.Stats(boardLatest))
+	b.venue = nil
+	if vn := v.Venue(); vn != nil {
+		in := vn.Info()
+		b.venue = &in
+	}
+}
 
 // loadSessions counts each session's check-ins (an event's board only),
 // then asks again after sessionsEvery.
@@ -95,6 +109,9 @@ func (b *board) view(w, h int) string {
 	left := append(b.chart(min(w, 72)), "")
 	left = append(left, b.latest()...)
 	right := b.desks()
+	if b.venue != nil {
+		right = append(append(right, ""), b.venueLines(h)...)
+	}
 	if b.sessionID == "" {
 		right = append(append(right, ""), b.sessionLines(max(4, h-len(right)-5))...)
 	}
@@ -105,8 +122,11 @@ func (b *board) view(w, h int) string {
 	} else {
 		// One column: the desks' counts first, so a short terminal (the
 		// desk's own, at 80x24) still shows who is doing what.
-		lines = append(append(lines, b.deskLine(w)), "")
-		lines = append(lines, left...)
+		lines = append(lines, b.deskLine(w))
+		if b.venue != nil {
+			lines = append(lines, b.venueLine(w))
+		}
+		lines = append(append(lines, ""), left...)
 		if b.sessionID == "" {
 			lines = append(lines, "")
 			// What does not fit is counted ("... and 9 more") on the last line.
@@ -255,7 +275,85 @@ func (d *Desk) toggleBoard() tea.Cmd {
 		return nil
 	}
 	if d.v != nil {
-		d.board.show(d.v.Stats(boardLatest))
+		d.board.showDesk(d.v)
 	}
 	return d.board.loadSessions()
+}
+
+// venueLines are the venue's desks, who sends upstream and the mesh's
+// health, for the board's right column.
+func (b *board) venueLines(h int) []string {
+	t, in := b.ctx.Theme, b.venue
+	out := []string{t.Header.Render("Venue " + ansi.Truncate(sanitize.Line(in.Name), 24, "…")), "  " + b.venueHealth()}
+	now := b.deps.Now()
+	for _, dk := range in.Desks {
+		role := ""
+		switch {
+		case now.Sub(dk.Seen) > venueSilent:
+			role = t.Error.Render("silent")
+		case dk.Upstream:
+			role = t.Success.Render("upstream")
+		case dk.Alone:
+			role = t.Warning.Render("alone")
+		}
+		line := fmt.Sprintf("  %-16s %7s", ansi.Truncate(sanitize.Line(ui.OrDash(dk.Name)), 16, "…"), ui.Thousands(dk.Scans))
+		if dk.Pending > 0 {
+			line += t.Muted.Render(fmt.Sprintf(" (%s waiting)", ui.Thousands(dk.Pending)))
+		}
+		out = append(out, line+" "+role)
+	}
+	if len(in.Twice) > 0 {
+		out = append(out, t.Warning.Render(fmt.Sprintf("Admitted twice during a split: %d", len(in.Twice))))
+		for i, tw := range in.Twice {
+			if i == 3 {
+				out = append(out, t.Muted.Render(fmt.Sprintf("  ... and %d more", len(in.Twice)-i)))
+				break
+			}
+			out = append(out, "  "+ansi.Truncate(sanitize.Line(tw.Email), 24, "…")+t.Muted.Render(
+				" "+sanitize.Line(tw.First)+", again "+sanitize.Line(tw.Again)+" "+tw.At.In(b.deps.Local).Format("15:04")))
+		}
+	}
+	if in.Err != "" && in.State != "meshed" {
+		out = append(out, t.Muted.Render("  "+ansi.Truncate(ui.OneLine(in.Err), 40, "…")))
+	}
+	return out
+}
+
+// venueSilent is how long a desk may go unheard before the board says so.
+const venueSilent = 10 * time.Second
+
+// venueHealth is the mesh in a few words: "meshed · upstream Door B ·
+// 3 copies · 12 to send".
+func (b *board) venueHealth() string {
+	t, in := b.ctx.Theme, b.venue
+	var state string
+	switch in.State {
+	case "meshed":
+		state = t.Success.Render("MESHED")
+	case "alone":
+		state = t.Error.Render("CUT OFF: working alone")
+	default:
+		state = t.Warning.Render("JOINING")
+	}
+	parts := []string{state}
+	if in.Upstream != "" {
+		parts = append(parts, "upstream "+sanitize.Line(in.Upstream))
+	} else {
+		parts = append(parts, "no upstream desk yet")
+	}
+	if in.Replicas > 0 {
+		parts = append(parts, fmt.Sprintf("%d copies", in.Replicas))
+	}
+	parts = append(parts, ui.Thousands(in.Queue)+" to send")
+	return strings.Join(parts, " · ")
+}
+
+// venueLine is the venue on one line, for a narrow board.
+func (b *board) venueLine(w int) string {
+	in := b.venue
+	s := b.ctx.Theme.Header.Render("Venue: ") + b.venueHealth() + fmt.Sprintf(" · %d desks", len(in.Desks))
+	if len(in.Twice) > 0 {
+		s += b.ctx.Theme.Warning.Render(fmt.Sprintf(" · %d admitted twice", len(in.Twice)))
+	}
+	return ansi.Truncate(s, w, "…")
 }

@@ -8,7 +8,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/evdesk/evdesk/internal/checkin/printing"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 
 	"github.com/evdesk/evdesk/api"
 )
@@ -33,6 +35,10 @@ type Deps struct {
 	// kiosk key and this PIN (digits only, so no scan can be taken for it;
 	// config.CheckKioskPIN checks it).
 	KioskPIN string
+	// KioskSearch offers the registrant search while the kiosk is locked:
+	// names only, partly masked (the profile's kiosk_search). Without it
+	// the public cannot search the roster.
+	KioskSearch bool
 	// SyncEvery and RefreshEvery set how often the check-in history and
 	// the roster are refreshed (venue's defaults when zero).
 	SyncEvery, RefreshEvery time.Duration
@@ -41,6 +47,11 @@ type Deps struct {
 	Local *time.Location
 	// Bell starts desks with the terminal bell on failures switched on.
 	Bell bool
+	// Venue, when set, makes a desk's membership of its venue (evdesk
+	// desk --venue): the desks of a venue agree and share one sender.
+	Venue func(eventID, sessionID string) (venue.Venue, error)
+	// Extras: walk-ins, badges, the on_checkin hook (door.go).
+	Extras Extras
 
 	hooks *testHooks
 }
@@ -96,4 +107,8 @@ type testHooks struct {
 	checkIn scanqueue.CheckInFunc
 	// wait replaces the background refreshes' waits.
 	wait func(ctx context.Context, d time.Duration) error
+	// walkinSleep replaces the walk-in sender's retry waits.
+	walkinSleep func(ctx context.Context, d time.Duration) error
+	// printing adjusts the print queue's options (a faster poll).
+	printing func(*printing.Options)
 }

@@ -84,6 +84,8 @@ type Desk struct {
 	// END:VCARD line (see takeLine); nil when none is coming.
 	card []string
 
+	door deskDoor // walk-ins, badges, the hook (door_desk.go)
+
 	searching bool
 	reg       *registrants
 	showBoard bool
@@ -167,6 +169,16 @@ func (d *Desk) Close() {
 // scanner's keystrokes never reach the shell or a table.
 func (d *Desk) CapturingInput() bool { return true }
 
+// TakesScans is always true: a barcode scanner's codes belong here, and
+// the shell brings them here from under its own panels (ui.ScanTaker).
+func (d *Desk) TakesScans() bool { return true }
+
+// Reopen opens the same desk again, for the shell's way back to the desk
+// after it has left (ui.Reopener).
+func (d *Desk) Reopen() ui.Screen {
+	return newDesk(d.ctx, d.deps, d.eventID, d.eventName, d.sessionID, d.sessionName)
+}
+
 // CapturingBack is true: esc clears the input first, then leaves.
 func (d *Desk) CapturingBack() bool { return true }
 
@@ -180,7 +192,10 @@ func (d *Desk) Locked() string {
 
 // ConfirmQuit holds up quitting while scans wait to be sent.
 func (d *Desk) ConfirmQuit() string {
-	n := d.unsaved
+	if why := d.door.dialog.QuitReason(); why != "" {
+		return why
+	}
+	n := d.unsaved + d.unsentWalkIns()
 	if d.v != nil {
 		n += d.v.Journal().Counts().Pending
 	}
@@ -194,9 +209,18 @@ func (d *Desk) ConfirmQuit() string {
 }
 
 func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	doorCmd, handled := d.updateDoor(msg)
+	if handled {
+		return d, doorCmd
+	}
+	s, cmd := d.update(msg)
+	return s, tea.Batch(doorCmd, cmd)
+}
+
+func (d *Desk) update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case openedMsg:
-		return d, d.onOpened(msg)
+		return d, tea.Batch(d.onOpened(msg), d.openedDoor(msg))
 	case recordedMsg:
 		return d, d.onRecorded(msg)
 	case statusMsg:
@@ -217,6 +241,8 @@ func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return d, nil
 	case boardMsg:
 		return d, d.board.update(msg)
+	case kioskFadeMsg: // the view reads the clock: drawing again fades it
+		return d, nil
 	case boardTickMsg:
 		if !d.showBoard {
 			return d, nil
@@ -250,7 +276,7 @@ func (d *Desk) refreshVenue() {
 		d.refilter()
 	}
 	if d.showBoard {
-		d.board.show(d.v.Stats(boardLatest))
+		d.board.showDesk(d.v)
 	}
 }
 
@@ -270,6 +296,9 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	if cmd, handled := d.doorActions().Dispatch(k, &d.door.dialog, d.ctx); handled {
+		return cmd
+	}
 	switch {
 	case d.isSubmit(k):
 		raw := d.input.Value()
@@ -278,6 +307,9 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, d.keys.Search):
 		return d.openSearch()
 	case key.Matches(k, d.keys.Board):
+		if d.kioskLocked() {
+			return ui.Toast(ui.ToastInfo, "The arrivals board is not shown at a locked kiosk")
+		}
 		return d.toggleBoard()
 	case key.Matches(k, d.keys.History):
 		if why := d.Locked(); why != "" {
@@ -315,7 +347,9 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if why := d.Locked(); why != "" {
 			return ui.Toast(ui.ToastInfo, why)
 		}
-		return d.leave()
+		// Leaving asks, as quitting does: away from the desk, scans are
+		// ignored.
+		return ui.Ask("Leave the check-in desk? Away from it, scans are ignored.", d.leave())
 	}
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(k)
@@ -420,6 +454,7 @@ func (d *Desk) submit(raw string) tea.Cmd {
 	if ring {
 		cmds = append(cmds, d.ring())
 	}
+	cmds = append(cmds, d.fadeLater())
 	return tea.Batch(cmds...)
 }
 
@@ -531,6 +566,9 @@ func (d *Desk) onOpened(m openedMsg) tea.Cmd {
 		cmds = append(cmds, ui.Toast(ui.ToastInfo,
 			fmt.Sprintf("%s from an earlier session not sent yet; sending now", scansWord(d.resumed))))
 	}
+	for _, note := range m.v.Journal().Notes() { // damaged lines set aside
+		cmds = append(cmds, ui.Toast(ui.ToastError, note))
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -589,10 +627,11 @@ func (d *Desk) onAck(scans []scanqueue.Scan) tea.Cmd {
 		d.counts = d.v.Journal().Counts()
 		d.refreshVenue() // the arrivals hold this desk's confirmed check-ins now
 	}
+	door := d.afterAck(scans)
 	if ring {
-		return d.ring()
+		return tea.Batch(door, d.ring())
 	}
-	return nil
+	return door
 }
 
 // reconcile settles pending entries the journal has answers for: an ack can
@@ -625,6 +664,7 @@ func scansWord(n int) string {
 
 func (d *Desk) SetSize(w, h int) {
 	d.width, d.height = w, h
+	d.door.dialog.SetSize(w, h)
 	d.input.SetWidth(max(10, w-len(d.input.Prompt)-3))
 	if d.reg != nil {
 		d.reg.table.SetSize(w, d.searchTableHeight())
@@ -636,6 +676,7 @@ func (d *Desk) ShortHelp() []key.Binding {
 		return []key.Binding{d.keys.Choose, d.keys.Pick, d.keys.CloseSearch}
 	}
 	out := []key.Binding{d.keys.Submit, d.keys.Search, d.keys.Board, d.keys.History, d.keys.Retry, d.keys.Bell, d.keys.Back}
+	out = append(out, d.doorHelp()...)
 	if d.kiosk != nil {
 		out = append([]key.Binding{d.keys.Kiosk}, out...)
 	}
@@ -650,5 +691,6 @@ func (d *Desk) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		first,
 		{d.keys.Search, d.keys.Choose, d.keys.Pick, d.keys.CloseSearch, d.keys.Board, d.keys.History},
+		d.doorActions().ShortHelp(), // the ? panel lists them all; a key that is off says why
 	}
 }

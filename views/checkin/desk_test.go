@@ -249,7 +249,14 @@ func TestLeavingTheDeskReleasesTheJournal(t *testing.T) {
 	r.Type("half typed")
 	r.Press("esc") // clears the input first
 	r.Contains("Desk: Observability Summit APAC")
+	r.Press("esc") // leaving asks, as quitting does
+	r.Contains("Leave the check-in desk?", "Yes: ctrl+y", "No: esc")
+	r.Type("ana@example.org") // a scan into the question is a scan
+	r.Press("enter", "esc")   // and esc stays
+	r.Lacks("Leave the check-in desk?")
+	r.Contains("Desk: Observability Summit APAC", "ana@example.org")
 	r.Press("esc")
+	r.Press("ctrl+y")
 	r.Contains("choose an upcoming event")
 	<-rt.down
 	j, err := scanqueue.Open(dir, r.ids.LargeConferenceEventID, "")

@@ -19,11 +19,18 @@ func (d *Desk) boxHeight() int {
 	if d.height >= 24 {
 		return 7
 	}
-	// A ticket's line needs a row of its own.
-	if e, ok := d.latest(); ok && d.card == nil && scanText(e) != "" {
-		return 6
+	// A ticket's line, and the door's (a badge, a walk-in), need a row
+	// of their own.
+	h := 5
+	if e, ok := d.latest(); ok && d.card == nil {
+		if scanText(e) != "" {
+			h++
+		}
+		if line, _ := d.doorLine(e); line != "" {
+			h++
+		}
 	}
-	return 5
+	return min(h, 7)
 }
 
 // layout says which optional rows fit: the gaps between blocks go first
@@ -47,6 +54,10 @@ func (d *Desk) View() string {
 	if d.width <= 0 || d.height <= 0 {
 		return ""
 	}
+	return d.door.dialog.View(d.deskView(), d.width, d.height)
+}
+
+func (d *Desk) deskView() string {
 	w := d.width
 	lines := []string{d.titleLine(), d.connLine(), d.countersLine()}
 	if d.gaps() {
@@ -71,7 +82,7 @@ func (d *Desk) View() string {
 	}
 	lines = append(lines, d.boxView())
 	rest := d.height - d.headLines() - d.boxHeight()
-	if rest >= 3 {
+	if rest >= 3 && !d.kioskLocked() { // the public sees no earlier scans
 		if d.gaps() {
 			lines = append(lines, "")
 			rest--
@@ -134,6 +145,8 @@ func (d *Desk) rosterText() string {
 	switch {
 	case r.Loading && r.Roster == nil:
 		return fmt.Sprintf("roster loading %s of %s", ui.Thousands(r.Loaded), ui.Thousands(r.Total))
+	case r.Roster == nil && r.Refused:
+		return "email only: ticket codes need the registrants scope"
 	case r.Roster == nil && r.Err != nil:
 		return "no roster yet (" + offlineReason(r.Err) + ")"
 	case r.Roster == nil:
@@ -214,7 +227,11 @@ func personText(e entry) string {
 		role = "" // the scanned ticket's role is on the line below
 	}
 	var parts []string
-	for _, s := range []string{e.person.Name, words(e.person.Status), words(role)} {
+	name := e.person.Name
+	if e.person.Company != "" {
+		name = strings.TrimSpace(name + " (" + e.person.Company + ")")
+	}
+	for _, s := range []string{name, words(e.person.Status), words(role)} {
 		if s != "" {
 			parts = append(parts, sanitize.Line(s))
 		}
@@ -248,6 +265,7 @@ func (d *Desk) boxView() string {
 	var v verdict
 	email, scan := "", ""
 	e, scanned := d.latest()
+	scanned = scanned && !d.faded(e)
 	switch {
 	case d.card != nil:
 		v = d.cardVerdict()
@@ -259,6 +277,11 @@ func (d *Desk) boxView() string {
 		}
 		if p := personText(e); p != "" {
 			email += " · " + p
+		}
+		if d.kioskLocked() && !e.refused() {
+			// The public sees who, not their address: a name picked from
+			// the kiosk's search may be someone else's.
+			email = kioskWho(e)
 		}
 		scan = scanText(e)
 		if !e.at.IsZero() {
@@ -279,7 +302,18 @@ func (d *Desk) boxView() string {
 	if scan != "" {
 		body = append(body, center.Render(ansi.Truncate(t.Muted.Render(scan), inner, "…")))
 	}
-	body = append(body, center.Render(ansi.Truncate(text(t, v.role).Render(ui.OneLine(v.detail)), inner, "…")))
+	detail := text(t, v.role).Render(ui.OneLine(v.detail))
+	if scanned && d.card == nil {
+		// The door's line (a badge's print state, what a key does) gets
+		// a row of its own where there is one.
+		if line, r := d.doorLine(e); line != "" && len(body)+2 < d.boxHeight()-1 {
+			body = append(body, center.Render(ansi.Truncate(detail, inner, "…")))
+			detail = text(t, r).Render(ui.OneLine(line))
+		} else if line != "" {
+			detail += t.Muted.Render(" · ") + text(t, r).Render(ui.OneLine(line))
+		}
+	}
+	body = append(body, center.Render(ansi.Truncate(detail, inner, "…")))
 	spare := max(0, d.boxHeight()-2-len(body))
 	st := lipgloss.NewStyle().Border(border(v.role)).Padding((spare+1)/2, 1, spare-(spare+1)/2, 1).Width(w)
 	if !t.NoColor {

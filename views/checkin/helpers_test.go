@@ -2,11 +2,13 @@ package checkin
 
 import (
 	"context"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/checkin/printing"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/ui"
@@ -31,7 +34,7 @@ type rig struct {
 	t    testing.TB
 	app  *ui.App
 	sim  *sim.Sim
-	srv  *httptest.Server
+	srv  *server
 	ids  sim.Fixtures
 	deps Deps
 	rts  chan *runtime
@@ -49,8 +52,13 @@ type rigConfig struct {
 	checkIn   scanqueue.CheckInFunc
 	offline   bool   // the server drops every connection from the start
 	pin       string // a kiosk's PIN
-	board     bool   // the arrivals board alone, not the desk
-	download  bool   // no roster cached: the desk downloads it
+	extras    Extras // walk-ins, badges, the hook
+	printPoll time.Duration
+	search    bool // a kiosk offers its masked search
+	now       func() time.Time
+	log       *slog.Logger
+	board     bool // the arrivals board alone, not the desk
+	download  bool // no roster cached: the desk downloads it
 }
 
 func withSize(w, h int) rigOpt         { return func(c *rigConfig) { c.w, c.h = w, h } }
@@ -58,7 +66,20 @@ func withJournalDir(dir string) rigOpt { return func(c *rigConfig) { c.dir = dir
 func pickerOnly() rigOpt               { return func(c *rigConfig) { c.noDesk = true } }
 func withSession(id string) rigOpt     { return func(c *rigConfig) { c.sessionID = id } }
 func withKioskPIN(pin string) rigOpt   { return func(c *rigConfig) { c.pin = pin } }
-func boardOnly() rigOpt                { return func(c *rigConfig) { c.board = true } }
+func withExtras(x Extras) rigOpt       { return func(c *rigConfig) { c.extras = x } }
+func withKioskSearch() rigOpt          { return func(c *rigConfig) { c.search = true } }
+func withLog(l *slog.Logger) rigOpt    { return func(c *rigConfig) { c.log = l } }
+
+// withClock runs the rig on c instead of the fixed testClock.
+func withClock(c *movingClock) rigOpt { return func(cfg *rigConfig) { cfg.now = c.Now } }
+
+// movingClock starts at testNow and moves only when the test says; the
+// desk's goroutines read it too.
+type movingClock struct{ ahead atomic.Int64 }
+
+func (c *movingClock) Now() time.Time          { return testNow.Add(time.Duration(c.ahead.Load())) }
+func (c *movingClock) Advance(d time.Duration) { c.ahead.Add(int64(d)) }
+func boardOnly() rigOpt                        { return func(c *rigConfig) { c.board = true } }
 
 // downloadRoster starts the desk with no roster cached, so it downloads
 // the registrants as a desk's first start does. Other rigs find the large
@@ -83,8 +104,7 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		cfg.dir = t.TempDir()
 	}
 	s := sim.New(sim.Options{Now: testClock, NoRateLimit: true})
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	srv := startServer(t, s)
 	if !cfg.download {
 		seedRoster(t, cfg.dir)
 	}
@@ -92,7 +112,7 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		s.SetFaults(0, 0, 1)
 	}
 	mk := func(extra ...api.Option) *api.Client {
-		c, err := api.New(append([]api.Option{api.WithBaseURL(srv.URL + "/v2"), api.WithToken(sim.DemoToken),
+		c, err := api.New(append([]api.Option{api.WithBaseURL(srv.URL() + "/v2"), api.WithToken(sim.DemoToken),
 			api.WithRateLimit(0, 0), api.WithClock(testClock),
 			api.WithSleep(func(context.Context, time.Duration) error { return nil })}, extra...)...)
 		if err != nil {
@@ -107,6 +127,8 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		JournalDir:   cfg.dir,
 		Desk:         "evdesk desk test",
 		KioskPIN:     cfg.pin,
+		Extras:       cfg.extras,
+		KioskSearch:  cfg.search,
 		Now:          testClock,
 		Local:        time.UTC,
 		hooks: &testHooks{
@@ -123,9 +145,19 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 			// The history and the roster refresh when asked (ctrl+r),
 			// so every view is the same on every run.
 			wait: untilWoken,
+			// So do walk-ins that wait for the server.
+			walkinSleep: untilWoken,
+			printing: func(o *printing.Options) {
+				if cfg.printPoll > 0 {
+					o.PollEvery = cfg.printPoll
+				}
+			},
 		},
 	}
-	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test"}
+	if cfg.now != nil {
+		r.deps.Now = cfg.now
+	}
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Log: cfg.log}
 	var appOpts []ui.Option
 	if !cfg.noDesk {
 		ev := cfg.eventID(r.ids)
@@ -225,11 +257,15 @@ func (r *rig) quiet(rt *runtime, deadline <-chan time.Time) {
 	}
 }
 
-// atRest: the venue desk (if one opened) has nothing under way.
+// atRest: the venue desk (if one opened) and its walk-in sender have
+// nothing under way.
 func (rt *runtime) atRest() bool {
 	rt.mu.Lock()
-	v := rt.v
+	v, dr := rt.v, rt.door
 	rt.mu.Unlock()
+	if dr != nil && dr.walker != nil && !dr.walker.AtRest() {
+		return false
+	}
 	return v == nil || v.AtRest()
 }
 

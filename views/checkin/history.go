@@ -127,7 +127,7 @@ func (h *History) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 func (h *History) onPage(m ui.Page[api.AttendeeAction]) tea.Cmd {
 	if m.Err != nil {
 		h.loading, h.err = false, m.Err
-		h.table.SetLoading(false)
+		h.table.LoadFailed(m.Err.Error())
 		return ui.Fail("Check-in history", m.Err)
 	}
 	rows := make([]table.Row, len(m.Items))

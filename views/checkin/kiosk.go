@@ -2,12 +2,16 @@ package checkin
 
 import (
 	"crypto/subtle"
+	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/timer"
 )
 
 // kiosk keeps a desk on screen until a supervisor unlocks it: the kiosk
@@ -23,14 +27,53 @@ type kiosk struct {
 	// garbled: a scan arrived while the prompt was open; its Enter is
 	// refused, since its start went to the prompt.
 	garbled bool
-	wrong   int // wrong PINs in a row, for the message
+	wrong   int       // wrong PINs in a row
+	until   time.Time // no PIN is taken before this (after too many wrong)
 }
 
 // maxTyped bounds what the PIN prompt keeps (config.CheckKioskPIN allows
 // 12 digits at most).
 const maxTyped = 12
 
+// Wrong PINs back off: after kioskFreeTries wrong ones in a row the prompt
+// waits kioskFirstWait, doubling with each further wrong PIN up to
+// kioskMaxWait, so a PIN of six digits cannot be guessed at the desk.
+const (
+	kioskFreeTries = 5
+	kioskFirstWait = 30 * time.Second
+	kioskMaxWait   = time.Hour
+)
+
+// kioskFade is how long a locked kiosk shows a scan's result: the next
+// person in the queue should not read the last one's name.
+const kioskFade = 10 * time.Second
+
+// kioskFadeMsg redraws a kiosk once its latest result has faded.
+type kioskFadeMsg struct{}
+
 func newKiosk(pin string) *kiosk { return &kiosk{pin: pin, locked: true} }
+
+// backoff is the wait after the nth wrong PIN in a row (0 while tries are
+// free).
+func backoff(n int) time.Duration {
+	if n < kioskFreeTries {
+		return 0
+	}
+	d := kioskFirstWait
+	for i := kioskFreeTries; i < n && d < kioskMaxWait; i++ {
+		d *= 2
+	}
+	return min(d, kioskMaxWait)
+}
+
+// kioskLocked reports whether the desk is a locked kiosk (the public's).
+func (d *Desk) kioskLocked() bool { return d.kiosk != nil && d.kiosk.locked }
+
+// waitWords says how long until t, in whole seconds ("30 s").
+func waitWords(now, t time.Time) string {
+	secs := int((t.Sub(now) + time.Second - 1) / time.Second)
+	return fmt.Sprintf("%d s", max(secs, 1))
+}
 
 func kioskLockedText(k key.Binding) string {
 	return "Kiosk: this desk stays on screen; " + k.Help().Key + " and the PIN unlock it"
@@ -51,7 +94,19 @@ func (d *Desk) onKioskKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		if !ks.locked {
 			ks.locked = true
+			if d.searching {
+				d.closeSearch() // the supervisor's search is not the public's
+			}
+			if d.showBoard {
+				d.toggleBoard()
+			}
 			return ui.Toast(ui.ToastInfo, "Kiosk locked"), true
+		}
+		if now := d.deps.Now(); now.Before(ks.until) {
+			d.ctx.Log.Warn("kiosk: PIN prompt refused while waiting", "event", d.eventID, "desk", d.deps.Desk,
+				"wrong", ks.wrong, "until", ks.until)
+			return ui.Toast(ui.ToastError, fmt.Sprintf("Too many wrong PINs (%d in a row): the next try is in %s",
+				ks.wrong, waitWords(now, ks.until))), true
 		}
 		ks.prompting, ks.typed = true, nil
 		return nil, true
@@ -73,11 +128,20 @@ func (d *Desk) onKioskKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case d.isSubmit(k) || k.Code == tea.KeyEnter:
 		ok := subtle.ConstantTimeCompare(ks.typed, []byte(ks.pin)) == 1
 		ks.prompting, ks.typed = false, nil
+		now := d.deps.Now()
 		if !ok {
 			ks.wrong++
+			wait := backoff(ks.wrong)
+			ks.until = now.Add(wait)
+			d.ctx.Log.Warn("kiosk: wrong PIN", "event", d.eventID, "desk", d.deps.Desk, "wrong", ks.wrong, "wait", wait)
+			if wait > 0 {
+				return ui.Toast(ui.ToastError, fmt.Sprintf("Wrong PIN (%d in a row): the desk stays locked; the next try is in %s",
+					ks.wrong, waitWords(now, ks.until))), true
+			}
 			return ui.Toast(ui.ToastError, "Wrong PIN: the desk stays locked"), true
 		}
-		ks.locked, ks.wrong = false, 0
+		d.ctx.Log.Info("kiosk: unlocked", "event", d.eventID, "desk", d.deps.Desk, "wrong_before", ks.wrong)
+		ks.locked, ks.wrong, ks.until = false, 0, time.Time{}
 		return ui.Toast(ui.ToastSuccess, "Kiosk unlocked: esc leaves the desk, ctrl+c quits; "+d.keys.Kiosk.Help().Key+" locks again"), true
 	case k.Text != "":
 		// A scan is coming in: the prompt closes and the desk takes the
@@ -93,4 +157,43 @@ func (d *Desk) kioskLine() string {
 	t := d.ctx.Theme
 	dots := strings.Repeat("*", len(d.kiosk.typed))
 	return t.Key.Render("PIN > ") + dots + t.Muted.Render("   (digits, then enter; esc cancels)")
+}
+
+// faded reports whether a locked kiosk no longer shows e, its latest
+// result: kioskFade after the scan.
+func (d *Desk) faded(e entry) bool {
+	return d.kioskLocked() && d.deps.Now().Sub(e.at) >= kioskFade
+}
+
+// fadeLater redraws a locked kiosk once the result just shown has faded.
+func (d *Desk) fadeLater() tea.Cmd {
+	if !d.kioskLocked() {
+		return nil
+	}
+	return timer.After(kioskFade, func(time.Time) tea.Msg { return kioskFadeMsg{} })
+}
+
+// maskName is a name as a locked kiosk's search shows it: the first word
+// whole, the others by their initial ("Dana C."), so the public can find
+// themselves without reading the roster.
+func maskName(name string) string {
+	parts := strings.Fields(name)
+	for i := 1; i < len(parts); i++ {
+		r := []rune(parts[i])
+		parts[i] = string(r[0]) + "."
+	}
+	return strings.Join(parts, " ")
+}
+
+// kioskWho names a scan's person at a locked kiosk: the masked name, else
+// the address with its local part masked ("d***@example.com").
+func kioskWho(e entry) string {
+	if e.person != nil && e.person.Name != "" {
+		return sanitize.Line(maskName(e.person.Name))
+	}
+	local, domain, ok := strings.Cut(e.email, "@")
+	if !ok || local == "" {
+		return "***"
+	}
+	return sanitize.Line(string([]rune(local)[0]) + "***@" + domain)
 }

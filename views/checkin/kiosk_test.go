@@ -1,13 +1,17 @@
 package checkin
 
 import (
+	"bytes"
+	"log/slog"
+	"strings"
 	"testing"
+	"time"
 )
 
 // A kiosk desk stays on screen: esc and ctrl+c do not leave it and say
 // how to unlock; a wrong PIN keeps it locked; ctrl+k and the PIN unlock it.
 func TestKioskStaysUntilThePIN(t *testing.T) {
-	r := newRig(t, withKioskPIN("2468"))
+	r := newRig(t, withKioskPIN("246813"))
 	r.settle("ONLINE", "KIOSK")
 	r.Press("esc")
 	r.Contains("Kiosk: this desk stays on screen; ctrl+k and the PIN unlock it", "CHECK-IN DESK")
@@ -28,15 +32,15 @@ func TestKioskStaysUntilThePIN(t *testing.T) {
 	r.Contains("CHECK-IN DESK")
 
 	r.Send(ctrl('k'))
-	r.Type("2468")
+	r.Type("246813")
 	r.Press("enter")
 	r.Contains("KIOSK UNLOCKED", "Kiosk unlocked")
 	r.Send(ctrl('k'))
 	r.Contains("Kiosk locked", " KIOSK ")
 	r.Send(ctrl('k'))
-	r.Type("2468")
+	r.Type("246813")
 	r.Press("enter")
-	r.Press("esc")
+	r.Press("esc", "ctrl+y")
 	r.Contains("choose an upcoming event") // left for the picker
 }
 
@@ -44,7 +48,7 @@ func TestKioskStaysUntilThePIN(t *testing.T) {
 // closes at the first character that is not a digit, and the scan it cut
 // short is refused whole (scan it again); the next scan is a scan.
 func TestKioskPromptGivesWayToAScan(t *testing.T) {
-	r := newRig(t, withKioskPIN("2468"))
+	r := newRig(t, withKioskPIN("246813"))
 	r.settle("ONLINE")
 	r.Send(ctrl('k'))
 	r.scan("12ana@example.org")
@@ -55,8 +59,120 @@ func TestKioskPromptGivesWayToAScan(t *testing.T) {
 	}
 	who := r.registered(40)
 	r.scan(who)
-	r.settle("[OK] CHECKED IN", who)
+	r.settle("[OK] CHECKED IN", kioskWho(entry{email: who}))
 	if !r.desk().kiosk.locked {
 		t.Fatal("the scan unlocked the kiosk")
+	}
+}
+
+// typePIN opens the kiosk's prompt and enters pin.
+func (r *rig) typePIN(pin string) {
+	r.t.Helper()
+	r.Send(ctrl('k'))
+	r.Contains("PIN > ")
+	r.Type(pin)
+	r.Press("enter")
+}
+
+// Wrong PINs back off: four are free, the fifth makes the prompt wait 30 s,
+// the next one 60 s; every attempt is logged, never the PIN typed.
+func TestKioskBacksOffAfterFiveWrongPINs(t *testing.T) {
+	var logs bytes.Buffer
+	clock := &movingClock{}
+	r := newRig(t, withKioskPIN("246813"), withClock(clock), withSize(80, 24),
+		withLog(slog.New(slog.NewTextHandler(&logs, nil))))
+	r.settle("ONLINE", "KIOSK")
+	for i := 1; i <= 4; i++ {
+		r.typePIN("111111")
+		r.Contains("Wrong PIN: the desk stays locked")
+	}
+	r.typePIN("111111")
+	r.Contains("Wrong PIN (5 in a row): the desk stays locked; the next try is in 30 s", "KIOSK")
+	r.Golden("kiosk_5_wrong_80x24")
+	r.Send(ctrl('k'))
+	r.Lacks("PIN > ")
+	r.Contains("Too many wrong PINs (5 in a row): the next try is in 30 s")
+	clock.Advance(20 * time.Second)
+	r.Send(ctrl('k'))
+	r.Contains("the next try is in 10 s")
+	clock.Advance(10 * time.Second)
+	r.typePIN("222222")
+	r.Contains("Wrong PIN (6 in a row): the desk stays locked; the next try is in 60 s")
+	clock.Advance(time.Minute)
+	r.typePIN("246813")
+	r.Contains("KIOSK UNLOCKED")
+
+	// A lock and the same again: the count starts over.
+	r.Send(ctrl('k'))
+	r.typePIN("111111")
+	r.Contains("Wrong PIN: the desk stays locked")
+
+	log := logs.String()
+	if n := strings.Count(log, "kiosk: wrong PIN"); n != 7 {
+		t.Errorf("%d wrong PINs logged, want 7:\n%s", n, log)
+	}
+	for _, want := range []string{"wrong=5 wait=30s", "wrong=6 wait=1m0s", "kiosk: PIN prompt refused while waiting", "kiosk: unlocked"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %q:\n%s", want, log)
+		}
+	}
+	for _, pin := range []string{"111111", "222222", "246813"} {
+		if strings.Contains(log, pin) {
+			t.Errorf("the log holds a PIN:\n%s", log)
+		}
+	}
+}
+
+func TestKioskBackoffDoubles(t *testing.T) {
+	for n, want := range map[int]time.Duration{1: 0, 4: 0, 5: 30 * time.Second, 6: time.Minute, 7: 2 * time.Minute, 12: time.Hour, 1000: time.Hour} {
+		if got := backoff(n); got != want {
+			t.Errorf("backoff(%d) = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// A locked kiosk shows only the latest result, with the name masked, and
+// no earlier scans; the result fades after kioskFade.
+func TestKioskShowsOnlyTheLatestResultAndItFades(t *testing.T) {
+	clock := &movingClock{}
+	r := newRig(t, withKioskPIN("246813"), withClock(clock))
+	r.settle("ONLINE", "KIOSK")
+	first, second := r.registered(41), r.registered(42)
+	r.scan(first)
+	r.settle("[OK] CHECKED IN")
+	clock.Advance(2 * time.Second)
+	r.scan(second)
+	r.settle("[OK] CHECKED IN", kioskWho(entry{email: second}))
+	r.Lacks(first, second, kioskWho(entry{email: first}), "Recent scans")
+	clock.Advance(kioskFade)
+	r.Send(kioskFadeMsg{})
+	r.Contains("READY", "Scan a ticket or badge")
+	r.Lacks(kioskWho(entry{email: second}), "CHECKED IN")
+
+	// Unlocked, the supervisor sees the recent scans in full.
+	r.typePIN("246813")
+	r.Contains("Recent scans", first, second)
+}
+
+// The public cannot search the roster at a kiosk unless the profile
+// offers it, and then sees names only, partly masked.
+func TestKioskSearchIsOffUnlessOfferedThenMasked(t *testing.T) {
+	r := newRig(t, withKioskPIN("246813"))
+	r.settle("ONLINE", "KIOSK")
+	r.Send(ctrl('f'))
+	r.Contains("Search is off at this kiosk")
+	r.Lacks("@")
+
+	r = newRig(t, withKioskPIN("246813"), withKioskSearch())
+	r.settle("ONLINE", "KIOSK")
+	r.Send(ctrl('f'))
+	r.Contains("Name (type part of your first name)")
+	view := r.View()
+	body := view[strings.Index(view, "Name (type"):]
+	if strings.Contains(body, "@") {
+		t.Fatalf("the kiosk's search shows addresses:\n%s", view)
+	}
+	if got, want := maskName("Dana  van Cole"), "Dana v. C."; got != want {
+		t.Fatalf("maskName = %q, want %q", got, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/scancode"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/walkin"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -53,6 +54,8 @@ type entry struct {
 	// headline is what a refused scan was, for the result box's second
 	// line ("read \"...\": ..."); msg then says what to do.
 	headline string
+	// walk is the walk-in this entry registers (kindWalkIn), or came from.
+	walk *walkin.Walkin
 }
 
 // disagrees: the server's answer contradicts the roster's.
@@ -131,6 +134,8 @@ func describe(e entry, c conn, local *time.Location) verdict {
 		return verdict{mark: "XX", word: "UNKNOWN TICKET", role: roleErr, detail: e.msg}
 	case kindNoRoster:
 		return verdict{mark: "..", word: "ROSTER NOT READY", role: roleWarn, detail: e.msg}
+	case kindWalkIn:
+		return describeWalkIn(e, c)
 	default:
 		return verdict{mark: "XX", word: "NOT RECORDED", role: roleErr, detail: e.msg}
 	}
@@ -171,6 +176,8 @@ func (e entry) failed() bool {
 	switch e.kind {
 	case kindInvalid, kindRejected, kindNotRecorded, kindUnknownTicket, kindNoRoster:
 		return true
+	case kindWalkIn:
+		return e.walk != nil && e.walk.State == walkin.Refused
 	}
 	return false
 }

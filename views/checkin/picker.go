@@ -243,7 +243,7 @@ func (p *Picker) loadSessions() tea.Cmd {
 func (p *Picker) onEvents(m ui.Page[api.Event]) tea.Cmd {
 	if m.Err != nil {
 		p.loading, p.err = false, m.Err
-		p.events.SetLoading(false)
+		p.events.LoadFailed(m.Err.Error())
 		return ui.Toast(ui.ToastError, "Loading upcoming events failed: "+m.Err.Error())
 	}
 	rows := make([]table.Row, 0, len(m.Items))

@@ -22,7 +22,7 @@ func TestPickerChoosesAnEventThenASession(t *testing.T) {
 		t.Fatalf("desk for %s/%s", d.eventID, d.sessionID)
 	}
 	r.settle("ONLINE")
-	r.Press("esc")
+	r.Press("esc", "ctrl+y")
 	r.Contains("Whole event")
 	r.Press("esc") // back to the events, filter still applied
 	r.Contains("choose an upcoming event")
@@ -74,7 +74,7 @@ func TestSessionPickerForOneEvent(t *testing.T) {
 	r.Send(pushMsg(NewSessionPicker(r.app.Top().(*Picker).ctx, r.deps, r.ids.UpcomingEventID, "Upcoming")))
 	r.Contains("Desk: Upcoming")
 	r.settle("ONLINE")
-	r.Press("esc")
+	r.Press("esc", "ctrl+y")
 	r.Contains("choose an upcoming event")
 }
 

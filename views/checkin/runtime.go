@@ -105,6 +105,7 @@ type runtime struct {
 	mu     sync.Mutex
 	closed bool
 	v      *venue.Desk
+	door   *door // walk-ins, badges, the hook (door.go)
 	// down is closed once shutdown has closed the desk.
 	down chan struct{}
 }
@@ -122,10 +123,11 @@ func (rt *runtime) shutdown() {
 		return
 	}
 	rt.closed = true
-	v := rt.v
+	v, dr := rt.v, rt.door
 	rt.mu.Unlock()
 	rt.pump.stop()
 	rt.w.close()
+	dr.close()
 	if v != nil {
 		_ = v.Close()
 	}
@@ -138,6 +140,7 @@ type (
 	openedMsg struct {
 		v    *venue.Desk
 		snap snapshot
+		door *door
 		err  error
 	}
 	recordedMsg struct {
@@ -179,8 +182,18 @@ func (rt *runtime) open(d Deps, eventID, sessionID string) tea.Msg {
 	if h := d.hooks; h != nil {
 		o.LockWait, o.Sender, o.Wait = h.lockWait, h.sender, h.wait
 	}
+	if d.Venue != nil {
+		vn, err := d.Venue(eventID, sessionID)
+		if err != nil {
+			return openedMsg{err: err}
+		}
+		o.Venue = vn
+	}
 	v, err := venue.Open(o)
 	if err != nil {
+		if o.Venue != nil {
+			_ = o.Venue.Close()
+		}
 		return openedMsg{err: err}
 	}
 	snap := takeSnapshot(v.Journal(), d.Now().In(d.Local))
@@ -191,8 +204,10 @@ func (rt *runtime) open(d Deps, eventID, sessionID string) tea.Msg {
 		return nil
 	}
 	rt.v = v
+	rt.door = rt.openDoor(d, v, eventID, sessionID)
+	dr := rt.door
 	rt.mu.Unlock()
-	return openedMsg{v: v, snap: snap}
+	return openedMsg{v: v, snap: snap, door: dr}
 }
 
 func takeSnapshot(j *scanqueue.Journal, now time.Time) snapshot {

@@ -28,6 +28,9 @@ func refusal(at time.Time, typed string, err error, rs venue.RosterState, local 
 		case !ut.Updated.IsZero():
 			e.kind, e.headline = kindUnknownTicket, ut.Words(local)
 			e.msg = "nothing was sent: find them with ctrl+f, or type their email"
+		case rs.Refused && !rs.Loading:
+			e.kind, e.headline = kindNoRoster, "ticket "+ut.ID+" cannot be looked up: the desk works by email only"
+			e.msg = roster.EmailOnly + ": type or scan their email instead"
 		case rs.Err != nil && !rs.Loading:
 			e.kind, e.headline = kindNoRoster, "ticket "+ut.ID+" cannot be looked up: no roster yet"
 			e.msg = "the roster could not be downloaded (" + offlineReason(rs.Err) + "); type their email instead"

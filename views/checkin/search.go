@@ -20,19 +20,31 @@ import (
 type registrants struct {
 	table table.Model
 	from  *roster.Roster // the roster the rows came from
+	// masked: a locked kiosk's search, for the public: names only, partly
+	// masked (maskName), and only people with a name.
+	masked bool
 }
 
-func newRegistrants(th *ui.Theme, k *ui.GlobalKeys) *registrants {
-	t := table.New(th, searchColumns(true)...)
+func newRegistrants(th *ui.Theme, k *ui.GlobalKeys, masked bool) *registrants {
+	cols := searchColumns(true)
+	if masked {
+		cols = maskedColumns
+	}
+	t := table.New(th, cols...)
 	t.Keys = table.KeysFrom(k)
-	return &registrants{table: t}
+	return &registrants{table: t, masked: masked}
 }
+
+// maskedColumns are a locked kiosk's search: the name alone.
+var maskedColumns = []table.Column{{Title: "Name (type part of your first name)", Width: 24, Flex: 1}}
 
 // fill shows the roster at hand; a refreshed roster replaces the rows.
 func (r *registrants) fill(st venue.RosterState) {
 	switch {
 	case st.Roster == nil && st.Loading:
 		r.table.SetEmptyText("The roster is loading (" + ui.Thousands(st.Loaded) + " of " + ui.Thousands(st.Total) + ")...")
+	case st.Roster == nil && st.Refused:
+		r.table.SetEmptyText("No roster: " + roster.EmailOnly)
 	case st.Roster == nil && st.Err != nil:
 		r.table.SetEmptyText("No roster yet: " + ui.OneLine(st.Err.Error()) + " (ctrl+r tries again)")
 	case st.Roster == nil:
@@ -46,6 +58,16 @@ func (r *registrants) fill(st venue.RosterState) {
 	}
 	r.from = st.Roster
 	people := st.Roster.People()
+	if r.masked {
+		rows := make([]table.Row, 0, len(people))
+		for _, p := range people {
+			if name := maskName(p.Name); name != "" {
+				rows = append(rows, table.Row{ID: p.Email, Cells: []string{name}})
+			}
+		}
+		r.table.SetRows(rows)
+		return
+	}
 	// The registrants list carries names only where the service adds
 	// them: without any, the column would be a wall of dashes.
 	named := slices.ContainsFunc(people, func(p roster.Person) bool { return p.Name != "" })
@@ -64,9 +86,12 @@ func (d *Desk) openSearch() tea.Cmd {
 		d.closeSearch()
 		return nil
 	}
+	if d.kioskLocked() && !d.deps.KioskSearch {
+		return ui.Toast(ui.ToastInfo, "Search is off at this kiosk: scan your ticket, or ask at the desk")
+	}
 	d.searching = true
-	if d.reg == nil {
-		d.reg = newRegistrants(d.ctx.Theme, d.ctx.Keys)
+	if d.reg == nil || d.reg.masked != d.kioskLocked() {
+		d.reg = newRegistrants(d.ctx.Theme, d.ctx.Keys, d.kioskLocked())
 	}
 	d.reg.table.SetSize(d.width, d.searchTableHeight())
 	d.reg.fill(d.rost)

@@ -21,7 +21,7 @@ func TestSearchShowsNamesOnlyWhenTheRosterHasThem(t *testing.T) {
 		{[]roster.Person{{Email: "a@example.org"}, {Email: "b@example.org"}}, false},
 		{[]roster.Person{{Email: "a@example.org"}, {Email: "b@example.org", Name: "Bea Lund"}}, true},
 	} {
-		r := newRegistrants(ctx.Theme, ctx.Keys)
+		r := newRegistrants(ctx.Theme, ctx.Keys, false)
 		r.table.SetSize(100, 10)
 		r.fill(venue.RosterState{Roster: roster.New("e1", time.Now(), len(c.people), c.people)})
 		v := r.table.View()

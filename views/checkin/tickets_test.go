@@ -2,6 +2,7 @@ package checkin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -236,6 +237,22 @@ func TestRefusalWhileTheRosterLoads(t *testing.T) {
 	if e.kind != kindNoRoster || e.headline != "ticket UASe4Eg74boZ cannot be looked up yet" ||
 		e.msg != "the roster is still loading; scan again in a moment" || !e.failed() || e.id != "" {
 		t.Fatalf("%+v", e)
+	}
+}
+
+// Where the service refuses the registrants list, a ticket is answered with
+// what the desk can do instead (check in by email) and what ticket codes
+// need; the connection line says the desk works by email only.
+func TestRefusalWithoutTheRegistrantsList(t *testing.T) {
+	rs := venue.RosterState{Refused: true, Err: errors.New("403")}
+	e := refusal(testNow, "UASe4Eg74boZ", &roster.UnknownTicket{ID: "UASe4Eg74boZ", Form: scancode.BareTicket}, rs, time.UTC)
+	if e.kind != kindNoRoster || e.headline != "ticket UASe4Eg74boZ cannot be looked up: the desk works by email only" ||
+		!strings.Contains(e.msg, "registrants scope") || !strings.Contains(e.msg, "type or scan their email instead") {
+		t.Fatalf("%+v", e)
+	}
+	d := &Desk{rost: rs}
+	if got := d.rosterText(); got != "email only: ticket codes need the registrants scope" {
+		t.Fatalf("connection line: %q", got)
 	}
 }
 

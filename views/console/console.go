@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/webhook"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/checkin"
 	"github.com/evdesk/evdesk/views/events"
@@ -26,6 +27,9 @@ type Deps struct {
 	// to add them. TranscribeSamples are audio URLs offered in the demo.
 	Transcriber       *api.Transcriber
 	TranscribeSamples []string
+	// Recordings is where a webhook listener keeps the recordings it
+	// received, for the Transcribe section ("" Dir: none).
+	Recordings webhook.Spool
 	// Phone is what the phone screen needs besides the client.
 	Phone PhoneDeps
 }
@@ -40,6 +44,8 @@ type PhoneDeps struct {
 	OpenProfile func(name string) (*api.Client, error)
 	// OtherProfile is the profile the comparison offers first.
 	OtherProfile string
+	// Changelog links deprecated fields to their change log entry.
+	Changelog phone.ChangelogLookup
 }
 
 // Sections lists the console's tabs in order. Only sections that work are
@@ -56,7 +62,7 @@ func Sections(d Deps) []ui.Section {
 		ck.Local = d.Local
 	}
 	ph := phone.Deps{Client: d.Client, Now: d.Now, Baseline: d.Phone.Baseline,
-		OpenProfile: d.Phone.OpenProfile, OtherProfile: d.Phone.OtherProfile}
+		OpenProfile: d.Phone.OpenProfile, OtherProfile: d.Phone.OtherProfile, Changelog: d.Phone.Changelog}
 	ev := events.Deps{Client: d.Client, Now: d.Now, Local: d.Local,
 		CheckInDesk: func(c *ui.Context, id, name string) ui.Screen { return checkin.NewSessionPicker(c, ck, id, name) },
 		CheckInHistory: func(c *ui.Context, id, name string) ui.Screen {
@@ -68,7 +74,11 @@ func Sections(d Deps) []ui.Section {
 		{Name: "Check-in", New: func(c *ui.Context) ui.Screen { return checkin.NewPicker(c, ck) }},
 		{Name: "Phone", New: func(c *ui.Context) ui.Screen { return phone.New(c, ph) }},
 		{Name: "Transcribe", New: func(c *ui.Context) ui.Screen {
-			return transcribe.New(c, d.Transcriber, transcribe.WithSamples(d.TranscribeSamples...))
+			opts := []transcribe.Option{transcribe.WithSamples(d.TranscribeSamples...), transcribe.WithRecordings(d.Recordings)}
+			if d.Local != nil {
+				opts = append(opts, transcribe.WithLocal(d.Local))
+			}
+			return transcribe.New(c, d.Transcriber, opts...)
 		}},
 	}
 }

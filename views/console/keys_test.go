@@ -165,7 +165,7 @@ func cheatsheet(vocab *ui.GlobalKeys, screens []screenKeys) string {
 		}
 		b.WriteString("\n")
 	}
-	table("Everywhere", append(vocab.FullHelp(), []key.Binding{vocab.HelpAnywhere, vocab.Interrupt}))
+	table("Everywhere", append(vocab.FullHelp(), []key.Binding{vocab.HelpAnywhere, vocab.Interrupt, vocab.ToDesk}))
 	table("In every list", [][]key.Binding{lists})
 	for _, s := range screens {
 		table(s.name, s.groups)

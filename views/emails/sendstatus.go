@@ -237,7 +237,7 @@ func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
 	}
 	if m.Err != nil {
 		s.loading, s.err = false, m.Err
-		s.table.SetLoading(false)
+		s.table.LoadFailed(m.Err.Error())
 		what := "Loading recipients"
 		if s.loaded {
 			what = "Reloading recipients (the rows shown are from the last load)"

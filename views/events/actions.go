@@ -52,7 +52,7 @@ func (s *DetailScreen) showCancelForm(d cancelDraft) tea.Cmd {
 	about, missing := "Nobody has registered: a message is optional.", ""
 	switch {
 	case d.registrants < 0:
-		about = "The registrants could not be counted: write a message in case anyone registered."
+		about = "The registrants could not be counted (the list needs the registrants scope, or the server failed): write a message in case anyone registered."
 		missing = "a message is required in case anyone registered"
 	case d.registrants == 1:
 		about, missing = "1 person registered and receives this message.", "a message is required: 1 person registered"

@@ -230,7 +230,7 @@ func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
 	if m.Err != nil {
 		s.loading = false
 		s.err = m.Err
-		s.table.SetLoading(false)
+		s.table.LoadFailed(m.Err.Error())
 		return ui.Fail("Loading "+strings.ToLower(bucket.String())+" events", m.Err)
 	}
 	for _, e := range m.Items {

@@ -262,7 +262,8 @@ func (s *Screen) thisName() string {
 // notesOf gathers what the screen knows about one setting besides its
 // value.
 func (s *Screen) notesOf(key string) notes {
-	n := notes{this: s.thisName(), baseFile: filepath.Base(s.audit.basePath)}
+	n := notes{this: s.thisName(), baseFile: filepath.Base(s.audit.basePath),
+		deprecated: deprecationsOf(s.deps.Changelog, s.settings, key)}
 	if o := s.audit.other; o != nil {
 		n.other, n.otherState = s.audit.otherName, itemOf(o, key).stateAndLock()
 	}
@@ -292,8 +293,9 @@ type notes struct {
 	results     []baseline.Result
 	baseFile    string
 	diffs       []snapshot.Change
-	this, other string // the profiles compared ("" other: none)
-	otherState  string // the setting's state in the other account
+	this, other string       // the profiles compared ("" other: none)
+	otherState  string       // the setting's state in the other account
+	deprecated  []fieldEntry // fields the change log deprecates (changelog.go)
 }
 
 // lines puts the notes in words, wrapped to width.
@@ -323,7 +325,7 @@ func (n notes) lines(th *ui.Theme, key string, width int) []string {
 			out = append(out, wrap(th.Warning, "- "+ch.String(), width)...)
 		}
 	}
-	return out
+	return append(out, changelogLines(th, n.deprecated, width)...)
 }
 
 // fieldOf is a path within its setting ("expiration_period" of

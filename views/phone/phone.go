@@ -117,6 +117,9 @@ type Deps struct {
 	OpenProfile func(name string) (*api.Client, error)
 	// OtherProfile is the profile the comparison form offers first.
 	OtherProfile string
+	// Changelog links deprecated fields to their change log entry; nil
+	// when there is no change log.
+	Changelog ChangelogLookup
 }
 
 // Screen lists the account's phone settings.

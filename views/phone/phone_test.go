@@ -162,7 +162,7 @@ func TestSnapshotCompareAndSave(t *testing.T) {
 	r.Press("ctrl+u")
 	r.Type(filepath.Join(dir, "missing.json"))
 	r.Press("enter")
-	r.Contains("no such file")
+	r.Says("no such file")
 	r.Press("ctrl+u")
 	r.Type(path)
 	r.Press("enter")
@@ -178,7 +178,7 @@ func TestSnapshotCompareAndSave(t *testing.T) {
 	r.Press("w", "ctrl+u")
 	r.Type(saved)
 	r.Press("enter")
-	r.Contains("Saved 45 settings to " + saved)
+	r.Says("Saved 45 settings to " + saved)
 	if _, err := snapshot.Load(saved); err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestSnapshotCompareAndSave(t *testing.T) {
 	r.Press("D", "ctrl+u")
 	r.Type(saved)
 	r.Press("enter")
-	r.Contains("No changes since " + saved)
+	r.Says("No changes since " + saved)
 }
 
 func TestNarrowTerminalStacksTheDetail(t *testing.T) {

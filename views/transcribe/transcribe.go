@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/internal/transcript"
+	"github.com/evdesk/evdesk/internal/webhook"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
 )
@@ -29,6 +31,7 @@ type (
 		file string
 		tr   *api.Transcript
 		err  error
+		srt  string // where a recording's transcript was kept, if one was
 	}
 	savedMsg struct {
 		path string
@@ -43,6 +46,13 @@ type Option func(*Screen)
 // sample files).
 func WithSamples(urls ...string) Option { return func(s *Screen) { s.samples = urls } }
 
+// WithRecordings lists the recordings a webhook listener keeps in spool
+// (h), each transcribed with a key.
+func WithRecordings(spool webhook.Spool) Option { return func(s *Screen) { s.spool = spool } }
+
+// WithLocal sets the zone times are shown in (default the machine's).
+func WithLocal(loc *time.Location) Option { return func(s *Screen) { s.local = loc } }
+
 // WithDir sets the folder saved transcripts go to by default (default the
 // current one).
 func WithDir(dir string) Option { return func(s *Screen) { s.dir = dir } }
@@ -54,6 +64,8 @@ type Screen struct {
 	tr      *api.Transcriber
 	samples []string
 	dir     string
+	spool   webhook.Spool // recordings received ("" Dir: none)
+	local   *time.Location
 
 	file, language string  // the last request
 	transcribing   ui.Task // the transcription in flight
@@ -81,7 +93,7 @@ func New(ctx *ui.Context, tr *api.Transcriber, opts ...Option) ui.Screen {
 	t.Keys = table.KeysFrom(ctx.Keys)
 	t.SetOrigin(0, 2) // under the heading and the info line
 	t.SetEmptyText("No speech in this file.")
-	s := &Screen{ctx: ctx, tr: tr, table: t, language: api.DefaultTranscribeLang}
+	s := &Screen{ctx: ctx, tr: tr, table: t, language: api.DefaultTranscribeLang, local: time.Local}
 	s.setColumns(minSpeakerWidth)
 	for _, o := range opts {
 		o(s)
@@ -160,9 +172,27 @@ func (s *Screen) start(file, language string) tea.Cmd {
 	})
 }
 
+// transcribeRecording transcribes a recording received and keeps its SRT
+// beside the spooled event.
+func (s *Screen) transcribeRecording(rec webhook.Recording) tea.Cmd {
+	if s.tr == nil {
+		return nil
+	}
+	s.dialog = ui.Dialog{} // the form Init opened gives way to the recording
+	s.dialog.SetSize(s.width, s.height)
+	s.busy, s.err, s.file = true, nil, rec.URL
+	tr := s.tr
+	return s.transcribing.Run(func(ctx context.Context) tea.Msg {
+		path, t, err := webhook.TranscribeRecording(ctx, tr, rec)
+		return doneMsg{file: rec.URL, tr: t, err: err, srt: path}
+	})
+}
+
 // Update handles replies, dialogs, the actions' keys and the table.
 func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
+	case chosenMsg:
+		return s, s.transcribeRecording(msg.rec)
 	case doneMsg:
 		return s, s.onDone(msg)
 	case savedMsg:
@@ -214,8 +244,12 @@ func (s *Screen) onDone(m doneMsg) tea.Cmd {
 	s.setColumns(speakerW)
 	s.table.SetRows(rows)
 	s.layout()
-	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Transcribed %s of audio in %d segments",
-		transcript.Stamp(m.tr.DurationSec), len(segs)))
+	kept := ""
+	if m.srt != "" {
+		kept = "; SRT kept in " + m.srt
+	}
+	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Transcribed %s of audio in %d segments%s",
+		transcript.Stamp(m.tr.DurationSec), len(segs), kept))
 }
 
 // span is a segment's time: "mm:ss-mm:ss".
@@ -245,6 +279,13 @@ func (s *Screen) actions() ui.Actions {
 			}
 			return setUp()
 		}},
+		{Key: k.History, Help: "recordings received", Run: func() tea.Cmd { return ui.Push(newRecordings(s.ctx, s.spool, s.local)) },
+			Why: func() string {
+				if s.spool.Dir == "" {
+					return "No webhook listener keeps recordings for this console"
+				}
+				return setUp()
+			}},
 	}
 }
 
@@ -340,6 +381,9 @@ func (s *Screen) View() string {
 		info = th.Muted.Render("request " + s.result.RequestID)
 	default:
 		info = th.Muted.Render("Press n to transcribe an audio file.")
+		if s.spool.Dir != "" {
+			info = th.Muted.Render("Press n to transcribe an audio file, h for the recordings webhooks brought.")
+		}
 	}
 	lines := []string{ui.Fit(head, s.width, 1), ui.Fit(info, s.width, 1)}
 	switch {

@@ -63,7 +63,7 @@ func TestTranscribeSearchAndSave(t *testing.T) {
 	r.Press("w")
 	r.Contains("Save the transcript", "SRT subtitles")
 	r.Press("down", "enter", "enter")
-	r.Contains("Saved the transcript to")
+	r.Says("Saved the transcript to")
 	got, err := os.ReadFile(filepath.Join(dir, "transcript-hybrid-events-panel.srt"))
 	if err != nil {
 		t.Fatal(err)
@@ -78,13 +78,13 @@ func TestTranscribeSearchAndSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Press("w", "down", "enter", "enter")
-	r.Contains("already exists. Replace it?")
+	r.Says("transcript-hybrid-events-panel.srt already exists. Replace it?")
 	r.Press("enter")
 	if b, _ := os.ReadFile(srt); string(b) != "mine" {
 		t.Fatal("the file was replaced without a yes")
 	}
 	r.Press("w", "down", "enter", "enter", "y")
-	r.Contains("Saved the transcript to")
+	r.Says("Saved the transcript to")
 	if b, _ := os.ReadFile(srt); string(b) == "mine" {
 		t.Fatal("yes should replace the file")
 	}

@@ -75,9 +75,10 @@ func OpenSection(t testing.TB, section string, w, h int, open func(*ui.Context) 
 }
 
 // Context is the program context the views' tests run in: colours off,
-// the demo's labels.
+// the demo's labels, and the tests' clock, so a time on screen (a failure in
+// the recent errors) is the same on every run.
 func Context() *ui.Context {
-	return &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true}
+	return &ui.Context{Theme: ui.NewTheme(true, true), Profile: "test", Demo: true, Now: Clock}
 }
 
 // OpenContext is OpenSection with a context the test prepared (a browser

@@ -43,6 +43,12 @@ type Options struct {
 	// EndlessPages makes every listing answer a fresh next_page_token, with
 	// the first page's items again and again.
 	EndlessPages bool
+	// FreshPages makes every listing endless with new items on every page:
+	// a fresh next_page_token, no total_records, and the first page's
+	// items again under new identifiers (ids and emails), each name padded
+	// with Pad bytes.
+	FreshPages bool
+	Pad        int
 	// HugeBody answers every API GET with an endless 200 body.
 	HugeBody bool
 	// RedirectTo answers every API call with a redirect to the same path
@@ -51,6 +57,9 @@ type Options struct {
 	// LoseTokenAnswer lets the token endpoint rotate the refresh token, then
 	// drops the connection before the answer.
 	LoseTokenAnswer bool
+	// BadTokens lets the token endpoint answer, then appends an escape
+	// sequence and a line break to the access and refresh tokens.
+	BadTokens bool
 	// RetryAfter answers every API call 429 with this Retry-After header.
 	RetryAfter string
 	// Stall accepts every API call and never answers (until the client
@@ -101,6 +110,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.loseAnswer(w, r)
 			return
 		}
+		if o.BadTokens {
+			s.badTokens(w, r)
+			return
+		}
 		s.next.ServeHTTP(w, r)
 		return
 	}
@@ -127,7 +140,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.endlessBody(w)
 		return
 	}
-	if o.EndlessPages {
+	if o.EndlessPages || o.FreshPages {
 		// Our own tokens mean nothing to the simulator: serve the first page.
 		q := r.URL.Query()
 		if strings.HasPrefix(q.Get("next_page_token"), "hostile-") {
@@ -135,7 +148,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.URL.RawQuery = q.Encode()
 		}
 	}
-	if !o.Inject && !o.EndlessPages {
+	if !o.Inject && !o.EndlessPages && !o.FreshPages {
 		s.next.ServeHTTP(w, r)
 		return
 	}
@@ -161,9 +174,14 @@ func (s *Server) rewrite(body []byte, o Options) []byte {
 	if err := dec.Decode(&v); err != nil {
 		return body
 	}
-	if obj, ok := v.(map[string]any); ok && o.EndlessPages {
+	if obj, ok := v.(map[string]any); ok && (o.EndlessPages || o.FreshPages) {
 		if _, paged := obj["next_page_token"]; paged || obj["total_records"] != nil {
-			obj["next_page_token"] = fmt.Sprintf("hostile-%d", s.pageSeq.Add(1))
+			seq := s.pageSeq.Add(1)
+			obj["next_page_token"] = fmt.Sprintf("hostile-%d", seq)
+			if o.FreshPages {
+				delete(obj, "total_records")
+				renew(obj, seq, strings.Repeat("x", o.Pad))
+			}
 		}
 	}
 	if o.Inject {
@@ -194,6 +212,36 @@ func inject(v any, key string) any {
 		}
 	}
 	return v
+}
+
+// renew gives the items of a listing page new identities (ids and emails
+// made unique to the page) and pads their names.
+func renew(page map[string]any, seq int64, pad string) {
+	for _, v := range page {
+		items, ok := v.([]any)
+		if !ok {
+			continue
+		}
+		for _, it := range items {
+			obj, ok := it.(map[string]any)
+			if !ok {
+				continue
+			}
+			for k, f := range obj {
+				str, ok := f.(string)
+				switch {
+				case !ok:
+				case k == "email":
+					local, domain, _ := strings.Cut(str, "@")
+					obj[k] = fmt.Sprintf("%s+h%d@%s", local, seq, domain)
+				case k == "id" || strings.HasSuffix(k, "_id"):
+					obj[k] = fmt.Sprintf("%s-h%d", str, seq)
+				case k == "name" || k == "first_name":
+					obj[k] = str + pad
+				}
+			}
+		}
+	}
 }
 
 // keepsClean names the fields the client sends back: ids and tokens.
@@ -241,6 +289,24 @@ func (s *Server) loseAnswer(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		_ = conn.Close()
 	}
+}
+
+// badTokens answers the token request as the simulator does, with tokens
+// that hold an escape sequence and a line break.
+func (s *Server) badTokens(w http.ResponseWriter, r *http.Request) {
+	rec := httptest.NewRecorder()
+	s.next.ServeHTTP(rec, r)
+	var answer map[string]any
+	if json.Unmarshal(rec.Body.Bytes(), &answer) == nil {
+		for _, k := range []string{"access_token", "refresh_token"} {
+			if tok, ok := answer[k].(string); ok {
+				answer[k] = tok + "\x1b]0;PWNED\x07\nX-Injected: 1"
+			}
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(rec.Code)
+	_ = json.NewEncoder(w).Encode(answer)
 }
 
 // Recorder is a second origin for redirect tests: it answers 200 {} and

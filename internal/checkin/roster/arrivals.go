@@ -107,6 +107,24 @@ func (a *Arrivals) Note(email, desk string, at time.Time) {
 	a.add(Arrival{Email: e, Desk: desk, At: at})
 }
 
+// Forget drops the check-in of an address: a venue's desk admitted the
+// person, and the server refused them.
+func (a *Arrivals) Forget(email string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e := api.NormalizeEmail(email)
+	i, ok := a.byEmail[e]
+	if !ok {
+		return
+	}
+	a.list = slices.Delete(a.list, int(i), int(i)+1)
+	delete(a.byEmail, e)
+	for k := int(i); k < len(a.list); k++ {
+		a.byEmail[a.list[k].Email] = int32(k)
+	}
+	a.changed = true
+}
+
 // add appends an arrival. Call with mu held.
 func (a *Arrivals) add(ar Arrival) {
 	a.byEmail[ar.Email] = int32(len(a.list))

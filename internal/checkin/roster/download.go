@@ -2,6 +2,8 @@ package roster
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"time"
 
 	"github.com/evdesk/evdesk/api"
@@ -38,4 +40,19 @@ func Registered(ctx context.Context, c *api.Client, eventID string) (int, error)
 		return 0, err
 	}
 	return l.TotalRecords, nil
+}
+
+// The registrants list is in the provider's published description only,
+// not in the spec. The roster, ticket scans and the cancel count rely on
+// it; where the service refuses it the desk checks in by email alone.
+
+// EmailOnly says what a desk without the registrants list can do.
+const EmailOnly = "ticket codes need the registrants list (the registrants scope, vendor_events_registrants:read), which the service refused: check in by email"
+
+// RegistrantsRefused reports whether err is the service refusing the
+// registrants list itself (403: no scope or plan; 404: no such listing),
+// which retrying soon will not change.
+func RegistrantsRefused(err error) bool {
+	var ae *api.Error
+	return errors.As(err, &ae) && (ae.Status == http.StatusForbidden || ae.Status == http.StatusNotFound)
 }

@@ -20,6 +20,8 @@ type Person struct {
 	// Name is the person's name when the server sends one (the provider's
 	// description shows none); "" otherwise.
 	Name string `json:"name,omitempty"`
+	// Company is where they work, from the names the desk learned.
+	Company string `json:"company,omitempty"`
 	// Status is the registration status, upper case ("REGISTERED").
 	Status  string   `json:"status,omitempty"`
 	Tickets []Ticket `json:"tickets,omitempty"`

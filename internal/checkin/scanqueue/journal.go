@@ -7,7 +7,6 @@
 package scanqueue
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -102,10 +101,11 @@ type Counts struct {
 // Total is the number of scans.
 func (c Counts) Total() int { return c.Pending + c.CheckedIn + c.Already + c.Rejected }
 
-// Ack is the outcome the server gave one pending scan.
+// Ack is the outcome the server gave one pending scan, or Already when
+// another desk of the venue admitted the person first.
 type Ack struct {
 	ID      string
-	Outcome Outcome // CheckedIn or Rejected
+	Outcome Outcome // CheckedIn, Rejected or Already
 	Message string
 }
 
@@ -135,6 +135,9 @@ type record struct {
 	Message string     `json:"message,omitempty"`
 	AckedAt *time.Time `json:"acked_at,omitempty"` // on a scan that was settled when written
 	Expect  Expect     `json:"expect,omitempty"`
+	// Folded, on the header, counts the "already" scans compaction folded
+	// away: they still count in Counts.
+	Folded int `json:"folded,omitempty"`
 }
 
 const (
@@ -163,8 +166,11 @@ type Journal struct {
 	pending []*Scan          // oldest first
 	counts  Counts
 	seq     uint64
-	size    int64 // the file's length: a failed append is cut back to it
-	err     error // sticky: a failed write that could not be undone
+	folded  int           // "already" scans no longer kept (see fold)
+	damaged []damagedLine // lines replay could not use, to set aside
+	notes   []string      // what opening did that a person should know
+	size    int64         // the file's length: a failed append is cut back to it
+	err     error         // sticky: a failed write that could not be undone
 	closed  bool
 
 	// arrived is closed, and replaced, whenever a scan becomes pending: a
@@ -279,10 +285,11 @@ func (j *Journal) load() error {
 		return fmt.Errorf("check-in journal: %w", err)
 	}
 	j.f = f
-	good, lines, acks, torn, err := j.replay(f)
+	good, lines, torn, err := j.replay(f)
 	if err != nil {
 		return err
 	}
+	j.fold()
 	if lines == 0 {
 		// New (or only a torn header): start the file with its header.
 		if err := f.Truncate(0); err != nil {
@@ -303,7 +310,10 @@ func (j *Journal) load() error {
 			return fmt.Errorf("check-in journal %s: %w", j.path, err)
 		}
 	}
-	if len(j.pending) == 0 && acks > 0 {
+	if len(j.damaged) > 0 {
+		return j.setAside()
+	}
+	if lines > 1+len(j.scans) {
 		// Only a tidier file: the journal as it is stays valid, so a
 		// compaction that fails (a full disk) keeps it and goes on.
 		_ = j.compact()
@@ -312,46 +322,7 @@ func (j *Journal) load() error {
 }
 
 func (j *Journal) header() record {
-	return record{Type: recHeader, Version: formatVersion, Event: j.eventID, Session: j.sessionID}
-}
-
-// replay applies every complete line of the file. It returns the offset
-// after the last good line, the number of lines and ack lines applied, and
-// whether a torn last line follows. A bad line that is not the last is an
-// error: the file is damaged, not merely cut short.
-func (j *Journal) replay(f *os.File) (good int64, lines, acks int, torn bool, err error) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return 0, 0, 0, false, err
-	}
-	r := bufio.NewReaderSize(f, 64<<10)
-	for n := 1; ; n++ {
-		line, rerr := r.ReadBytes('\n')
-		if rerr == io.EOF {
-			// A last line without its newline was being written when
-			// the process died; its append never returned.
-			return good, lines, acks, len(line) > 0, nil
-		}
-		if rerr != nil {
-			return 0, 0, 0, false, fmt.Errorf("check-in journal %s: %w", j.path, rerr)
-		}
-		var rec record
-		if err := json.Unmarshal(bytes.TrimSpace(line), &rec); err != nil {
-			if _, peek := r.Peek(1); peek == io.EOF {
-				return good, lines, acks, true, nil // the last line: torn
-			}
-			return 0, 0, 0, false, fmt.Errorf("check-in journal %s: line %d is damaged (%v); move the file aside to start a new journal",
-				j.path, n, err)
-		}
-		// A well-formed record that does not fit is never a torn write.
-		if err := j.apply(rec, n); err != nil {
-			return 0, 0, 0, false, fmt.Errorf("check-in journal %s: line %d: %w", j.path, n, err)
-		}
-		good += int64(len(line))
-		lines++
-		if rec.Type == recAck {
-			acks++
-		}
-	}
+	return record{Type: recHeader, Version: formatVersion, Event: j.eventID, Session: j.sessionID, Folded: j.folded}
 }
 
 // apply replays one record; n is its line number.
@@ -362,15 +333,14 @@ func (j *Journal) apply(rec record, n int) error {
 			return errors.New("a header after the first line")
 		}
 		if rec.Version != formatVersion {
-			return fmt.Errorf("format version %d; this evdesk reads version %d", rec.Version, formatVersion)
+			return foreignError{fmt.Errorf("format version %d; this evdesk reads version %d", rec.Version, formatVersion)}
 		}
 		if rec.Event != j.eventID || rec.Session != j.sessionID {
-			return fmt.Errorf("the file belongs to event %q session %q", rec.Event, rec.Session)
+			return foreignError{fmt.Errorf("the file belongs to event %q session %q", rec.Event, rec.Session)}
 		}
+		j.folded = rec.Folded
+		j.counts.Already += rec.Folded
 	case recScan:
-		if n == 1 {
-			return errors.New("no header")
-		}
 		if rec.ID == "" || j.byID[rec.ID] != nil || rec.Email == "" {
 			return fmt.Errorf("scan %q has no id, a repeated id or no email", rec.ID)
 		}
@@ -431,6 +401,13 @@ func (j *Journal) settle(sc *Scan, o Outcome, msg string, at time.Time) {
 		// Refused: scanning the person again (after registering them at
 		// the desk, say) sends again.
 		j.counts.Rejected++
+		if j.active[sc.Email] == sc {
+			delete(j.active, sc.Email)
+		}
+	case Already:
+		// Another desk of the venue admitted the person first: this
+		// scan sends nothing.
+		j.counts.Already++
 		if j.active[sc.Email] == sc {
 			delete(j.active, sc.Email)
 		}
@@ -725,7 +702,7 @@ func (j *Journal) Ack(acks []Ack) ([]Scan, error) {
 		if sc == nil || sc.Outcome != Pending || seen[a.ID] {
 			continue
 		}
-		if a.Outcome != CheckedIn && a.Outcome != Rejected {
+		if a.Outcome != CheckedIn && a.Outcome != Rejected && a.Outcome != Already {
 			return nil, fmt.Errorf("check-in journal: ack of scan %s with outcome %q", a.ID, a.Outcome)
 		}
 		seen[a.ID] = true
@@ -757,9 +734,10 @@ func (j *Journal) Pending(n int) []Scan {
 }
 
 // batch returns up to n of the oldest pending scans that share the source
-// of the oldest one (a request carries one source), and the channel that
-// closes when a scan arrives after them.
-func (j *Journal) batch(n int) ([]Scan, <-chan struct{}) {
+// of the oldest one (a request carries one source), leaving out those hold
+// (when set) keeps back, and the channel that closes when a scan arrives
+// after them. hold runs with the journal locked.
+func (j *Journal) batch(n int, hold func(Scan) bool) ([]Scan, <-chan struct{}) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.counts.Pending == 0 {
@@ -767,6 +745,9 @@ func (j *Journal) batch(n int) ([]Scan, <-chan struct{}) {
 	}
 	var src *string
 	return j.collect(n, func(sc *Scan) bool {
+		if hold != nil && hold(*sc) {
+			return false
+		}
 		if src == nil {
 			src = &sc.Source
 		}

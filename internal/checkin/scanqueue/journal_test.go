@@ -12,7 +12,7 @@ import (
 
 const testEvent = "Ev7kQ2mW9xLp3RsT1nVbYc"
 
-func lines(t *testing.T, path string) []string {
+func lines(t testing.TB, path string) []string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -81,9 +81,12 @@ func TestJournalDedupAndReplay(t *testing.T) {
 	if n, _ := j.Scan("dara.kim@example.org", ""); n.ID != "7" {
 		t.Fatalf("id after replay %q", n.ID)
 	}
-	// Pending scans remain, so the file was not compacted.
-	if !strings.Contains(strings.Join(lines(t, j.Path()), "\n"), `"t":"ack"`) {
-		t.Error("acks vanished while scans are pending")
+	// Compacted though scans are pending: the acks are folded into their
+	// scans, the "already" scans of people checked in or pending are
+	// gone (and still counted), the pending scans are kept as they were.
+	file := strings.Join(lines(t, j.Path()), "\n")
+	if strings.Contains(file, `"t":"ack"`) || strings.Count(file, `"outcome":"already"`) != 0 || !strings.Contains(file, `"folded":2`) {
+		t.Errorf("not compacted:\n%s", file)
 	}
 }
 
@@ -138,13 +141,29 @@ func TestJournalTornLastLineIsDropped(t *testing.T) {
 		t.Fatalf("%+v %v", sc, err)
 	}
 
-	// A damaged line that is not the last is an error naming the file and line.
+	// A damaged line that is not the last is set aside, named; every
+	// other scan stays, pending ones still to send.
 	j.Close()
 	l := lines(t, path)
 	l[1] = `{"t":"scan",`
 	os.WriteFile(path, []byte(strings.Join(l, "\n")+"\n"), 0o600)
-	if _, err := Open(dir, testEvent, ""); err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), path) {
+	j, err := Open(dir, testEvent, "")
+	if err != nil {
 		t.Fatalf("damaged middle line: %v", err)
+	}
+	notes := j.Notes()
+	if len(notes) != 1 || !strings.Contains(notes[0], path+": line 2 was damaged") || !strings.Contains(notes[0], "set aside in "+path+".damaged") {
+		t.Fatalf("notes %q", notes)
+	}
+	if p := j.Pending(0); len(p) != 2 || p[0].Email != "b@example.org" || p[1].Email != "c@example.org" {
+		t.Fatalf("pending %+v", p)
+	}
+	if b, _ := os.ReadFile(path + ".damaged"); string(b) != "{\"t\":\"scan\",\n" {
+		t.Fatalf("set aside %q", b)
+	}
+	j.Close()
+	if j = mustOpen(t, dir, testEvent, ""); len(j.Notes()) != 0 || len(j.Pending(0)) != 2 {
+		t.Fatalf("the journal was not rewritten without the damaged line: %q", j.Notes())
 	}
 }
 
@@ -160,7 +179,7 @@ func TestJournalCompactsWhenAllAcked(t *testing.T) {
 	if _, err := j.Ack(acks); err != nil {
 		t.Fatal(err)
 	}
-	before := j.Scans()
+	before, counts := j.Scans(), j.Counts()
 	path := j.Path()
 	j.Close()
 	if n := len(lines(t, path)); n != 1+4+3 { // header, scans, acks of the three sent
@@ -168,14 +187,18 @@ func TestJournalCompactsWhenAllAcked(t *testing.T) {
 	}
 	j = mustOpen(t, dir, testEvent, "")
 	l := lines(t, path)
-	if len(l) != 1+4 || strings.Contains(strings.Join(l, ""), `"t":"ack"`) {
+	// The second scan of a@ was "already": folded, still counted.
+	if len(l) != 1+3 || strings.Contains(strings.Join(l, ""), `"t":"ack"`) || !strings.Contains(l[0], `"folded":1`) {
 		t.Fatalf("after compaction:\n%s", strings.Join(l, "\n"))
 	}
 	after := j.Scans()
-	for i := range before {
+	for i := range after {
 		if before[i] != after[i] {
 			t.Errorf("scan %d: %+v became %+v", i, before[i], after[i])
 		}
+	}
+	if len(after) != 3 || j.Counts() != counts {
+		t.Errorf("%d scans kept, counts %+v, were %+v", len(after), j.Counts(), counts)
 	}
 	if sc, _ := j.Scan("a@example.org", "d"); sc.Outcome != Already {
 		t.Errorf("dedup lost in compaction: %+v", sc)
@@ -186,7 +209,12 @@ func TestJournalCompactsWhenAllAcked(t *testing.T) {
 			t.Errorf("left behind %s", e.Name())
 		}
 	}
-	// A second open finds nothing to compact and changes nothing.
+	// The "already" scan above is folded by the next open, which counts
+	// it; an open after that finds nothing to compact and changes nothing.
+	j.Close()
+	if j = mustOpen(t, dir, testEvent, ""); j.Counts().Already != 2 || len(lines(t, path)) != 1+3 {
+		t.Fatalf("counts %+v, %d lines", j.Counts(), len(lines(t, path)))
+	}
 	j.Close()
 	b1, _ := os.ReadFile(path)
 	mustOpen(t, dir, testEvent, "")
@@ -272,5 +300,69 @@ func TestHelperProcess(t *testing.T) {
 		j.Close()
 	case "crash":
 		crashHelper(t)
+	}
+}
+
+// Opening folds the "already" scans that no longer matter and keeps what
+// does: the counts, each person's answer, the pending queue, the ids.
+func TestJournalFoldsWhatNoLongerMatters(t *testing.T) {
+	dir := t.TempDir()
+	j := mustOpen(t, dir, testEvent, "")
+	a, _ := j.Scan("a@example.org", "d")
+	j.Scan("b@example.org", "d")
+	c, _ := j.Scan("c@example.org", "d")
+	j.Ack([]Ack{{ID: a.ID, Outcome: CheckedIn}, {ID: c.ID, Outcome: Rejected, Message: "not registered"}})
+	elsewhere := func(string) Prior { return Prior{Already: "checked in at Door B"} }
+	for range 3 {
+		j.ScanMany([]string{"a@example.org", "b@example.org"}, "rerun") // folded: a and b answer for them
+		j.ScanWith([]string{"d@example.org"}, "rerun", elsewhere)       // only the latest is kept
+	}
+	last, _ := j.Lookup("d@example.org")
+	counts, path := j.Counts(), j.Path()
+	j.Close()
+	if n := len(lines(t, path)); n != 1+3+2+9 {
+		t.Fatalf("%d lines before", n)
+	}
+	j = mustOpen(t, dir, testEvent, "")
+	if j.Counts() != counts {
+		t.Errorf("counts %+v, were %+v", j.Counts(), counts)
+	}
+	if l := lines(t, path); len(l) != 1+4 || !strings.Contains(l[0], `"folded":8`) {
+		t.Errorf("after:\n%s", strings.Join(l, "\n"))
+	}
+	if sc, _ := j.Lookup("d@example.org"); sc != last {
+		t.Errorf("d: %+v, want the latest %+v", sc, last)
+	}
+	if sc, _ := j.Lookup("a@example.org"); sc.Outcome != CheckedIn {
+		t.Errorf("a: %+v", sc)
+	}
+	if p := j.Pending(0); len(p) != 1 || p[0].Email != "b@example.org" {
+		t.Errorf("pending %+v", p)
+	}
+	if sc, _ := j.Scan("e@example.org", "d"); sc.ID != "13" {
+		t.Errorf("the next id is %s, want 13", sc.ID)
+	}
+}
+
+// The quick way through "already" lines agrees with the decoder: a line of
+// another shape, or an email written with an escape, takes the decoder.
+func TestSkipAlreadyTakesOnlyWhatItCanRead(t *testing.T) {
+	j := &Journal{byID: map[string]*Scan{}, active: map[string]*Scan{"a@example.org": {}, `q"a@example.org`: {}}}
+	for line, want := range map[string]bool{
+		`{"t":"scan","id":"7","email":"a@example.org","source":"x","outcome":"already","acked_at":"2026-11-23T09:00:00Z"}`: true,
+		`{"t":"scan","id":"7","email":"b@example.org","source":"x","outcome":"already"}`:                                   false, // not active: its latest scan may matter
+		`{"t":"scan","id":"7","email":"a@example.org","outcome":"checked-in"}`:                                             false,
+		`{"t":"scan","id":"x7","email":"a@example.org","outcome":"already"}`:                                               false,
+		`{"t":"scan","id":"7","email":"q\"a@example.org","outcome":"already"}`:                                             false,
+		`{"t":"ack","id":"7","email":"a@example.org","outcome":"already"}`:                                                 false,
+		`{"id":"7","t":"scan","email":"a@example.org","outcome":"already"}`:                                                false,
+	} {
+		before := j.counts.Already
+		if got := j.skipAlready([]byte(line + "\n")); got != want || (j.counts.Already > before) != want {
+			t.Errorf("%s: %v", line, got)
+		}
+	}
+	if j.seq != 7 {
+		t.Errorf("seq %d", j.seq)
 	}
 }

@@ -20,9 +20,11 @@ import (
 func withSpace(room *int64) JournalOption { return func(j *Journal) { j.space = room } }
 
 // TestSenderNoServerCanPark: a server that answers an endless Retry-After,
-// then refuses a whole batch with a 400 that names no attendee, then
-// recovers. Nothing is rejected that the server did not refuse by email,
-// every wait is capped, and the queue drains without anyone pressing a key.
+// then refuses a whole batch with a 400 that names no attendee (the
+// sender narrows it: its first half), then fails the half with a 503 and
+// its own Retry-After, then recovers. Nothing is rejected that the server
+// did not refuse, every wait is capped, and the queue drains without
+// anyone pressing a key.
 func TestSenderNoServerCanPark(t *testing.T) {
 	clk := newFakeClock()
 	var mu sync.Mutex
@@ -79,14 +81,11 @@ func TestSenderNoServerCanPark(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer snd.Close()
-	for i, want := range []State{Throttled, Refused, Offline} {
+	for i, want := range []State{Throttled, Offline} {
 		d := <-waits
 		st := snd.Status()
 		if st.State != want || st.Pending != 300 || st.Rejected != 0 || d > DefaultMaxRetryAfter {
 			t.Fatalf("failure %d: waits %v with %+v; want %v, at most %v", i+1, d, st, want, DefaultMaxRetryAfter)
-		}
-		if want == Refused && !strings.Contains(st.LastError.Error(), "temporary validation outage") {
-			t.Fatalf("the refusal's message is lost: %v", st.LastError)
 		}
 		proceed <- struct{}{}
 	}
@@ -108,14 +107,14 @@ func TestSenderNoServerCanPark(t *testing.T) {
 	}
 }
 
-// A 400 that names attendees by position rejects those and sends the rest
-// at once, in one more request.
-func TestSenderRejectsOnlyTheAttendeesA400Names(t *testing.T) {
+// The client's own validation naming attendees by position rejects those
+// and sends the rest at once, in one more request.
+func TestSenderRejectsOnlyTheAttendeesItsValidationNames(t *testing.T) {
 	j := mustOpen(t, t.TempDir(), testEvent, "")
 	j.ScanMany(guests(5), "d")
 	f := fakeAPI{answer: func(n int, emails []string) ([]api.BatchError, error) {
 		if n == 1 {
-			return nil, &api.Error{Status: 400, Code: 300, Message: "Validation Failed.", Fields: []api.FieldError{
+			return nil, &api.ValidationError{Problems: []api.FieldError{
 				{Field: "attendees[1].email", Message: "is blocked."}, {Field: "attendees[3].email", Message: "is on a list."}}}
 		}
 		return nil, nil

@@ -40,10 +40,10 @@ const (
 	// no access, no such event or session); scans stay pending and the
 	// sender retries slowly. The desk should show LastError.
 	Blocked
-	// Refused: the server refused a request as a whole (another 4xx that
-	// names no attendee); its scans stay pending and are retried with
-	// backoff, since only a refusal naming an attendee rejects a scan. The
-	// desk should show LastError.
+	// Refused: the server refused a request as a whole (another 4xx, or a
+	// 400 that narrowing found to be the request's fault, not a scan's);
+	// its scans stay pending and are retried with backoff. The desk should
+	// show LastError.
 	Refused
 	// Stopped: the journal failed or the sender was closed; nothing more
 	// is sent.
@@ -113,6 +113,10 @@ type SenderOptions struct {
 	Now func() time.Time
 	// Jitter returns a number in [0, 1) (default math/rand/v2).
 	Jitter func() float64
+	// Hold, when set, keeps pending scans back from sending: a venue's
+	// mesh delivers them (package venue). It runs with the journal locked
+	// and must not call it; Wake the sender when its answer changes.
+	Hold func(Scan) bool
 	// BaseDelay and MaxDelay bound the exponential backoff (defaults 500ms
 	// and 30s); a server's Retry-After wins over both, up to MaxRetryAfter
 	// (default 5 minutes), so no answer can park the desk for long.
@@ -267,7 +271,7 @@ func (s *Sender) run() {
 	defer s.touch(func(st *Status) { st.State, st.InFlight = Stopped, 0 })
 	failures := 0
 	for {
-		batch, arrived := s.j.batch(s.opts.BatchSize)
+		batch, arrived := s.j.batch(s.opts.BatchSize, s.opts.Hold)
 		if len(batch) == 0 {
 			s.touch(func(st *Status) { st.State, st.InFlight, st.RetryAt = Idle, 0, time.Time{} })
 			if !s.rest(arrived, -1) {
@@ -312,70 +316,56 @@ func (s *Sender) run() {
 	}
 }
 
-// errRetryRest: the server refused some scans of a batch by position
-// (a 400 naming attendees[i]); those are rejected and the rest go again at
+// errRetryRest: the client's own validation refused some scans of a batch
+// by position (attendees[i]); those are rejected and the rest go again at
 // once.
 var errRetryRest = errors.New("the rest of the batch goes again")
 
-// deliver sends a batch and turns the answer into acks. A refusal that
-// names attendees (the answer's errors, or a 400 whose fields name
-// attendees[i]) rejects those scans; any other failure leaves every scan
-// of the batch pending, to be retried.
+// deliver sends a batch and turns the answer into acks. The answer's
+// errors reject the scans they name; a 400 refusing the whole batch is
+// narrowed down to the scans at fault (narrow.go); any other failure leaves
+// every scan of the batch pending, to be retried.
 func (s *Sender) deliver(batch []Scan) ([]Ack, error) {
-	emails := make([]string, len(batch))
-	for i, sc := range batch {
-		emails[i] = sc.Email
+	failed, err := s.send(batch)
+	if err == nil {
+		return acksFor(batch, failed), nil
 	}
-	failed, err := s.opts.CheckIn(s.ctx, s.j.EventID(), s.j.SessionID(), emails, batch[0].Source)
-	if err != nil {
-		named := namedAttendees(err, len(batch))
-		if len(named) == 0 {
-			return nil, err
-		}
+	if named := namedAttendees(err, len(batch)); len(named) > 0 {
 		acks := make([]Ack, 0, len(named))
 		for i, msg := range named {
 			acks = append(acks, Ack{ID: batch[i].ID, Outcome: Rejected, Message: msg})
 		}
 		return acks, errRetryRest
 	}
-	refused := make(map[string]string, len(failed))
-	for _, f := range failed {
-		refused[api.NormalizeEmail(f.Email)] = f.Message
+	if ae, whole := refusedWhole(err); whole && len(batch) > 1 {
+		return s.narrow(batch, ae)
 	}
-	acks := make([]Ack, len(batch))
+	return nil, err
+}
+
+// send sends one batch of scans (all of one source, the batch's first).
+func (s *Sender) send(batch []Scan) ([]api.BatchError, error) {
+	emails := make([]string, len(batch))
 	for i, sc := range batch {
-		acks[i] = Ack{ID: sc.ID, Outcome: CheckedIn}
-		if msg, no := refused[sc.Email]; no {
-			if msg == "" {
-				msg = "refused by the server"
-			}
-			acks[i] = Ack{ID: sc.ID, Outcome: Rejected, Message: msg}
-		}
+		emails[i] = sc.Email
 	}
-	return acks, nil
+	return s.opts.CheckIn(s.ctx, s.j.EventID(), s.j.SessionID(), emails, batch[0].Source)
 }
 
 // attendeeField reads the position out of a field such as
 // "attendees[3].email".
 var attendeeField = regexp.MustCompile(`^attendees\[(\d+)\]`)
 
-// namedAttendees maps the positions in a batch of n that a request refused
-// as malformed (a 400, or the client's own validation) names, to the
-// reason; nil when it names none.
+// namedAttendees maps the positions in a batch of n that the client's own
+// validation refused to the reason; nil when it names none. A server's
+// answer never comes here: its documented error body names no attendee.
 func namedAttendees(err error, n int) map[int]string {
-	var fields []api.FieldError
 	var ve *api.ValidationError
-	var ae *api.Error
-	switch {
-	case errors.As(err, &ve):
-		fields = ve.Problems
-	case errors.As(err, &ae) && ae.Status == http.StatusBadRequest:
-		fields = ae.Fields
-	default:
+	if !errors.As(err, &ve) {
 		return nil
 	}
 	out := map[int]string{}
-	for _, f := range fields {
+	for _, f := range ve.Problems {
 		m := attendeeField.FindStringSubmatch(f.Field)
 		if m == nil {
 			continue
@@ -386,7 +376,7 @@ func namedAttendees(err error, n int) map[int]string {
 		}
 		msg := strings.TrimSpace(f.Message)
 		if msg == "" {
-			msg = "refused by the server"
+			msg = "refused"
 		}
 		if prev := out[i]; prev != "" {
 			msg = prev + "; " + msg
@@ -559,3 +549,9 @@ func (p *publisher) idle() bool {
 }
 
 func (p *publisher) stop() { p.once.Do(func() { close(p.quit) }) }
+
+// RefusedAt maps the positions in a batch of n that a request refused as
+// malformed names (a 400 whose fields name attendees[i], or the client's
+// own validation) to the reason; nil when it names none. A venue's
+// upstream desk reads its answers with it.
+func RefusedAt(err error, n int) map[int]string { return namedAttendees(err, n) }

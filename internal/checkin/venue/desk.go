@@ -65,6 +65,9 @@ type Options struct {
 	OnChange func()
 	// LockWait replaces lockWait when not zero.
 	LockWait time.Duration
+	// Venue, when set, joins the desk to its venue's other desks (package
+	// mesh); nil is a desk that works alone.
+	Venue Venue
 }
 
 // RosterState is where the roster stands.
@@ -77,6 +80,9 @@ type RosterState struct {
 	Loaded, Total int
 	// Err is the last download's failure; nil once one succeeds.
 	Err error
+	// Refused: the service refuses the registrants list (403, 404), so
+	// the desk checks in by email alone (roster.EmailOnly).
+	Refused bool
 }
 
 // Health is how the desk's reads of the server fare (the roster and the
@@ -98,6 +104,7 @@ type Desk struct {
 	mu     sync.Mutex
 	rstate RosterState
 	health Health
+	learn  learned // names and walk-ins (names.go); under mu
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -138,12 +145,17 @@ func Open(o Options) (*Desk, error) {
 	}
 	d := &Desk{o: o, j: j, napR: newNap(), napS: newNap()}
 	// A damaged or foreign cache is only a cache: start without it.
+	d.learn.names, _ = roster.LoadNames(roster.NamesPath(o.Dir, o.EventID), o.EventID)
 	if ro, _ := roster.Load(roster.CachePath(o.Dir, o.EventID), o.EventID); ro != nil {
+		ro = d.withLearned(ro)
 		d.roster.Store(ro)
 		d.rstate.Roster, d.rstate.Total = ro, ro.Total()
 	}
 	d.ar, _ = roster.LoadArrivals(roster.ArrivalsPath(o.Dir, o.EventID, o.SessionID), o.EventID, o.SessionID)
 	so := scanqueue.SenderOptions{CheckIn: o.CheckIn, Now: o.Now, OnStatus: o.OnStatus, OnAck: d.onAck}
+	if o.Venue != nil {
+		so.Hold, so.CheckIn = o.Venue.Hold, o.Venue.Guard(o.CheckIn)
+	}
 	if o.Sender != nil {
 		o.Sender(&so)
 	}
@@ -152,6 +164,9 @@ func Open(o Options) (*Desk, error) {
 		return nil, err
 	}
 	d.ctx, d.cancel = context.WithCancel(context.Background())
+	if o.Venue != nil {
+		o.Venue.Attach(d)
+	}
 	d.wg.Add(2)
 	go d.rosterLoop()
 	go d.syncLoop()
@@ -214,7 +229,11 @@ func (d *Desk) Health() Health {
 // roster's verdict, and a check-in the server holds, which makes the scan
 // Already (naming the desk) and sends nothing.
 func (d *Desk) Scan(emails []string) ([]scanqueue.Scan, error) {
-	return d.j.ScanWith(emails, d.o.Name, d.prior)
+	scans, err := d.j.ScanWith(emails, d.o.Name, d.prior)
+	if err != nil || d.o.Venue == nil {
+		return scans, err
+	}
+	return d.o.Venue.Admit(scans), nil
 }
 
 func (d *Desk) prior(email string) scanqueue.Prior {
@@ -304,6 +323,12 @@ func (d *Desk) changed() {
 func (d *Desk) syncLoop() {
 	defer d.wg.Done()
 	for d.ctx.Err() == nil {
+		if !d.alone() { // the venue syncs for every desk
+			if !d.pause(venueRest, d.napS) {
+				return
+			}
+			continue
+		}
 		_ = d.Sync(d.ctx)
 		if !d.pause(d.o.SyncEvery, d.napS) {
 			return
@@ -311,11 +336,19 @@ func (d *Desk) syncLoop() {
 	}
 }
 
+// venueRest is how long a loop the venue does for this desk waits before
+// it looks again (VenueChanged wakes it sooner).
+const venueRest = time.Hour
+
+// alone reports whether the desk reads the service itself: it has no
+// venue, or is cut off from it.
+func (d *Desk) alone() bool { return d.o.Venue == nil || d.o.Venue.Alone() }
+
 // rosterLoop downloads the roster when the cache is missing or old, then
 // every RefreshEvery (sooner after a failure).
 func (d *Desk) rosterLoop() {
 	defer d.wg.Done()
-	wait := time.Duration(0)
+	wait, shared := time.Duration(0), false
 	if ro := d.roster.Load(); ro != nil {
 		wait = max(0, d.o.RefreshEvery-d.o.Now().Sub(ro.Updated()))
 	}
@@ -323,12 +356,26 @@ func (d *Desk) rosterLoop() {
 		if wait > 0 && !d.pause(wait, d.napR) {
 			return
 		}
+		if !d.alone() { // the venue shares its roster
+			wait, shared = venueRest, true
+			continue
+		}
+		if shared { // cut off from the venue: download when the roster is due
+			shared = false
+			if ro := d.roster.Load(); ro != nil {
+				if wait = d.o.RefreshEvery - d.o.Now().Sub(ro.Updated()); wait > 0 {
+					continue
+				}
+			}
+		}
 		wait = d.o.RefreshEvery
 		if err := d.download(); err != nil {
 			if d.ctx.Err() != nil {
 				return
 			}
-			wait = min(retryEvery, d.o.RefreshEvery)
+			if !roster.RegistrantsRefused(err) { // a refusal stands: ask again at the usual time
+				wait = min(retryEvery, d.o.RefreshEvery)
+			}
 		}
 	}
 }
@@ -345,16 +392,18 @@ func (d *Desk) download() error {
 		d.changed()
 	})
 	d.read(err)
-	d.mu.Lock()
-	d.rstate.Loading, d.rstate.Err = false, err
 	if err == nil {
+		_ = roster.Save(roster.CachePath(d.o.Dir, d.o.EventID), ro)
+		d.reloadNames()
+	}
+	d.mu.Lock()
+	d.rstate.Loading, d.rstate.Err, d.rstate.Refused = false, err, roster.RegistrantsRefused(err)
+	if err == nil {
+		ro = d.withLearnedLocked(ro)
 		d.rstate.Roster, d.rstate.Total = ro, ro.Total()
 		d.roster.Store(ro)
 	}
 	d.mu.Unlock()
-	if err == nil {
-		_ = roster.Save(roster.CachePath(d.o.Dir, d.o.EventID), ro)
-	}
 	d.changed()
 	return err
 }
@@ -428,6 +477,9 @@ func (d *Desk) Close() error {
 	d.once.Do(func() {
 		d.cancel()
 		d.wg.Wait()
+		if d.o.Venue != nil {
+			_ = d.o.Venue.Close()
+		}
 		_ = d.s.Close()
 		_ = d.ar.Save(roster.ArrivalsPath(d.o.Dir, d.o.EventID, d.o.SessionID), d.o.EventID, d.o.SessionID)
 		err = d.j.Close()

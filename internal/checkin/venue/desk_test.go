@@ -370,3 +370,67 @@ func TestNapRestEndsAtAPoke(t *testing.T) {
 		t.Fatal("resting with a poke waiting")
 	}
 }
+
+// A service that refuses the registrants list (403, in the documented
+// shape): the desk says it works by email alone, checks in by email, and
+// asks for the list again only at the usual refresh, not every few
+// seconds.
+func TestDeskWithoutTheRegistrantsListWorksByEmail(t *testing.T) {
+	v := newVenue(t, sim.Options{})
+	s := v.sim
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/registrants") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusForbidden)
+			_, _ = w.Write([]byte(`{"code":4711,"message":"Invalid access token, does not contain scopes"}`))
+			return
+		}
+		s.ServeHTTP(w, r)
+	}))
+	t.Cleanup(refusing.Close)
+	v.srv = refusing
+	waits := make(chan time.Duration, 16)
+	changed := make(chan struct{}, 64)
+	d := v.open(t.TempDir(), "Door A", func(o *Options) {
+		o.RefreshEvery = 10 * time.Minute
+		o.OnChange = func() {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		}
+		o.Wait = func(ctx context.Context, d time.Duration) error {
+			waits <- d
+			<-ctx.Done()
+			return ctx.Err()
+		}
+	})
+	for !d.RosterState().Refused {
+		<-changed
+	}
+	st := d.RosterState()
+	if st.Roster != nil || !strings.Contains(st.Err.Error(), "vendor_events_registrants:read") {
+		t.Fatalf("roster state %+v", st)
+	}
+	regs := s.RegistrantEmails(v.event)
+	if _, err := d.Scan([]string{regs[7]}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := d.Sender().Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if sc, _ := d.Journal().Lookup(regs[7]); sc.Outcome != scanqueue.CheckedIn {
+		t.Fatalf("by email: %+v", sc)
+	}
+	for {
+		w := <-waits
+		if w == 10*time.Minute {
+			break // the roster's next try: at the usual refresh
+		}
+		if w == retryEvery {
+			t.Fatalf("a refused list is asked for again after %v", w)
+		}
+	}
+}

@@ -35,29 +35,41 @@ type ImportOptions struct {
 	CheckIn scanqueue.CheckInFunc
 	// OnResend hears how many scans earlier runs left, before they are
 	// sent; OnShort that the list did not fit in the journal whole;
-	// OnStatus the sender's progress. Each may be nil.
+	// OnStatus the sender's progress; OnNote what opening the journal did
+	// that a person should know. Each may be nil.
 	OnResend func(n int)
 	OnShort  func(error)
+	OnNote   func(string)
 	OnStatus func(scanqueue.Status)
 	Log      *slog.Logger
 	Now      func() time.Time
 	Local    *time.Location
+	// Register, when set, registers the list's addresses the event does
+	// not hold before the list is journaled (evdesk checkin
+	// --register-unknown); an address it could not register leaves the
+	// list as a bad line. It returns how many people it registered.
+	Register func(ctx context.Context, in *scanqueue.EmailList) (int, error)
 }
 
 // ImportSummary is the outcome of an import, as `evdesk checkin -o json`
 // prints it.
 type ImportSummary struct {
-	EventID   string              `json:"event_id"`
-	SessionID string              `json:"session_id,omitempty"`
-	Journal   string              `json:"journal"`
-	Resent    int                 `json:"resent"` // unsent scans of earlier runs
-	Recorded  int                 `json:"recorded"`
-	CheckedIn int                 `json:"checked_in"`
-	Already   int                 `json:"already_checked_in"`
-	Rejected  int                 `json:"rejected"`
-	Pending   int                 `json:"not_sent"`
-	BadLines  []scanqueue.BadLine `json:"bad_lines"`
-	Failed    []FailedScan        `json:"failed"`
+	EventID   string `json:"event_id"`
+	SessionID string `json:"session_id,omitempty"`
+	Journal   string `json:"journal"`
+	Resent    int    `json:"resent"` // unsent scans of earlier runs
+	Recorded  int    `json:"recorded"`
+	// Registered counts the people Register registered.
+	Registered int                 `json:"registered,omitempty"`
+	CheckedIn  int                 `json:"checked_in"`
+	Already    int                 `json:"already_checked_in"`
+	Rejected   int                 `json:"rejected"`
+	Pending    int                 `json:"not_sent"`
+	BadLines   []scanqueue.BadLine `json:"bad_lines"`
+	Failed     []FailedScan        `json:"failed"`
+	// Notes say what opening the journal did that a person should know
+	// (damaged lines set aside).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // FailedScan is a scan that was not checked in, and why.
@@ -86,7 +98,12 @@ func Import(ctx context.Context, o ImportOptions) (ImportSummary, error) {
 		return ImportSummary{}, err
 	}
 	defer j.Close()
-	sum := ImportSummary{EventID: o.EventID, SessionID: o.SessionID, Journal: j.Path()}
+	sum := ImportSummary{EventID: o.EventID, SessionID: o.SessionID, Journal: j.Path(), Notes: j.Notes()}
+	if o.OnNote != nil {
+		for _, n := range sum.Notes {
+			o.OnNote(n)
+		}
+	}
 	var short error // the list did not fit in the journal whole
 	// The scans this run answers for: what earlier runs left, then the list.
 	watch := map[string]int{} // scan id -> line (0: an earlier run's)
@@ -101,6 +118,13 @@ func Import(ctx context.Context, o ImportOptions) (ImportSummary, error) {
 	}
 	if in := o.Input; in != nil {
 		resolveScans(ctx, o, in)
+		if o.Register != nil {
+			n, err := o.Register(ctx, in)
+			if err != nil {
+				return sum, err
+			}
+			sum.Registered = n
+		}
 		sum.BadLines = in.Bad
 		if len(in.Emails) > 0 {
 			scans, err := j.ScanList(in.Emails, o.Source)
@@ -262,6 +286,9 @@ func resolveLines(todo []scanqueue.BadLine, rs rosterSource, local *time.Locatio
 			if rs.ro == nil && rs.err != nil {
 				b.Reason = "ticket " + ut.ID + " cannot be looked up: the roster could not be downloaded (" +
 					strings.Join(strings.Fields(rs.err.Error()), " ") + "); not sent"
+				if roster.RegistrantsRefused(rs.err) {
+					b.Reason = "ticket " + ut.ID + " cannot be looked up: " + roster.EmailOnly + "; not sent"
+				}
 			}
 		}
 		out.Bad = append(out.Bad, b)

@@ -36,15 +36,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"math/big"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/phone/snapshot"
 )
 
@@ -55,6 +55,11 @@ const MaxFileSize = 1 << 20
 // MaxKeys bounds the keys of a baseline (expectations and the tables that
 // hold them), so that reading and checking one stays quick.
 const MaxKeys = 1000
+
+// limits bound a baseline before the TOML decoder reads it (the guard
+// every TOML file of evdesk passes): its size, and its keys and values,
+// room for MaxKeys and their one_of lists.
+var limits = config.TOMLLimits{What: "baseline", MaxBytes: MaxFileSize, MaxEntries: 2 * MaxKeys}
 
 // maxProblemsShown bounds the problems an Error's message lists.
 const maxProblemsShown = 20
@@ -319,13 +324,13 @@ func IsBroken(err error) bool {
 
 // Load reads and parses a baseline file, reading at most MaxFileSize bytes.
 func Load(path string) (*Baseline, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	data, err := config.ReadCapped(path, MaxFileSize)
+	switch {
+	case errors.Is(err, config.ErrTooLarge):
+		return nil, tooLarge(path)
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("baseline: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
+	case err != nil:
 		return nil, fmt.Errorf("baseline %s: %w", path, err)
 	}
 	return Parse(path, data)

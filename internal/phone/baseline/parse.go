@@ -11,6 +11,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/evdesk/evdesk/config"
+
 	"github.com/evdesk/evdesk/internal/phone/snapshot"
 )
 
@@ -24,17 +26,16 @@ const (
 // Parse reads a baseline from data; name names the file in problems. Every
 // problem found is reported (an *Error), not only the first.
 func Parse(name string, data []byte) (*Baseline, error) {
-	p := &parser{b: &Baseline{File: name}, seen: map[string]int{}}
 	if len(data) > MaxFileSize {
-		p.problem(0, "is larger than %d KiB: a baseline is a short list of expectations", MaxFileSize>>10)
-		return nil, p.err()
+		return nil, tooLarge(name)
 	}
+	p := &parser{b: &Baseline{File: name}, seen: map[string]int{}}
 	var top map[string]toml.Primitive
-	md, err := toml.Decode(string(data), &top)
+	md, err := config.DecodeTOML(name, data, limits, &top)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			p.problem(pe.Position.Line, "%s", printableText(pe.Message))
+		var fe *config.FileError
+		if errors.As(err, &fe) {
+			p.problem(fe.Line, "%s", printableText(fe.Msg))
 		} else {
 			p.problem(0, "%s", printableText(err.Error()))
 		}
@@ -68,6 +69,11 @@ func Parse(name string, data []byte) (*Baseline, error) {
 	}
 	sort.SliceStable(p.b.Expectations, func(i, j int) bool { return p.b.Expectations[i].Line < p.b.Expectations[j].Line })
 	return p.b, nil
+}
+
+// tooLarge is the problem of a file over MaxFileSize.
+func tooLarge(name string) error {
+	return &Error{File: name, Problems: []Problem{{Msg: fmt.Sprintf("is larger than %d KiB: a baseline is a short list of expectations", MaxFileSize>>10)}}}
 }
 
 type parser struct {

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/config"
 )
 
 func mustParse(t *testing.T, src string) *Baseline {
@@ -277,5 +279,26 @@ func BenchmarkParseAndCheckLargest(b *testing.B) {
 		if _, err := bl.Check(settings); err == nil {
 			b.Fatal("unknown paths passed")
 		}
+	}
+}
+
+// A baseline goes through the guard every TOML file of evdesk passes, with
+// limits no larger than the config file's (whose benchmark of the costliest
+// shapes bounds them). The key of 8,000 dotted parts that took the decoder
+// 10.6 s and 1.6 GB is refused before decoding.
+func TestAQuadraticBaselineIsRefusedBeforeDecoding(t *testing.T) {
+	if limits.MaxBytes > config.ConfigLimits.MaxBytes || limits.MaxEntries > config.ConfigLimits.MaxEntries {
+		t.Fatalf("baseline limits %+v exceed the config file's %+v", limits, config.ConfigLimits)
+	}
+	src := "[expect]\n" + strings.Repeat("a.", 8000) + "a = 1\n"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Parse("q.toml", []byte(src))
+	runtime.ReadMemStats(&after)
+	if got := problems(t, src); len(got) != 1 || got[0] != "2: a key with more than 6 dotted parts (evdesk's keys have at most 5, such as profiles.NAME.base_url)" {
+		t.Fatalf("%v: %q", err, got)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("refusing it allocated %d KiB", grew>>10)
 	}
 }

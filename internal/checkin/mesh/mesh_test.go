@@ -1,0 +1,201 @@
+package mesh
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
+)
+
+// rig is a simulator over loopback HTTP that counts, per address, the
+// check-ins that reached it, and a venue's desks on it, in this process.
+type rig struct {
+	t     *testing.T
+	sim   *sim.Sim
+	srv   *httptest.Server
+	event string
+	sec   *Secret
+
+	mu   sync.Mutex
+	sent map[string]int // address -> check-in requests that carried it
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	s := sim.New(sim.Options{NoRateLimit: true})
+	r := &rig{t: t, sim: s, event: s.Fixtures().LargeConferenceEventID, sent: map[string]int{}}
+	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method == http.MethodPatch {
+			body, _ := io.ReadAll(req.Body)
+			req.Body = io.NopCloser(bytes.NewReader(body))
+			var in struct {
+				Attendees []struct{ Email string } `json:"attendees"`
+			}
+			_ = json.Unmarshal(body, &in)
+			rec := &statusRecorder{ResponseWriter: w}
+			s.ServeHTTP(rec, req)
+			if rec.code < 300 {
+				r.mu.Lock()
+				for _, a := range in.Attendees {
+					r.sent[api.NormalizeEmail(a.Email)]++
+				}
+				r.mu.Unlock()
+			}
+			return
+		}
+		s.ServeHTTP(w, req)
+	}))
+	t.Cleanup(r.srv.Close)
+	t.Cleanup(s.Close)
+	sec, err := NewSecret("Test Hall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.sec = sec
+	return r
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusRecorder) WriteHeader(c int) { s.code = c; s.ResponseWriter.WriteHeader(c) }
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.code == 0 {
+		s.code = 200
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (r *rig) client() *api.Client {
+	c, err := api.New(api.WithBaseURL(r.srv.URL+"/v2"), api.WithToken(sim.DemoToken), api.WithRateLimit(0, 0),
+		api.WithRetry(api.RetryPolicy{MaxAttempts: 1}))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return c
+}
+
+// freePort finds a port on loopback no one listens on now.
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+type meshDesk struct {
+	*venue.Desk
+	node *Node
+	addr string
+}
+
+// open opens a meshed desk named name that joins the desks at join.
+func (r *rig) open(name string, join ...string) *meshDesk {
+	r.t.Helper()
+	dir := r.t.TempDir()
+	addr := "127.0.0.1:" + strconv.Itoa(freePort(r.t))
+	n, err := Join(Options{Secret: r.sec, Dir: dir + "/venue", Listen: addr, Join: join,
+		Linger: 100 * time.Millisecond, SyncEvery: 500 * time.Millisecond, Tick: 250 * time.Millisecond,
+		LeaseTTL: 2 * time.Second, Logf: func(f string, a ...any) { r.t.Logf(name+": "+f, a...) }})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	c := r.client()
+	d, err := venue.Open(venue.Options{Dir: dir, EventID: r.event, Name: name, Client: c,
+		CheckIn: c.Attendees.CheckIn, Local: time.UTC, Venue: n,
+		Sender: func(so *scanqueue.SenderOptions) { so.MaxDelay = 200 * time.Millisecond }})
+	if err != nil {
+		n.Shutdown()
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { _ = d.Close() })
+	return &meshDesk{Desk: d, node: n, addr: addr}
+}
+
+// waitFor polls cond until it holds, failing after a minute.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
+	r := newRig(t)
+	d1 := r.open("Door A")
+	d2 := r.open("Door B", d1.addr)
+	d3 := r.open("Door C", d1.addr)
+	desks := []*meshDesk{d1, d2, d3}
+	for _, d := range desks {
+		waitFor(t, d.Name()+" meshed", func() bool { return d.node.Info().State == "meshed" })
+	}
+	waitFor(t, "an upstream desk", func() bool {
+		up := d1.node.Info().Upstream
+		return up != "" && d2.node.Info().Upstream == up && d3.node.Info().Upstream == up
+	})
+	people := r.sim.RegistrantEmails(r.event)[:30]
+	r.sim.SetFaults(0, 1, 0) // the service is out of reach: every request fails
+	for i, p := range people {
+		sc, err := desks[i%3].Scan([]string{p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc[0].Outcome != scanqueue.Pending {
+			t.Fatalf("first scan of %s: %+v", p, sc[0])
+		}
+	}
+	for i, p := range people { // everyone again, at the next desk
+		d := desks[(i+1)%3]
+		waitFor(t, "the venue to know "+p, func() bool { _, ok := d.Arrivals().Lookup(p); return ok })
+		sc, err := d.Scan([]string{p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := desks[i%3].Name()
+		if sc[0].Outcome != scanqueue.Already || !strings.Contains(sc[0].Message, "checked in at "+first) {
+			t.Fatalf("second scan of %s at %s: %+v", p, d.Name(), sc[0])
+		}
+	}
+	if n := len(r.sim.CheckIns(r.event, "")); n != 0 {
+		t.Fatalf("the service holds %d check-ins while offline", n)
+	}
+	r.sim.SetFaults(0, 0, 0)
+	for _, d := range desks {
+		waitFor(t, d.Name()+" to hear back", func() bool { return d.Journal().Counts().Pending == 0 })
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range people {
+		if r.sent[p] != 1 {
+			t.Errorf("%s sent %d times", p, r.sent[p])
+		}
+	}
+	if n := len(r.sim.CheckIns(r.event, "")); n != len(people) {
+		t.Fatalf("the service holds %d check-ins for %d people", n, len(people))
+	}
+	for _, d := range desks {
+		c := d.Journal().Counts()
+		fmt.Println(d.Name(), c)
+	}
+}

@@ -1,0 +1,173 @@
+package mesh
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"github.com/evdesk/evdesk/internal/atomicfile"
+)
+
+// DefaultPort is where a desk listens for the other desks of its venue.
+const DefaultPort = 7248
+
+// CheckListen says what is wrong with a --listen value and returns the
+// host and port.
+func CheckListen(addr string) (string, int, error) {
+	if addr == "" {
+		return "0.0.0.0", DefaultPort, nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("--listen %q: give HOST:PORT, such as 0.0.0.0:%d or :%d", addr, DefaultPort, DefaultPort)
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil || p < 1 || p > 65535 {
+		return "", 0, fmt.Errorf("--listen %q: the port must be a number from 1 to 65535", addr)
+	}
+	if host == "" {
+		host = "0.0.0.0"
+	}
+	if net.ParseIP(host) == nil {
+		return "", 0, fmt.Errorf("--listen %q: give an IP address to listen on (0.0.0.0 for every interface)", addr)
+	}
+	return host, p, nil
+}
+
+// CheckJoin says what is wrong with a --join list and returns its
+// addresses.
+func CheckJoin(list []string) ([]string, error) {
+	var out []string
+	for _, a := range list {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			continue
+		}
+		host, port, err := net.SplitHostPort(a)
+		if err != nil || host == "" {
+			return nil, fmt.Errorf("--join %q: give HOST:PORT of another desk, such as 192.168.1.20:%d", a, DefaultPort)
+		}
+		if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
+			return nil, fmt.Errorf("--join %q: the port must be a number from 1 to 65535", a)
+		}
+		out = append(out, net.JoinHostPort(host, port))
+	}
+	return out, nil
+}
+
+// nodeID is the desk's lasting identity in its venue, kept in dir: the
+// engine knows a desk that comes back by it.
+func nodeID(dir string) (string, error) {
+	p := filepath.Join(dir, "node-id")
+	if b, err := os.ReadFile(p); err == nil {
+		id := strings.TrimSpace(string(b))
+		if len(id) == 16 && strings.Trim(id, "0123456789abcdef") == "" {
+			return id, nil
+		}
+	}
+	raw := make([]byte, 8)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	id := hex.EncodeToString(raw)
+	if err := atomicfile.WriteFile(p, []byte(id+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("venue: keep the desk's identity: %w", err)
+	}
+	return id, nil
+}
+
+// engine is the desk's embedded NATS server with JetStream: it listens
+// only for the venue's other desks (TLS both ways, the venue's
+// credentials); the desk itself talks to it in process.
+type engine struct {
+	ns *server.Server
+	nc *nats.Conn
+}
+
+func startEngine(sec *Secret, dir, id, host string, port int, join []string) (*engine, error) {
+	tlsc, err := sec.TLS()
+	if err != nil {
+		return nil, err
+	}
+	// The engine wants at least one route to run JetStream as a cluster;
+	// a desk that knows no other routes to itself, which the engine
+	// recognises and skips.
+	self := net.JoinHostPort(loopbackFor(host), strconv.Itoa(port))
+	var routes []*url.URL
+	for _, a := range append([]string{self}, join...) {
+		routes = append(routes, &url.URL{Scheme: "nats-route", User: url.UserPassword(sec.User, sec.Password), Host: a})
+	}
+	// The engine's client port (it routes only once one is open) listens
+	// on loopback under a password made for this run; the desk itself
+	// connects in process.
+	pw := make([]byte, 24)
+	if _, err := rand.Read(pw); err != nil {
+		return nil, err
+	}
+	local := hex.EncodeToString(pw)
+	opts := &server.Options{
+		ServerName: "desk-" + id,
+		Host:       "127.0.0.1", Port: server.RANDOM_PORT,
+		Username: "desk", Password: local,
+		JetStream: true,
+		StoreDir:  filepath.Join(dir, "store"),
+		// The venue's scans are small; bound what the engine may take.
+		JetStreamMaxMemory: 64 << 20,
+		JetStreamMaxStore:  2 << 30,
+		Cluster: server.ClusterOpts{
+			Name: "evdesk-" + sec.ID, Host: host, Port: port,
+			Username: sec.User, Password: sec.Password,
+			TLSConfig: tlsc, TLSTimeout: 3,
+			PoolSize: 1, ConnectRetries: 0,
+		},
+		Routes: routes,
+		NoSigs: true, NoLog: true,
+	}
+	ns, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("venue: start the desk's engine: %w", err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(15 * time.Second) {
+		ns.Shutdown()
+		return nil, fmt.Errorf("venue: the desk's engine did not start listening on %s (is the port in use by another program?)",
+			net.JoinHostPort(host, strconv.Itoa(port)))
+	}
+	nc, err := nats.Connect("", nats.InProcessServer(ns), nats.UserInfo("desk", local), nats.Name("evdesk desk"),
+		nats.MaxReconnects(-1))
+	if err != nil {
+		ns.Shutdown()
+		return nil, fmt.Errorf("venue: connect to the desk's engine: %w", err)
+	}
+	return &engine{ns: ns, nc: nc}, nil
+}
+
+// loopbackFor is the address a desk reaches itself at.
+func loopbackFor(host string) string {
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		return "127.0.0.1"
+	}
+	return host
+}
+
+func (e *engine) close() {
+	if e == nil {
+		return
+	}
+	e.nc.Close()
+	e.ns.Shutdown()
+	e.ns.WaitForShutdown()
+}
+
+var errNoEngine = errors.New("venue: the desk's engine is not running")

@@ -1,0 +1,300 @@
+package mesh
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+)
+
+// dupWindow is how long the scans stream remembers a scan's id: a desk
+// that publishes a scan again within it (a restart, a rejoin) adds nothing.
+const dupWindow = 2 * time.Hour
+
+// setup binds the venue's streams and buckets, creating those missing
+// (which takes the venue's quorum: two desks at least), and starts the
+// watches. The first full read of the arrivals ends it.
+func (n *Node) setup() error {
+	ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
+	defer cancel()
+	r := n.wantReplicas()
+	desks, err := n.bucket(ctx, jetstream.KeyValueConfig{Bucket: desksKV, History: 1, TTL: 15 * time.Second, Replicas: r})
+	if err != nil {
+		return err
+	}
+	lease, err := n.bucket(ctx, jetstream.KeyValueConfig{Bucket: leaseKV, History: 1, TTL: n.o.LeaseTTL, Replicas: r})
+	if err != nil {
+		return err
+	}
+	arr, err := n.bucket(ctx, jetstream.KeyValueConfig{Bucket: arrivalsKV, History: 1, Replicas: r})
+	if err != nil {
+		return err
+	}
+	scans, err := n.js.Stream(ctx, scansStream)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		scans, err = n.js.CreateStream(ctx, jetstream.StreamConfig{Name: scansStream, Subjects: []string{scansSubject + ">"},
+			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: r, Duplicates: dupWindow})
+		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			scans, err = n.js.Stream(ctx, scansStream)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("venue: the scans stream: %w", err)
+	}
+	n.mu.Lock()
+	n.arr, n.leaseKV, n.desksKV, n.scans = arr, lease, desks, scans
+	n.replicas = r
+	n.mu.Unlock()
+
+	loaded := make(chan struct{})
+	if err := n.watchArrivals(arr, loaded); err != nil {
+		return err
+	}
+	if err := n.watchDesks(desks); err != nil {
+		return err
+	}
+	select {
+	case <-loaded:
+	case <-time.After(30 * time.Second):
+		return errors.New("venue: the arrivals did not load")
+	case <-n.ctx.Done():
+		return n.ctx.Err()
+	}
+	n.mu.Lock()
+	n.ready = true
+	n.mu.Unlock()
+	return nil
+}
+
+// shareRosters binds the venue's roster store (creating it when missing)
+// and follows it; the keeper tries until it succeeds, the desk meshes
+// without it meanwhile.
+func (n *Node) shareRosters() {
+	n.mu.Lock()
+	bound := n.rosters != nil
+	n.mu.Unlock()
+	if bound {
+		return
+	}
+	ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
+	defer cancel()
+	rosters, err := n.js.ObjectStore(ctx, rosterObjects)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		rosters, err = n.js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: rosterObjects, Replicas: n.wantReplicas(),
+			Storage: jetstream.FileStorage})
+		if errors.Is(err, jetstream.ErrBucketExists) {
+			rosters, err = n.js.ObjectStore(ctx, rosterObjects)
+		}
+	}
+	if err == nil {
+		err = n.watchRosters(rosters)
+	}
+	if err != nil {
+		n.trouble(fmt.Errorf("the venue's roster store: %w", err))
+		return
+	}
+	n.mu.Lock()
+	n.rosters = rosters
+	n.mu.Unlock()
+}
+
+// wantReplicas is how many copies the venue keeps: three once three desks
+// are about, else one (two copies would stop at the loss of either).
+func (n *Node) wantReplicas() int {
+	n.mu.Lock()
+	alive := 0
+	for _, p := range n.desks {
+		if time.Since(p.At) < 15*time.Second {
+			alive++
+		}
+	}
+	n.mu.Unlock()
+	if routes := n.eng.ns.NumRoutes() + 1; routes > alive {
+		alive = routes
+	}
+	if alive >= 3 {
+		return 3
+	}
+	return 1
+}
+
+func (n *Node) bucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
+	kv, err := n.js.KeyValue(ctx, cfg.Bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		cfg.Storage = jetstream.FileStorage
+		kv, err = n.js.CreateKeyValue(ctx, cfg)
+		if errors.Is(err, jetstream.ErrBucketExists) {
+			kv, err = n.js.KeyValue(ctx, cfg.Bucket)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("venue: the %s bucket: %w", cfg.Bucket, err)
+	}
+	return kv, nil
+}
+
+// watchArrivals follows this desk's target in the arrivals: the desk's
+// arrivals learn every admission of the venue, and this desk's scans their
+// answers from the service.
+func (n *Node) watchArrivals(kv jetstream.KeyValue, loaded chan struct{}) error {
+	w, err := kv.Watch(n.ctx, n.target+".>")
+	if err != nil {
+		return fmt.Errorf("venue: watch the arrivals: %w", err)
+	}
+	n.addWatcher(func() { _ = w.Stop() })
+	n.wg.Add(1)
+	go func() {
+		defer n.wg.Done()
+		var acks []scanqueue.Ack
+		changed, initial := false, true
+		flush := func() {
+			if len(acks) > 0 {
+				if _, err := n.d.Settle(acks); err != nil {
+					n.trouble(err)
+				}
+				acks = nil
+			}
+			if changed {
+				n.d.Changed()
+				changed = false
+			}
+		}
+		ups := w.Updates()
+		for {
+			var e jetstream.KeyValueEntry
+			var ok bool
+			select {
+			case e, ok = <-ups:
+			case <-n.ctx.Done():
+				return
+			}
+			if !ok {
+				n.lost(errors.New("the watch of the venue's arrivals ended"))
+				return
+			}
+			if e == nil { // the initial values are in
+				if initial {
+					initial = false
+					close(loaded)
+				}
+				flush()
+				continue
+			}
+			if ack, ch := n.apply(e); ch {
+				changed = true
+				if ack != nil {
+					acks = append(acks, *ack)
+				}
+			}
+			if !initial && len(ups) == 0 {
+				flush()
+			}
+		}
+	}()
+	return nil
+}
+
+// apply takes one admission from the watch into the view and the desk's
+// arrivals; it returns the answer for a scan of this desk's, if any.
+func (n *Node) apply(e jetstream.KeyValueEntry) (*scanqueue.Ack, bool) {
+	if e.Operation() != jetstream.KeyValuePut {
+		return nil, false
+	}
+	rec, ok := decode[admission](e.Value())
+	if !ok || rec.Email == "" {
+		return nil, false
+	}
+	n.mu.Lock()
+	prev, had := n.view[e.Key()]
+	n.view[e.Key()] = rec
+	n.mu.Unlock()
+	if n.o.OnArrival != nil && rec.held() && rec.Node != n.id && (!had || !prev.held()) {
+		n.o.OnArrival(rec.Email, rec.Desk, rec.At)
+	}
+	ar := n.d.Arrivals()
+	if rec.held() {
+		ar.Note(rec.Email, rec.Desk, rec.At)
+	} else {
+		ar.Forget(rec.Email)
+	}
+	if rec.Node != n.id || rec.Scan == "" {
+		return nil, true
+	}
+	switch rec.State {
+	case stateCheckedIn:
+		return &scanqueue.Ack{ID: rec.Scan, Outcome: scanqueue.CheckedIn}, true
+	case stateRejected:
+		return &scanqueue.Ack{ID: rec.Scan, Outcome: scanqueue.Rejected, Message: rec.Message}, true
+	}
+	return nil, true
+}
+
+// watchDesks follows the presence of the venue's desks, and who holds the
+// upstream lease.
+func (n *Node) watchDesks(kv jetstream.KeyValue) error {
+	w, err := kv.WatchAll(n.ctx)
+	if err != nil {
+		return fmt.Errorf("venue: watch the desks: %w", err)
+	}
+	n.addWatcher(func() { _ = w.Stop() })
+	n.wg.Add(1)
+	go func() {
+		defer n.wg.Done()
+		var told time.Time
+		for {
+			select {
+			case e, ok := <-w.Updates():
+				if !ok {
+					n.lost(errors.New("the watch of the venue's desks ended"))
+					return
+				}
+				if e == nil {
+					continue
+				}
+				n.mu.Lock()
+				prev, had := n.desks[e.Key()]
+				if e.Operation() == jetstream.KeyValuePut {
+					if p, ok := decode[presence](e.Value()); ok {
+						n.desks[e.Key()] = p
+					}
+				} else {
+					delete(n.desks, e.Key())
+				}
+				cur, has := n.desks[e.Key()]
+				n.mu.Unlock()
+				// A heartbeat that changes only counts is told at most
+				// every few seconds: twenty desks beat ten times a second.
+				news := had != has || prev.Upstream != cur.Upstream || prev.Alone != cur.Alone
+				if news || time.Since(told) >= 2*time.Second {
+					told = time.Now()
+					n.d.Changed()
+				}
+			case <-n.ctx.Done():
+				return
+			}
+		}
+	}()
+	return nil
+}
+
+// lost notes that a watch ended: the keeper sets the venue up again.
+func (n *Node) lost(err error) {
+	if n.ctx.Err() != nil {
+		return
+	}
+	n.trouble(err)
+	n.mu.Lock()
+	n.ready = false
+	n.mu.Unlock()
+	n.poke()
+}
+
+func (n *Node) addWatcher(stop func()) {
+	n.mu.Lock()
+	n.watchers = append(n.watchers, stop)
+	n.mu.Unlock()
+}

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evdesk/evdesk/internal/checkin/mesh"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
+)
+
+func newVenueCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "venue",
+		Short: "Set up a venue whose desks work as one (its secret file)",
+		Long: "A venue's desks form one system: they agree on who is checked in with the\n" +
+			"internet up or down, and one of them talks to the service for all. Every desk\n" +
+			"of a venue needs the venue's secret file: make it once with `evdesk venue init`,\n" +
+			"copy it to each desk, and open each desk with `evdesk desk EVENT --venue FILE`.",
+	}
+	cmd.AddCommand(newVenueInitCmd())
+	return cmd
+}
+
+func newVenueInitCmd() *cobra.Command {
+	var (
+		out   string
+		force bool
+	)
+	cmd := &cobra.Command{
+		Use:   "init NAME --out FILE",
+		Short: "Make a venue's secret file (the desks' keys and credentials)",
+		Long: "Make a venue's secret file: the authority and the certificate the desks of the\n" +
+			"venue show each other over TLS, and the credentials of the links between them.\n" +
+			"Copy the file to every desk of the venue (keep it as you would a password): a\n" +
+			"desk without it cannot join the venue, read its check-ins or write any.",
+		Example: "  evdesk venue init \"Lisbon Congress Centre\" --out venue.json\n" +
+			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --venue venue.json --desk \"Door A\"",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if strings.TrimSpace(out) == "" {
+				return errors.New("--out is required: the file to write the venue's secret to, such as venue.json")
+			}
+			sec, err := mesh.NewSecret(strings.TrimSpace(args[0]))
+			if err != nil {
+				return err
+			}
+			if err := sec.Write(out, force); err != nil {
+				return fmt.Errorf("--out: %w", err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "venue %q (fingerprint %s) written to %s (0600)\n", sec.Name, sec.Fingerprint(), out)
+			fmt.Fprintf(cmd.OutOrStdout(), "copy it to every desk of the venue, then: evdesk desk EVENT --venue %s\n", out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "the file to write the venue's secret to (required)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace the file if it exists (desks with the old file can no longer join)")
+	return cmd
+}
+
+// venueFlags are the desk's flags that join it to its venue.
+type venueFlags struct {
+	file, listen string
+	join         []string
+	noMDNS       bool
+	arrivals     bool
+}
+
+func (v *venueFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&v.file, "venue", "", "join the desks of a venue, with its secret file (evdesk venue init)")
+	fl.StringVar(&v.listen, "listen", "", fmt.Sprintf("with --venue: where this desk listens for the venue's other desks (default 0.0.0.0:%d)", mesh.DefaultPort))
+	fl.StringSliceVar(&v.join, "join", nil, "with --venue: HOST:PORT of other desks to reach (where the network blocks discovery)")
+	fl.BoolVar(&v.noMDNS, "no-mdns", false, "with --venue: do not look for the venue's desks on the local network")
+	fl.BoolVar(&v.arrivals, "arrivals", false, "with --venue --headless: also write a line for each check-in another desk makes, when this desk learns of it")
+}
+
+// check says what is wrong with the flags before anything starts.
+func (v *venueFlags) check(cmd *cobra.Command) error {
+	if v.file == "" {
+		for _, name := range []string{"listen", "join", "no-mdns", "arrivals"} {
+			if cmd.Flags().Changed(name) {
+				return fmt.Errorf("--%s goes with --venue FILE (the venue's secret file)", name)
+			}
+		}
+		return nil
+	}
+	if _, _, err := mesh.CheckListen(v.listen); err != nil {
+		return err
+	}
+	_, err := mesh.CheckJoin(v.join)
+	return err
+}
+
+// opener returns what makes the desk's membership of its venue, or nil
+// without --venue. The secret is read at once, so a bad file stops the
+// desk before it opens.
+func (v *venueFlags) opener(journal string, logf func(string, ...any), onArrival func(email, desk string, at time.Time)) (func(eventID, sessionID string) (venue.Venue, error), error) {
+	if v.file == "" {
+		return nil, nil
+	}
+	sec, err := mesh.ReadSecret(v.file)
+	if err != nil {
+		return nil, err
+	}
+	return func(string, string) (venue.Venue, error) {
+		n, err := mesh.Join(mesh.Options{Secret: sec, Dir: filepath.Join(journal, "venue", sec.ID),
+			Listen: v.listen, Join: v.join, Discover: !v.noMDNS && len(v.join) == 0, OnArrival: onArrival, Logf: logf})
+		if err != nil {
+			return nil, err
+		}
+		return n, nil
+	}, nil
+}

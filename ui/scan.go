@@ -1,0 +1,322 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/ui/timer"
+)
+
+// A barcode scanner in keyboard mode types a code as keys, faster than any
+// person, and ends it with Enter, keypad Enter, Tab or a line feed (or
+// with nothing). The shell tells its keys from a person's here, in one
+// place, so that a scan reaches a screen that takes scans (the check-in
+// desk) and never acts anywhere else: it opens nothing, answers no
+// question and types into no form.
+//
+// The first key of a burst arrives before anyone can know it starts one,
+// so outside a screen that takes scans every key a scanner could type is
+// held for a moment: HoldFor after it arrives, a timer ends the run. A
+// key that arrives before its run has ended joins it; a run that no person
+// types is a scan, and anything else was a person's and acts then.
+//
+// A run ends by the timer's message, never by comparing arrival times: the
+// program takes messages in the order they came, so keys the terminal
+// delivered together stay together even when the program is slow to take
+// them (a busy machine), and only a real pause splits a burst.
+
+// HoldFor is how long a key is held for the next key of its run. Scanners
+// type a key every 1-20 ms (a whole code arrives at once when the terminal
+// reads it in one go); people leave 60 ms or more between keys, about 20
+// ms only when they roll two or three keys; key repeat comes every 30-40
+// ms, and is one key over and over.
+const HoldFor = 30 * time.Millisecond
+
+// ScanRun is the shortest run of keys, with no terminator, that no person
+// types: a scanner set to end its codes with nothing.
+const ScanRun = 4
+
+// scanGate sorts the keys a scanner could type into a person's and a
+// scanner's. It keeps no time: the App tells it when a run ended.
+type scanGate struct {
+	held     []tea.KeyPressMsg // the run so far, not yet decided
+	scanning bool              // the run is a scanner's: its keys go as scanned
+	inCode   bool              // a scanned code has begun and not ended
+	ended    bool              // the latest scanned key ended a code
+}
+
+// gateOut is what the gate decided: keys a person typed, in order, to act
+// on; keys of scans; and how many codes those began.
+type gateOut struct {
+	person, scanned []tea.KeyPressMsg
+	codes           int
+}
+
+// key takes a key a scanner could type, arriving within the run.
+func (g *scanGate) key(k tea.KeyPressMsg) gateOut {
+	var out gateOut
+	if g.scanning && g.ended && !endsScan(k) {
+		// After a code's end, a second terminator (CR LF) is still the
+		// scan's; anything else is judged afresh: the next code, or a
+		// person's key.
+		g.scanning = false
+	}
+	if g.scanning {
+		g.scan(&out, k)
+		return out
+	}
+	g.held = append(g.held, k)
+	if isScan(g.held) {
+		g.scanning = true
+		g.scan(&out, g.held...)
+		g.held = nil
+	}
+	return out
+}
+
+// scan hands keys out as scanned, counting the codes they begin.
+func (g *scanGate) scan(out *gateOut, keys ...tea.KeyPressMsg) {
+	for _, k := range keys {
+		g.ended = endsScan(k)
+		switch {
+		case g.ended:
+			g.inCode = false
+		case !g.inCode:
+			g.inCode = true
+			out.codes++
+		}
+		out.scanned = append(out.scanned, k)
+	}
+}
+
+// pause ends the run: its hold ran out, or a key no scanner types came.
+// Keys still held were a person's.
+func (g *scanGate) pause() gateOut {
+	out := gateOut{person: g.held}
+	*g = scanGate{}
+	return out
+}
+
+// holding reports whether a run is open: keys wait for a verdict, or a
+// scan goes on.
+func (g *scanGate) holding() bool { return len(g.held) > 0 || g.scanning }
+
+// isScan reports whether a run of keys, each before the hold of the one
+// before ran out, is a scanner's: a terminator after at least one other key, or
+// ScanRun keys. One key over and over is key repeat, a person's.
+func isScan(run []tea.KeyPressMsg) bool {
+	if len(run) < 2 || sameKey(run) {
+		return false
+	}
+	return endsScan(run[len(run)-1]) || len(run) >= ScanRun
+}
+
+func sameKey(run []tea.KeyPressMsg) bool {
+	for _, k := range run[1:] {
+		if k.Code != run[0].Code || k.Mod != run[0].Mod || k.Text != run[0].Text {
+			return false
+		}
+	}
+	return true
+}
+
+// endsScan reports whether k is a key scanners end a code with: Enter,
+// keypad Enter, Tab or a line feed (ctrl+j).
+func endsScan(k tea.KeyPressMsg) bool {
+	switch k.Code {
+	case tea.KeyEnter, tea.KeyKpEnter, tea.KeyTab:
+		return k.Mod == 0
+	case 'j':
+		return k.Mod == tea.ModCtrl
+	}
+	return false
+}
+
+// typedByScanner reports whether k is a key a barcode scanner in keyboard
+// mode sends: printable text, Enter (keypad Enter, a bare line feed) or Tab.
+func typedByScanner(k tea.KeyPressMsg) bool {
+	if k.Text != "" && k.Mod&^tea.ModShift == 0 {
+		return true
+	}
+	return endsScan(k)
+}
+
+// pastedScan reports whether a paste is what a scanner pastes (scanners in
+// clipboard mode paste one code and its line break): one line, ending in a
+// line break. A person's paste (a word, an address, a list of lines) is
+// typing.
+func pastedScan(content string) bool {
+	line, ok := strings.CutSuffix(content, "\n")
+	if !ok {
+		line, ok = strings.CutSuffix(content, "\r")
+	}
+	line = strings.TrimSuffix(line, "\r")
+	return ok && strings.TrimSpace(line) != "" && !strings.ContainsAny(line, "\r\n")
+}
+
+// ScanTaker is a screen whose input takes a barcode scanner's codes (the
+// check-in desk): while TakesScans reports true, a scan goes to it
+// whatever the shell shows over it, and its keys are never held.
+type ScanTaker interface {
+	TakesScans() bool
+}
+
+// Reopener is a screen the shell can bring back after it has left (the
+// desk, when a scan arrives elsewhere): Reopen builds it anew.
+type Reopener interface {
+	Reopen() Screen
+}
+
+// holdOverMsg ends the hold of the keys held since key number seq, unless
+// newer keys came.
+type holdOverMsg struct{ seq int }
+
+// onKey lets the scan gate judge a key before it acts. A key no scanner
+// types ends the run before it and acts at once; so does every key where
+// the focused screen takes scans, as a person and a scanner type into it
+// alike. Any other key is held until the gate knows whose it is.
+func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if !typedByScanner(k) || (a.takesScans() && a.pal == nil) {
+		return tea.Batch(a.Quiet(), a.handleKey(k))
+	}
+	if a.everyKeyTyped {
+		return a.handleKey(k)
+	}
+	cmd := a.decided(a.gate.key(k))
+	if !a.gate.holding() {
+		return cmd
+	}
+	a.holdSeq++
+	seq := a.holdSeq
+	return tea.Batch(cmd, timer.After(HoldFor, func(time.Time) tea.Msg { return holdOverMsg{seq: seq} }))
+}
+
+// Quiet decides the keys held to tell a person from a scanner as though no
+// key came for HoldFor: they were a person's, and act now. The program's
+// hold timer calls it; so does a test driver that runs no timers, after
+// each key a person presses.
+func (a *App) Quiet() tea.Cmd { return a.decided(a.gate.pause()) }
+
+// decided acts on what the gate decided: a person's keys as keys, a
+// scanner's as a scan.
+func (a *App) decided(out gateOut) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, k := range out.person {
+		cmds = append(cmds, a.handleKey(k))
+	}
+	if len(out.scanned) > 0 {
+		msgs := make([]tea.Msg, len(out.scanned))
+		for i, k := range out.scanned {
+			msgs[i] = k
+		}
+		cmds = append(cmds, a.onScan(out.codes, msgs...))
+	}
+	return tea.Batch(cmds...)
+}
+
+// onScan gives what a scanner typed or pasted (codes new codes) to the
+// focused screen if it takes scans, whatever is open over it; anywhere
+// else the scan is dropped, and the status bar says so, counting the codes
+// lost, until a person next presses a key: whoever comes back to the
+// console learns how many badges to scan again.
+func (a *App) onScan(codes int, msgs ...tea.Msg) tea.Cmd {
+	if a.takesScans() {
+		cmds := make([]tea.Cmd, len(msgs))
+		for i, m := range msgs {
+			cmds[i] = a.updateTop(m)
+		}
+		return tea.Batch(cmds...)
+	}
+	if a.ignored == 0 {
+		a.ctx.Log.Info("a scan arrived outside the desk and was ignored")
+	}
+	a.ignored += codes // said once: later scans only count
+	return nil
+}
+
+// scanNoteText is the status bar's note on an ignored scan, with the key
+// back to the desk when there is one.
+func (a *App) scanNoteText() string {
+	text := "a scan arrived outside the desk: ignored"
+	if a.ignored > 1 {
+		text = fmt.Sprintf("%d scans arrived outside the desk: ignored", a.ignored)
+	}
+	if a.deskWay != nil || a.deskBelow() >= 0 {
+		text += " (" + a.ctx.Keys.ToDesk.Help().Key + " back to the desk)"
+	}
+	return text
+}
+
+// leaving notes the way back to a desk that leaves its stack.
+func (a *App) leaving(s Screen) {
+	if t, ok := s.(ScanTaker); ok && t.TakesScans() {
+		a.deskWay = nil
+		if r, ok := s.(Reopener); ok {
+			a.deskWay = &deskWay{section: a.active, reopen: r.Reopen}
+		}
+	}
+}
+
+// deskBelow is the position on the active stack of a screen that takes
+// scans, or -1.
+func (a *App) deskBelow() int {
+	st := a.stack()
+	for i := len(st) - 1; i >= 0; i-- {
+		if t, ok := st[i].screen.(ScanTaker); ok && t.TakesScans() {
+			return i
+		}
+	}
+	return -1
+}
+
+// toDesk goes back to the desk: down the stack to it when it is open, or
+// opens it again where it was.
+func (a *App) toDesk() tea.Cmd {
+	if i := a.deskBelow(); i >= 0 {
+		for len(a.stack()) > i+1 {
+			a.pop()
+		}
+		return nil
+	}
+	for s := range a.stacks {
+		for _, e := range a.stacks[s] {
+			if t, ok := e.screen.(ScanTaker); ok && t.TakesScans() {
+				a.active = s
+				return a.toDesk()
+			}
+		}
+	}
+	if a.deskWay == nil {
+		return Toast(ToastInfo, "No check-in desk has been open: open one from an event (check-in desk)")
+	}
+	way := a.deskWay
+	a.deskWay = nil
+	a.active = way.section
+	return a.push(way.reopen())
+}
+
+// AskMsg asks the user a yes/no question over the whole console; Yes runs
+// on yes. See Ask.
+type AskMsg struct {
+	Question string
+	Yes      tea.Cmd
+}
+
+// Ask asks a question over the console, as quitting does: over a screen
+// that takes scans only the yes chord (ctrl+y) answers yes and esc no, so
+// no scan answers it. yes runs on yes, its replies addressed to the screen
+// that asked.
+func Ask(question string, yes tea.Cmd) tea.Cmd {
+	return func() tea.Msg { return AskMsg{Question: question, Yes: yes} }
+}
+
+func (a *App) ask(m AskMsg) tea.Cmd {
+	if a.quitAsk != nil {
+		return nil // one question at a time: the open one stays
+	}
+	a.openQuestion(m.Question, false, m.Yes)
+	return nil
+}

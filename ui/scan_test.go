@@ -1,0 +1,290 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/ui/internal/golden"
+	"github.com/evdesk/evdesk/ui/uitest"
+)
+
+// typing is keys with the milliseconds before each: text typed at a
+// steady pace, then its terminator.
+type typing []struct {
+	after time.Duration
+	key   tea.KeyPressMsg
+}
+
+func typed(text string, every time.Duration, end string) typing {
+	var t typing
+	for _, r := range text {
+		t = append(t, struct {
+			after time.Duration
+			key   tea.KeyPressMsg
+		}{every, tea.KeyPressMsg{Code: r, Text: string(r)}})
+	}
+	if end != "" {
+		t = append(t, struct {
+			after time.Duration
+			key   tea.KeyPressMsg
+		}{every, uitest.Key(end)})
+	}
+	return t
+}
+
+// then is t followed, after a pause, by more.
+func (t typing) then(pause time.Duration, more typing) typing {
+	more = append(typing{}, more...)
+	more[0].after = pause
+	return append(t, more...)
+}
+
+func ms(n float64) time.Duration { return time.Duration(n * float64(time.Millisecond)) }
+
+// verdicts runs the gate over keys as the App does (the hold timer fires
+// when HoldFor passes with no key) and says, per key in the order acted
+// on, P for a person's key and S for a scanner's.
+func verdicts(t *testing.T, keys typing) string {
+	t.Helper()
+	var g scanGate
+	var order, got strings.Builder
+	take := func(out gateOut) {
+		for _, k := range out.person {
+			order.WriteString(k.String())
+			got.WriteByte('P')
+		}
+		for _, k := range out.scanned {
+			order.WriteString(k.String())
+			got.WriteByte('S')
+		}
+	}
+	var sent strings.Builder
+	for i, k := range keys {
+		if i > 0 && k.after >= HoldFor && g.holding() {
+			take(g.pause()) // the hold timer fired before the key came
+		}
+		sent.WriteString(k.key.String())
+		take(g.key(k.key))
+	}
+	take(g.pause())
+	if order.String() != sent.String() {
+		t.Fatalf("keys acted on out of order: %q, sent %q", order.String(), sent.String())
+	}
+	return got.String()
+}
+
+// The decider, with key timings as they arrive: scanners type a key every
+// 1-20 ms or deliver a whole code in one terminal read; people leave 60 ms
+// and more between keys, about 20 ms only when they roll two keys; key
+// repeat is one key every 20-40 ms.
+func TestScanGateTellsScannersFromPeople(t *testing.T) {
+	scan := "dana.cole@example.com"
+	cases := []struct {
+		name string
+		keys typing
+		want string
+	}{
+		{"a person presses y", typed("y", 0, ""), "P"},
+		{"a person types a word", typed("hello", ms(110), "enter"), "PPPPPP"},
+		{"a fast typist rolls two keys", typed("t", 0, "").then(ms(18), typed("h", 0, "")).then(ms(70), typed("e", 0, "")), "PPP"},
+		{"three rolled keys", typed("the", ms(22), ""), "PPP"},
+		{"a whole scan in one terminal read", typed(scan, 0, "enter"), strings.Repeat("S", len(scan)+1)},
+		{"a USB scanner, keypad Enter", typed(scan, ms(4), "kpenter"), strings.Repeat("S", len(scan)+1)},
+		{"a Bluetooth scanner, Tab", typed("4006381333931", ms(18), "tab"), strings.Repeat("S", 14)},
+		{"a scanner ending with a line feed", typed("A1B2", ms(2), "ctrl+j"), "SSSSS"},
+		{"a scanner ending with CR LF", typed("A1B2", ms(2), "enter").then(ms(1), typed("", 0, "ctrl+j")), "SSSSSS"},
+		{"a scanner with no terminator", typed("4006381333931", ms(6), ""), strings.Repeat("S", 13)},
+		{"a short code with Enter", typed("7", ms(3), "enter"), "SS"},
+		{"four scans back to back", typed("a@x.org", 0, "enter").then(0, typed("b@y.org", 0, "enter")).
+			then(0, typed("c@z.org", 0, "enter")).then(0, typed("d@w.org", 0, "enter")), strings.Repeat("S", 32)},
+		{"two scans a moment apart", typed("a@x.org", ms(3), "enter").then(ms(400), typed("b@y.org", ms(3), "enter")), strings.Repeat("S", 16)},
+		{"a person's key, then a scan", typed("y", 0, "").then(ms(500), typed(scan, ms(3), "enter")), "P" + strings.Repeat("S", len(scan)+1)},
+		{"a person's key right after a scan", typed(scan, ms(3), "enter").then(ms(2), typed("c", 0, "")), strings.Repeat("S", len(scan)+1) + "P"},
+		{"a scan, then a person's key", typed(scan, ms(3), "enter").then(ms(900), typed("n", 0, "")), strings.Repeat("S", len(scan)+1) + "P"},
+		{"a scanner stalling mid-code", typed("dana.co", ms(3), "").then(ms(35), typed("le@example.com", ms(3), "enter")), strings.Repeat("S", len(scan)+1)},
+		{"a scanner stalling past the hold", typed("dana.co", ms(3), "").then(ms(60), typed("le@x.com", ms(3), "enter")), strings.Repeat("S", 16)},
+		{"key repeat of j", typed("jjjjjjjj", ms(33), ""), "PPPPPPPP"},
+		{"fast key repeat of j", typed("jjjjjjjj", ms(20), ""), "PPPPPPPP"},
+		{"key repeat of Enter", typed("", 0, "enter").then(ms(20), typed("", 0, "enter")).then(ms(20), typed("", 0, "enter")), "PPP"},
+		// Safe on purpose: y and Enter within 30 ms are taken for a scan,
+		// so nothing is answered.
+		{"y and Enter rolled together", typed("y", 0, "enter"), "SS"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := verdicts(t, c.keys); got != c.want {
+				t.Fatalf("verdicts %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// The note counts the codes lost, so they can be scanned again.
+func TestScanGateCountsCodes(t *testing.T) {
+	var g scanGate
+	codes := 0
+	for _, k := range typed("a@x.org", 0, "enter").then(0, typed("b@y.org", 0, "enter")).then(0, typed("", 0, "ctrl+j")).
+		then(ms(500), typed("4006381333931", ms(5), "")) {
+		if k.after >= HoldFor {
+			codes += g.pause().codes
+		}
+		codes += g.key(k.key).codes
+	}
+	codes += g.pause().codes
+	if codes != 3 {
+		t.Fatalf("%d codes, want 3", codes)
+	}
+}
+
+func TestPastedScans(t *testing.T) {
+	for content, want := range map[string]bool{
+		"dana.cole@example.com\n":           true,
+		"dana.cole@example.com\r":           true,
+		"dana.cole@example.com\r\n":         true,
+		"dana.cole@example.com":             false, // an address pasted into a field
+		"ana@example.org\nbo@example.org\n": false, // a list of lines, a person's
+		"\n":                                false,
+	} {
+		if got := pastedScan(content); got != want {
+			t.Errorf("pastedScan(%q) = %v, want %v", content, got, want)
+		}
+	}
+}
+
+// burst types text and end back to back, as a scanner does, then lets
+// the hold run out.
+func (h *harness) burst(text, end string) {
+	h.t.Helper()
+	for _, r := range text {
+		h.app.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if end != "" {
+		h.app.Update(uitest.Key(end))
+	}
+	h.app.Quiet()
+}
+
+const scanNote = "a scan arrived outside the desk: ignored"
+
+// The reproduction, in the shell: scans typed over a list, into
+// a screen's open question, into the quit question and into the palette
+// act nowhere; the status bar says so once; a person's keys still act.
+func TestAScanOutsideTheDeskActsNowhere(t *testing.T) {
+	h := newHarness(t)
+	events := h.roots["Events"]
+	h.burst("dana.cole@example.com", "enter")
+	if len(events.keys) != 0 {
+		t.Fatalf("the scan reached the list: %v", events.keys)
+	}
+	if !strings.Contains(h.plain(), scanNote) {
+		t.Fatalf("the status bar does not say the scan was ignored:\n%s", h.plain())
+	}
+	golden.Assert(t, "app_scan_ignored", h.view())
+	h.burst("carl.ng@example.com", "enter")
+	h.burst("yolanda.ito@example.com", "kpenter")
+	h.burst("4006381333931", "") // a scanner set to end with nothing
+	if len(events.keys) != 0 || strings.Count(h.plain(), "ignored") != 1 || !strings.Contains(h.plain(), "4 scans arrived") {
+		t.Fatalf("keys %v; the note should show once:\n%s", events.keys, h.plain())
+	}
+	h.press("y")
+	if strings.Join(events.keys, " ") != "y" || strings.Contains(h.plain(), "ignored") {
+		t.Fatalf("a person's key did not act, or left the note: %v", events.keys)
+	}
+
+	// A question the shell asks (quit, with a form open) takes no scan.
+	events.guard = "a form with changes is open"
+	h.press("q")
+	h.burst("carl.ng@example.com", "enter")
+	h.burst("yolanda.ito@example.com", "enter")
+	if h.app.quitAsk == nil {
+		t.Fatal("a scan answered the quit question")
+	}
+	h.press("esc")
+
+	// The palette: nothing typed into it, nothing chosen.
+	h.press(":")
+	h.burst("dana.cole@example.com", "enter")
+	if h.app.pal == nil || h.app.pal.input.Value() != "" {
+		t.Fatalf("the scan reached the palette: open %v", h.app.pal != nil)
+	}
+	h.press("esc")
+
+	// A pasted scan (a line and its break) goes nowhere; a person's paste
+	// of an address still does.
+	h.send(tea.PasteMsg{Content: "dana.cole@example.com\n"})
+	h.send(tea.PasteMsg{Content: "dana.cole@example.com"})
+	if strings.Join(events.msgs, " ") != "tea.PasteMsg" {
+		t.Fatalf("pastes reaching the screen: %v", events.msgs)
+	}
+	if len(events.keys) != 1 {
+		t.Fatalf("keys reached the screen: %v", events.keys)
+	}
+}
+
+// Where the focused screen takes scans, they reach it: straight, and from
+// under the palette, a question or the help.
+func TestScansReachTheDesk(t *testing.T) {
+	h := newHarness(t)
+	desk := h.roots["Events"]
+	desk.scans = true
+	h.burst("ana@example.org", "enter")
+	if got := strings.Join(desk.keys, ""); got != "ana@example.orgenter" {
+		t.Fatalf("the desk got %q", got)
+	}
+	desk.keys = nil
+	h.app.openPalette() // ":" is typing at the desk; the palette opens by other ways
+	h.burst("bo@example.org", "tab")
+	if got := strings.Join(desk.keys, ""); got != "bo@example.orgtab" || h.app.pal == nil || h.app.pal.input.Value() != "" {
+		t.Fatalf("under the palette the desk got %q", got)
+	}
+	h.press("x") // a person types into the palette
+	if h.app.pal.input.Value() != "x" || len(desk.keys) != len("bo@example.org")+1 {
+		t.Fatalf("a person's key under the palette: palette %q, desk %v", h.app.pal.input.Value(), desk.keys)
+	}
+	h.press("esc")
+	h.send(tea.PasteMsg{Content: "cy@example.org\n"})
+	if last(desk.msgs) != "tea.PasteMsg" {
+		t.Fatalf("a pasted scan did not reach the desk: %v", desk.msgs)
+	}
+	if strings.Contains(h.plain(), scanNote) {
+		t.Fatal("scans at the desk are not ignored")
+	}
+}
+
+// After the desk has left, a scan says which key goes back, and that key
+// opens the desk again where it was; under other screens, it goes down to
+// it.
+func TestBackToTheDesk(t *testing.T) {
+	h := newHarness(t)
+	h.press("tab") // Check-in
+	desk := &reopenScreen{fakeScreen: fakeScreen{title: "Desk", scans: true}}
+	h.send(PushMsg{Screen: desk})
+	h.send(PushMsg{Screen: &fakeScreen{title: "History"}})
+	h.burst("ana@example.org", "enter")
+	if !strings.Contains(h.plain(), scanNote+" (F6 back to the desk)") {
+		t.Fatalf("the note does not name the way back:\n%s", h.plain())
+	}
+	h.press("shift+tab") // Events
+	h.press("f6")
+	if h.app.Top() != Screen(desk) || h.app.active != 1 {
+		t.Fatalf("F6 went to %q", h.app.Top().Title())
+	}
+	h.send(PopMsg{}) // the desk leaves
+	if !desk.closed {
+		t.Fatal("the desk did not close")
+	}
+	h.press("shift+tab")
+	h.press("f6")
+	if top := h.app.Top(); h.app.active != 1 || top.Title() != "Desk again" {
+		t.Fatalf("F6 opened %q in section %d", top.Title(), h.app.active)
+	}
+}
+
+type reopenScreen struct{ fakeScreen }
+
+func (r *reopenScreen) Reopen() Screen {
+	return &reopenScreen{fakeScreen: fakeScreen{title: "Desk again", scans: true}}
+}

@@ -1,0 +1,136 @@
+package table
+
+import (
+	"runtime"
+	"strconv"
+	"testing"
+
+	btable "charm.land/bubbles/v2/table"
+)
+
+// These benchmarks measure this table against bubbles' table in the same run,
+// so the figures can be read as ratios to that anchor (the targets
+// are ratios):
+//
+//	go test ./ui/table -run '^$' -bench 'VsBubbles|Stream' -benchmem
+//
+// Load: one SetRows of n rows into a fresh table at 120x40, as a screen does
+// with a whole answer, and the first frame drawn (bubbles' table draws its
+// rows in SetRows, this one in View). held-B is the heap in use after a
+// collection with the loaded table alive, the rows included: each table
+// holds the same cells in its own row type.
+
+func bubblesRows(rows []Row) []btable.Row {
+	out := make([]btable.Row, len(rows))
+	for i, r := range rows {
+		out[i] = btable.Row(r.Cells)
+	}
+	return out
+}
+
+func bubblesTable() btable.Model {
+	cols := testColumns()
+	bcols := make([]btable.Column, len(cols))
+	for i, c := range cols {
+		bcols[i] = btable.Column{Title: c.Title, Width: max(c.Width, 12)}
+	}
+	return btable.New(btable.WithColumns(bcols), btable.WithWidth(120), btable.WithHeight(40), btable.WithFocused(true))
+}
+
+// heldHeap reports the bytes in use after a collection.
+func heldHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+func BenchmarkLoadVsBubbles(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		name := strconv.Itoa(n/1000) + "k"
+		b.Run("evdesk/"+name, func(b *testing.B) {
+			benchLoad(b, func() func() {
+				rows := genRows(0, n, 99)
+				return func() {
+					m := newTable(120, 40, nil)
+					m.SetRows(rows)
+					_ = m.View()
+					keepAlive(&m)
+				}
+			})
+		})
+		b.Run("bubbles/"+name, func(b *testing.B) {
+			benchLoad(b, func() func() {
+				rows := bubblesRows(genRows(0, n, 99))
+				return func() {
+					m := bubblesTable()
+					m.SetRows(rows)
+					_ = m.View()
+					keepAlive(&m)
+				}
+			})
+		})
+	}
+}
+
+// kept holds the last loaded table, so a collection cannot free it before
+// its heap is measured.
+var kept any
+
+func keepAlive(m any) { kept = m }
+
+// benchLoad times load (made by prepare, with its rows) and reports the CPU
+// time a load takes (cpu-ns/op), the heap held by the rows with the loaded
+// table (held-B) and by the table beyond its rows (table-B).
+func benchLoad(b *testing.B, prepare func() (load func())) {
+	var cpu int64
+	var held, table uint64
+	for b.Loop() {
+		b.StopTimer()
+		kept = nil
+		base := heldHeap()
+		load := prepare()
+		rowsOnly := heldHeap()
+		c := cpuTime()
+		b.StartTimer()
+		load()
+		b.StopTimer()
+		cpu += cpuTime() - c
+		after := heldHeap()
+		held, table = after-base, after-rowsOnly
+		runtime.KeepAlive(load)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(held), "held-B")
+	b.ReportMetric(float64(table), "table-B")
+}
+
+// BenchmarkStream100k feeds 100k rows in pages of 300, as a listing streams
+// in, drawing a frame after each page: in arrival order and sorted by the
+// name column (the target: sorted within 1.3x of unsorted).
+func BenchmarkStream100k(b *testing.B) {
+	const n, page = 100_000, 300
+	var pages [][]Row
+	for first := 0; first < n; first += page {
+		pages = append(pages, genRows(first, min(page, n-first), uint64(first)))
+	}
+	for _, sorted := range []bool{false, true} {
+		b.Run(map[bool]string{false: "unsorted", true: "sorted"}[sorted], func(b *testing.B) {
+			b.ReportAllocs()
+			c := cpuTime()
+			for b.Loop() {
+				m := newTable(120, 40, nil)
+				if sorted {
+					m.SetSort(0, false)
+				}
+				for _, p := range pages {
+					m.AppendRows(p)
+					_ = m.View()
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-c)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

@@ -1,0 +1,192 @@
+package checkin
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	badges "github.com/evdesk/evdesk/internal/checkin/badge"
+	"github.com/evdesk/evdesk/internal/checkin/hook"
+	"github.com/evdesk/evdesk/internal/checkin/printing"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/internal/checkin/walkin"
+)
+
+// Extras are what the desk does at the door beyond checking people in:
+// registering walk-ins, printing badges and running the on_checkin hook.
+// The zero value turns them all off.
+type Extras struct {
+	// WalkIns lets the desk register someone the server does not know
+	// (the profile's walk_ins; off at a kiosk unless it says so).
+	WalkIns bool
+	// Printer is badge_printer (a CUPS queue or ipp://host/printers/NAME);
+	// "" prints nothing. PrintBadges is always, ask or never (config).
+	Printer, PrintBadges string
+	// BadgeLayout is a built-in layout's name or a layout file.
+	BadgeLayout string
+	// OnCheckin is the hook's arguments; nil runs nothing.
+	OnCheckin []string
+	// Log hears the hook's runs.
+	Log *slog.Logger
+	// Run runs the print commands (default printing.Exec).
+	Run printing.Runner
+}
+
+// door is the runtime's share of the extras: the walk-in journal and its
+// sender, the print queue and the hook. Every part is safe for concurrent
+// use; nil parts are off.
+type door struct {
+	walkins *walkin.Journal
+	walker  *walkin.Sender
+	walkErr error // the walk-in journal did not open
+
+	prints   *printing.Queue
+	layout   *badges.Layout
+	printErr error // why badges cannot print (no lp, a bad setting)
+
+	hook *hook.Runner
+}
+
+// Messages of the door's background work, carried by the pump.
+type (
+	walkinMsg struct{ w walkin.Walkin }
+	// walkinSavedMsg answers the form: the walk-in is on disk, or not.
+	walkinSavedMsg struct {
+		w   walkin.Walkin
+		err error
+	}
+	setupMsg struct {
+		s   walkin.Setup
+		err error
+	}
+	printMsg struct{ job printing.Job }
+	hookMsg  struct{ res hook.Result }
+)
+
+// openDoor opens the extras the deps turn on, beside the venue desk v.
+func (rt *runtime) openDoor(d Deps, v *venue.Desk, eventID, sessionID string) *door {
+	x := d.Extras
+	dr := &door{}
+	if x.WalkIns {
+		j, err := walkin.Open(d.JournalDir, eventID, sessionID, d.Now)
+		if err != nil {
+			dr.walkErr = err
+		} else {
+			dr.walkins = j
+			client := d.SenderClient
+			if client == nil {
+				client = d.Client
+			}
+			o := walkin.Options{EventID: eventID, Create: client.Registration.CreateTickets, Now: d.Now,
+				Roster: v.Roster, RefreshRoster: v.RefreshRoster,
+				CheckIn:  func(w walkin.Walkin) (string, error) { return checkInWalkIn(v, w) },
+				OnChange: func(w walkin.Walkin) { rt.pump.post(walkinMsg{w: w}) },
+			}
+			if h := d.hooks; h != nil && h.walkinSleep != nil {
+				o.Sleep = h.walkinSleep
+			}
+			dr.walker = walkin.Start(j, o)
+		}
+	}
+	if x.Printer != "" {
+		dr.layout, dr.printErr = badges.LoadLayout(x.BadgeLayout)
+		target, err := printing.ParseTarget(x.Printer)
+		if dr.printErr == nil {
+			dr.printErr = err
+		}
+		if dr.printErr == nil && x.Run == nil {
+			dr.printErr = printing.HaveCUPS()
+		}
+		if dr.printErr == nil {
+			o := printing.Options{Printer: &printing.CUPS{Target: target, Run: x.Run},
+				OnChange: func(j printing.Job) { rt.pump.post(printMsg{job: j}) }}
+			if h := d.hooks; h != nil && h.printing != nil {
+				h.printing(&o)
+			}
+			dr.prints = printing.NewQueue(o)
+		}
+	}
+	dr.hook = hook.New(hook.Options{Argv: x.OnCheckin, Log: x.Log,
+		OnResult: func(r hook.Result) {
+			if r.Err != nil {
+				rt.pump.post(hookMsg{res: r})
+			}
+		}})
+	return dr
+}
+
+// close stops the extras; walk-ins not yet sent stay in their journal.
+func (dr *door) close() {
+	if dr == nil {
+		return
+	}
+	if dr.walker != nil {
+		dr.walker.Close()
+	}
+	if dr.walkins != nil {
+		_ = dr.walkins.Close()
+	}
+	if dr.prints != nil {
+		dr.prints.Close()
+	}
+	dr.hook.Close()
+}
+
+// errEarlierScan: the walk-in's address has a scan waiting for the
+// server's answer; the check-in follows once it is answered.
+var errEarlierScan = errors.New("an earlier scan of this address waits for the server's answer")
+
+// checkInWalkIn writes a registered walk-in's check-in into the check-in
+// journal: the desk learns their name and ticket first, so the roster
+// expects them. A scan of the address still waiting for its answer (made
+// before the registration) is answered first: checked in, it stands; refused
+// as not registered, a new scan is written.
+func checkInWalkIn(v *venue.Desk, w walkin.Walkin) (string, error) {
+	p := roster.Person{Email: w.Email, Name: w.Name(), Company: w.Company, Status: "REGISTERED"}
+	for _, t := range w.Tickets {
+		p.Tickets = append(p.Tickets, roster.Ticket{ID: t.TicketID, QRCodeURL: t.QRCodeURL})
+	}
+	names := map[string]roster.Name{w.Email: {First: w.First, Last: w.Last, Company: w.Company, Source: "walk-in"}}
+	// The names book is a courtesy: a failure to save it leaves the
+	// check-in to go ahead.
+	_ = v.Learn(names, p)
+	if sc, ok := v.Journal().Lookup(w.Email); ok {
+		switch sc.Outcome {
+		case scanqueue.Pending:
+			return "", errEarlierScan
+		case scanqueue.CheckedIn:
+			return sc.ID, nil
+		}
+	}
+	scans, err := v.Scan([]string{w.Email})
+	if err != nil {
+		return "", err
+	}
+	return scans[0].ID, nil
+}
+
+// loadSetup fetches what the walk-in form offers, in the background.
+func loadSetup(d Deps, eventID string) tea.Cmd {
+	client, dir, now := d.Client, d.JournalDir, d.Now()
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		s, err := walkin.LoadSetup(ctx, client, dir, eventID, now)
+		return setupMsg{s: s, err: err}
+	}
+}
+
+// renderBadge draws one badge (for the print queue, in the background).
+func renderBadge(l *badges.Layout, b badges.Badge) func() ([]byte, error) {
+	return func() ([]byte, error) {
+		var buf bytes.Buffer
+		err := l.Render(&buf, b)
+		return buf.Bytes(), err
+	}
+}

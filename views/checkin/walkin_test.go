@@ -1,0 +1,170 @@
+package checkin
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/walkin"
+)
+
+// listed reports whether the server lists email among the event's
+// registrants.
+func (r *rig) listed(eventID, email string) bool {
+	for _, e := range r.sim.RegistrantEmails(eventID) {
+		if e == email {
+			return true
+		}
+	}
+	return false
+}
+
+// checkInsAt counts the server's check-ins of email at an event.
+func (r *rig) checkInsAt(eventID, email string) int {
+	n := 0
+	for _, c := range r.sim.CheckIns(eventID, "") {
+		if c.Email == email {
+			n++
+		}
+	}
+	return n
+}
+
+// fillWalkIn answers the walk-in form: first, last, company, the address
+// as filled in, the first ticket type.
+func (r *rig) fillWalkIn(first, last, company string) {
+	r.t.Helper()
+	r.Type(first)
+	r.Press("enter")
+	r.Type(last)
+	r.Press("enter")
+	r.Type(company)
+	r.Press("enter", "enter") // company, then the address as it is
+}
+
+// An unregistered person is registered at the desk and checked in: F5 on
+// the NOT REGISTERED result opens the form with their address; submitted,
+// the ticket is made and the check-in sent, once; the name shows.
+func TestWalkInOnline(t *testing.T) {
+	r := newRig(t, withSize(80, 24), withExtras(Extras{WalkIns: true}))
+	r.settle("ONLINE", "roster 20,000")
+	const who = "walk.in@example.org"
+	r.scan(who)
+	r.settle("[!!] NOT REGISTERED", "F5: register them as a walk-in")
+	r.Golden("desk_walkin_not_registered_80x24")
+	r.Send(fkey(5))
+	r.Contains("Walk-in: register and check in", "First name")
+	r.Golden("desk_walkin_form_80x24")
+	r.fillWalkIn("Wally", "Inn", "Contoso")
+	r.Press("enter") // the ticket type
+	r.settle("[OK] CHECKED IN", "Wally Inn (Contoso)")
+	r.Golden("desk_walkin_checked_in_80x24")
+	if !r.listed(r.ids.LargeConferenceEventID, who) || r.checkIns(who) != 1 {
+		t.Fatalf("registered %v, check-ins %d", r.listed(r.ids.LargeConferenceEventID, who), r.checkIns(who))
+	}
+	// The name is the event's now: the search finds them by it.
+	r.Send(ctrl('f'))
+	r.Type("Wally")
+	r.Contains(who, "Wally Inn")
+}
+
+// Offline, the walk-in waits in the journal (after the scan that found
+// them unregistered); when the server is back, the registration goes
+// first, then the check-in, and the person ends checked in once.
+func TestWalkInOffline(t *testing.T) {
+	dir := t.TempDir()
+	r := newRig(t, withSize(80, 24), withJournalDir(dir), withExtras(Extras{WalkIns: true}))
+	r.settle("ONLINE")
+	r.srv.down() // the venue's network is down: nothing reaches the server
+	const who = "door.offline@example.org"
+	r.scan(who)
+	r.settle("NOT REGISTERED", "F5: register them")
+	r.Send(fkey(5))
+	r.Contains("Walk-in: register and check in")
+	r.fillWalkIn("Olga", "Fline", "")
+	r.Press("enter") // the ticket type, as loaded when the desk opened
+	r.settle("WALK-IN QUEUED", "registered, then checked in, when the server answers")
+	r.Golden("desk_walkin_offline_80x24")
+	if n := r.desk().ConfirmQuit(); n != "2 check-ins not yet sent" {
+		t.Fatalf("quitting now would lose: %q", n)
+	}
+	j := r.desk().door.dr.walkins
+	if all := j.All(); len(all) != 1 || all[0].State != walkin.Waiting || r.listed(r.ids.LargeConferenceEventID, who) {
+		t.Fatalf("offline: %+v", all)
+	}
+	r.srv.up()
+	r.Send(ctrl('r'))
+	r.settle("[OK] CHECKED IN", "Olga Fline")
+	if !r.listed(r.ids.LargeConferenceEventID, who) || r.checkIns(who) != 1 {
+		t.Fatalf("registered %v, check-ins %d", r.listed(r.ids.LargeConferenceEventID, who), r.checkIns(who))
+	}
+	if all := j.All(); all[0].State != walkin.CheckedIn {
+		t.Fatalf("the walk-in is %s", all[0].State)
+	}
+}
+
+// A registration the server refuses leaves the check-in unsent and says
+// why; F5 opens the form again with the questions the event requires, and
+// answered, the person is registered and checked in.
+func TestARefusedWalkInSaysWhy(t *testing.T) {
+	r := newRig(t, withSize(100, 30), downloadRoster(), withExtras(Extras{WalkIns: true}),
+		func(c *rigConfig) { c.eventID = func(f sim.Fixtures) string { return f.QuestionsEventID } })
+	r.settle("ONLINE", "roster ")
+	const who = "asked@example.org"
+	r.scan(who)
+	r.settle("NOT REGISTERED", "F5: register them")
+	r.Send(fkey(5))
+	r.fillWalkIn("Ann", "Swer", "")
+	r.Press("enter") // the ticket type
+	r.settle("WALK-IN REFUSED", "the registration form requires Job title, Organization")
+	if r.checkInsAt(r.ids.QuestionsEventID, who) != 0 || r.listed(r.ids.QuestionsEventID, who) {
+		t.Fatal("a refused walk-in was checked in")
+	}
+	r.Send(fkey(5))
+	r.Contains("Job title *")
+	r.Press("enter", "enter", "enter", "enter", "enter") // names as typed, the ticket type
+	r.Type("Engineer")
+	r.Press("enter")
+	r.Type("Contoso")
+	r.Press("enter")
+	r.Type(sim.WorkshopChoices[0])
+	r.Press("enter")
+	r.settle("[OK] CHECKED IN", "Ann Swer")
+	if n := r.checkInsAt(r.ids.QuestionsEventID, who); n != 1 {
+		t.Fatalf("check-ins %d", n)
+	}
+}
+
+// A kiosk takes no walk-ins unless the profile allows them: F5 says so.
+func TestWalkInsAreOffAtAKiosk(t *testing.T) {
+	r := newRig(t, withSize(80, 24), withKioskPIN("2468"))
+	r.settle("ONLINE")
+	r.scan("kiosk.walker@example.org")
+	r.settle("NOT REGISTERED")
+	r.Lacks("F5")
+	r.Send(fkey(5))
+	r.Contains("Walk-ins are off at a kiosk desk")
+	r.Lacks("Walk-in: register")
+}
+
+// Names imported beside the roster show in the result box and the search.
+func TestImportedNamesShowAtTheDesk(t *testing.T) {
+	dir := t.TempDir()
+	seedRoster(t, dir)
+	r0 := newRig(t, pickerOnly())
+	who := r0.sim.RegistrantEmails(r0.ids.LargeConferenceEventID)[3]
+	if _, err := roster.AddNames(roster.NamesPath(dir, r0.ids.LargeConferenceEventID), r0.ids.LargeConferenceEventID,
+		map[string]roster.Name{who: {First: "Zoë", Last: "Ångström", Company: "Fjord AS"}}); err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, withSize(100, 30), withJournalDir(dir))
+	r.settle("ONLINE")
+	r.scan(who)
+	r.settle("[OK] CHECKED IN", "Zoë Ångström (Fjord AS)")
+	r.Send(ctrl('f'))
+	r.Type("ngstr")
+	if v := r.View(); !strings.Contains(v, who) || !strings.Contains(v, "Zoë Ångström") {
+		t.Fatalf("the search does not find them by name:\n%s", v)
+	}
+}

@@ -1,0 +1,49 @@
+package phone
+
+import (
+	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/changelog"
+	"github.com/evdesk/evdesk/ui"
+)
+
+// ChangelogLookup finds the change log entry that deprecates a field,
+// given as "setting.field" (changelog.ForField on the console's copy of
+// the feed); nil when the console has no change log.
+type ChangelogLookup func(field string) (changelog.Entry, bool)
+
+// fieldEntry is a field of a setting and the change log entry about it.
+type fieldEntry struct {
+	field string
+	entry changelog.Entry
+}
+
+// deprecationsOf are the fields of a setting the change log deprecates,
+// each with its entry.
+func deprecationsOf(lookup ChangelogLookup, st *api.PhoneSettings, key string) []fieldEntry {
+	if lookup == nil || st == nil {
+		return nil
+	}
+	var out []fieldEntry
+	for _, f := range st.Fields(key) {
+		if e, ok := lookup(key + "." + f); ok {
+			out = append(out, fieldEntry{field: f, entry: e})
+		}
+	}
+	return out
+}
+
+// changelogLines link each deprecated field to its entry: the date and
+// title, and the entry's address.
+func changelogLines(th *ui.Theme, deps []fieldEntry, width int) []string {
+	if len(deps) == 0 {
+		return nil
+	}
+	out := []string{"", th.Header.Render("Change log")}
+	for _, d := range deps {
+		out = append(out, wrap(th.Warning, "- DEPRECATED "+d.field+": "+d.entry.DateText()+" "+d.entry.Title, width)...)
+		if d.entry.Link != "" {
+			out = append(out, wrap(th.Muted, "  "+d.entry.Link, width)...)
+		}
+	}
+	return out
+}
