@@ -76,7 +76,8 @@ type Desk struct {
 	resumed    int
 	rost       venue.RosterState
 	health     venue.Health
-	allDesks   int // check-ins the server holds, as last synced
+	allDesks   int         // check-ins the server holds, as last synced
+	vinfo      *venue.Info // the desk's venue (--venue), as last told
 
 	bell  bool
 	rings int // bells rung; for tests
@@ -278,6 +279,7 @@ func (d *Desk) refreshVenue() {
 		return
 	}
 	d.rost, d.health, d.allDesks = d.v.RosterState(), d.v.Health(), d.v.Arrivals().Len()
+	d.vinfo = venueInfo(d.v)
 	if d.searching {
 		d.reg.fill(d.rost)
 		d.refilter()
@@ -590,6 +592,9 @@ func (d *Desk) onOpened(m openedMsg) tea.Cmd {
 func (d *Desk) onRecorded(m recordedMsg) tea.Cmd {
 	if m.err != nil {
 		why := "not saved: " + m.err.Error() + "; nothing was recorded, scan again"
+		if scanqueue.DiskFull(m.err) { // short: the path and the system's words do not fit
+			why = "not saved: the disk is full; nothing was recorded, scan again once there is space"
+		}
 		if d.searching {
 			d.closeSearch()
 		}
@@ -610,6 +615,7 @@ func (d *Desk) onRecorded(m recordedMsg) tea.Cmd {
 	if d.v != nil {
 		d.counts = d.v.Journal().Counts()
 	}
+	d.afterRecord(m.scans)
 	// The sender may have answered before this message arrived.
 	return d.reconcile()
 }
