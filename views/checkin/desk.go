@@ -728,10 +728,12 @@ func (d *Desk) FullHelp() [][]key.Binding {
 	if d.kiosk != nil {
 		first = append(first, d.keys.Kiosk)
 	}
+	if d.searching { // the search's keys, while it is open
+		first = []key.Binding{d.keys.Choose, d.keys.Pick, d.keys.CloseSearch, d.keys.Yes}
+	}
 	return [][]key.Binding{
 		first,
 		d.actions().FullHelp(), // a key that is off (a locked kiosk) says why
-		{d.keys.Choose, d.keys.Pick, d.keys.CloseSearch},
 		d.doorActions().ShortHelp(), // the ? panel lists them all; a key that is off says why
 	}
 }
