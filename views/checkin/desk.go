@@ -733,7 +733,7 @@ func (d *Desk) FullHelp() [][]key.Binding {
 	}
 	return [][]key.Binding{
 		first,
-		d.actions().FullHelp(), // a key that is off (a locked kiosk) says why
+		d.actions().FullHelp(),      // a key that is off (a locked kiosk) says why
 		d.doorActions().ShortHelp(), // the ? panel lists them all; a key that is off says why
 	}
 }
