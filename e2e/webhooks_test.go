@@ -103,13 +103,14 @@ func startListener(t *testing.T, env []string, args ...string) *listener {
 	return l
 }
 
-// stop interrupts the listener and returns its exit status and peak memory.
+// stop interrupts the listener and returns its exit status and peak memory
+// (its own high-water mark, read while it runs: see peakRSS).
 func (l *listener) stop(t *testing.T) (int, int64) {
 	t.Helper()
+	rss, known := peakRSS(l.cmd.Process.Pid)
 	_ = l.cmd.Process.Signal(syscall.SIGINT)
 	_ = l.cmd.Wait()
-	var rss int64
-	if ru, ok := l.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+	if ru, ok := l.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && !known {
 		rss = ru.Maxrss * 1024
 	}
 	return l.cmd.ProcessState.ExitCode(), rss
