@@ -228,8 +228,12 @@ func (f *Form) View() string {
 // reason the last submit failed; foot, when set, closes it.
 func (f *Form) box(body, foot string) string {
 	head := f.theme.Title.Render(f.title)
-	if w := f.where(); w != "" && foot == "" {
-		head += f.theme.Muted.Render("  " + w)
+	if foot == "" && f.build != nil {
+		hint := "ctrl+s submits"
+		if w := f.where(); w != "" {
+			hint = w + " · " + hint
+		}
+		head += f.theme.Muted.Render("  " + hint)
 	}
 	head += "\n"
 	if f.refused != "" {

@@ -59,7 +59,7 @@ func (a *App) openPalette() tea.Cmd {
 	if top := a.Top(); top != nil {
 		for _, group := range top.FullHelp() {
 			for _, b := range group {
-				if len(b.Keys()) == 0 || !b.Enabled() {
+				if len(b.Keys()) == 0 || !b.Enabled() || a.moves(b) {
 					continue
 				}
 				k := keyPress(b.Keys()[0])
@@ -78,6 +78,20 @@ func (a *App) openPalette() tea.Cmd {
 	p.filter()
 	a.openOverlay(p)
 	return p.input.Focus()
+}
+
+// moves reports whether b only moves in a list (up, page down): no
+// action to offer in the palette.
+func (a *App) moves(b key.Binding) bool {
+	k := a.ctx.Keys
+	for _, nav := range []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End} {
+		for _, name := range nav.Keys() {
+			if slices.Contains(b.Keys(), name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // keyPress builds the key press a binding's key name stands for, so running

@@ -75,7 +75,8 @@ type Desk struct {
 	resumed    int
 	rost       venue.RosterState
 	health     venue.Health
-	allDesks   int // check-ins the server holds, as last synced
+	allDesks   int         // check-ins the server holds, as last synced
+	vinfo      *venue.Info // the desk's venue (--venue), as last told
 
 	bell  bool
 	rings int // bells rung; for tests
@@ -277,6 +278,7 @@ func (d *Desk) refreshVenue() {
 		return
 	}
 	d.rost, d.health, d.allDesks = d.v.RosterState(), d.v.Health(), d.v.Arrivals().Len()
+	d.vinfo = venueInfo(d.v)
 	if d.searching {
 		d.reg.fill(d.rost)
 		d.refilter()
@@ -612,6 +614,7 @@ func (d *Desk) onRecorded(m recordedMsg) tea.Cmd {
 	if d.v != nil {
 		d.counts = d.v.Journal().Counts()
 	}
+	d.afterRecord(m.scans)
 	// The sender may have answered before this message arrived.
 	return d.reconcile()
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api"
+
+	"github.com/evdesk/evdesk/internal/words"
 )
 
 // CheckInFunc checks attendees in at an event (sessionID empty) or one of
@@ -243,15 +245,15 @@ func (s *Sender) Flush(ctx context.Context) error {
 			if cause == nil {
 				cause = errors.New("it was closed")
 			}
-			return fmt.Errorf("%d scans still pending: the sender stopped: %w", st.Pending, cause)
+			return fmt.Errorf("%s still pending: the sender stopped: %w", words.Count(st.Pending, "scan"), cause)
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
 			if st.LastError != nil {
-				return fmt.Errorf("%d scans still pending (%s: %v): %w", st.Pending, st.State, st.LastError, ctx.Err())
+				return fmt.Errorf("%s still pending (%s: %v): %w", words.Count(st.Pending, "scan"), st.State, st.LastError, ctx.Err())
 			}
-			return fmt.Errorf("%d scans still pending: %w", st.Pending, ctx.Err())
+			return fmt.Errorf("%s still pending: %w", words.Count(st.Pending, "scan"), ctx.Err())
 		}
 	}
 }
