@@ -116,7 +116,6 @@ func (l *listener) stop(t *testing.T) (int, int64) {
 	return l.cmd.ProcessState.ExitCode(), rss
 }
 
-
 // fire asks a simulator to deliver events now.
 func fire(t *testing.T, simURL, query string) []sim.DeliveryResult {
 	t.Helper()
