@@ -111,6 +111,10 @@ type Event struct {
 	EventURL         string          `json:"event_url,omitempty"`
 	HostID           string          `json:"host_id,omitempty"`
 	Venue            *Venue          `json:"venue,omitempty"`
+	// Unreadable names the fields of the server's answer that could not
+	// be read (a value of the wrong shape), by dotted path; they are left
+	// out, and the rest of the event stands. Never sent.
+	Unreadable []string `json:"-"`
 }
 
 // CalendarEntry is the start and end of one calendar invitation (spec 2.2).
@@ -235,6 +239,19 @@ type EventList struct {
 	Events        []Event `json:"events"`
 	NextPageToken string  `json:"next_page_token,omitempty"`
 	TotalRecords  int     `json:"total_records"`
+}
+
+// UnmarshalJSON decodes an event; a value that cannot be read (a
+// weekly_days of the wrong shape) is left out and named in Unreadable, and
+// the rest of the event stands (decodeLenient).
+func (e *Event) UnmarshalJSON(b []byte) error {
+	type plain Event
+	bad, err := decodeLenient(b, (*plain)(e))
+	if err != nil {
+		return err
+	}
+	e.Unreadable = bad
+	return nil
 }
 
 // ValidationError lists every problem found in a request, each naming its field.

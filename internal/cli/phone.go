@@ -345,7 +345,7 @@ func newPhoneSettingsCmd(f *Factory, runF runFunc[phoneOptions]) *cobra.Command 
 		},
 	}
 	fl := cmd.Flags()
-	o.Export = addExporter(cmd, formatTable, formatJSON)
+	o.Export = addExporter(cmd, formatTable, formatJSON, formatCSV)
 	fl.StringVar(&o.Types, "types", "", "comma-separated setting types (default: all the server returns)")
 	fl.StringVar(&o.Save, "save", "", "write a snapshot of the settings to `FILE`")
 	fl.StringVar(&o.Diff, "diff", "", "show what changed since the snapshot in `FILE`; exit 1 if anything did")
@@ -454,6 +454,13 @@ func writePhoneDiff(o *phoneOptions, path string, before *snapshot.Snapshot, cha
 			Changes  []snapshot.Change `json:"changes"`
 			Warnings []string          `json:"warnings,omitempty"`
 		}{path, savedAt(before), changes, warnings}, nil)
+	}
+	if o.Export.Is(formatCSV) { // the changes alone, one a row
+		r := rows{header: []string{"CHANGE", "PATH", "BEFORE", "AFTER"}}
+		for _, c := range changes {
+			r.cells = append(r.cells, []string{string(c.Kind), c.Path, string(c.Before), string(c.After)})
+		}
+		return writeCSV(w, r)
 	}
 	since := path
 	if t := savedAt(before); t != nil {

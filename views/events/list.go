@@ -189,7 +189,7 @@ func (s *ListScreen) actions() ui.Actions {
 		{Key: k.Open, Help: "open", Run: s.open},
 		{Writes: true, Key: k.New, Help: "new event", Run: s.openCreateForm},
 		{Key: k.Refresh, Run: s.reload},
-		{Key: k.Views, Help: "choose listing", RunKey: s.showBucket},
+		{Key: ui.Numbers(k.Views, len(bucketNames), "choose listing"), RunKey: s.showBucket},
 	}
 }
 
@@ -303,8 +303,12 @@ func compareTimes(a, b *time.Time) int {
 }
 
 func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
+	name := e.Name
+	if len(e.Unreadable) > 0 { // in words, not only colour: the detail says which
+		name = "[unreadable] " + name
+	}
 	return table.Row{ID: e.EventID, Cells: []string{
-		e.Name,
+		name,
 		ui.EnumLabel(api.EventTypeLabels, e.EventType),
 		b.String(),
 		ui.EnumLabel(api.AttendanceLabels, e.AttendanceType),

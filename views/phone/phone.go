@@ -265,7 +265,7 @@ func (s *Screen) actions() ui.Actions {
 	return ui.Actions{
 		{Key: k.Open, Help: "details", Why: selected, Run: func() tea.Cmd { return s.openDetail(false) }},
 		{Key: k.Raw, Help: "raw JSON", Why: selected, Run: func() tea.Cmd { return s.openDetail(true) }},
-		{Key: k.Views, Help: "quick filters", Why: loaded, RunKey: s.showFilter},
+		{Key: ui.Numbers(k.Views, int(nFilters), "quick filters"), Why: loaded, RunKey: s.showFilter},
 		{Key: k.Baseline, Why: loaded, Run: s.openBaselineForm},
 		{Key: k.Compare, Run: s.openCompareForm, Why: func() string {
 			switch {

@@ -685,7 +685,31 @@ func (s *Screen) onCreated(m createdMsg) tea.Cmd {
 		s.summary, level = fmt.Sprintf("OK registered %d %s (%s)", len(m.emails), people(len(m.emails)),
 			ui.Count(len(m.res.Tickets), "ticket")), ui.ToastSuccess
 	}
-	return tea.Batch(ui.Toast(level, strings.TrimPrefix(strings.TrimPrefix(s.summary, "OK "), "ERROR ")), s.Done())
+	if level != ui.ToastError {
+		return tea.Batch(ui.Toast(level, strings.TrimPrefix(s.summary, "OK ")), s.Done())
+	}
+	// All that is known of the failure goes to the recent errors: the
+	// call's own error, or each refused person with the server's code and
+	// its meaning.
+	failure := m.err
+	if s.questions != nil && api.IsCode(m.err, api.CodeMissingRequiredAnswers) {
+		failure = ui.Explain(s.summary, m.err) // what to do, and the server's all
+	}
+	if failure == nil && m.res != nil {
+		items := make([][2]string, len(m.res.Errors))
+		for i, e := range m.res.Errors {
+			why := e.Meaning()
+			if e.Message != "" && !strings.EqualFold(strings.TrimSuffix(e.Message, "."), why) {
+				why += " (server: " + e.Message + ")"
+			}
+			items[i] = [2]string{e.Email, why + " [" + e.ErrorCode + "]"}
+		}
+		failure = &ui.ItemsRefused{Summary: fmt.Sprintf("registered %d of %d people", len(m.emails)-len(m.res.Errors), len(m.emails)), Items: items}
+	}
+	if failure == nil {
+		failure = errors.New(strings.TrimPrefix(s.summary, "ERROR "))
+	}
+	return tea.Batch(ui.Fail("Register attendees", failure), s.Done())
 }
 
 func people(n int) string {

@@ -2,8 +2,11 @@ package registration
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -272,4 +275,52 @@ func TestRequiredQuestionsAreAskedInTheForm(t *testing.T) {
 	if !slices.Contains(r.sim.RegistrantEmails(r.id), "lee.park@example.org") {
 		t.Fatal("not registered")
 	}
+}
+
+// soldOut answers every create-tickets call as a server with no tickets
+// left does, person by person (the documented errors array).
+func soldOut(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/tickets") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		var in struct {
+			Tickets []struct {
+				Email string `json:"email"`
+			} `json:"tickets"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&in)
+		out := api.TicketsResult{Tickets: []api.Ticket{}}
+		for _, t := range in.Tickets {
+			out.Errors = append(out.Errors, api.TicketError{Email: t.Email, ErrorCode: api.TicketErrNoStock,
+				Message: "No tickets of this type are left."})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		_ = json.NewEncoder(w).Encode(out)
+	})
+}
+
+// A registration the server refuses person by person keeps each reason:
+// E lists both people with the code and its meaning, wrapped at 80 columns.
+func TestEShowsEveryRefusedPerson(t *testing.T) {
+	srv := viewtest.NewServerWith(t, soldOut)
+	client := srv.Client(t, sim.DemoToken)
+	id := srv.Fixtures().UpcomingEventID
+	r := viewtest.Open(t, 80, 24, func(c *ui.Context) ui.Screen {
+		return New(c, client, id, "Pottery for Beginners", WithClock(viewtest.Clock))
+	})
+	r.Press("a")
+	r.Contains("One a line")
+	r.Type("ines.lopez@example.org")
+	r.Press("ctrl+j")
+	r.Type("kofi.mensah@example.org")
+	r.Press("enter")
+	r.Contains("PARTLY registered 0 of 2 people", "E details")
+	r.Press("E")
+	r.Says("Register attendees", "Result registered 0 of 2 people",
+		"Refused ines.lopez@example.org: no tickets of this type are left",
+		"Refused kofi.mensah@example.org:", "[stock_not_exist]")
+	r.Golden("refused_people_errors_80x24")
 }
