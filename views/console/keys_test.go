@@ -313,7 +313,9 @@ func probeAll(t *testing.T, now func() (*uitest.Driver, *ui.App), reach func(), 
 
 // TestHelpListsExactlyTheKeysThatAct presses every key on every screen and
 // compares what acted with the screen's ? help (its keys and the shell's
-// there): a key that acts is listed, and a listed binding acts by one of
+// there): a key that acts is listed, once, with one meaning (the clash
+// test: a screen's keys and the shell's never share a key), and a listed
+// binding acts by one of
 // its keys at least (1-9 choose among the views there are; a why-not
 // counts, as the key answers). The list keys are the table's and left
 // out; where a field has the keyboard, what types is typing. Pressing
@@ -330,7 +332,8 @@ func TestHelpListsExactlyTheKeysThatAct(t *testing.T) {
 			continue
 		}
 		listed := map[string]bool{}
-		var idle []string
+		meaning := map[string]string{}
+		var idle, clash []string
 		for _, g := range append(s.groups, s.shell) {
 			for _, b := range g {
 				if !b.Enabled() {
@@ -338,6 +341,10 @@ func TestHelpListsExactlyTheKeysThatAct(t *testing.T) {
 				}
 				any := false
 				for _, k := range b.Keys() {
+					if m, ok := meaning[k]; ok && m != b.Help().Desc {
+						clash = append(clash, fmt.Sprintf("%s is both %q and %q", k, m, b.Help().Desc))
+					}
+					meaning[k] = b.Help().Desc
 					listed[k] = true
 					any = any || s.acted[k] || lists[k]
 				}
@@ -359,6 +366,9 @@ func TestHelpListsExactlyTheKeysThatAct(t *testing.T) {
 		}
 		if len(idle) > 0 {
 			t.Errorf("%s: its help lists keys that do nothing there: %s", s.name, strings.Join(idle, ", "))
+		}
+		if len(clash) > 0 { // one key, one meaning on a screen, the shell's keys included
+			t.Errorf("%s: %s", s.name, strings.Join(clash, "; "))
 		}
 	}
 }
