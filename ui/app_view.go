@@ -177,8 +177,20 @@ func (a *App) statusView() string {
 			left = append(left, onBar(t, t.Key).Render(" "+text+" "))
 		}
 	}
-	if a.ignored != 0 {
-		left = append(left, onBar(t, t.Error).Render(" "+a.scanNoteText()+" "))
+	if a.ignored != 0 { // before anything but who is signed in: cut only if it must be
+		reserve := " " + a.ctx.Keys.Help.Help().Key + " help " // what the right side needs
+		if a.news != nil {
+			reserve += " " + a.ctx.Keys.News.Help().Key + " read "
+		}
+		if a.lastErr != "" {
+			reserve += " E details "
+		}
+		room := w - ansi.StringWidth(strings.Join(left, "")) - ansi.StringWidth(reserve)
+		note := " " + a.scanNoteText() + " "
+		if ansi.StringWidth(note) > room {
+			note = " " + a.shortScanNote() + " "
+		}
+		left = append(left, onBar(t, t.Error).Render(ansi.Truncate(note, max(0, room), "…")))
 	}
 	if a.inFlight > 0 {
 		frame := spinFrames[a.spinFrame%len(spinFrames)]
@@ -201,7 +213,7 @@ func (a *App) statusView() string {
 		used := ansi.StringWidth(strings.Join(left, "") + right)
 		if room := w - used - 8; room > 12 {
 			left = append(left, onBar(t, t.Warning).Render(" NEWS ")+bar(ansi.Truncate(OneLine(a.news.Headline), room, "…")+" "))
-		} else {
+		} else if w-used >= 6 {
 			left = append(left, onBar(t, t.Warning).Render(" NEWS "))
 		}
 	}

@@ -244,10 +244,24 @@ func (a *App) scanNoteText() string {
 	if a.ignored > 1 {
 		text = fmt.Sprintf("%d scans arrived outside the desk: ignored", a.ignored)
 	}
-	if a.deskWay != nil || a.deskOpen() {
-		text += " (" + a.ctx.Keys.ToDesk.Help().Key + " back to the desk)"
+	return text + a.deskHint(" back to the desk")
+}
+
+// shortScanNote is the note where the bar is narrow.
+func (a *App) shortScanNote() string {
+	text := "scan ignored"
+	if a.ignored > 1 {
+		text = fmt.Sprintf("%d scans ignored", a.ignored)
 	}
-	return text
+	return text + a.deskHint(" desk")
+}
+
+// deskHint names the key back to the desk, when there is one.
+func (a *App) deskHint(what string) string {
+	if a.deskWay != nil || a.deskOpen() {
+		return " (" + a.ctx.Keys.ToDesk.Help().Key + what + ")"
+	}
+	return ""
 }
 
 // leaving notes the way back to a desk that leaves its stack.
