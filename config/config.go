@@ -207,6 +207,9 @@ type Profile struct {
 	// WebhookSecret comes from EVDESK_WEBHOOK_SECRET only (else the
 	// keyring); never shown or logged.
 	WebhookSecret string
+	// Keys rebinds the console's keys: action name to key names (the
+	// profile's [keys] table; KeyOrigin says where each came from).
+	Keys map[string][]string
 	// File is the config file the profile came from; empty for the implicit
 	// profile built from the environment alone.
 	File string
@@ -369,6 +372,9 @@ func (f *File) Resolve(name string, lookup func(string) (string, bool)) (Profile
 		entry = &e
 	}
 	applyPreferences(&p, entry, func(field string) string { return f.origin(chosen, field) }, lookup)
+	if err := applyKeys(&p, entry, func(action string) string { return f.keyOrigin(chosen, action) }); err != nil {
+		return Profile{}, err
+	}
 	applyEnv(&p, lookup)
 	applyDefaults(&p)
 	return p, nil

@@ -76,6 +76,8 @@ type ProfileEntry struct {
 	ReadOnly     *bool  `toml:"read_only,omitempty"`
 	Theme        string `toml:"theme,omitempty"`
 	ReduceMotion *bool  `toml:"reduce_motion,omitempty"`
+	// Keys rebinds the console's keys by action name (keys.go).
+	Keys map[string]any `toml:"keys,omitempty"`
 }
 
 var knownFields = []string{FieldBaseURL, FieldAuthURL, FieldPathWord, FieldClientID, FieldRedirectURI, FieldScopes,
@@ -431,6 +433,14 @@ func NewDefaultFile(path string) *File {
 // origin is "<file>:<line>" for a field of a profile.
 func (f *File) origin(profile, field string) string {
 	if l := f.line(profile, field); l > 0 {
+		return fmt.Sprintf("%s:%d", f.Path, l)
+	}
+	return f.Path
+}
+
+// keyOrigin is where the profile's [keys] table names action.
+func (f *File) keyOrigin(profile, action string) string {
+	if l := locateKey(f.src, toml.Key{"profiles", profile, FieldKeys, action}); l > 0 {
 		return fmt.Sprintf("%s:%d", f.Path, l)
 	}
 	return f.Path

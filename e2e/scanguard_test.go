@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -146,4 +148,49 @@ func TestScansOutsideTheDeskChangeNothing(t *testing.T) {
 	tm.keys("C-y")
 	tm.waitText("Access links of")
 	tm.quitCleanly()
+}
+
+// Keys rebound by action name in the profile: ? shows the user's key and
+// the key acts; a key that clashes is refused, naming the file, the line
+// and the other action.
+func TestKeysRebindInTheProfile(t *testing.T) {
+	t.Parallel()
+	vars, _ := startSim(t)
+	env := append(isolatedEnv(t), "EVDESK_BASE_URL="+vars["EVDESK_BASE_URL"], "EVDESK_TOKEN="+vars["EVDESK_TOKEN"])
+	var config string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "XDG_CONFIG_HOME="); ok {
+			config = filepath.Join(v, "evdesk", "config.toml")
+		}
+	}
+	write := func(keys string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(config), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		content := "[profiles.default]\nbase_url = \"" + vars["EVDESK_BASE_URL"] + "\"\n\n[profiles.default.keys]\n" + keys
+		if err := os.WriteFile(config, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	write("refresh = \"ctrl+l\"\nerrors = \"X\"\n")
+	tm := startTermEnv(t, 100, 30, env)
+	tm.waitText("loaded")
+	tm.keys("?")
+	tm.waitText("ctrl+l", "refresh", "X ", "recent errors")
+	tm.keys("Escape")
+	tm.waitGone("Keys")
+	tm.keys("X") // the errors list, on the user's key
+	tm.waitText("Recent errors")
+	tm.keys("Escape")
+	tm.quitCleanly()
+
+	write("cancel_event = \"C\"\n")
+	tm = startTermEnv(t, 100, 30, env)
+	refused := config + `:5: [keys] cancel_event: "C" is already compare's key`
+	tm.waitForScreen(refused, tm.joined, func(s string) bool { return strings.Contains(s, refused) })
+	if st := tm.exitStatus(); st == "0" {
+		t.Fatal("a clashing key started the console")
+	}
 }

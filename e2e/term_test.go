@@ -291,7 +291,8 @@ func (tm *term) keys(keys ...string) {
 		case literal:
 			tm.typeText(k)
 			literal = false
-		case scannerKey(k):
+		case scannerKey(k) || k == "Escape":
+			// Escape too: a key right after it would read as alt+key.
 			tm.press(k)
 		default:
 			tm.tmux("send-keys", k)

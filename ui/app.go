@@ -54,6 +54,7 @@ type App struct {
 	ignored       int          // scans ignored since a person last pressed a key
 	deskWay       *deskWay     // how to get back to the desk that takes scans
 	background    []Background // work left running by screens that have gone
+	calls, quits  int          // Async calls started, quits asked: see Activity
 }
 
 // deskWay is the way back to the screen that takes scans: the section it
@@ -209,6 +210,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case PopMsg:
 		a.pop()
 		return a, nil
+	case SectionMsg:
+		for i, s := range a.sections {
+			if s.Name == msg.Name && i != a.active {
+				return a, a.switchTo(i)
+			}
+		}
+		return a, nil
 	case ToastMsg:
 		return a, a.showToast(msg)
 	case noticeMsg:
@@ -229,6 +237,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case asyncStartMsg:
 		a.inFlight++
+		a.calls++
 		return a, a.startSpinner()
 	case asyncDoneMsg:
 		a.inFlight = max(0, a.inFlight-1)
@@ -249,6 +258,26 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, spinTick()
 	}
 	return a, a.broadcast(msg)
+}
+
+// Activity is what the shell shows and has done, as counts and names, so
+// a test can press a key and see whether it acted anywhere: a screen
+// opened or closed, a section or a popup, a toast, a call, a quit.
+type Activity struct {
+	Section              string
+	Top                  Screen
+	Depth, Popups        int
+	Toasts, Calls, Quits int
+}
+
+// Activity reports what the shell shows and has done so far.
+func (a *App) Activity() Activity {
+	act := Activity{Top: a.Top(), Depth: len(a.stack()), Popups: len(a.overlays),
+		Toasts: a.toastSeq, Calls: a.calls, Quits: a.quits}
+	if a.active < len(a.sections) {
+		act.Section = a.sections[a.active].Name
+	}
+	return act
 }
 
 // InFlight is the number of Async calls that have not returned.
@@ -575,6 +604,7 @@ func quitQuestion(reasons []string) string {
 }
 
 func (a *App) quit() tea.Cmd {
+	a.quits++
 	for _, w := range a.background {
 		w.Close()
 	}

@@ -177,8 +177,20 @@ func (a *App) statusView() string {
 			left = append(left, onBar(t, t.Key).Render(" "+text+" "))
 		}
 	}
-	if a.ignored != 0 {
-		left = append(left, onBar(t, t.Error).Render(" "+a.scanNoteText()+" "))
+	if a.ignored != 0 { // before anything but who is signed in: cut only if it must be
+		reserve := " " + a.ctx.Keys.Help.Help().Key + " help " // what the right side needs
+		if a.news != nil {
+			reserve += " " + a.ctx.Keys.News.Help().Key + " read "
+		}
+		if a.lastErr != "" {
+			reserve += " E details "
+		}
+		room := w - ansi.StringWidth(strings.Join(left, "")) - ansi.StringWidth(reserve)
+		note := " " + a.scanNoteText() + " "
+		if ansi.StringWidth(note) > room {
+			note = " " + a.shortScanNote() + " "
+		}
+		left = append(left, onBar(t, t.Error).Render(ansi.Truncate(note, max(0, room), "…")))
 	}
 	if a.inFlight > 0 {
 		frame := spinFrames[a.spinFrame%len(spinFrames)]
@@ -201,7 +213,7 @@ func (a *App) statusView() string {
 		used := ansi.StringWidth(strings.Join(left, "") + right)
 		if room := w - used - 8; room > 12 {
 			left = append(left, onBar(t, t.Warning).Render(" NEWS ")+bar(ansi.Truncate(OneLine(a.news.Headline), room, "…")+" "))
-		} else {
+		} else if w-used >= 6 {
 			left = append(left, onBar(t, t.Warning).Render(" NEWS "))
 		}
 	}
@@ -223,9 +235,36 @@ func (a *App) helpLines() []string {
 	if top := a.Top(); top != nil {
 		groups = append(groups, top.FullHelp()...)
 	}
-	groups = append(groups, a.ctx.Keys.FullHelp()...)
+	groups = append(groups, a.ShellKeys())
 	cw, _ := a.contentSize()
 	return keyColumns(a.ctx.Theme, groups, cw-6)
+}
+
+// ShellKeys are the shell's keys that act on the focused screen now, for
+// its help: over a screen that takes typing (a form, a filter) only F1,
+// ctrl+c and the desk key, and at the desk F1 and ctrl+c; elsewhere the section keys when there are sections
+// to switch to, esc when there is a screen to go back to, and the news key
+// while there is news.
+func (a *App) ShellKeys() []key.Binding {
+	k := a.ctx.Keys
+	if c, ok := a.Top().(InputCapturer); ok && c.CapturingInput() {
+		if a.takesScans() {
+			return []key.Binding{k.HelpAnywhere, k.Interrupt}
+		}
+		return []key.Binding{k.HelpAnywhere, k.Interrupt, k.ToDesk}
+	}
+	var out []key.Binding
+	if len(a.sections) > 1 {
+		out = append(out, k.NextTab, k.PrevTab)
+	}
+	if b, ok := a.Top().(BackCapturer); len(a.stack()) > 1 && (!ok || !b.CapturingBack()) {
+		out = append(out, k.Back)
+	}
+	out = append(out, k.Palette, k.Errors, k.Help, k.HelpAnywhere, k.Quit, k.Interrupt, k.ToDesk)
+	if a.news != nil {
+		out = append(out, k.News)
+	}
+	return out
 }
 
 // onBar gives a text style the status bar's background, so the bar has no holes.

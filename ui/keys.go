@@ -145,6 +145,11 @@ func (k *GlobalKeys) All() []NamedBinding {
 	return out
 }
 
+// setField sets the vocabulary's field name to b.
+func setField(k *GlobalKeys, name string, b key.Binding) {
+	reflect.ValueOf(k).Elem().FieldByName(name).Set(reflect.ValueOf(b))
+}
+
 // ShortHelp makes GlobalKeys a help.KeyMap.
 func (k GlobalKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Help, k.Quit}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -102,6 +103,9 @@ func keyPress(name string) tea.KeyPressMsg {
 		"delete": tea.KeyDelete, "space": tea.KeySpace, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4}
 	if r, ok := special[name]; ok {
 		return tea.KeyPressMsg{Code: r}
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(name, "f")); err == nil && strings.HasPrefix(name, "f") && n >= 1 && n <= 20 {
+		return tea.KeyPressMsg{Code: tea.KeyF1 + rune(n-1)}
 	}
 	if rest, ok := strings.CutPrefix(name, "ctrl+"); ok && len(rest) == 1 {
 		return tea.KeyPressMsg{Code: rune(rest[0]), Mod: tea.ModCtrl}

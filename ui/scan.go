@@ -244,10 +244,24 @@ func (a *App) scanNoteText() string {
 	if a.ignored > 1 {
 		text = fmt.Sprintf("%d scans arrived outside the desk: ignored", a.ignored)
 	}
-	if a.deskWay != nil || a.deskBelow() >= 0 {
-		text += " (" + a.ctx.Keys.ToDesk.Help().Key + " back to the desk)"
+	return text + a.deskHint(" back to the desk")
+}
+
+// shortScanNote is the note where the bar is narrow.
+func (a *App) shortScanNote() string {
+	text := "scan ignored"
+	if a.ignored > 1 {
+		text = fmt.Sprintf("%d scans ignored", a.ignored)
 	}
-	return text
+	return text + a.deskHint(" desk")
+}
+
+// deskHint names the key back to the desk, when there is one.
+func (a *App) deskHint(what string) string {
+	if a.deskWay != nil || a.deskOpen() {
+		return " (" + a.ctx.Keys.ToDesk.Help().Key + what + ")"
+	}
+	return ""
 }
 
 // leaving notes the way back to a desk that leaves its stack.
@@ -272,6 +286,22 @@ func (a *App) deskBelow() int {
 	return -1
 }
 
+// deskSection is the section whose stack holds a screen that takes scans,
+// or -1.
+func (a *App) deskSection() int {
+	for s := range a.stacks {
+		for _, e := range a.stacks[s] {
+			if t, ok := e.screen.(ScanTaker); ok && t.TakesScans() {
+				return s
+			}
+		}
+	}
+	return -1
+}
+
+// deskOpen reports whether a screen that takes scans is on a stack.
+func (a *App) deskOpen() bool { return a.deskSection() >= 0 }
+
 // toDesk goes back to the desk: down the stack to it when it is open, or
 // opens it again where it was.
 func (a *App) toDesk() tea.Cmd {
@@ -281,13 +311,9 @@ func (a *App) toDesk() tea.Cmd {
 		}
 		return nil
 	}
-	for s := range a.stacks {
-		for _, e := range a.stacks[s] {
-			if t, ok := e.screen.(ScanTaker); ok && t.TakesScans() {
-				a.active = s
-				return a.toDesk()
-			}
-		}
+	if s := a.deskSection(); s >= 0 {
+		a.active = s
+		return a.toDesk()
 	}
 	if a.deskWay == nil {
 		return Toast(ToastInfo, "No check-in desk has been open: open one from an event (check-in desk)")

@@ -288,3 +288,18 @@ type reopenScreen struct{ fakeScreen }
 func (r *reopenScreen) Reopen() Screen {
 	return &reopenScreen{fakeScreen: fakeScreen{title: "Desk again", scans: true}}
 }
+
+// The note on ignored scans fits the status bar with the news and an
+// error beside it at 80 columns: the keys on the right stay whole.
+func TestScanNoteFitsBesideNewsAndErrors(t *testing.T) {
+	h := newHarness(t)
+	h.app.deskWay = &deskWay{reopen: func() Screen { return &fakeScreen{title: "Desk"} }}
+	h.send(NewsMsg{Headline: "The v1 listing endpoint is deprecated", Title: "News", Text: "x"})
+	h.send(ToastMsg{Level: ToastError, Text: "list events failed: timeout", Op: "list events"})
+	h.burst("dana.cole@example.com", "enter")
+	lines := strings.Split(strings.TrimRight(h.plain(), "\n"), "\n")
+	bar := lines[len(lines)-1]
+	if !strings.HasSuffix(strings.TrimRight(bar, " "), "? help") || !strings.Contains(bar, "N read") || !strings.Contains(bar, "scan ignored (F6 desk)") {
+		t.Fatalf("status bar %q", bar)
+	}
+}

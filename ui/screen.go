@@ -110,6 +110,12 @@ func Broadcast(msg tea.Msg) tea.Cmd {
 // Push opens s on top of the stack.
 func Push(s Screen) tea.Cmd { return func() tea.Msg { return PushMsg{Screen: s} } }
 
+// SectionMsg switches to the section of that name; see GoToSection.
+type SectionMsg struct{ Name string }
+
+// GoToSection switches to a section by name, as its tab does.
+func GoToSection(name string) tea.Cmd { return func() tea.Msg { return SectionMsg{Name: name} } }
+
 // Pop returns to the previous screen.
 func Pop() tea.Cmd { return func() tea.Msg { return PopMsg{} } }
 

@@ -89,6 +89,8 @@ type session struct {
 	profile string
 	demo    bool
 	noMouse bool // --no-mouse, or mouse = false in the profile
+	// keys are the console's keys, as the profile's [keys] rebinds them.
+	keys *ui.GlobalKeys
 	// readOnly says why the session may not write ("" : it may); theme and
 	// reduceMotion are the console's look (--theme, the profile, the
 	// environment).
@@ -260,6 +262,12 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	s.client, s.senderClient, s.profile, s.kioskPIN = client, sender, profile.Name, profile.KioskPIN
 	s.kioskSearch = profile.KioskSearch
 	s.noMouse = flags.noMouse || profile.NoMouse
+	if console { // the profile's [keys]: a key that cannot be is refused, with its line
+		s.keys = ui.DefaultGlobalKeys()
+		if err := s.keys.Rebind(profile.Keys, profile.KeyOrigin); err != nil {
+			return nil, err
+		}
+	}
 	s.changelogURL, s.changelogNotice = profile.ChangelogURL, !profile.NoChangelogNotice
 	if tr, err := newTranscriber(ctx, f, flags, s); err == nil {
 		s.transcriber = tr
@@ -322,7 +330,7 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 		fmt.Fprintln(f.IOStreams.ErrOut, "evdesk: warning:", s.insecure)
 	}
 	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: f.Browser,
-		NoMouse: s.noMouse, Insecure: s.insecure, ReadOnly: s.readOnly, ThemeMode: s.theme, ReduceMotion: s.reduceMotion}
+		NoMouse: s.noMouse, Keys: s.keys, Insecure: s.insecure, ReadOnly: s.readOnly, ThemeMode: s.theme, ReduceMotion: s.reduceMotion}
 	var samples []string
 	if s.demo {
 		samples = sim.SampleAudioURLs

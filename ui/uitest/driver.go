@@ -6,6 +6,7 @@
 package uitest
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -243,6 +244,11 @@ func Key(name string) tea.KeyPressMsg {
 	}
 	if k, ok := special[name]; ok {
 		return k
+	}
+	if n, ok := strings.CutPrefix(name, "f"); ok && len(n) > 0 {
+		if i, err := strconv.Atoi(n); err == nil && i >= 1 && i <= 20 {
+			return tea.KeyPressMsg{Code: tea.KeyF1 + rune(i-1)}
+		}
 	}
 	if c, ok := strings.CutPrefix(name, "ctrl+"); ok && len(c) == 1 {
 		return tea.KeyPressMsg{Code: rune(c[0]), Mod: tea.ModCtrl}

@@ -17,7 +17,7 @@ import (
 )
 
 type deskKeys struct {
-	Submit, Search, History, Board, Bell, Retry, Back, Kiosk key.Binding
+	Submit, Search, History, Board, Bell, Retry, Back, Kiosk, Yes key.Binding
 	// In the registrant search.
 	Choose, Pick, CloseSearch key.Binding
 }
@@ -37,6 +37,7 @@ func newDeskKeys(k *ui.GlobalKeys) deskKeys {
 		Retry:       ui.With(k.Retry, "retry and sync now"),
 		Back:        ui.With(k.Back, "clear, or leave"),
 		Kiosk:       ui.With(k.Kiosk, "kiosk: unlock with the PIN, or lock"),
+		Yes:         ui.With(k.YesChord, "yes, to a question over the desk (leave, quit)"),
 		Choose:      nav,
 		Pick:        ui.With(k.Open, "check in the chosen one"),
 		CloseSearch: ui.With(k.Back, "close search"),
@@ -307,39 +308,14 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, handled := d.doorActions().Dispatch(k, &d.door.dialog, d.ctx); handled {
 		return cmd
 	}
+	if cmd, handled := d.actions().Dispatch(k, &d.door.dialog, d.ctx); handled {
+		return cmd
+	}
 	switch {
 	case d.isSubmit(k):
 		raw := d.input.Value()
 		d.input.Reset()
 		return d.submit(raw)
-	case key.Matches(k, d.keys.Search):
-		return d.openSearch()
-	case key.Matches(k, d.keys.Board):
-		if d.kioskLocked() {
-			return ui.Toast(ui.ToastInfo, "The arrivals board is not shown at a locked kiosk")
-		}
-		return d.toggleBoard()
-	case key.Matches(k, d.keys.History):
-		if why := d.Locked(); why != "" {
-			return ui.Toast(ui.ToastInfo, why)
-		}
-		h := NewHistory(d.ctx, d.deps, d.eventID, d.eventName, d.sessionID).(*History)
-		if d.v != nil {
-			h.live = d.v.Arrivals() // this desk's times, newer than its cache
-		}
-		return ui.Push(h)
-	case key.Matches(k, d.keys.Bell):
-		d.bell = !d.bell
-		if d.bell {
-			return ui.Toast(ui.ToastInfo, "Bell on: the terminal beeps when a scan fails")
-		}
-		return ui.Toast(ui.ToastInfo, "Bell off")
-	case key.Matches(k, d.keys.Retry):
-		if d.v == nil {
-			return nil
-		}
-		d.v.Refresh()
-		return ui.Toast(ui.ToastInfo, "Retrying now, and syncing the other desks' check-ins")
 	case key.Matches(k, d.keys.Back):
 		if d.input.Value() != "" {
 			d.input.Reset()
@@ -363,6 +339,49 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(k)
 	return cmd
+}
+
+// actions are the desk's keys besides typing, Enter and esc, as data: a
+// locked kiosk's why-not keeps the board and the history from the public.
+func (d *Desk) actions() ui.Actions {
+	return ui.Actions{
+		{Key: d.keys.Search, Run: d.openSearch},
+		{Key: d.keys.Board, Run: d.toggleBoard, Why: func() string {
+			if d.kioskLocked() {
+				return "The arrivals board is not shown at a locked kiosk"
+			}
+			return ""
+		}},
+		{Key: d.keys.History, Run: d.openHistory, Why: d.Locked},
+		{Key: d.keys.Retry, Run: d.retryNow},
+		{Key: d.keys.Bell, Run: d.toggleBell},
+	}
+}
+
+// openHistory shows this event's (or session's) check-ins, with this
+// desk's own times, newer than its cache.
+func (d *Desk) openHistory() tea.Cmd {
+	h := NewHistory(d.ctx, d.deps, d.eventID, d.eventName, d.sessionID).(*History)
+	if d.v != nil {
+		h.live = d.v.Arrivals()
+	}
+	return ui.Push(h)
+}
+
+func (d *Desk) retryNow() tea.Cmd {
+	if d.v == nil {
+		return nil
+	}
+	d.v.Refresh()
+	return ui.Toast(ui.ToastInfo, "Retrying now, and syncing the other desks' check-ins")
+}
+
+func (d *Desk) toggleBell() tea.Cmd {
+	d.bell = !d.bell
+	if d.bell {
+		return ui.Toast(ui.ToastInfo, "Bell on: the terminal beeps when a scan fails")
+	}
+	return ui.Toast(ui.ToastInfo, "Bell off")
 }
 
 // leaveMsg is the yes to leaving the desk.
@@ -695,7 +714,8 @@ func (d *Desk) ShortHelp() []key.Binding {
 	if d.searching {
 		return []key.Binding{d.keys.Choose, d.keys.Pick, d.keys.CloseSearch}
 	}
-	out := []key.Binding{d.keys.Submit, d.keys.Search, d.keys.Board, d.keys.History, d.keys.Retry, d.keys.Bell, d.keys.Back}
+	out := append([]key.Binding{d.keys.Submit}, d.actions().FullHelp()...)
+	out = append(out, d.keys.Back)
 	out = append(out, d.doorHelp()...)
 	if d.kiosk != nil {
 		out = append([]key.Binding{d.keys.Kiosk}, out...)
@@ -704,13 +724,16 @@ func (d *Desk) ShortHelp() []key.Binding {
 }
 
 func (d *Desk) FullHelp() [][]key.Binding {
-	first := []key.Binding{d.keys.Submit, d.keys.Back, d.keys.Retry, d.keys.Bell}
+	first := []key.Binding{d.keys.Submit, d.keys.Back, d.keys.Yes}
 	if d.kiosk != nil {
 		first = append(first, d.keys.Kiosk)
 	}
+	if d.searching { // the search's keys, while it is open
+		first = []key.Binding{d.keys.Choose, d.keys.Pick, d.keys.CloseSearch, d.keys.Yes}
+	}
 	return [][]key.Binding{
 		first,
-		{d.keys.Search, d.keys.Choose, d.keys.Pick, d.keys.CloseSearch, d.keys.Board, d.keys.History},
+		d.actions().FullHelp(),      // a key that is off (a locked kiosk) says why
 		d.doorActions().ShortHelp(), // the ? panel lists them all; a key that is off says why
 	}
 }

@@ -2,6 +2,7 @@ package checkin
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/ui"
 )
 
 // registered returns the n-th registrant of the large conference.
@@ -328,7 +330,10 @@ func TestDeskHelpIsF1(t *testing.T) {
 	r.Contains("Scan > a?b")
 	r.Lacks("Keys")
 	r.Press("f1")
-	r.Contains("Keys", "history", "F1 or esc closes this help")
+	// The help is true: the desk's keys and ctrl+y, and of the shell's
+	// only F1 and ctrl+c; tab, :, E, ? and q are typing here.
+	r.Contains("Keys", "history", "F1 or esc closes this help", "ctrl+y", "yes, to a question", "ctrl+c")
+	r.Lacks("next section", "command palette", "recent errors", "? ")
 	r.Press("f1")
 	r.Lacks("closes this help")
 }
@@ -367,4 +372,60 @@ func TestQuittingAsksForScansLeftSendingFromAnyScreen(t *testing.T) {
 	if !r.Quit() {
 		t.Fatal("nothing waits, yet quitting asked")
 	}
+}
+
+// The desk's help is true: every key that is not typing is pressed on the
+// desk, and what acted is what the help lists with the shell's keys there
+// (ctrl+y answers the questions over the desk: it is pressed in one).
+func TestDeskHelpListsExactlyTheKeysThatAct(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE", "of 20,000")
+	desk := r.desk()
+	listed := map[string]string{}
+	for _, g := range append(desk.FullHelp(), r.app.ShellKeys()) {
+		for _, b := range g {
+			for _, k := range b.Keys() {
+				listed[k] = b.Help().Desc
+			}
+		}
+	}
+	keys := []string{"esc", "up", "down", "pgup", "pgdown", "home", "end", "delete"}
+	for i := 1; i <= 12; i++ {
+		keys = append(keys, fmt.Sprintf("f%d", i))
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		if c != 'y' && c != 'j' && c != 'i' && c != 'm' { // ctrl+y below; ctrl+j, i, m are Enter, Tab, Enter
+			keys = append(keys, "ctrl+"+string(c))
+		}
+	}
+	var wrong []string
+	for _, k := range keys {
+		before, view := r.app.Activity(), r.View()
+		r.Press(k)
+		acted := r.View() != view || r.app.Activity() != before
+		for i := 0; r.app.Activity().Popups > 0 && i < 3; i++ {
+			r.Press("esc")
+		}
+		for r.app.Activity().Depth > before.Depth {
+			r.Send(ui.PopMsg{})
+		}
+		if r.desk().searching {
+			r.Press("esc")
+		}
+		if r.desk().showBoard {
+			r.Send(fkey(4))
+		}
+		switch _, ok := listed[k]; {
+		case acted && !ok:
+			wrong = append(wrong, k+" acts but is not in the help")
+		case !acted && ok:
+			wrong = append(wrong, k+" ("+listed[k]+") is in the help but does nothing")
+		}
+	}
+	if len(wrong) > 0 {
+		t.Fatalf("the desk's help is not true:\n%s", strings.Join(wrong, "\n"))
+	}
+	r.Press("esc") // the leave question
+	r.Press("ctrl+y")
+	r.Contains("choose an upcoming event")
 }

@@ -194,5 +194,5 @@ func (h *History) ShortHelp() []key.Binding {
 }
 
 func (h *History) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{h.keys.Refresh}}, h.table.Keys.FullHelp()...)
+	return append([][]key.Binding{{h.keys.Refresh}}, [][]key.Binding{h.table.Keys.Navigation()}...)
 }

@@ -347,7 +347,7 @@ func (p *Picker) ShortHelp() []key.Binding {
 }
 
 func (p *Picker) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{p.keys.Open, p.keys.History, p.keys.Refresh}}, p.current().Keys.FullHelp()...)
+	return append([][]key.Binding{{p.keys.Open, p.keys.History, p.keys.Refresh}}, [][]key.Binding{p.current().Keys.Navigation()}...)
 }
 
 // sessionLabel is a session's name without the event's name in front, as
