@@ -172,7 +172,8 @@ func (s *DetailScreen) actions() ui.Actions {
 				return ""
 			}},
 		{Key: k.Register, Minor: true, Run: push(func() ui.Screen {
-			return registration.New(s.ctx, s.deps.Client, e.EventID, name, registration.WithClock(s.deps.Now))
+			return registration.New(s.ctx, s.deps.Client, e.EventID, name, registration.WithClock(s.deps.Now),
+				registration.WithLearner(s.deps.LearnNames))
 		})},
 	}
 	if s.deps.CheckInDesk != nil {
@@ -308,6 +309,9 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 	if loadErr != nil {
 		out = append(out, th.Error.Render("ERROR "+loadErr.Error()), th.Muted.Render("Press r to try again."), "")
 	}
+	if len(e.Unreadable) > 0 {
+		out = append(out, th.Error.Render("UNREADABLE "+api.UnreadableText(e.Unreadable)+": the server sent a value evdesk cannot read; shown without it"), "")
+	}
 	section("Overview",
 		[2]string{"Status", b.String()},
 		[2]string{"Type", ui.EnumLabel(api.EventTypeLabels, e.EventType)},
@@ -333,10 +337,8 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 		[2]string{"Next", nextText(e, b, loc, local, now)},
 		[2]string{"Calendar", strings.Join(cal, "\n")},
 	)
-	section("Where",
-		[2]string{"Venue", formatVenue(e.Venue)},
-		[2]string{"Location", e.PhysicalLocation},
-	)
+	// The whole venue (spec 2.4), then the deprecated location it replaces.
+	section("Where", append(e.Venue.Fields(), [2]string{"Location", api.DeprecatedLocation(e.PhysicalLocation)})...)
 	contact := e.ContactName
 	if e.ContactEmail != "" {
 		contact = strings.TrimSpace(contact + " <" + e.ContactEmail + ">")

@@ -163,7 +163,9 @@ func (f *eventForm) groups(fs *ui.Fields, hubs []huh.Option[string], edit bool) 
 		fs.Group(
 			huh.NewSelect[string]().Key("access_level").Title("Access").Options(enumOptions(api.AccessLevels, api.AccessLevelLabels)...).Value(&f.access),
 			huh.NewSelect[string]().Key("attendance_type").Title("Attendance").Options(enumOptions(api.AttendanceTypes, api.AttendanceLabels)...).Value(&f.attendance),
-			huh.NewInput().Key("physical_location").Title("Location").Description("for in-person and hybrid events; optional").Value(&f.place),
+			huh.NewInput().Key("physical_location").Title("Location (deprecated)").
+				Description("physical_location, for in-person and hybrid events; optional. The provider deprecates it: the event's venue replaces it, and the API sets no venue").
+				Value(&f.place),
 			huh.NewInput().Key("contact_name").Title("Contact name").Value(&f.contact),
 			huh.NewMultiSelect[string]().Key("categories").Title("Categories").Options(huh.NewOptions(api.Categories...)...).Value(&f.categories).Height(6),
 			huh.NewInput().Key("tags").Title("Tags").Description("separated by commas, at most 200").Value(&f.tags).

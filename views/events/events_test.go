@@ -89,7 +89,10 @@ func TestDetailShowsTheEventInWords(t *testing.T) {
 	r.Press("/")
 	r.Type("pottery")
 	r.Press("enter", "enter")
-	r.Contains("Pottery for Beginners", "Schedule", "Weekly", "Overview", "When")
+	r.Contains("Pottery for Beginners", "Schedule", "Weekly", "Overview", "When",
+		// The whole venue, and the location it replaces marked deprecated.
+		"Venue           Clay Collective Studio", "Street          2137 SE Division St", "City            Portland",
+		"State/region    OR", "Postal code     97202", "Country         US", "(physical_location: deprecated by the provider")
 	r.Golden("detail_recurring")
 	r.Press("esc")
 	r.Contains("1 All 63")
@@ -258,7 +261,7 @@ func TestEditShowsTheServersReasonForARefusal(t *testing.T) {
 }
 
 func TestEditSavesOnlyWhatChanged(t *testing.T) {
-	r := newRig(t, 100, 30)
+	r := newRig(t, 100, 40) // the whole venue comes before the tagline
 	r.Press("3", "enter", "e")
 	r.Press("enter")
 	r.Type("Fresh tagline")

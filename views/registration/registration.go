@@ -51,6 +51,13 @@ type Option func(*Screen)
 // WithClock sets the clock that decides which sessions are over.
 func WithClock(now func() time.Time) Option { return func(s *Screen) { s.now = now } }
 
+// Learner hears what a registration made, in the background: the check-in
+// desks keep the names of the people registered.
+type Learner func(eventID string, asked []api.TicketRequest, res *api.TicketsResult)
+
+// WithLearner passes every registration's tickets to learn (nil: none).
+func WithLearner(learn Learner) Option { return func(s *Screen) { s.learn = learn } }
+
 // Screen is the guided registration flow of one event.
 type Screen struct {
 	*resource.Base[api.Session]
@@ -58,6 +65,7 @@ type Screen struct {
 	eventID   string
 	eventName string
 	now       func() time.Time
+	learn     Learner
 	flow      ui.Task
 	flowErr   error
 
@@ -611,9 +619,12 @@ func (s *Screen) register(text string, answers map[string]string) tea.Cmd {
 		}
 	}
 	s.summary, s.results, s.failed = "", nil, false
-	client, id := s.client, s.eventID
+	client, id, learn := s.client, s.eventID, s.learn
 	return s.Do("creating tickets", func() tea.Msg {
 		res, err := client.Registration.CreateTickets(context.Background(), id, req)
+		if learn != nil {
+			learn(id, req.Tickets, res)
+		}
 		return createdMsg{emails: emails, res: res, err: err}
 	})
 }

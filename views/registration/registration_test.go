@@ -25,6 +25,8 @@ type rig struct {
 	client *api.Client
 	id     string
 	screen *Screen
+	// learned is what the screen handed its learner.
+	learned []api.TicketRequest
 }
 
 func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) string) *rig {
@@ -33,7 +35,12 @@ func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) string) *rig {
 	s, client := srv.Sim, srv.Client(t, sim.DemoToken)
 	r := &rig{sim: s, client: client, id: pick(s.Fixtures())}
 	r.Driver = viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen {
-		r.screen = New(c, client, r.id, "Pottery for Beginners", WithClock(viewtest.Clock)).(*Screen)
+		r.screen = New(c, client, r.id, "Pottery for Beginners", WithClock(viewtest.Clock),
+			WithLearner(func(_ string, asked []api.TicketRequest, res *api.TicketsResult) {
+				if res != nil && len(res.Tickets) > 0 {
+					r.learned = append(r.learned, asked...)
+				}
+			})).(*Screen)
 		return r.screen
 	})
 	return r
@@ -67,6 +74,10 @@ func TestRecurringFlowRegistersAttendees(t *testing.T) {
 	regs := r.sim.RegistrantEmails(r.id)
 	if !slices.Contains(regs, "ines.lopez@example.org") || !slices.Contains(regs, "kofi.mensah@example.org") {
 		t.Fatalf("registrants lack the new people: %d", len(regs))
+	}
+	// The desks learn the names typed (roster.LearnTickets keeps them).
+	if len(r.learned) != 2 || r.learned[0].FirstName != "Ines" || r.learned[0].LastName != "Lopez" {
+		t.Fatalf("learned %+v", r.learned)
 	}
 	// The group-join link brings its own ticket type when the type is left
 	// as it was.
