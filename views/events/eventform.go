@@ -1,6 +1,8 @@
 package events
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -27,6 +29,7 @@ type eventForm struct {
 
 	// The schedule of a recurring event.
 	repeat, every, monthBy, monthDays, endBy, endCount, endDate string
+	duration                                                    string // minutes a session lasts; empty: the service's default
 	weekDays                                                    []int
 	monthWeek, monthWeekDay                                     int
 }
@@ -71,6 +74,9 @@ func editForm(e *api.Event, now time.Time) *eventForm {
 		f.repeat = map[int]string{api.RecurrenceDaily: repeatDaily, api.RecurrenceWeekly: repeatWeekly,
 			api.RecurrenceMonthly: repeatMonthly}[r.Type]
 		f.every = strconv.Itoa(max(r.RepeatInterval, 1))
+		if r.Duration > 0 {
+			f.duration = strconv.Itoa(r.Duration)
+		}
 		if r.WeeklyDays != nil {
 			f.weekDays = slices.Clone(r.WeeklyDays.Days)
 		}
@@ -140,6 +146,8 @@ func (f *eventForm) groups(fs *ui.Fields, hubs []huh.Option[string], edit bool) 
 				Value(&f.repeat),
 			huh.NewInput().Key("recurrence.repeat_interval").Title(ui.Required("Every")).Description("1-90 days, 1-12 weeks or 1-3 months").Value(&f.every).
 				Validate(func(string) error { _, err := f.recurrence(); return fieldOnly(err, "repeat_interval") }),
+			huh.NewInput().Key("recurrence.duration").Title("Session length").Description("minutes each session lasts; optional").Value(&f.duration).
+				Validate(func(string) error { _, err := f.recurrence(); return fieldOnly(err, "duration") }),
 			huh.NewSelect[string]().Title("Ends").Options(
 				huh.NewOption("After a number of occurrences", endByCount), huh.NewOption("On a date", endByDate)).Value(&f.endBy),
 			huh.NewInput().Key("recurrence.end_times").Title("Occurrences").Description("when it ends after a number of them").Value(&f.endCount).
@@ -208,6 +216,11 @@ func (f *eventForm) recurrence() (*api.Recurrence, error) {
 		return nil, &api.ValidationError{Problems: []api.FieldError{{Field: "repeat_interval", Message: fmt.Sprintf("%q is not a whole number", f.every)}}}
 	}
 	r := &api.Recurrence{RepeatInterval: every}
+	if d := strings.TrimSpace(f.duration); d != "" {
+		if r.Duration, err = strconv.Atoi(d); err != nil || r.Duration < 1 {
+			return nil, &api.ValidationError{Problems: []api.FieldError{{Field: "duration", Message: fmt.Sprintf("%q is not a number of minutes (1 or more)", f.duration)}}}
+		}
+	}
 	switch f.repeat {
 	case repeatDaily:
 		r.Type = api.RecurrenceDaily
@@ -377,26 +390,12 @@ func (f *eventForm) update(orig *eventForm) (u *api.EventUpdate, ok bool, err er
 	return u, true, u.Validate()
 }
 
+// sameRecurrence compares two schedules by what they say (their JSON), not
+// by the addresses of their optional parts.
 func sameRecurrence(a, b *api.Recurrence) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return fmt.Sprintf("%+v %v %v %v", *a, dayValues(a.WeeklyDays), monthValues(a.MonthlyDays), a.EndDateTime) ==
-		fmt.Sprintf("%+v %v %v %v", *b, dayValues(b.WeeklyDays), monthValues(b.MonthlyDays), b.EndDateTime)
-}
-
-func dayValues(w *api.WeekDays) []int {
-	if w == nil {
-		return nil
-	}
-	return w.Days
-}
-
-func monthValues(m *api.MonthDays) []int {
-	if m == nil {
-		return nil
-	}
-	return m.Days
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // splitList reads a comma-separated list, dropping blanks.

@@ -389,13 +389,36 @@ func TestCreateARecurringEventAsksForItsSchedule(t *testing.T) {
 	r.Contains("repeat_interval 13 is out of range; weekly allows 1 to 12")
 	r.Press("ctrl+u")
 	r.Type("2")
-	r.Press("enter", "enter") // every, ends after a number
+	r.Press("enter") // every
+	r.Type("90")
+	r.Press("enter", "enter") // session length, ends after a number
 	r.Press("ctrl+u")
 	r.Type("6")
 	r.Press("enter", "enter") // occurrences, end date (unused)
 	r.Contains("Weekly schedule")
 	submitForm(t, r.Driver, "New event")
-	r.Contains("Created the draft", "Every 2 weeks on", "6 occurrences")
+	r.Contains("Created the draft", "Every 2 weeks on", "6 occurrences", "1 h 30 min each")
+}
+
+// Editing a recurring event's name sends no schedule, and a schedule that
+// changes keeps the session length the form was given.
+func TestEditARecurringEventKeepsItsSchedule(t *testing.T) {
+	end := testNow.Add(60 * 24 * time.Hour).UTC().Truncate(time.Minute)
+	days := api.NewWeekDays(false, 2, 4, 6)
+	ev := &api.Event{Name: "Morning Yoga Flow", Timezone: "Europe/Lisbon", EventType: api.EventTypeRecurring,
+		AccessLevel: api.AccessPrivateUnrestricted, AttendanceType: api.AttendanceVirtual,
+		Recurrence: &api.Recurrence{Type: api.RecurrenceWeekly, RepeatInterval: 1, Duration: 45, EndDateTime: &end, WeeklyDays: &days}}
+	orig := editForm(ev, testNow)
+	f := *orig
+	f.name = "Morning Yoga Flow X"
+	u, changed, err := f.update(orig)
+	if err != nil || !changed || u.Recurrence != nil {
+		t.Fatalf("a new name sent %+v (changed %v, %v)", u, changed, err)
+	}
+	f.every = "2"
+	if u, _, err = f.update(orig); err != nil || u.Recurrence == nil || u.Recurrence.Duration != 45 || u.Recurrence.RepeatInterval != 2 {
+		t.Fatalf("a new interval sent %+v, %v: want every 2 weeks of 45 minutes", u.Recurrence, err)
+	}
 }
 
 func TestEditSendsTheFieldsThatChanged(t *testing.T) {
