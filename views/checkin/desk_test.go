@@ -368,3 +368,11 @@ func TestQuittingAsksForScansLeftSendingFromAnyScreen(t *testing.T) {
 		t.Fatal("nothing waits, yet quitting asked")
 	}
 }
+
+// A desk whose server refuses connections says which address and why, and
+// keeps the scan for later.
+func TestAnUnreachableServerIsNamedAtTheDesk(t *testing.T) {
+	r := newRig(t, withUnreachableServer())
+	r.scan(r.registered(3))
+	r.settle("OFFLINE  1 pending · cannot reach 127.0.0.1:1: connection refused; next try")
+}
