@@ -272,8 +272,8 @@ func offlineReason(err error) string {
 		return fmt.Sprintf("the server answered %d", ae.Status)
 	}
 	var ue *api.UnreachableError
-	if errors.As(err, &ue) { // the address and why: a desk set up wrong says so
-		return "cannot reach " + ue.Host + ": " + ue.Cause
+	if errors.As(err, &ue) { // why; E and the log name the address
+		return "cannot reach the server (" + ue.Cause + ")"
 	}
 	return "cannot reach the server"
 }
