@@ -3,14 +3,12 @@ package e2e
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -105,36 +103,17 @@ func startListener(t *testing.T, env []string, args ...string) *listener {
 	return l
 }
 
-// stop interrupts the listener and returns its exit status and peak memory.
-// The peak is the kernel's high-water mark of the listener's own memory,
-// read while it runs: the rusage of a process started from this one also
-// counts this process's memory, which it shared until it executed.
+// stop interrupts the listener and returns its exit status and peak memory
+// (its own high-water mark, read while it runs: see peakRSS).
 func (l *listener) stop(t *testing.T) (int, int64) {
 	t.Helper()
-	rss := highWaterRSS(t, l.cmd.Process.Pid)
+	rss, known := peakRSS(l.cmd.Process.Pid)
 	_ = l.cmd.Process.Signal(syscall.SIGINT)
 	_ = l.cmd.Wait()
+	if ru, ok := l.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && !known {
+		rss = ru.Maxrss * 1024
+	}
 	return l.cmd.ProcessState.ExitCode(), rss
-}
-
-// highWaterRSS is a running process's peak resident memory (VmHWM).
-func highWaterRSS(t *testing.T, pid int) int64 {
-	t.Helper()
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Skipf("no peak memory to read: %v", err)
-	}
-	for _, line := range strings.Split(string(status), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				t.Fatalf("VmHWM %q: %v", rest, err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatalf("no VmHWM in /proc/%d/status", pid)
-	return 0
 }
 
 // fire asks a simulator to deliver events now.
