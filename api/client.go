@@ -38,10 +38,11 @@ type Client struct {
 	budget    ListingBudget
 	tokens    oauth2.TokenSource
 	log       *slog.Logger
-	filter    StringFilter // nil: answers reach the caller as sent
-	tls       *tls.Config  // WithTLSConfig; the HTTP client raises it to MinTLSVersion
-	debugBody int          // bytes of each body to log (WithDebugBodies)
-	readOnly  string       // why writes are refused ("" : they are not; WithReadOnly)
+	filter    StringFilter      // nil: answers reach the caller as sent
+	notice    func(RetryNotice) // nil: retries are not told
+	tls       *tls.Config       // WithTLSConfig; the HTTP client raises it to MinTLSVersion
+	debugBody int               // bytes of each body to log (WithDebugBodies)
+	readOnly  string            // why writes are refused ("" : they are not; WithReadOnly)
 
 	Events       *EventsService
 	Attendees    *AttendeesService
@@ -141,6 +142,38 @@ func WithPacer(p *Pacer) Option { return func(c *Client) { c.pacer = p } }
 
 // WithRetry sets the retry policy.
 func WithRetry(p RetryPolicy) Option { return func(c *Client) { c.retry = p } }
+
+// WithRetryNotice tells f of every retry as it is about to wait, and of
+// the end of a call that retried, so a console can count the tries in
+// view. f runs on the call's goroutine.
+func WithRetryNotice(f func(RetryNotice)) Option { return func(c *Client) { c.notice = f } }
+
+// RetryNotice is one retry of a call (or, with Done, the end of a call
+// that retried).
+type RetryNotice struct {
+	Op          string // the call ("list events")
+	Attempt, Of int    // the try about to be made, and the most there will be
+	Wait        time.Duration
+	Err         error // why the last try failed
+	Done        bool  // the call ended (answered or failed for good)
+}
+
+// String says it for a status bar: "list events: try 2 of 8 in 1s (HTTP 503)".
+func (n RetryNotice) String() string {
+	if n.Done {
+		return ""
+	}
+	why := "no answer"
+	var e *Error
+	var ue *UnreachableError
+	switch {
+	case errors.As(n.Err, &e):
+		why = fmt.Sprintf("HTTP %d", e.Status)
+	case errors.As(n.Err, &ue):
+		why = ue.Cause
+	}
+	return fmt.Sprintf("%s: try %d of %d in %s (%s)", n.Op, n.Attempt, n.Of, durationWords(n.Wait), why)
+}
 
 // WithMaxBodyBytes caps the body of a successful answer; a longer one fails
 // the call instead of being read into memory. n <= 0 keeps

@@ -53,6 +53,19 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 	}
 	attempts := max(c.retry.MaxAttempts, 1)
 	start := time.Now()
+	retried := false
+	wait := func(attempt, of int, d time.Duration, why error) error {
+		retried = true
+		if c.notice != nil {
+			c.notice(RetryNotice{Op: cl.op, Attempt: attempt + 2, Of: of, Wait: d, Err: why})
+		}
+		return c.sleep(ctx, d)
+	}
+	defer func() {
+		if retried && c.notice != nil {
+			c.notice(RetryNotice{Op: cl.op, Done: true})
+		}
+	}()
 	for attempt := 0; ; attempt++ {
 		resp, err := c.send(ctx, cl, payload)
 		last := attempt+1 >= attempts
@@ -75,7 +88,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 					return fmt.Errorf("%s: %w", cl.op, &UnreachableError{Host: c.base.Host, Cause: cause,
 						Attempts: attempt + 1, Err: err})
 				}
-				if serr := c.sleep(ctx, c.backoff(attempt)); serr != nil {
+				if serr := wait(attempt, min(attempts, UnreachableAttempts), c.backoff(attempt), &UnreachableError{Host: c.base.Host, Cause: cause}); serr != nil {
 					return fmt.Errorf("%s: %w; %w", cl.op, err, c.noAnswer(ctx, serr, start, awaitingRetry))
 				}
 				continue
@@ -86,7 +99,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			if last {
 				return fmt.Errorf("%s: gave up after %d attempts: %w", cl.op, attempts, err)
 			}
-			if serr := c.sleep(ctx, c.backoff(attempt)); serr != nil {
+			if serr := wait(attempt, attempts, c.backoff(attempt), err); serr != nil {
 				return fmt.Errorf("%s: %w; %w", cl.op, err, c.noAnswer(ctx, serr, start, awaitingRetry))
 			}
 			continue
@@ -119,14 +132,14 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 			}
 			return apiErr
 		}
-		wait := c.backoff(attempt)
+		delay := c.backoff(attempt)
 		if apiErr.RetryAfter > 0 {
 			if apiErr.RetryAfter > c.retry.MaxRetryAfter {
 				return c.refuseWait(apiErr)
 			}
-			wait = apiErr.RetryAfter
+			delay = apiErr.RetryAfter
 		}
-		if err := c.sleep(ctx, wait); err != nil {
+		if err := wait(attempt, attempts, delay, apiErr); err != nil {
 			return fmt.Errorf("%w; %w", apiErr, c.noAnswer(ctx, err, start, awaitingRetry))
 		}
 	}

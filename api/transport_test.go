@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -338,5 +339,36 @@ func TestAnUnknownHostIsReportedAfterAFewTries(t *testing.T) {
 	var ue *UnreachableError
 	if !errors.As(err, &ue) || ue.Cause != "unknown host" || ue.Host != "evdesk-no-such-host.invalid" {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Every retry is told before its wait, with the try to come and why, and
+// the end of the call after: a console counts the tries in view.
+func TestRetriesAreToldAsTheyHappen(t *testing.T) {
+	srv, _ := scripted(t, []int{503, 503}, nil)
+	var waits []time.Duration
+	c := testClient(t, srv.URL, &waits)
+	var told []string
+	c.notice = func(n RetryNotice) {
+		if n.Done {
+			told = append(told, "done")
+			return
+		}
+		told = append(told, n.String())
+	}
+	if _, err := c.Events.Get(context.Background(), "abc"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"get event: try 2 of 8 in 250ms (HTTP 503)", "get event: try 3 of 8 in 500ms (HTTP 503)", "done"}
+	if !slices.Equal(told, want) {
+		t.Fatalf("told %q, want %q", told, want)
+	}
+	told = nil
+	addr := closedPort(t)
+	c = testClient(t, "http://"+addr, &waits)
+	c.notice = func(n RetryNotice) { told = append(told, n.String()) }
+	_, _ = c.Events.Get(context.Background(), "abc")
+	if len(told) != 3 || told[0] != "get event: try 2 of 3 in 250ms (connection refused)" {
+		t.Fatalf("refused: told %q", told)
 	}
 }

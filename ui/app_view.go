@@ -198,7 +198,11 @@ func (a *App) statusView() string {
 			frame = "*" // still: the count says work is under way
 		}
 		spin := onBar(t, t.Info).Render(frame)
-		left = append(left, bar(" ")+spin+bar(fmt.Sprintf(" %d in flight ", a.inFlight)))
+		busy := fmt.Sprintf(" %d in flight ", a.inFlight)
+		if note := a.ctx.Retries.Text(); note != "" { // the tries, counted
+			busy = fmt.Sprintf(" %d in flight, %s ", a.inFlight, sanitize.Line(note))
+		}
+		left = append(left, bar(" ")+spin+bar(busy))
 	}
 	helpKey := a.ctx.Keys.Help.Help().Key
 	if c, ok := a.Top().(InputCapturer); ok && c.CapturingInput() {

@@ -154,3 +154,37 @@ func TestKeptFormSurvivesAFailedSubmit(t *testing.T) {
 		t.Fatalf("the code's reason is not at the name:\n%s", v)
 	}
 }
+
+// ctrl+s on a page with a refused value stops there, focused on the first
+// field its check refuses, not on the page's last field.
+func TestSubmitFromAnyFieldStopsAtTheFirstRefusal(t *testing.T) {
+	var name, tagline string
+	desc := "Two hours of robots"
+	required := func(v string) error {
+		if v == "" {
+			return errors.New("required")
+		}
+		return nil
+	}
+	submitted := false
+	f := NewKeptForm(NewTheme(true, true), "New", func() tea.Cmd { submitted = true; return nil }, func(fs *Fields) []*huh.Group {
+		return []*huh.Group{fs.Group(
+			huh.NewInput().Key("name").Title("Name").Value(&name).Validate(required),
+			huh.NewInput().Key("tagline").Title("Tagline").Value(&tagline),
+			huh.NewInput().Key("description").Title("Description").Value(&desc).Validate(required),
+		)}
+	})
+	f.SetSize(80, 30)
+	f.Init()
+	f.Update(uitest.Key("ctrl+s")) // the name is empty
+	if submitted {
+		t.Fatal("submitted with an empty name")
+	}
+	if got := f.form.GetFocusedField().GetKey(); got != "name" {
+		t.Fatalf("focus on %q, want the name", got)
+	}
+	f.Update(tea.KeyPressMsg{Code: 'N', Text: "N"})
+	if _, done := f.Update(uitest.Key("ctrl+s")); !done || !submitted || name != "N" || desc != "Two hours of robots" {
+		t.Fatalf("done %v, submitted %v, %q %q", done, submitted, name, desc)
+	}
+}

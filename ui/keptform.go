@@ -264,12 +264,44 @@ func (f *Form) submitAll() tea.Cmd {
 	if f.fields != nil {
 		limit = len(f.fields.all) + 8
 	}
+	stuck := false
 	for range limit {
 		before := f.form.GetFocusedField()
 		cmds = append(cmds, f.settle(f.feed(huh.NextField())))
-		if f.form.State != huh.StateNormal || f.form.GetFocusedField() == before {
+		if f.form.State != huh.StateNormal {
 			break
 		}
+		if f.form.GetFocusedField() == before {
+			stuck = true
+			break
+		}
+	}
+	if stuck { // back to the first field of the page that refuses its value
+		cmds = append(cmds, f.focusFirstError())
+	}
+	return tea.Batch(cmds...)
+}
+
+// focusFirstError moves the focus back, within the page, to the first field
+// whose value its check refuses.
+func (f *Form) focusFirstError() tea.Cmd {
+	first := f.form.GetFocusedField()
+	var cmds []tea.Cmd
+	for range 64 {
+		t, ok := f.form.GetFocusedField().(tracked)
+		if !ok || t.st.pos.Field <= t.st.pos.FirstField {
+			break
+		}
+		cmds = append(cmds, f.settle(f.feed(huh.PrevField())))
+	}
+	// Forward again to the first field with an error (the walk back
+	// checked each one it left).
+	for range 64 {
+		cur := f.form.GetFocusedField()
+		if cur.Error() != nil || cur == first {
+			break
+		}
+		cmds = append(cmds, f.settle(f.feed(huh.NextField())))
 	}
 	return tea.Batch(cmds...)
 }

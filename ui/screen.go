@@ -49,6 +49,9 @@ type Context struct {
 	OpenURL func(string) error
 	// NoMouse leaves the mouse to the terminal (text selection as usual).
 	NoMouse bool
+	// Retries is what the API client retries now, counted in the status
+	// bar while work is in flight; nil when the client does not tell.
+	Retries *RetryNote
 	// Profile names the active profile; Demo marks the embedded simulator.
 	Profile string
 	Account string

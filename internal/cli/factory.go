@@ -108,6 +108,8 @@ type session struct {
 	// shows at once; the check-in sender retries without end.
 	senderClient *api.Client
 	transcriber  *api.Transcriber // nil: no AI credentials (the Transcribe screen explains)
+	// retries is what the console's client retries now (nil for the CLI).
+	retries *ui.RetryNote
 	// clientOpts are the options every client of the session shares.
 	clientOpts []api.Option
 	// journalDir holds the check-in journals and their caches (see
@@ -249,7 +251,13 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		s.theme = flags.theme
 	}
 	s.clientOpts = common
-	client, err := api.New(common...)
+	mainOpts := common
+	if console { // the console counts its client's retries in the status bar
+		s.retries = &ui.RetryNote{}
+		note := s.retries
+		mainOpts = append(slices.Clone(common), api.WithRetryNotice(func(n api.RetryNotice) { note.Set(n.String()) }))
+	}
+	client, err := api.New(mainOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +337,7 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 	if s.insecure != "" { // on stderr too: it stays in the scrollback after the console
 		fmt.Fprintln(f.IOStreams.ErrOut, "evdesk: warning:", s.insecure)
 	}
-	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: f.Browser,
+	uctx := &ui.Context{Log: s.log, Profile: s.profile, Account: s.account, Demo: s.demo, OpenURL: f.Browser, Retries: s.retries,
 		NoMouse: s.noMouse, Keys: s.keys, Insecure: s.insecure, ReadOnly: s.readOnly, ThemeMode: s.theme, ReduceMotion: s.reduceMotion}
 	var samples []string
 	if s.demo {

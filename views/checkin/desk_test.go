@@ -429,3 +429,12 @@ func TestDeskHelpListsExactlyTheKeysThatAct(t *testing.T) {
 	r.Press("ctrl+y")
 	r.Contains("choose an upcoming event")
 }
+
+// A desk whose server refuses connections says why in its connection
+// line (the address, whose width varies, is in E and the log), and keeps
+// the scan for later.
+func TestAnUnreachableServerIsNamedAtTheDesk(t *testing.T) {
+	r := newRig(t, withUnreachableServer())
+	r.scan(r.registered(3))
+	r.settle("OFFLINE  1 pending · cannot reach the server (connection refused); next try")
+}

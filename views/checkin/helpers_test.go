@@ -54,7 +54,8 @@ type rigConfig struct {
 	pin       string // a kiosk's PIN
 	extras    Extras // walk-ins, badges, the hook
 	printPoll time.Duration
-	search    bool // a kiosk offers its masked search
+	search    bool   // a kiosk offers its masked search
+	base      string // the API's address, when not the simulator's
 	now       func() time.Time
 	log       *slog.Logger
 	board     bool // the arrivals board alone, not the desk
@@ -69,7 +70,11 @@ func withSession(id string) rigOpt     { return func(c *rigConfig) { c.sessionID
 func withKioskPIN(pin string) rigOpt   { return func(c *rigConfig) { c.pin = pin } }
 func withExtras(x Extras) rigOpt       { return func(c *rigConfig) { c.extras = x } }
 func withKioskSearch() rigOpt          { return func(c *rigConfig) { c.search = true } }
-func withLog(l *slog.Logger) rigOpt    { return func(c *rigConfig) { c.log = l } }
+
+// withUnreachableServer points the desk's clients at loopback port 1,
+// where nothing listens: every connection is refused.
+func withUnreachableServer() rigOpt { return func(c *rigConfig) { c.base = "http://127.0.0.1:1/v2" } }
+func withLog(l *slog.Logger) rigOpt { return func(c *rigConfig) { c.log = l } }
 
 // withClock runs the rig on c instead of the fixed testClock.
 func withClock(c *movingClock) rigOpt { return func(cfg *rigConfig) { cfg.now = c.Now } }
@@ -118,7 +123,11 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		s.SetFaults(0, 0, 1)
 	}
 	mk := func(extra ...api.Option) *api.Client {
-		c, err := api.New(append([]api.Option{api.WithBaseURL(srv.URL() + "/v2"), api.WithToken(sim.DemoToken),
+		base := srv.URL() + "/v2"
+		if cfg.base != "" {
+			base = cfg.base
+		}
+		c, err := api.New(append([]api.Option{api.WithBaseURL(base), api.WithToken(sim.DemoToken),
 			api.WithRateLimit(0, 0), api.WithClock(testClock),
 			api.WithSleep(func(context.Context, time.Duration) error { return nil })}, extra...)...)
 		if err != nil {

@@ -271,6 +271,10 @@ func offlineReason(err error) string {
 	if errors.As(err, &ae) && ae.Status > 0 {
 		return fmt.Sprintf("the server answered %d", ae.Status)
 	}
+	var ue *api.UnreachableError
+	if errors.As(err, &ue) { // why; E and the log name the address
+		return "cannot reach the server (" + ue.Cause + ")"
+	}
 	return "cannot reach the server"
 }
 
