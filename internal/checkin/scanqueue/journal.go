@@ -181,6 +181,9 @@ type Journal struct {
 	// space, in tests, is the room left on a make-believe disk: a write
 	// beyond it is cut short and fails as a full disk does.
 	space *int64
+
+	// peek: the file is only read (PendingIn): nothing is set aside.
+	peek bool
 }
 
 // JournalOption configures Open.
