@@ -125,8 +125,13 @@ func (p Place) Elsewhere(eventID, sessionID string) []string {
 		flags = " --session " + sessionID
 	}
 	if n, _ := scanqueue.PendingIn(p.Root, eventID, sessionID); n > 0 {
-		notes = append(notes, fmt.Sprintf("%s of %s were journaled before evdesk recorded which server scans belong to: they are kept aside in %s and sent nowhere. If they were taken for %s, send them there with `evdesk checkin %s%s --journal %s`",
-			scans(n), target, filepath.Join(p.Root, journal), p.Server, eventID, flags, filepath.Join(p.Root, journal)))
+		were, they := "were", "they are"
+		if n == 1 {
+			were, they = "was", "it is"
+		}
+		notes = append(notes, fmt.Sprintf("%s of %s %s journaled before evdesk recorded which server scans belong to: %s kept aside in %s and sent nowhere. If %s for %s, send %s there with `evdesk checkin %s%s --journal %s`",
+			scans(n), target, were, they, filepath.Join(p.Root, journal), map[bool]string{true: "it was taken", false: "they were taken"}[n == 1],
+			p.Server, map[bool]string{true: "it", false: "them"}[n == 1], eventID, flags, filepath.Join(p.Root, journal)))
 	}
 	entries, _ := os.ReadDir(ServersDir(p.Root))
 	for _, e := range entries {
@@ -139,8 +144,12 @@ func (p Place) Elsewhere(eventID, sessionID string) []string {
 			continue
 		}
 		if n, _ := scanqueue.PendingIn(dir, eventID, sessionID); n > 0 {
-			notes = append(notes, fmt.Sprintf("%s of %s belong to %s and wait in %s: they are sent only there; open evdesk with that server's profile to send them",
-				scans(n), target, markerServer(m), filepath.Join(dir, journal)))
+			belong, wait, they, them := "belong", "wait", "they are", "them"
+			if n == 1 {
+				belong, wait, they, them = "belongs", "waits", "it is", "it"
+			}
+			notes = append(notes, fmt.Sprintf("%s of %s %s to %s and %s in %s: %s sent only there; open evdesk with that server's profile to send %s",
+				scans(n), target, belong, markerServer(m), wait, filepath.Join(dir, journal), they, them))
 		}
 	}
 	for i := range notes {
