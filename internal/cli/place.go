@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -128,6 +129,9 @@ func checkinRoot(s *session) string {
 // checkinDir is the folder of the session's server, where its check-in
 // journals and caches live.
 func checkinDir(s *session) (string, error) {
+	if s.place == nil {
+		return "", errors.New("check-in files: the session names no server")
+	}
 	p, err := s.place.open(checkinRoot(s))
 	if err != nil {
 		return "", err
@@ -141,6 +145,9 @@ func checkinDir(s *session) (string, error) {
 // placeNotes prints what opening the folder did, and where scans of the
 // target wait that this server does not send, to w (standard error).
 func placeNotes(s *session, w io.Writer, eventID, sessionID string) {
+	if s.place == nil {
+		return
+	}
 	for _, n := range s.place.notes {
 		fmt.Fprintln(w, "evdesk: "+sanitize.Line(n))
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/walkin"
 	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
@@ -116,6 +117,9 @@ func (p Place) Adopt() (Adopted, error) {
 // says whose they are) and in other servers' folders. The words name the
 // files and how to send them.
 func (p Place) Elsewhere(eventID, sessionID string) []string {
+	if p.Root == "" {
+		return nil
+	}
 	var notes []string
 	journal := scanqueue.FileName(eventID, sessionID)
 	target := "event " + eventID
@@ -133,6 +137,11 @@ func (p Place) Elsewhere(eventID, sessionID string) []string {
 			scans(n), target, were, they, filepath.Join(p.Root, journal), map[bool]string{true: "it was taken", false: "they were taken"}[n == 1],
 			p.Server, map[bool]string{true: "it", false: "them"}[n == 1], eventID, flags, filepath.Join(p.Root, journal)))
 	}
+	if n, _ := walkin.UnsettledIn(p.Root, eventID, sessionID); n > 0 {
+		file := walkin.Path(p.Root, eventID, sessionID)
+		notes = append(notes, fmt.Sprintf("%s of %s taken before evdesk recorded which server they belong to %s kept aside in %s and sent nowhere. If they were taken for %s, move the file into %s while no desk of the event is open (when that folder has none of its own), and the desk sends them",
+			count(n, "walk-in registration"), target, isAre(n), file, p.Server, p.Dir))
+	}
 	entries, _ := os.ReadDir(ServersDir(p.Root))
 	for _, e := range entries {
 		dir := filepath.Join(ServersDir(p.Root), e.Name())
@@ -142,6 +151,11 @@ func (p Place) Elsewhere(eventID, sessionID string) []string {
 		m, err := readMarker(dir)
 		if err != nil {
 			continue
+		}
+		if n, _ := walkin.UnsettledIn(dir, eventID, sessionID); n > 0 {
+			notes = append(notes, fmt.Sprintf("%s of %s %s to %s and %s in %s: sent only there",
+				count(n, "walk-in registration"), target, map[bool]string{true: "belongs", false: "belong"}[n == 1], markerServer(m),
+				map[bool]string{true: "waits", false: "wait"}[n == 1], walkin.Path(dir, eventID, sessionID)))
 		}
 		if n, _ := scanqueue.PendingIn(dir, eventID, sessionID); n > 0 {
 			belong, wait, they, them := "belong", "wait", "they are", "them"
@@ -158,9 +172,19 @@ func (p Place) Elsewhere(eventID, sessionID string) []string {
 	return notes
 }
 
-func scans(n int) string {
+func scans(n int) string { return count(n, "unsent scan") }
+
+// count is "1 thing" or "n things".
+func count(n int, what string) string {
 	if n == 1 {
-		return "1 unsent scan"
+		return "1 " + what
 	}
-	return fmt.Sprintf("%d unsent scans", n)
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }

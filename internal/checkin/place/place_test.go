@@ -10,6 +10,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/walkin"
 )
 
 func open(t *testing.T, root string, s Server) Place {
@@ -180,7 +181,21 @@ func TestElsewhereTellsOfScansThisServerDoesNotSend(t *testing.T) {
 	journalWith(t, prod.Dir, "ev1", "cy@example.org")
 	staging := open(t, root, Server{BaseURL: "https://staging.example.com/v2"})
 
+	w, err := walkin.Open(root, "ev1", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Add(walkin.Walkin{Email: "dee@example.org", First: "Dee"}); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.Close()
+
 	notes := staging.Elsewhere("ev1", "")
+	if len(notes) != 3 || !strings.Contains(notes[1], "1 walk-in registration of event ev1 taken before") ||
+		!strings.Contains(notes[1], "move the file into "+staging.Dir) {
+		t.Fatalf("notes: %q", notes)
+	}
+	notes = append(notes[:1], notes[2:]...)
 	if len(notes) != 2 {
 		t.Fatalf("notes: %q", notes)
 	}
@@ -197,5 +212,8 @@ func TestElsewhereTellsOfScansThisServerDoesNotSend(t *testing.T) {
 	// Reading left every file as it was: nothing set aside, nothing locked.
 	if _, err := os.Stat(filepath.Join(root, "ev1.jsonl.damaged")); !os.IsNotExist(err) {
 		t.Fatal(err)
+	}
+	if n, err := walkin.UnsettledIn(root, "ev1", ""); n != 1 || err != nil {
+		t.Fatalf("walk-ins read again: %d %v", n, err)
 	}
 }

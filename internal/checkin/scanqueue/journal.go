@@ -219,8 +219,8 @@ func FileName(eventID, sessionID string) string {
 // Close; it replays the file to rebuild the state, drops a last line torn by
 // a crash, and rewrites the file compactly when nothing is pending.
 //
-// In production dir is the journal folder of the XDG state directory,
-// filepath.Join(config.StateDir(), "journal").
+// In production dir is the folder of the server the scans are taken for
+// (package place), under the journal folder of the XDG state directory.
 func Open(dir, eventID, sessionID string, opts ...JournalOption) (*Journal, error) {
 	if eventID == "" {
 		return nil, errors.New("check-in journal: an event id is required")
