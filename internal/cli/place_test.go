@@ -1,15 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,50 +23,23 @@ import (
 // simulators that serve the same event ids over real HTTP, and count the
 // check-ins each one receives.
 
-// countingSim is a simulator behind a gate that can be shut (every
-// connection dropped, as a server that cannot be reached) and that counts
-// the addresses of the check-ins it takes.
+// countingSim is a simulator that can be made unreachable (every
+// connection dropped) and counts the check-in requests it is sent.
 type countingSim struct {
-	url string
-
-	mu   sync.Mutex
-	down bool
-	got  map[string]int
+	sim     *sim.Sim
+	url     string
+	patches atomic.Int64
 }
 
 func newCountingSim(t *testing.T) *countingSim {
 	t.Helper()
-	s := sim.New(sim.Options{NoRateLimit: true})
-	t.Cleanup(s.Close)
-	c := &countingSim{got: map[string]int{}}
+	c := &countingSim{sim: sim.New(sim.Options{NoRateLimit: true})}
+	t.Cleanup(c.sim.Close)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c.mu.Lock()
-		down := c.down
-		c.mu.Unlock()
-		if down {
-			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
-				_ = conn.Close()
-			}
-			return
-		}
-		var emails []string
 		if r.Method == http.MethodPatch {
-			body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			var in struct {
-				Attendees []struct{ Email string } `json:"attendees"`
-			}
-			_ = json.Unmarshal(body, &in)
-			for _, a := range in.Attendees {
-				emails = append(emails, api.NormalizeEmail(a.Email))
-			}
+			c.patches.Add(1)
 		}
-		s.ServeHTTP(w, r)
-		c.mu.Lock()
-		for _, e := range emails {
-			c.got[e]++
-		}
-		c.mu.Unlock()
+		c.sim.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	c.url = srv.URL + "/v2"
@@ -76,27 +47,25 @@ func newCountingSim(t *testing.T) *countingSim {
 }
 
 func (c *countingSim) setDown(down bool) {
-	c.mu.Lock()
-	c.down = down
-	c.mu.Unlock()
-}
-
-// received is how many times the server was sent a check-in of email.
-func (c *countingSim) received(email string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.got[api.NormalizeEmail(email)]
-}
-
-func (c *countingSim) total() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := 0
-	for _, v := range c.got {
-		n += v
+	if down {
+		c.sim.SetFaults(0, 0, 1)
+	} else {
+		c.sim.SetFaults(0, 0, 0)
 	}
-	return n
 }
+
+// received says whether the server holds a check-in of email at ev.
+func (c *countingSim) received(ev, email string) bool {
+	for _, r := range c.sim.CheckIns(ev, "") {
+		if r.Email == api.NormalizeEmail(email) {
+			return true
+		}
+	}
+	return false
+}
+
+// sent is how many check-in requests reached the server.
+func (c *countingSim) sent() int64 { return c.patches.Load() }
 
 // useServer points the commands at c with a token from the environment.
 func useServer(t *testing.T, c *countingSim) {
@@ -180,8 +149,8 @@ func TestScansStayWithTheServerTheyWereTakenFor(t *testing.T) {
 		t.Errorf("the desk at B does not say where A's scan waits:\n%s", stderr)
 	}
 	after := statsOf(t, ev)
-	if b.total() != 0 {
-		t.Fatalf("server B was sent %d check-ins of another server's (or the old layout's)", b.total())
+	if b.sent() != 0 {
+		t.Fatalf("server B was sent %d check-in requests of another server's scans (or the old layout's)", b.sent())
 	}
 	if after.CheckedIn != before.CheckedIn {
 		t.Errorf("B's stats changed from %d to %d check-ins", before.CheckedIn, after.CheckedIn)
@@ -198,11 +167,13 @@ func TestScansStayWithTheServerTheyWereTakenFor(t *testing.T) {
 	if _, stderr, err := execute(t, "checkin", ev); err != nil {
 		t.Fatalf("checkin at A: %v\n%s", err, stderr)
 	}
+	once := a.sent()
 	if _, stderr, err := execute(t, "checkin", ev); err != nil {
 		t.Fatalf("checkin at A again: %v\n%s", err, stderr)
 	}
-	if a.received(regs[0]) != 1 || a.received(regs[3]) != 0 || b.total() != 0 {
-		t.Fatalf("A got %d (want 1) of its scan and %d of the old one's; B %d", a.received(regs[0]), a.received(regs[3]), b.total())
+	if !a.received(ev, regs[0]) || a.received(ev, regs[3]) || a.sent() != once || b.sent() != 0 {
+		t.Fatalf("A holds its scan: %v, the old one's: %v; sent again: %d; B sent %d",
+			a.received(ev, regs[0]), a.received(ev, regs[3]), a.sent()-once, b.sent())
 	}
 	if n, _ := scanqueue.PendingIn(config.JournalDir(), ev, ""); n != 1 {
 		t.Fatalf("the old journal's scan was not kept aside: %d pending", n)
@@ -244,8 +215,8 @@ func TestOldJournalsAreAdoptedWhenTheirServerIsCertain(t *testing.T) {
 	if !strings.Contains(stderr, "were taken for") || !strings.Contains(stderr, "the only server named in "+config.Path()) {
 		t.Errorf("the adoption is not told:\n%s", stderr)
 	}
-	if a.received(regs[1]) != 1 {
-		t.Fatalf("the adopted scan reached the server %d times", a.received(regs[1]))
+	if !a.received(ev, regs[1]) {
+		t.Fatal("the adopted scan did not reach the server")
 	}
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
 		t.Fatalf("the old journal is still in the old layout: %v", err)
@@ -272,20 +243,21 @@ func TestOldJournalsAreKeptAsideWhenTheirServerIsNotCertain(t *testing.T) {
 		!strings.Contains(stderr, "evdesk checkin "+ev+" --journal "+old) {
 		t.Errorf("the kept-aside journal is not told:\n%s", stderr)
 	}
-	if a.total() != 0 || b.total() != 0 {
-		t.Fatalf("an old scan was sent without being asked: A %d, B %d", a.total(), b.total())
+	if a.sent() != 0 || b.sent() != 0 {
+		t.Fatalf("an old scan was sent without being asked: A %d, B %d", a.sent(), b.sent())
 	}
 
 	_, stderr, err = execute(t, "checkin", ev, "--journal", old)
 	if err != nil || !strings.Contains(stderr, "2 unsent scans taken from "+old) {
 		t.Fatalf("--journal: %v\n%s", err, stderr)
 	}
+	once := a.sent()
 	_, stderr, err = execute(t, "checkin", ev, "--journal", old)
 	if err != nil || !strings.Contains(stderr, "0 unsent scans taken") {
 		t.Fatalf("--journal again: %v\n%s", err, stderr)
 	}
-	if a.received(regs[2]) != 1 || a.received(regs[4]) != 1 || b.total() != 0 {
-		t.Fatalf("A got %d and %d (want 1 each), B %d", a.received(regs[2]), a.received(regs[4]), b.total())
+	if !a.received(ev, regs[2]) || !a.received(ev, regs[4]) || a.sent() != once || b.sent() != 0 {
+		t.Fatalf("A holds %v and %v, was sent %d again; B %d", a.received(ev, regs[2]), a.received(ev, regs[4]), a.sent()-once, b.sent())
 	}
 
 	// Staging's own journal is never taken for main.
@@ -309,7 +281,7 @@ func TestOldJournalsAreKeptAsideWhenTheirServerIsNotCertain(t *testing.T) {
 			t.Errorf("--journal %s: %v, want %q", c.file, err, c.want)
 		}
 	}
-	if a.received(regs[6]) != 0 || b.total() != 0 {
+	if a.received(ev, regs[6]) || b.sent() != 0 {
 		t.Fatal("staging's scan was sent")
 	}
 }
@@ -332,7 +304,7 @@ func TestVenueFileRefusesADeskOfAnotherServer(t *testing.T) {
 		!strings.Contains(err.Error(), "evdesk venue init") {
 		t.Fatalf("a desk of another server: %v", err)
 	}
-	if b.total() != 0 {
+	if b.sent() != 0 {
 		t.Fatal("B was sent a check-in")
 	}
 }
