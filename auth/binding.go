@@ -3,7 +3,6 @@ package auth
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/evdesk/evdesk/config"
@@ -19,21 +18,8 @@ import (
 // to go to a server that did not issue it.
 var ErrOtherServer = errors.New("the stored session belongs to another server")
 
-// sameServer reports whether two URLs name the same place: scheme, host and
-// port (the scheme's default spelt out) and path, without a trailing slash.
-func sameServer(a, b string) bool { return serverKey(a) == serverKey(b) }
-
-func serverKey(s string) string {
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil || u.Host == "" {
-		return strings.TrimRight(strings.TrimSpace(s), "/")
-	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
-	}
-	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port + strings.TrimRight(u.EscapedPath(), "/")
-}
+// sameServer reports whether two URLs name the same place (config.ServerKey).
+func sameServer(a, b string) bool { return config.SameServer(a, b) }
 
 // bound is one URL a session (or secret) is bound to.
 type bound struct {

@@ -68,7 +68,7 @@ func journaled(t *testing.T, disk string, n int) {
 	t.Helper()
 	deadline := time.Now().Add(waitLimit)
 	for {
-		paths, _ := filepath.Glob(filepath.Join(disk, "evdesk", "journal", "*.jsonl"))
+		paths, _ := filepath.Glob(filepath.Join(disk, "evdesk", "journal", "servers", "*", "*.jsonl"))
 		got := 0
 		for _, p := range paths {
 			b, _ := os.ReadFile(p)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api/sim/hostile"
+	"github.com/evdesk/evdesk/internal/checkin/place"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 )
 
@@ -17,14 +18,16 @@ import (
 // is opened, and one damaged line costs that line, not the journal.
 
 // journalFile is the path of an event's journal under the binary's state
-// folder, its folder made.
+// folder, in the folder of the server the environment names (made, with
+// its record).
 func journalFile(t *testing.T, env []string, eventID string) string {
 	t.Helper()
-	dir := filepath.Join(envValue(env, "XDG_STATE_HOME"), "evdesk", "journal")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	root := filepath.Join(envValue(env, "XDG_STATE_HOME"), "evdesk", "journal")
+	p, err := place.Open(root, place.Server{BaseURL: envValue(env, "EVDESK_BASE_URL")})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, scanqueue.FileName(eventID, ""))
+	return filepath.Join(p.Dir, scanqueue.FileName(eventID, ""))
 }
 
 // writeJournal writes a journal's lines as the desk writes them: the

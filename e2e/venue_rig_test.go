@@ -57,7 +57,9 @@ func newVenueRig(tb testing.TB, opts sim.Options) *venueRig {
 	tb.Cleanup(s.Close)
 	dir := tb.TempDir()
 	v.file = filepath.Join(dir, "venue.json")
-	if out, err := exec.Command(binPath, "venue", "init", "Test Hall", "--out", v.file).CombinedOutput(); err != nil {
+	// The file records the rig's server, as a venue's does (its desks
+	// check in there).
+	if out, err := v.command(dir, "venue", "init", "Test Hall", "--out", v.file).CombinedOutput(); err != nil {
 		tb.Fatalf("venue init: %v\n%s", err, out)
 	}
 	return v

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -120,7 +119,10 @@ func badgePrintRun(ctx context.Context, o *badgeOptions) error {
 		if err != nil {
 			return fmt.Errorf("list the registrants: %w", err)
 		}
-		names, _ := roster.LoadNames(roster.NamesPath(journalDir(s), o.EventID), o.EventID)
+		var names *roster.Names
+		if dir, err := checkinDir(s); err == nil { // a book that cannot be read only costs the names
+			names, _ = roster.LoadNames(roster.NamesPath(dir, o.EventID), o.EventID)
+		}
 		ro = ro.WithNames(names, nil)
 		var people []badge.Badge
 		if o.All {
@@ -292,7 +294,7 @@ func newRosterNamesCmd(f *Factory, runF runFunc[rosterOptions]) *cobra.Command {
 		if f.flags.demo {
 			return "", flagErrorf("--demo keeps no names between runs: import names into a real profile's desks")
 		}
-		return filepath.Join(config.StateDir(), "journal"), nil
+		return f.profileCheckinDir(f.IOStreams.ErrOut)
 	}}
 	cmd := &cobra.Command{
 		Use:     "names EVENT_ID FILE|-",

@@ -94,7 +94,7 @@ func TestRegisterTeachesTheDesksTheName(t *testing.T) {
 	if out, stderr, err := execute(t, "register", ev, "--email", "yuki@example.org", "--first", "山田", "--last", "太郎"); err != nil {
 		t.Fatalf("%v\n%s%s", err, out, stderr)
 	}
-	book, err := roster.LoadNames(roster.NamesPath(filepath.Join(dir, "xdg_state_home", "evdesk", "journal"), ev), ev)
+	book, err := roster.LoadNames(roster.NamesPath(serverDir(t), ev), ev)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,8 +79,11 @@ type checkinOptions struct {
 	Export             *exporter
 	EventID, SessionID string
 	File               string // "" : only send what is left; "-": standard input
-	Source             string
-	Wait               time.Duration
+	// Journal is a journal kept aside whose unsent scans go to this
+	// profile's server first (--journal).
+	Journal string
+	Source  string
+	Wait    time.Duration
 	// RegisterUnknown registers the list's unknown addresses first, with
 	// TicketType (checkin_register.go).
 	RegisterUnknown bool
@@ -125,6 +128,7 @@ func newCheckinCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.SessionID, "session", "", "check in to this session of the event (default: the whole event)")
+	fl.StringVar(&o.Journal, "journal", "", "first take the unsent scans of a journal kept aside (one written before evdesk recorded which server scans belong to) for this profile's server")
 	fl.StringVar(&o.Source, "source", "", "source recorded with each check-in (default: evdesk checkin <hostname>)")
 	fl.DurationVar(&o.Wait, "wait", 2*time.Minute, "how long to keep trying while the server cannot be reached; what is left stays journaled")
 	fl.BoolVar(&o.RegisterUnknown, "register-unknown", false, "register the addresses the event does not list (creating their tickets) before checking them in")
@@ -154,7 +158,19 @@ func checkinRun(ctx context.Context, o *checkinOptions) error {
 			sender = s.client
 		}
 		asJSON := o.Export.Is(formatJSON)
-		opts := venue.ImportOptions{Dir: journalDir(s), EventID: o.EventID, SessionID: o.SessionID, Source: o.Source,
+		dir, err := checkinDir(s)
+		if err != nil {
+			return err
+		}
+		placeNotes(s, o.IO.ErrOut, o.EventID, o.SessionID)
+		if o.Journal != "" {
+			n, err := takeJournal(s, dir, o.Journal, o.EventID, o.SessionID)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(o.IO.ErrOut, "evdesk: %s taken from %s for %s.\n", words.Count(n, "unsent scan"), sanitize.Line(o.Journal), sanitize.Line(s.place.server.String()))
+		}
+		opts := venue.ImportOptions{Dir: dir, EventID: o.EventID, SessionID: o.SessionID, Source: o.Source,
 			Wait: o.Wait, Input: in, Client: s.client, CheckIn: sender.Attendees.CheckIn, Log: s.log, Now: o.Now,
 			OnResend: func(n int) {
 				if !asJSON {
@@ -229,7 +245,10 @@ func checkinListRun(ctx context.Context, o *checkinOptions) error {
 		// The service keeps no times: show when a desk on this computer
 		// first knew of each check-in, from the desks' arrivals cache (a
 		// cache that cannot be read only costs the times).
-		seen, _ := roster.LoadArrivals(roster.ArrivalsPath(journalDir(s), o.EventID, o.SessionID), o.EventID, o.SessionID)
+		seen := roster.NewArrivals()
+		if dir, err := checkinDir(s); err == nil {
+			seen, _ = roster.LoadArrivals(roster.ArrivalsPath(dir, o.EventID, o.SessionID), o.EventID, o.SessionID)
+		}
 		now := o.Now()
 		return o.Export.Write(o.IO.Out, all, func(csv bool) rows {
 			r := rows{header: []string{"EMAIL", "ACTION", "SOURCE", "FIRST SEEN HERE"}}

@@ -52,7 +52,11 @@ func registerUnknown(ctx context.Context, s *session, eventID, sessionID, ticket
 	if len(unknown) == 0 {
 		return 0, nil
 	}
-	setup, err := walkin.LoadSetup(ctx, s.client, journalDir(s), eventID, time.Now())
+	dir, err := checkinDir(s)
+	if err != nil {
+		return 0, err
+	}
+	setup, err := walkin.LoadSetup(ctx, s.client, dir, eventID, time.Now())
 	if err != nil {
 		return 0, fmt.Errorf("--register-unknown: read the event's access link: %w", err)
 	}

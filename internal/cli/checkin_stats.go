@@ -51,7 +51,12 @@ func newCheckinStatsCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command
 					if err != nil {
 						return err
 					}
-					if st.Venue, err = vf.watchOnce(ctx, journalDir(s), o.EventID, o.SessionID); err != nil {
+					dir, err := checkinDir(s)
+					if err != nil {
+						return err
+					}
+					placeNotes(s, o.IO.ErrOut, o.EventID, o.SessionID)
+					if st.Venue, err = vf.watchOnce(ctx, dir, s.place.server, o.EventID, o.SessionID); err != nil {
 						return err
 					}
 					return o.Export.WriteText(o.IO.Out, st, func(w io.Writer) error { printStats(w, st, time.Local); return nil })
@@ -72,7 +77,11 @@ func collectStats(ctx context.Context, s *session, eventID, sessionID string, no
 	if _, _, err := resolveTarget(ctx, s, eventID, sessionID); err != nil {
 		return checkinStats{}, err
 	}
-	arr, _ := roster.LoadArrivals(roster.ArrivalsPath(journalDir(s), eventID, sessionID), eventID, sessionID)
+	dir, err := checkinDir(s)
+	if err != nil {
+		return checkinStats{}, err
+	}
+	arr, _ := roster.LoadArrivals(roster.ArrivalsPath(dir, eventID, sessionID), eventID, sessionID)
 	if _, err := arr.Sync(ctx, s.client, eventID, sessionID, now); err != nil {
 		return checkinStats{}, fmt.Errorf("read the check-in history: %w", err)
 	}

@@ -93,7 +93,7 @@ func TestCheckinFileWithTicketsAndBadges(t *testing.T) {
 		t.Fatalf("check-ins %v", seen)
 	}
 	// The roster the run downloaded is the desks' cache now.
-	ro, err := roster.Load(roster.CachePath(filepath.Join(dir, "xdg_state_home", "evdesk", "journal"), ev), ev)
+	ro, err := roster.Load(roster.CachePath(serverDir(t), ev), ev)
 	if err != nil || ro == nil || ro.Len() != 20000 {
 		t.Fatalf("roster cache: %v", err)
 	}
@@ -138,7 +138,7 @@ func TestCheckinFileRosterOnlyWhenNeededAndOffline(t *testing.T) {
 	t.Setenv("EVDESK_RATE_LIMIT", "1000")
 	ev := demoFixtures().LargeConferenceEventID
 	regs := firstRegistrants(t, srv.URL(), ev)
-	cache := roster.CachePath(filepath.Join(dir, "xdg_state_home", "evdesk", "journal"), ev)
+	cache := roster.CachePath(serverDir(t), ev)
 	write := func(name string, lines ...string) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o600); err != nil {

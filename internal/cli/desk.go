@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
@@ -12,20 +13,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/checkin/place"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/checkin"
 )
-
-// journalDir is where check-in journals (and the roster and arrivals caches
-// beside them) live: the state dir, or the demo's own temporary folder.
-func journalDir(s *session) string {
-	if s.journalDir != "" {
-		return s.journalDir
-	}
-	return config.JournalDir()
-}
 
 // hostName names a desk by default: the machine it runs on.
 func hostName() string {
@@ -35,18 +28,33 @@ func hostName() string {
 	return checkin.DefaultDesk
 }
 
-// checkinDeps builds what the check-in screens need from a session.
-func checkinDeps(s *session) checkin.Deps {
+// checkinDeps builds what the check-in screens need from a session: the
+// journals and caches live in the folder of its server (place.go). A folder
+// refused as another server's stops the console; one that cannot be made
+// (a read-only disk) is left to the desk to report when it opens.
+func checkinDeps(s *session) (checkin.Deps, error) {
+	dir, err := checkinDir(s)
+	if errors.Is(err, place.ErrOtherServer) {
+		return checkin.Deps{}, err
+	}
+	var elsewhere func(eventID, sessionID string) []string
+	if err != nil {
+		s.log.Warn("check-in folder", "err", err)
+		dir = filepath.Join(place.ServersDir(checkinRoot(s)), place.FolderName(s.place.server))
+	} else {
+		elsewhere = s.place.place.Elsewhere
+	}
 	return checkin.Deps{
 		Client:       s.client,
 		SenderClient: s.senderClient,
-		JournalDir:   journalDir(s),
+		JournalDir:   dir,
+		Elsewhere:    elsewhere,
 		Desk:         hostName(),
 		Extras: checkin.Extras{
 			WalkIns: s.desk.WalkInsAllowed(false), Printer: s.desk.BadgePrinter, PrintBadges: s.desk.PrintBadges,
 			BadgeLayout: s.desk.BadgeLayout, OnCheckin: s.desk.OnCheckin, Log: s.log,
 		},
-	}
+	}, nil
 }
 
 // maxDeskName bounds a desk's name: it is shown on every desk's screen.
@@ -133,7 +141,10 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			deps := checkinDeps(s)
+			deps, err := checkinDeps(s)
+			if err != nil {
+				return err
+			}
 			if cmd.Flags().Changed("desk") {
 				deps.Desk = strings.TrimSpace(desk)
 			}
@@ -142,9 +153,9 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			}
 			logf := func(format string, args ...any) { s.log.Info(fmt.Sprintf(format, args...)) }
 			if board {
-				deps.WatchVenue, err = vf.watcher(deps.JournalDir, logf)
+				deps.WatchVenue, err = vf.watcher(deps.JournalDir, s.place.server, logf)
 			} else {
-				deps.Venue, err = vf.opener(deps.JournalDir, logf, nil)
+				deps.Venue, err = vf.opener(deps.JournalDir, s.place.server, logf, nil)
 			}
 			if err != nil {
 				return err
@@ -185,11 +196,12 @@ func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps chec
 		}
 	}
 	errOut := cmd.ErrOrStderr()
+	placeNotes(s, errOut, eventID, sessionID)
 	logf := func(format string, args ...any) {
 		s.log.Info(fmt.Sprintf(format, args...))
 		fmt.Fprintf(errOut, "%s %s\n", time.Now().Format("15:04:05.000"), sanitize.Line(fmt.Sprintf(format, args...)))
 	}
-	open, err := vf.opener(deps.JournalDir, logf, tap)
+	open, err := vf.opener(deps.JournalDir, s.place.server, logf, tap)
 	if err != nil {
 		return err
 	}

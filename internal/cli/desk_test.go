@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api/sim"
-	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 )
@@ -137,7 +136,7 @@ func TestCheckinListShowsWhenADeskHereFirstSawEach(t *testing.T) {
 	at := time.Now()
 	ar := roster.NewArrivals()
 	ar.Note(regs[0], "Door B", at)
-	if err := ar.Save(roster.ArrivalsPath(filepath.Join(config.StateDir(), "journal"), ev, ""), ev, ""); err != nil {
+	if err := ar.Save(roster.ArrivalsPath(serverDir(t), ev, ""), ev, ""); err != nil {
 		t.Fatal(err)
 	}
 	out, _, err := execute(t, "checkin", "list", ev)

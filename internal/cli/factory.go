@@ -112,9 +112,11 @@ type session struct {
 	retries *ui.RetryNote
 	// clientOpts are the options every client of the session shares.
 	clientOpts []api.Option
-	// journalDir holds the check-in journals and their caches (see
-	// journalDir); --demo gets a temporary one of its own.
+	// journalDir is the root of the check-in journals and their caches
+	// when not the state dir's: --demo gets a temporary one of its own.
+	// place is the folder of the session's server under it (place.go).
 	journalDir string
+	place      *checkinPlace
 	// kioskPIN unlocks a kiosk desk (the profile's kiosk_pin or
 	// EVDESK_KIOSK_PIN); never shown or logged.
 	kioskPIN string
@@ -229,6 +231,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 		s.warning = w.Warning()
 		s.account = accountLabel(f.AuthStore(auth.StoreOptions{}), profile.Name)
 	}
+	s.place = f.newCheckinPlace(profile, s.demo)
 	// One pacer for the account: the console's calls and the check-in
 	// sender keep to its rate together.
 	pacer := api.NewPacer(profile.RequestRate(), 0)
@@ -343,10 +346,17 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 	if s.demo {
 		samples = sim.SampleAudioURLs
 	}
+	checkinDeps, err := checkinDeps(s)
+	if err != nil {
+		return err
+	}
+	for _, n := range s.place.notes { // adopted files: in the scrollback after the console
+		fmt.Fprintln(f.IOStreams.ErrOut, "evdesk: "+sanitize.Line(n))
+	}
 	news := &consoleChangelog{}
 	phone := f.phoneDeps(ctx, s)
 	phone.Changelog = news.forField
-	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps(s),
+	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps,
 		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: phone,
 		Recordings: webhook.Spool{Dir: webhook.DefaultSpoolDir(s.profile)}}),
 		append(opts, ui.WithStartup(changelogStartup(ctx, s, news)))...)
@@ -356,7 +366,7 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 			go p.Send(ui.ToastMsg{Level: ui.ToastInfo, Text: w}) // delivered once the program runs
 		}
 	}
-	_, err := p.Run()
+	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted by a signal: a normal way to leave
 	}

@@ -183,7 +183,9 @@ func registerRun(ctx context.Context, o *registrationOptions) error {
 		}
 		// The desks on this computer learn the names (a failure costs only
 		// the names).
-		if err := roster.LearnTickets(journalDir(s), o.EventID, req.Tickets, res); err != nil {
+		if dir, err := checkinDir(s); err != nil {
+			s.log.Warn("names of the registered not kept", "err", err)
+		} else if err := roster.LearnTickets(dir, o.EventID, req.Tickets, res); err != nil {
 			s.log.Warn("names of the registered not kept", "err", err)
 		}
 		outcomes := ticketOutcomes(o.Emails, res)

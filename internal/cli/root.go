@@ -205,7 +205,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newEmailsCmd(f))
 	root.AddCommand(newDeskCmd(f))
 	root.AddCommand(writing(newCheckinCmd(f, nil)))
-	root.AddCommand(newVenueCmd())
+	root.AddCommand(newVenueCmd(f))
 	root.AddCommand(newPhoneCmd(f))
 	root.AddCommand(newLinksCmd(f))
 	root.AddCommand(writing(newRegisterCmd(f, nil)))

@@ -10,13 +10,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/checkin/mesh"
+	"github.com/evdesk/evdesk/internal/checkin/place"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views/checkin"
 )
 
-func newVenueCmd() *cobra.Command {
+func newVenueCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "venue",
 		Short: "Set up a venue whose desks work as one (its secret file)",
@@ -25,11 +28,11 @@ func newVenueCmd() *cobra.Command {
 			"of a venue needs the venue's secret file: make it once with `evdesk venue init`,\n" +
 			"copy it to each desk, and open each desk with `evdesk desk EVENT --venue FILE`.",
 	}
-	cmd.AddCommand(newVenueInitCmd())
+	cmd.AddCommand(newVenueInitCmd(f))
 	return cmd
 }
 
-func newVenueInitCmd() *cobra.Command {
+func newVenueInitCmd(f *Factory) *cobra.Command {
 	var (
 		out   string
 		force bool
@@ -40,7 +43,10 @@ func newVenueInitCmd() *cobra.Command {
 		Long: "Make a venue's secret file: the authority and the certificate the desks of the\n" +
 			"venue show each other over TLS, and the credentials of the links between them.\n" +
 			"Copy the file to every desk of the venue (keep it as you would a password): a\n" +
-			"desk without it cannot join the venue, read its check-ins or write any.",
+			"desk without it cannot join the venue, read its check-ins or write any.\n\n" +
+			"The file records the server of the profile in use (its base_url): the desks of a\n" +
+			"venue check in to one server, and a desk of another server is refused. Desks of\n" +
+			"different servers or accounts never form one venue, whatever file they share.",
 		Example: "  evdesk venue init \"Lisbon Congress Centre\" --out venue.json\n" +
 			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --venue venue.json --desk \"Door A\"",
 		Args: cobra.ExactArgs(1),
@@ -52,10 +58,18 @@ func newVenueInitCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if !f.flags.demo { // the demo's server lives for one run
+				if p, err := f.Profile(f.flags.profile); err == nil && config.CheckHTTPURL(p.BaseURL) == nil {
+					sec.Server = config.ServerKey(p.BaseURL)
+				}
+			}
 			if err := sec.Write(out, force); err != nil {
 				return fmt.Errorf("--out: %w", err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "venue %q (fingerprint %s) written to %s (0600)\n", sec.Name, sec.Fingerprint(), out)
+			if sec.Server != "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "its desks check in to %s\n", sanitize.Line(sec.Server))
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "copy it to every desk of the venue, then: evdesk desk EVENT --venue %s\n", out)
 			return nil
 		},
@@ -108,11 +122,11 @@ func (v *venueFlags) check(cmd *cobra.Command) error {
 // opener returns what makes the desk's membership of its venue, or nil
 // without --venue. The secret is read at once, so a bad file stops the
 // desk before it opens.
-func (v *venueFlags) opener(journal string, logf func(string, ...any), onArrival func(email, desk string, at time.Time)) (func(eventID, sessionID string) (venue.Venue, error), error) {
+func (v *venueFlags) opener(journal string, srv place.Server, logf func(string, ...any), onArrival func(email, desk string, at time.Time)) (func(eventID, sessionID string) (venue.Venue, error), error) {
 	if v.file == "" {
 		return nil, nil
 	}
-	sec, err := mesh.ReadSecret(v.file)
+	sec, err := v.secret(srv)
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +142,11 @@ func (v *venueFlags) opener(journal string, logf func(string, ...any), onArrival
 
 // watcher returns what makes a board's watch of its venue, or nil without
 // --venue.
-func (v *venueFlags) watcher(journal string, logf func(string, ...any)) (func(eventID, sessionID string) (checkin.VenueWatch, error), error) {
+func (v *venueFlags) watcher(journal string, srv place.Server, logf func(string, ...any)) (func(eventID, sessionID string) (checkin.VenueWatch, error), error) {
 	if v.file == "" {
 		return nil, nil
 	}
-	sec, err := mesh.ReadSecret(v.file)
+	sec, err := v.secret(srv)
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +158,20 @@ func (v *venueFlags) watcher(journal string, logf func(string, ...any)) (func(ev
 		}
 		return ob, nil
 	}, nil
+}
+
+// secret reads the venue file as a desk of server srv uses it (bound to
+// the server and account; refused when the file is another server's).
+func (v *venueFlags) secret(srv place.Server) (*mesh.Secret, error) {
+	sec, err := mesh.ReadSecret(v.file)
+	if err != nil {
+		return nil, err
+	}
+	sec, err = sec.ForServer(config.ServerKey(srv.BaseURL), srv.Short())
+	if err != nil {
+		return nil, fmt.Errorf("--venue %s: %s", v.file, sanitize.Line(err.Error()))
+	}
+	return sec, nil
 }
 
 // addWatch adds the flags of a command that watches a venue without being
@@ -158,8 +186,8 @@ const venueWait = 30 * time.Second
 // watchOnce joins the venue as a watcher, waits until it has heard from
 // its desks and the upstream desk (at most venueWait), and leaves; nil
 // without --venue.
-func (v *venueFlags) watchOnce(ctx context.Context, journal, eventID, sessionID string) (*venue.Info, error) {
-	open, err := v.watcher(filepath.Join(journal, "stats"), nil)
+func (v *venueFlags) watchOnce(ctx context.Context, journal string, srv place.Server, eventID, sessionID string) (*venue.Info, error) {
+	open, err := v.watcher(filepath.Join(journal, "stats"), srv, nil)
 	if err != nil || open == nil {
 		return nil, err
 	}

@@ -24,9 +24,14 @@ type Deps struct {
 	// at once; the sender retries without end. Nil uses Client, each call
 	// cut short after SendTimeout.
 	SenderClient *api.Client
-	// JournalDir holds the journals, one file per event or session:
-	// filepath.Join(config.StateDir(), "journal") in production.
+	// JournalDir holds the journals, one file per event or session, and
+	// the caches beside them: in production the folder of the session's
+	// server (package place), never shared with another server's.
 	JournalDir string
+	// Elsewhere, when set, says in words where scans of an event wait
+	// that this server does not send (kept aside from before servers were
+	// recorded, or another server's); the desk tells them as it opens.
+	Elsewhere func(eventID, sessionID string) []string
 	// Desk is the desk's name (default DefaultDesk): sent as the source of
 	// every check-in, shown to the other desks ("ALREADY CHECKED IN at
 	// Desk 2").

@@ -604,6 +604,9 @@ func (d *Desk) onOpened(m openedMsg) tea.Cmd {
 	for _, note := range m.v.Journal().Notes() { // damaged lines set aside
 		cmds = append(cmds, ui.Toast(ui.ToastError, note))
 	}
+	for _, note := range m.snap.elsewhere { // scans this server does not send
+		cmds = append(cmds, ui.Toast(ui.ToastInfo, note))
+	}
 	return tea.Batch(cmds...)
 }
 

@@ -61,6 +61,7 @@ type rigConfig struct {
 	board     bool // the arrivals board alone, not the desk
 	venue     func(eventID, sessionID string) (VenueWatch, error)
 	download  bool // no roster cached: the desk downloads it
+	elsewhere func(eventID, sessionID string) []string
 }
 
 func withSize(w, h int) rigOpt         { return func(c *rigConfig) { c.w, c.h = w, h } }
@@ -75,6 +76,12 @@ func withKioskSearch() rigOpt          { return func(c *rigConfig) { c.search = 
 // where nothing listens: every connection is refused.
 func withUnreachableServer() rigOpt { return func(c *rigConfig) { c.base = "http://127.0.0.1:1/v2" } }
 func withLog(l *slog.Logger) rigOpt { return func(c *rigConfig) { c.log = l } }
+
+// withElsewhere tells the desk where scans wait that its server does not
+// send.
+func withElsewhere(f func(eventID, sessionID string) []string) rigOpt {
+	return func(c *rigConfig) { c.elsewhere = f }
+}
 
 // withClock runs the rig on c instead of the fixed testClock.
 func withClock(c *movingClock) rigOpt { return func(cfg *rigConfig) { cfg.now = c.Now } }
@@ -145,6 +152,7 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		Extras:       cfg.extras,
 		KioskSearch:  cfg.search,
 		WatchVenue:   cfg.venue,
+		Elsewhere:    cfg.elsewhere,
 		Now:          testClock,
 		Local:        time.UTC,
 		hooks: &testHooks{

@@ -159,10 +159,13 @@ type (
 
 // snapshot is what the desk shows from the journal when it opens.
 type snapshot struct {
-	recent  []scanqueue.Scan // newest first, at most recentMax
-	today   map[string]bool
-	counts  scanqueue.Counts
-	resumed int // pending scans left by an earlier desk
+	recent []scanqueue.Scan // newest first, at most recentMax
+	// elsewhere: where scans of the target wait that this server does
+	// not send (Deps.Elsewhere).
+	elsewhere []string
+	today     map[string]bool
+	counts    scanqueue.Counts
+	resumed   int // pending scans left by an earlier desk
 }
 
 // recentMax is how many scans the desk remembers for its list.
@@ -198,6 +201,9 @@ func (rt *runtime) open(d Deps, eventID, sessionID string) tea.Msg {
 		return openedMsg{err: err}
 	}
 	snap := takeSnapshot(v.Journal(), d.Now().In(d.Local))
+	if d.Elsewhere != nil {
+		snap.elsewhere = d.Elsewhere(eventID, sessionID)
+	}
 	rt.mu.Lock()
 	if rt.closed {
 		rt.mu.Unlock()

@@ -19,7 +19,7 @@ const mdnsService = "_evdesk-venue._tcp"
 // venueTag tells desks of one venue from those of another in the mDNS
 // records without giving the venue's id away.
 func venueTag(sec *Secret) string {
-	sum := sha256.Sum256([]byte("evdesk venue " + sec.ID))
+	sum := sha256.Sum256([]byte("evdesk venue " + sec.ID + sec.bound))
 	return "venue=" + hex.EncodeToString(sum[:8])
 }
 

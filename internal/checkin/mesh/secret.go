@@ -3,6 +3,7 @@ package mesh
 import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/tls"
@@ -41,6 +42,16 @@ type Secret struct {
 	// User and Password are the credentials of the links between desks.
 	User     string `json:"user"`
 	Password string `json:"password"`
+	// Server is the base URL (normalised) of the server the venue's desks
+	// check in to, when `evdesk venue init` knew it: a desk of another
+	// server is refused. Files made before it was recorded have none.
+	Server string `json:"server,omitempty"`
+
+	// bound is the server (and account) the desk checks in to, mixed
+	// into the links' credentials, the cluster's name and the mDNS tag
+	// (ForServer): desks of two servers never form one venue, whatever
+	// the file says.
+	bound string
 }
 
 const secretVersion = 1
@@ -217,6 +228,40 @@ func (s *Secret) TLS() (*tls.Config, error) {
 		ClientAuth:   tls.RequireAndVerifyClientCert,
 		ServerName:   tlsName(s.ID),
 	}, nil
+}
+
+// ForServer is the secret as a desk checking in to one server uses it:
+// server is the desk's base URL, normalised (config.ServerKey), and bind a
+// short, stable name of that server and the signed-in account (the check-in
+// folder's, place.Server.Short). A file recorded for another server is
+// refused with words. The links' credentials, the cluster's name and the
+// desks' mDNS tag are derived with bind, so desks of different servers
+// (or accounts) sharing one file form separate venues and never meet:
+// no desk's scans reach an upstream desk that would send them to a server
+// they were not taken for.
+func (s *Secret) ForServer(server, bind string) (*Secret, error) {
+	if bind == "" {
+		return nil, errors.New("venue: the desk's server is unknown")
+	}
+	if s.Server != "" && s.Server != server {
+		return nil, fmt.Errorf("venue file %q is for the desks of %s, and this desk checks in to %s: a desk joins only a venue of its own server (its scans would be sent to the venue's server); make a venue file for this server with `evdesk venue init`, or use the profile of %s",
+			s.Name, s.Server, server, s.Server)
+	}
+	c := *s
+	mac := hmac.New(sha256.New, []byte(s.Password))
+	mac.Write([]byte("evdesk venue server\n" + bind))
+	c.User = s.User + "-" + bind
+	c.Password = hex.EncodeToString(mac.Sum(nil))
+	c.bound = bind
+	return &c, nil
+}
+
+// clusterName is the engine's cluster name for the venue (and server).
+func (s *Secret) clusterName() string {
+	if s.bound == "" {
+		return "evdesk-" + s.ID
+	}
+	return "evdesk-" + s.ID + "-" + s.bound
 }
 
 // Fingerprint is a short, public digest of the venue's authority, shown so

@@ -128,7 +128,7 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, jet
 		JetStreamMaxMemory: 64 << 20,
 		JetStreamMaxStore:  2 << 30,
 		Cluster: server.ClusterOpts{
-			Name: "evdesk-" + sec.ID, Host: host, Port: port,
+			Name: sec.clusterName(), Host: host, Port: port,
 			Username: sec.User, Password: sec.Password,
 			TLSConfig: tlsc, TLSTimeout: 3,
 			PoolSize: 1, ConnectRetries: 0,

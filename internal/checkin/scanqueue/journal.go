@@ -181,6 +181,9 @@ type Journal struct {
 	// space, in tests, is the room left on a make-believe disk: a write
 	// beyond it is cut short and fails as a full disk does.
 	space *int64
+
+	// peek: the file is only read (PendingIn): nothing is set aside.
+	peek bool
 }
 
 // JournalOption configures Open.
@@ -216,8 +219,8 @@ func FileName(eventID, sessionID string) string {
 // Close; it replays the file to rebuild the state, drops a last line torn by
 // a crash, and rewrites the file compactly when nothing is pending.
 //
-// In production dir is the journal folder of the XDG state directory,
-// filepath.Join(config.StateDir(), "journal").
+// In production dir is the folder of the server the scans are taken for
+// (package place), under the journal folder of the XDG state directory.
 func Open(dir, eventID, sessionID string, opts ...JournalOption) (*Journal, error) {
 	if eventID == "" {
 		return nil, errors.New("check-in journal: an event id is required")

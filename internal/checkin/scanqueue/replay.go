@@ -93,6 +93,9 @@ func (j *Journal) replay(f *os.File) (good int64, lines int, torn bool, err erro
 
 // damage sets aside a line replay could not use.
 func (j *Journal) damage(n int, line []byte, why string) {
+	if j.peek {
+		return
+	}
 	d := j.damaged
 	if d == nil {
 		d = &sideFile{path: j.path + ".damaged", why: why}

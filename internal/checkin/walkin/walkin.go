@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -164,6 +165,8 @@ type Journal struct {
 	questions []string
 	closed    bool
 	changed   chan struct{}
+	// peek: the file is only read (UnsettledIn).
+	peek bool
 }
 
 // Path is the walk-in journal of an event (or session) in dir, beside its
@@ -174,6 +177,25 @@ func Path(dir, eventID, sessionID string) string {
 
 // maxJournalBytes bounds the file replayed: thousands of walk-ins.
 const maxJournalBytes = 64 << 20
+
+// UnsettledIn counts the walk-ins whose check-in is not yet in the check-in
+// journal, in the walk-in journal of an event (or session) in dir, reading
+// the file without locking or changing it: 0 when there is none.
+func UnsettledIn(dir, eventID, sessionID string) (int, error) {
+	f, err := os.Open(Path(dir, eventID, sessionID))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("walk-in journal: %w", err)
+	}
+	defer f.Close()
+	j := &Journal{path: f.Name(), event: eventID, session: sessionID, f: f, peek: true, byID: map[string]*Walkin{}}
+	if err := j.replay(); err != nil {
+		return 0, err
+	}
+	return j.Unsettled(), nil
+}
 
 // Open opens (creating) the walk-in journal in dir and replays it.
 func Open(dir, eventID, sessionID string, now func() time.Time) (*Journal, error) {
@@ -236,6 +258,9 @@ func (j *Journal) replay() error {
 			return fmt.Errorf("walk-in journal %s: line %d: %w", j.path, n, err)
 		}
 		good += len(line) + 1
+	}
+	if j.peek {
+		return nil
 	}
 	if good < len(b) {
 		if err := j.f.Truncate(int64(good)); err != nil {
