@@ -5,7 +5,8 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"html/template"
+	"html"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -176,31 +177,34 @@ func (s *Sim) grantableScopes(requested string) ([]string, bool) {
 	return asked, true
 }
 
-var consentTemplate = template.Must(template.New("consent").Parse(`<!doctype html>
+// consentPage shows what the login asks for and posts the decision back
+// with the request's parameters. Every value is HTML-escaped.
+func (s *Sim) consentPage(w http.ResponseWriter, q url.Values, scopes []string) {
+	var b strings.Builder
+	esc := html.EscapeString
+	b.WriteString(`<!doctype html>
 <html><head><meta charset="utf-8"><title>Authorize evdesk</title></head>
 <body style="font-family: sans-serif; max-width: 36em; margin: 3em auto">
 <h1>Authorize evdesk (simulator)</h1>
-<p>The application <b>{{.Client}}</b> asks to act as <b>{{.User}}</b> with these scopes:</p>
-<ul>{{range .Scopes}}<li><code>{{.}}</code></li>{{end}}</ul>
-<form method="post" action="/oauth/authorize">
-{{range $k, $vs := .Params}}{{range $vs}}<input type="hidden" name="{{$k}}" value="{{.}}">
-{{end}}{{end}}<button name="decision" value="approve">Approve</button>
-<button name="decision" value="deny">Deny</button>
-</form></body></html>
-`))
-
-func (s *Sim) consentPage(w http.ResponseWriter, q url.Values, scopes []string) {
-	params := url.Values{}
-	for _, k := range []string{"response_type", "client_id", "redirect_uri", "state", "scope", "code_challenge", "code_challenge_method"} {
-		if v, ok := q[k]; ok {
-			params[k] = v
+<p>The application <b>` + esc(DemoClientID) + `</b> asks to act as <b>` + esc(DemoHostName+" <"+DemoHostEmail+">") +
+		`</b> with these scopes:</p>
+<ul>`)
+	for _, sc := range scopes {
+		b.WriteString(`<li><code>` + esc(sc) + `</code></li>`)
+	}
+	b.WriteString("</ul>\n<form method=\"post\" action=\"/oauth/authorize\">\n")
+	for _, k := range []string{"client_id", "code_challenge", "code_challenge_method", "redirect_uri", "response_type", "scope", "state"} {
+		for _, v := range q[k] {
+			b.WriteString(`<input type="hidden" name="` + esc(k) + `" value="` + esc(v) + "\">\n")
 		}
 	}
+	b.WriteString(`<button name="decision" value="approve">Approve</button>
+<button name="decision" value="deny">Deny</button>
+</form></body></html>
+`)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = consentTemplate.Execute(w, map[string]any{
-		"Client": DemoClientID, "User": DemoHostName + " <" + DemoHostEmail + ">", "Scopes": scopes, "Params": params,
-	})
+	_, _ = io.WriteString(w, b.String())
 }
 
 // tokenError is an OAuth error answer (RFC 6749 section 5.2).

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/config"
@@ -185,4 +187,32 @@ func TestHelpTopics(t *testing.T) {
 			t.Errorf("environment lacks %s:\n%s", v.Name, out)
 		}
 	}
+}
+
+// TestEveryListTakesCSV: the list commands offer -o csv, and every command
+// with -o json offers --jq and --template.
+func TestEveryListTakesCSV(t *testing.T) {
+	ios, _, _, _ := TestStreams()
+	root := NewRootCmd(NewFactory(ios))
+	for _, path := range []string{"events list", "links list", "checkin list", "coeditors list", "emails types",
+		"emails status", "ticket-types", "exhibitors list", "phone settings"} {
+		c, _, err := root.Find(strings.Fields(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := c.Flag("output"); f == nil || !strings.Contains(f.Usage, "csv") {
+			t.Errorf("%s: no -o csv", path)
+		}
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if f := c.Flags().Lookup("output"); f != nil && strings.Contains(f.Usage, "json") &&
+			(c.Flags().Lookup("jq") == nil || c.Flags().Lookup("template") == nil) {
+			t.Errorf("%s: -o json without --jq and --template", c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
 }

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/evdesk/evdesk/api"
 	badges "github.com/evdesk/evdesk/internal/checkin/badge"
 	"github.com/evdesk/evdesk/internal/checkin/hook"
 	"github.com/evdesk/evdesk/internal/checkin/printing"
@@ -188,5 +189,15 @@ func renderBadge(l *badges.Layout, b badges.Badge) func() ([]byte, error) {
 		var buf bytes.Buffer
 		err := l.Render(&buf, b)
 		return buf.Bytes(), err
+	}
+}
+
+// LearnNames keeps the names of the people a registration made, beside the
+// desks' roster (for the registration screen: every ticket evdesk creates
+// teaches the desks a name). A failure costs only the names.
+func LearnNames(d Deps) func(eventID string, asked []api.TicketRequest, res *api.TicketsResult) {
+	dir := d.JournalDir
+	return func(eventID string, asked []api.TicketRequest, res *api.TicketsResult) {
+		_ = roster.LearnTickets(dir, eventID, asked, res)
 	}
 }

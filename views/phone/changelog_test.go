@@ -34,6 +34,8 @@ func TestDeprecatedFieldsLinkToTheirEntry(t *testing.T) {
 	d.Contains("Change log", "DEPRECATED recording_start_prompt: 2026-10-06 Deprecated: the top-level recording",
 		"DEPRECATED recording_start_prompt_audio_id:", "DEPRECATED recording_explicit_consent:", "/changelog#2026-10-06-deprecated",
 		"O open the change log entry")
+	// The entry names the replacements; they are not deprecated.
+	d.Lacks("DEPRECATED inbound_audio_notification", "DEPRECATED outbound_audio_notification")
 	d.Press("O")
 	if len(opened) != 1 || !strings.Contains(opened[0], "/changelog#2026-10-06-deprecated") {
 		t.Errorf("opened %v", opened)
