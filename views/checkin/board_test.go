@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
 )
@@ -121,4 +122,30 @@ func TestBoardScreenWatchesItsVenue(t *testing.T) {
 	}
 	r := newRig(t, boardOnly(), withSize(120, 36), withVenueWatch(watch))
 	r.Contains("ARRIVALS BOARD", "Venue Test Hall", "MESHED · upstream Door B", "3 copies")
+}
+
+// A desk of a venue says so on its connection line: joining, meshed with
+// the desk that sends upstream, or cut off and working alone; a scan on its
+// way names the desk that sends it.
+func TestDeskLineSpeaksForTheVenue(t *testing.T) {
+	d := &Desk{deps: Deps{Now: testClock, Local: time.UTC}}
+	if _, word, _ := d.connWords(); word != "CONNECTING" {
+		t.Fatalf("a desk without a venue: %q", word)
+	}
+	d.vinfo = &venue.Info{Name: "Test \x1b[2JHall", State: "joining"}
+	if r, word, detail := d.connWords(); r != roleInfo || word != "JOINING VENUE" || !strings.Contains(detail, "Test") || strings.ContainsRune(detail, '\x1b') {
+		t.Fatalf("joining: %v %q %q", r, word, detail)
+	}
+	d.vinfo = &venue.Info{Name: "Test Hall", State: "meshed", Upstream: "Door B", Desks: make([]venue.DeskInfo, 3)}
+	if r, word, detail := d.connWords(); r != roleOK || word != "MESHED" || detail != "Test Hall, 3 desks · upstream Door B" {
+		t.Fatalf("meshed: %v %q %q", r, word, detail)
+	}
+	e := entry{kind: kindPending, expect: scanqueue.ExpectRegistered}
+	if v := describe(e, d.conn(), time.UTC); v.word != "RECORDED, SENDING" || !strings.Contains(v.detail, "Door B sends it to the server") {
+		t.Fatalf("a pending scan at a meshed desk: %+v", v)
+	}
+	d.vinfo.State = "alone"
+	if _, word, detail := d.connWords(); word != "CONNECTING" || !strings.HasPrefix(detail, "cut off from the venue, working alone") {
+		t.Fatalf("cut off: %q %q", word, detail)
+	}
 }

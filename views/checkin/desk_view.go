@@ -136,7 +136,14 @@ func (d *Desk) conn() conn {
 	if !reached {
 		probeErr = d.health.LastErr
 	}
-	return conn{known: d.haveStatus, st: d.st, pending: d.counts.Pending, reached: reached, probeErr: probeErr}
+	c := conn{known: d.haveStatus, st: d.st, pending: d.counts.Pending, reached: reached, probeErr: probeErr}
+	if in := d.vinfo; in != nil && in.State == "meshed" {
+		c.upstream = "the upstream desk"
+		if in.Upstream != "" {
+			c.upstream = sanitize.Line(in.Upstream)
+		}
+	}
+	return c
 }
 
 // rosterText says where the roster stands, for the connection line.

@@ -95,6 +95,9 @@ type conn struct {
 	// probeErr: the desk's first request failed.
 	reached  bool
 	probeErr error
+	// upstream names the venue's desk that sends this desk's scans, while
+	// the desk works with its venue ("" otherwise).
+	upstream string
 }
 
 func (c conn) online() bool {
@@ -164,6 +167,9 @@ func describePending(e entry, c conn, local *time.Location) verdict {
 	case c.online():
 		v := verdict{mark: ">>", word: "RECORDED, SENDING", role: roleInfo,
 			detail: "saved on this computer; sending to the server"}
+		if c.upstream != "" {
+			v.detail = "saved here and at the venue's desks; " + c.upstream + " sends it to the server"
+		}
 		if e.expect == scanqueue.ExpectUnknown {
 			v.detail = "not on the roster (updated " + e.rosterAt.In(local).Format("15:04") + "); saved, the server decides"
 		}

@@ -462,40 +462,39 @@ func (u *upstream) deliver(g *group) int {
 	// The answers go into the arrivals side by side (one write each,
 	// replicated): a drain after an outage writes thousands.
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, writers)
-	for i, it := range batch {
-		msg, no := refused[i]
-		if err != nil && !no {
-			g.items = append(g.items, it) // the rest of a refused batch goes again
+	var answered []int
+	for i := range batch {
+		if _, no := refused[i]; err != nil && !no {
+			g.items = append(g.items, batch[i]) // the rest of a refused batch goes again
 			continue
 		}
+		answered = append(answered, i)
+	}
+	each(len(answered), func(k int) {
+		i := answered[k]
+		it := batch[i]
+		msg, no := refused[i]
 		state := stateCheckedIn
 		if no {
 			state = stateRejected
 		}
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			werr := u.write(it.key, u.fromMsg(it.m, state, msg), func(a *admission) bool {
-				if a.Node != it.m.Node || a.Scan != it.m.Scan {
-					return false
-				}
-				a.State, a.Message = state, msg
-				return true
-			})
-			mu.Lock()
-			defer mu.Unlock()
-			if werr != nil {
-				u.n.trouble(werr)
-				g.items = append(g.items, it) // acknowledged once recorded
-				return
+		werr := u.write(it.key, u.fromMsg(it.m, state, msg), func(a *admission) bool {
+			if a.Node != it.m.Node || a.Scan != it.m.Scan {
+				return false
 			}
-			_ = it.msg.Ack()
-			settled++
+			a.State, a.Message = state, msg
+			return true
 		})
-	}
-	wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		if werr != nil {
+			u.n.trouble(werr)
+			g.items = append(g.items, it) // acknowledged once recorded
+			return
+		}
+		_ = it.msg.Ack()
+		settled++
+	})
 	return settled
 }
 
@@ -602,6 +601,7 @@ func (u *upstream) sync(eventID, sessionID string, force bool) error {
 	}
 	pager := c.Attendees.Pager(eventID, sessionID, api.ListAttendeeActionsOptions{PageSize: api.MaxAttendeesPerBatch})
 	now := time.Now().UTC()
+	var found []admission
 	for it, err := range pager.All(u.ctx) {
 		if err != nil {
 			return err
@@ -610,22 +610,57 @@ func (u *upstream) sync(eventID, sessionID string, force bool) error {
 			continue
 		}
 		email := api.NormalizeEmail(it.Email)
-		found := admission{Email: email, Event: eventID, Session: sessionID, Desk: it.Source, At: now, By: true, State: stateService}
-		if err := u.write(keyOf(target, email), found, func(a *admission) bool {
+		found = append(found, admission{Email: email, Event: eventID, Session: sessionID, Desk: it.Source, At: now, By: true,
+			State: stateService})
+	}
+	// What is new goes into the arrivals side by side: a venue's first
+	// look finds thousands.
+	var mu sync.Mutex
+	var first error
+	each(len(found), func(i int) {
+		f := found[i]
+		if u.known(keyOf(target, f.Email)) {
+			return
+		}
+		err := u.write(keyOf(target, f.Email), f, func(a *admission) bool {
 			switch a.State {
 			case stateAdmitted: // sent before, its answer lost
 				a.State = stateCheckedIn
 			case stateRejected:
-				*a = found
+				*a = f
 			default:
 				return false
 			}
 			return true
-		}); err != nil {
-			return err
+		})
+		mu.Lock()
+		if err != nil && first == nil {
+			first = err
 		}
+		mu.Unlock()
+	})
+	return first
+}
+
+// known reports whether the service's check-in behind key is in the view
+// already, as the service's or the venue's confirmed one.
+func (u *upstream) known(key string) bool {
+	a, _, ok := u.get(key)
+	return ok && a.atService()
+}
+
+// each runs f for 0..n-1, writers at a time.
+func each(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, writers)
+	for i := range n {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			f(i)
+		})
 	}
-	return nil
+	wg.Wait()
 }
 
 // atService counts the check-ins at a target the venue knows the service
