@@ -111,6 +111,10 @@ type Event struct {
 	EventURL         string          `json:"event_url,omitempty"`
 	HostID           string          `json:"host_id,omitempty"`
 	Venue            *Venue          `json:"venue,omitempty"`
+	// Unreadable names the fields of the server's answer that could not
+	// be read (a value of the wrong shape), by dotted path; they are left
+	// out, and the rest of the event stands. Never sent.
+	Unreadable []string `json:"-"`
 }
 
 // CalendarEntry is the start and end of one calendar invitation (spec 2.2).
@@ -140,6 +144,26 @@ type Venue struct {
 	State         string `json:"state,omitempty"`
 	PostalCode    string `json:"postal_code,omitempty"`
 	Country       string `json:"country,omitempty"`
+}
+
+// Fields are the venue's fields with a label each (spec 2.4), all of them,
+// in the spec's order.
+func (v *Venue) Fields() [][2]string {
+	if v == nil {
+		return nil
+	}
+	return [][2]string{{"Venue", v.Name}, {"Street", v.StreetAddress}, {"City", v.City},
+		{"State/region", v.State}, {"Postal code", v.PostalCode}, {"Country", v.Country}}
+}
+
+// DeprecatedLocation is physical_location as a view shows it: the value,
+// marked deprecated with its replacement; "" when there is none.
+func DeprecatedLocation(location string) string {
+	if location == "" {
+		return ""
+	}
+	d, _ := EventDeprecation("physical_location")
+	return location + " (physical_location: " + d.Note() + ")"
 }
 
 // EventCreate is the body of a create-event request.
@@ -215,6 +239,19 @@ type EventList struct {
 	Events        []Event `json:"events"`
 	NextPageToken string  `json:"next_page_token,omitempty"`
 	TotalRecords  int     `json:"total_records"`
+}
+
+// UnmarshalJSON decodes an event; a value that cannot be read (a
+// weekly_days of the wrong shape) is left out and named in Unreadable, and
+// the rest of the event stands (decodeLenient).
+func (e *Event) UnmarshalJSON(b []byte) error {
+	type plain Event
+	bad, err := decodeLenient(b, (*plain)(e))
+	if err != nil {
+		return err
+	}
+	e.Unreadable = bad
+	return nil
 }
 
 // ValidationError lists every problem found in a request, each naming its field.

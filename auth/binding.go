@@ -55,8 +55,12 @@ func checkBound(p config.Profile, what string, bs ...bound) error {
 		case b.recorded == "" && !override:
 			continue // adopted: recorded at the next save
 		case b.recorded == "":
-			return fmt.Errorf("%w: the %s of profile %q was stored before evdesk recorded which server it belongs to, and %s overrides the profile's %s with %s: unset %s, or run `%s` with it set to store a %s for that server (or give a token for it in %s)",
-				ErrOtherServer, what, p.Name, origin, b.field, b.asked, origin, loginCommand(p.Name), what, config.EnvToken)
+			was, it := "was", "it belongs"
+			if strings.HasSuffix(what, "s") {
+				was, it = "were", "they belong"
+			}
+			return fmt.Errorf("%w: the %s of profile %q %s stored before evdesk recorded which server %s to, and %s overrides the profile's %s with %s: unset %s, or run `%s` with it set to store new ones for that server (or give a token for it in %s)",
+				ErrOtherServer, what, p.Name, was, it, origin, b.field, b.asked, origin, loginCommand(p.Name), config.EnvToken)
 		case sameServer(b.recorded, b.asked):
 			continue
 		}
@@ -66,8 +70,12 @@ func checkBound(p config.Profile, what string, bs ...bound) error {
 			where = fmt.Sprintf("%s asks for %s", origin, b.asked)
 			fix = "unset " + origin
 		}
-		return fmt.Errorf("%w: the %s of profile %q belongs to %s, but %s; evdesk sends it only to the server it belongs to: %s, run `%s` to log in to the new server, or give a token for it in %s",
-			ErrOtherServer, what, p.Name, b.recorded, where, fix, loginCommand(p.Name), config.EnvToken)
+		belongs, it := "belongs", "it"
+		if strings.HasSuffix(what, "s") {
+			belongs, it = "belong", "them"
+		}
+		return fmt.Errorf("%w: the %s of profile %q %s to %s, but %s; evdesk sends %s only to the server %s %s to: %s, run `%s` to log in to the new server, or give a token for it in %s",
+			ErrOtherServer, what, p.Name, belongs, b.recorded, where, it, it, belongs, fix, loginCommand(p.Name), config.EnvToken)
 	}
 	return nil
 }
@@ -79,6 +87,11 @@ func checkSession(p config.Profile, s *Session) error {
 		bound{config.FieldAuthURL, s.AuthURL, p.AuthURL})
 }
 
+// CheckSessionServers reports why session s (its metadata is enough) may
+// not be used by profile p as it resolves now: its API or sign-in server is
+// not the one that issued it. Nil when it may.
+func CheckSessionServers(p config.Profile, s *Session) error { return checkSession(p, s) }
+
 // bindSession records the servers a session belongs to: those it was
 // bound to, else (a session stored before evdesk recorded them, adopted by
 // checkSession) the profile's.
@@ -87,6 +100,26 @@ func bindSession(p config.Profile, next, prev *Session) {
 	if prev != nil && prev.BaseURL != "" {
 		next.BaseURL, next.AuthURL = prev.BaseURL, prev.AuthURL
 	}
+}
+
+// AICredentialsFor reads the transcription credentials stored for
+// profile p, refusing them when p's API is not the one they were stored for
+// (the tokens they sign would go there).
+func (s *Store) AICredentialsFor(p config.Profile) (AICredentials, error) {
+	c, err := s.AICredentials(p.Name)
+	if err != nil {
+		return AICredentials{}, err
+	}
+	m, err := s.readMeta(p.Name)
+	if err != nil {
+		return AICredentials{}, err
+	}
+	if m.AI != nil {
+		if err := checkBound(p, "transcription credentials", bound{config.FieldBaseURL, m.AI.BaseURL, p.BaseURL}); err != nil {
+			return AICredentials{}, err
+		}
+	}
+	return c, nil
 }
 
 // ClientSecretFor reads the client secret stored for profile p, refusing

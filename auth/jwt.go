@@ -109,7 +109,7 @@ func JWTSourceFor(_ context.Context, p config.Profile, store *Store, opts ...JWT
 	if store == nil {
 		store = NewStore(StoreOptions{})
 	}
-	c, err := store.AICredentials(p.Name)
+	c, err := store.AICredentialsFor(p)
 	if err != nil {
 		return nil, err
 	}

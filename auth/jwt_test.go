@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -97,7 +98,8 @@ func TestJWTSourceForReadsTheStore(t *testing.T) {
 	if _, err := JWTSourceFor(context.Background(), p, st); err == nil || !strings.Contains(err.Error(), "evdesk login --ai") {
 		t.Fatalf("%v", err)
 	}
-	if _, err := st.SaveAICredentials("work", AICredentials{APIKey: "k", APISecret: "s"}); err != nil {
+	p.BaseURL = "https://api.example.com/v2"
+	if _, err := st.SaveAICredentials("work", p.BaseURL, AICredentials{APIKey: "k", APISecret: "s"}); err != nil {
 		t.Fatal(err)
 	}
 	src, err := JWTSourceFor(context.Background(), p, st)
@@ -106,6 +108,12 @@ func TestJWTSourceForReadsTheStore(t *testing.T) {
 	}
 	if s, _, err := src.JWT(); err != nil || s == "" {
 		t.Fatal(err)
+	}
+	// The tokens they sign go only to the API they were stored for.
+	other := envProfile("https://other.example/v2", "")
+	if _, err := JWTSourceFor(context.Background(), other, st); !errors.Is(err, ErrOtherServer) ||
+		!strings.Contains(err.Error(), `the transcription credentials of profile "work" belong to https://api.example.com/v2, but EVDESK_BASE_URL asks for https://other.example/v2`) {
+		t.Fatalf("another API: %v", err)
 	}
 }
 

@@ -445,6 +445,9 @@ type secretMeta struct {
 type aiMeta struct {
 	groupMeta
 	APIKeyHint string `json:"api_key_hint,omitempty"`
+	// BaseURL is the API the credentials were stored for: the tokens they
+	// sign go there only.
+	BaseURL string `json:"base_url,omitempty"`
 }
 
 type sessionMeta struct {
@@ -735,8 +738,8 @@ func (s *Store) AICredentials(profile string) (AICredentials, error) {
 }
 
 // SaveAICredentials stores the transcription credentials (same rules as
-// Save).
-func (s *Store) SaveAICredentials(profile string, c AICredentials) (Backend, error) {
+// Save) for the API at baseURL.
+func (s *Store) SaveAICredentials(profile, baseURL string, c AICredentials) (Backend, error) {
 	if c.APIKey == "" || c.APISecret == "" {
 		return "", errors.New("both the API key and the API secret are required")
 	}
@@ -752,7 +755,7 @@ func (s *Store) SaveAICredentials(profile string, c AICredentials) (Backend, err
 	if err != nil {
 		return "", fmt.Errorf("store the transcription credentials of profile %q: %w", profile, err)
 	}
-	m.AI = &aiMeta{groupMeta: groupMeta{Backend: b, UpdatedAt: s.now().UTC()}, APIKeyHint: keyHint(c.APIKey)}
+	m.AI = &aiMeta{groupMeta: groupMeta{Backend: b, UpdatedAt: s.now().UTC()}, APIKeyHint: keyHint(c.APIKey), BaseURL: baseURL}
 	return b, s.writeMeta(m)
 }
 
@@ -820,7 +823,8 @@ func (s *Store) Info(profile string) (*Info, error) {
 	in := &Info{Profile: profile}
 	if sm := m.Session; sm != nil {
 		in.Session = &Session{Profile: profile, TokenType: sm.TokenType, Expiry: sm.Expiry, RefreshIssuedAt: sm.RefreshIssuedAt,
-			Scopes: sm.Scopes, UserID: sm.UserID, AccountID: sm.AccountID, Backend: sm.Backend}
+			Scopes: sm.Scopes, UserID: sm.UserID, AccountID: sm.AccountID, Backend: sm.Backend,
+			BaseURL: sm.BaseURL, AuthURL: sm.AuthURL}
 	}
 	if m.ClientSecret != nil {
 		in.ClientSecret = m.ClientSecret.Backend

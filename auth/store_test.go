@@ -206,7 +206,7 @@ func TestStoreAICredentials(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 	c := AICredentials{APIKey: "key-abcdef", APISecret: "sec-123456"}
-	if b, err := st.SaveAICredentials("work", c); err != nil || b != BackendKeyring {
+	if b, err := st.SaveAICredentials("work", "", c); err != nil || b != BackendKeyring {
 		t.Fatalf("%v %s", err, b)
 	}
 	got, err := st.AICredentials("work")

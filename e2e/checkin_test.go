@@ -104,8 +104,9 @@ func TestDeskEndToEnd(t *testing.T) {
 }
 
 // TestDeskOfflineKeepsScansAndAsksBeforeQuitting runs the desk against
-// `evdesk sim`, stops the server, scans, quits past the question, and lets
-// `evdesk checkin` deliver the journaled scan to a new server.
+// `evdesk sim`, stops the server, scans, leaves the desk, quits past the
+// question there, and lets `evdesk checkin` deliver the journaled scan to
+// a new server.
 func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
 	t.Parallel()
 	requireCheckinCommands(t)
@@ -150,7 +151,22 @@ func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
 	tm.waitGone("quit anyway?")
 	tm.keys("C-c")
 	tm.waitText("2 check-ins not yet sent", "quit anyway?")
+	tm.keys("Escape")
+	tm.waitGone("quit anyway?")
+
+	// Away from the desk the scans still wait (sending in the background),
+	// and quitting asks from there too, q as well as ctrl+c.
+	tm.keys("Escape")
+	tm.waitText("Leave the check-in desk?")
 	tm.keys("C-y")
+	tm.waitText("choose an upcoming event", "still sending in the background")
+	tm.keys("q")
+	tm.waitText("2 check-ins not yet sent (desk of", "quit anyway?")
+	tm.keys("n")
+	tm.waitGone("quit anyway?")
+	tm.keys("C-c")
+	tm.waitText("2 check-ins not yet sent (desk of", "quit anyway?")
+	tm.keys("y")
 	if st := tm.exitStatus(); st != "0" {
 		t.Fatalf("exit status %s", st)
 	}

@@ -19,6 +19,16 @@ import (
 var binPath string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(spawnerEnv) == "1" {
+		serveSpawns()
+		os.Exit(0)
+	}
+	sp, err := startSpawner() // first, while this process is small
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start the spawner:", err)
+		os.Exit(1)
+	}
+	theSpawner = sp
 	dir, err := os.MkdirTemp("", "evdesk-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -34,6 +44,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	sp.stop()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -287,8 +298,8 @@ func tryLoginThroughBrowser(t *testing.T, env []string, authURLBase string) (str
 	if resp.StatusCode != 200 {
 		t.Fatalf("redirect page answered %d", resp.StatusCode)
 	}
+	<-done // all of the output read: Wait closes the pipe
 	err = login.Wait()
-	<-done
 	return transcript.String(), err
 }
 

@@ -1,11 +1,10 @@
 package e2e
 
 import (
-	"errors"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,13 +140,46 @@ func TestHostileBaselineOfQuadraticShapeIsRefusedFast(t *testing.T) {
 }
 
 // exitCode is the run's exit status (0 when it succeeded).
-func (r ran) exitCode() int {
-	var ee *exec.ExitError
-	if errors.As(r.err, &ee) {
-		return ee.ExitCode()
+func (r ran) exitCode() int { return r.exit }
+
+// TestHostileOneBadItemIsOneBadItem: a malformed weekly_days failed the
+// whole events list. Now the events with it are listed, marked, without
+// that value, and the rest as they are.
+func TestHostileOneBadItemIsOneBadItem(t *testing.T) {
+	t.Parallel()
+	he := hostileAPI(t, hostile.Options{BadWeeklyDays: true})
+	r := runBinary(t, he.env, "events", "list", "-o", "json")
+	var listed []map[string]any
+	if err := json.Unmarshal(r.stdout, &listed); r.err != nil || err != nil || len(listed) != 63 {
+		t.Fatalf("%d events, %v %v\n%.500s", len(listed), r.err, err, r.stderr)
 	}
-	if r.err != nil {
-		return -1
+	if !strings.Contains(string(r.stderr), "could not read recurrence.weekly_days; shown without it") {
+		t.Fatalf("the unreadable field is not named:\n%s", r.stderr)
 	}
-	return 0
+	terminalSafe(t, "stderr", r.stderr)
+
+	tm := startTermEnv(t, 120, 36, he.env)
+	tm.waitText("63 loaded", "[unreadable]")
+	tm.quitCleanly()
+}
+
+// TestHostileFreshPagesStopTheDesksRosterAtItsBudget: the desk's roster
+// download went to 3 GB against pages of new registrants without end. It
+// stops at the listing budget, the desk says why, and scans still work.
+func TestHostileFreshPagesStopTheDesksRosterAtItsBudget(t *testing.T) {
+	t.Parallel()
+	he := hostileAPI(t, hostile.Options{})
+	id, regs := largeEvent()
+	env := append(he.env, "EVDESK_MAX_LISTING_MB=1")
+	he.h.Set(hostile.Options{FreshPages: true, Pad: 1 << 10})
+	tm := startTermEnv(t, 200, 30, env, "desk", id, "--desk", "Door-A")
+	tm.waitText("CHECK-IN DESK", "no roster yet (a listing over its budget (max_listing_mb))")
+	he.h.Set(hostile.Options{})
+	tm.keys("-l", regs[0])
+	tm.keys("Enter")
+	tm.waitText("CHECKED IN")
+	tm.keys("C-c")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
 }

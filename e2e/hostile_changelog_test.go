@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/api/sim/hostile"
 	"github.com/evdesk/evdesk/config"
 )
@@ -70,5 +71,25 @@ func TestConsoleTellsTheChangeLog(t *testing.T) {
 	tm.keys("Escape")
 	tm.waitGone("any key closes this")
 	tm.waitGone("NEWS")
+	tm.quitCleanly()
+}
+
+// TestAStalledFeedNeitherHoldsNorFailsTheStart: a change log that never
+// answers leaves the console to start and quit as usual, with no news.
+func TestAStalledFeedNeitherHoldsNorFailsTheStart(t *testing.T) {
+	t.Parallel()
+	stalled := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer stalled.Close()
+	s := sim.New(sim.Options{NoRateLimit: true})
+	apiSrv := httptest.NewServer(s)
+	t.Cleanup(apiSrv.Close)
+	t.Cleanup(s.Close)
+	env := append(isolatedEnv(t), config.EnvBaseURL+"="+apiSrv.URL+"/v2", config.EnvToken+"="+sim.DemoToken,
+		config.EnvChangelogURL+"="+stalled.URL+"/rss")
+	tm := startTermEnv(t, 100, 30, env)
+	tm.waitText("63 loaded")
+	if strings.Contains(tm.screen(), "NEWS") {
+		t.Error("news from a feed that never answered")
+	}
 	tm.quitCleanly()
 }

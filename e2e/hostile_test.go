@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,22 +44,22 @@ type ran struct {
 	stdout, stderr []byte
 	err            error
 	took           time.Duration
-	maxRSS         int64 // bytes
+	maxRSS         int64         // bytes
+	cpu            time.Duration // user and system time of the process
+	exit           int           // exit status (-1: killed, or not started)
 }
 
+// runBinary runs the binary through the spawner (spawner_test.go), so the
+// peak memory it reports is the run's own.
 func runBinary(t *testing.T, env []string, args ...string) ran {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binPath, args...)
-	cmd.Env = env
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	start := time.Now()
-	err := cmd.Run()
-	r := ran{stdout: out.Bytes(), stderr: errOut.Bytes(), err: err, took: time.Since(start)}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.maxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+	ans, stdout, stderr, err := theSpawner.run(t.TempDir(), binPath, env, 2*time.Minute, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := ran{stdout: stdout, stderr: stderr, took: ans.Took, maxRSS: ans.MaxRSS, cpu: ans.CPU, exit: ans.Exit}
+	if ans.Err != "" {
+		r.err = errors.New(ans.Err)
 	}
 	return r
 }

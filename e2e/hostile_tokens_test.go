@@ -102,8 +102,13 @@ func TestHostileOverridesNeverCarryASessionToAnotherServer(t *testing.T) {
 	if seen := other.credentials(); len(seen) == 0 || seen[0] != "/v2/vendor_events/events Authorization: Bearer for-the-other-server" {
 		t.Fatalf("EVDESK_TOKEN with EVDESK_BASE_URL: %q (%v %s)", seen, r.err, r.stderr)
 	}
-	if out, err := runCLI(env, "auth", "status"); err != nil {
-		t.Fatalf("the session is kept: %v\n%s", err, out)
+	if out, err := runCLI(env, "auth", "status"); err != nil || !strings.Contains(string(out), "issued by") ||
+		!strings.Contains(string(out), srv.URL+"/v2 (sign-in "+srv.URL+")") {
+		t.Fatalf("the session is kept, and says where it belongs: %v\n%s", err, out)
+	}
+	if out, err := runCLI(append(append([]string(nil), env...), config.EnvBaseURL+"="+other.srv.URL+"/v2"), "auth", "status"); err == nil ||
+		!strings.Contains(string(out), "EVDESK_BASE_URL asks for") {
+		t.Fatalf("auth status under an override that does not match: %v\n%s", err, out)
 	}
 }
 

@@ -77,7 +77,8 @@ func TestPhoneDriftExitStatusEndToEnd(t *testing.T) {
 		{[]string{"--profile", "default", "phone", "check", "--baseline", policy}, 0, ""},
 		{[]string{"--profile", "other", "phone", "check", "--baseline", policy}, 1, ""},
 		{[]string{"--profile", "other", "phone", "check", "--baseline", broken}, 2, `broken.toml:2: "voicemail.enabel"`},
-		{[]string{"--profile", "default", "phone", "compare", "--with", "other"}, 1, ""},
+		// The accounts differ in deprecated fields too: the comparison warns.
+		{[]string{"--profile", "default", "phone", "compare", "--with", "other"}, 1, "auto_call_recording.recording_start_prompt is deprecated"},
 		{[]string{"--profile", "default", "phone", "compare", "--with", "nobody"}, 2, `profile "nobody" not found`},
 	} {
 		code, out, stderr := run(c.args...)

@@ -34,7 +34,11 @@ type term struct {
 	replies chan reply    // answers, in the order the commands were sent
 	output  chan struct{} // the pane printed (coalesced)
 	ended   chan struct{} // the control client is gone: the session ended
+	last    string        // the screen as last read
 }
+
+// exitedMark is what the pane prints once the program has exited.
+const exitedMark = "[e2e: the program exited]"
 
 // reply is the answer to one command: its lines, or the error it printed.
 type reply struct {
@@ -88,8 +92,10 @@ func launch(t *testing.T, w, h int, env []string, record, command string) *term 
 	if record != "" {
 		wait = fmt.Sprintf("while [ ! -e %s ]; do sleep 0.01; done; ", gate)
 	}
-	cmdline := fmt.Sprintf("%senv TERM=xterm-256color COLORTERM=truecolor %s %s; echo $? > %s",
-		wait, vars.String(), command, tm.status)
+	// After the program, the pane says so and stays until exitStatus lets
+	// it go, so its last words can still be read.
+	cmdline := fmt.Sprintf("%senv TERM=xterm-256color COLORTERM=truecolor %s %s; echo $? > %s; printf '\\n%%s' '%s'; read -r _",
+		wait, vars.String(), command, tm.status, exitedMark)
 	if out, err := tm.tmuxProcess("new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
@@ -246,7 +252,29 @@ func (tm *term) close() {
 	}
 }
 
-func (tm *term) screen() string { return tm.tmux("capture-pane", "-p") }
+func (tm *term) screen() string { return tm.capture("-p") }
+
+// joined is the screen with the lines the terminal wrapped joined again
+// (typing at a plain prompt wraps; the console never does).
+func (tm *term) joined() string { return tm.capture("-p", "-J") }
+
+// capture reads the screen; once the session has ended (the program
+// exited), it is the screen as last read.
+func (tm *term) capture(flags ...string) string {
+	tm.t.Helper()
+	s, err := tm.try(append([]string{"capture-pane"}, flags...)...)
+	if err == nil {
+		tm.last = s
+		return s
+	}
+	select { // a failed read is the end of the session, once it is seen
+	case <-tm.ended:
+		return tm.last
+	case <-time.After(waitLimit):
+		tm.t.Fatalf("tmux capture-pane: %v", err)
+		return ""
+	}
+}
 
 // keys types tmux key names (Enter, Escape) and, after -l, literal text,
 // as a person types. The console holds a key a barcode scanner could also
@@ -307,7 +335,7 @@ func (tm *term) typeText(text string) {
 		tm.tmux("send-keys", "-l", chunk)
 		shown := strings.TrimRight(string(rs[:i+1]), " ")
 		shown = string([]rune(shown)[max(0, len([]rune(shown))-16):])
-		tm.waitFor(fmt.Sprintf("%q typed", shown), func(s string) bool {
+		tm.waitForScreen(fmt.Sprintf("%q typed", shown), tm.joined, func(s string) bool {
 			for _, l := range strings.Split(s, "\n") {
 				if strings.HasSuffix(strings.TrimRight(l, " │┃"), shown) {
 					return true
@@ -330,9 +358,8 @@ func (tm *term) press(key ...string) {
 	tm.tmux(append([]string{"send-keys"}, key...)...)
 	limit := time.After(settleLimit)
 	for {
-		now, err := tm.try("capture-pane", "-p")
-		if err != nil || now != before {
-			return // changed, or the program has ended
+		if now := tm.screen(); now != before || strings.Contains(now, exitedMark) {
+			return
 		}
 		select {
 		case <-tm.output:
@@ -355,11 +382,20 @@ func (tm *term) paste(text string) {
 // failing after waitLimit.
 func (tm *term) waitFor(what string, ok func(string) bool) {
 	tm.t.Helper()
+	tm.waitForScreen(what, tm.screen, ok)
+}
+
+// waitForScreen is waitFor on the screen as read reads it.
+func (tm *term) waitForScreen(what string, read func() string, ok func(string) bool) {
+	tm.t.Helper()
 	deadline := time.After(waitLimit)
 	for {
-		s := tm.screen()
+		s := read()
 		if ok(s) {
 			return
+		}
+		if strings.Contains(s, exitedMark) {
+			tm.t.Fatalf("the program ended while waiting for %s; screen:\n%s", what, s)
 		}
 		select {
 		case <-tm.output:
@@ -388,19 +424,16 @@ func (tm *term) waitGone(text string) {
 	tm.waitFor(text+" to disappear", func(s string) bool { return !strings.Contains(s, text) })
 }
 
-// exitStatus waits for the program to end (its session closes with it)
-// and returns its exit status.
+// exitStatus waits for the program to end and returns its exit status;
+// the pane then closes.
 func (tm *term) exitStatus() string {
 	tm.t.Helper()
-	select {
-	case <-tm.ended:
-	case <-time.After(waitLimit):
-		tm.t.Fatalf("the program did not exit; screen:\n%s", tm.screen())
-	}
+	tm.waitFor("the program to exit", func(s string) bool { return strings.Contains(s, exitedMark) })
 	b, err := os.ReadFile(tm.status)
 	if err != nil || len(b) == 0 {
 		tm.t.Fatalf("the program left no exit status: %v", err)
 	}
+	tm.tmux("send-keys", "Enter")
 	return strings.TrimSpace(string(b))
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -154,39 +155,69 @@ type scanRun struct {
 	again   int                  // of them, admitted again
 }
 
-// scanFor scans people at rate across the desks for d: one scan in ten a
-// repeat, at another desk, of someone admitted a moment before.
+// scanFor scans people at rate across the desks for d, each desk at its
+// share of the rate: one scan in ten a repeat, at this desk, of someone
+// another desk admitted a moment before.
 func (v *venueRig) scanFor(tb testing.TB, ds []*deskProc, pool *[]string, rate int, d time.Duration) scanRun {
 	tb.Helper()
 	r := scanRun{at: map[string]time.Time{}}
+	var mu sync.Mutex
 	owner := map[string]int{}
-	tick := time.NewTicker(time.Second / time.Duration(rate))
-	defer tick.Stop()
+	var failed []string
 	end := time.Now().Add(d)
-	for k := 0; time.Now().Before(end); k++ {
-		<-tick.C
-		if k%10 == 9 && len(r.fresh) > 0 {
-			p := r.fresh[len(r.fresh)-1]
-			at := (owner[p] + 1 + k%(len(ds)-1)) % len(ds)
-			r.repeats++
-			if ans := ds[at].scan(tb, p); ans.Verdict != "ALREADY CHECKED IN" {
-				r.again++
-				tb.Logf("repeat of %s at %s: %+v", p, ds[at].name, ans)
+	var wg sync.WaitGroup
+	for i := range ds {
+		wg.Go(func() {
+			// The desks start their ticks spread over one period.
+			every := time.Second * time.Duration(len(ds)) / time.Duration(rate)
+			time.Sleep(every * time.Duration(i) / time.Duration(len(ds)))
+			tick := time.NewTicker(every)
+			defer tick.Stop()
+			for k := 0; time.Now().Before(end); k++ {
+				<-tick.C
+				mu.Lock()
+				var p string
+				repeat := false
+				if k%10 == 9 {
+					for j := len(r.fresh) - 1; j >= 0 && j >= len(r.fresh)-len(ds); j-- {
+						if owner[r.fresh[j]] != i {
+							p, repeat = r.fresh[j], true
+							break
+						}
+					}
+				}
+				if !repeat {
+					if len(*pool) == 0 {
+						mu.Unlock()
+						failed = append(failed, "ran out of people to scan")
+						return
+					}
+					p = (*pool)[0]
+					*pool = (*pool)[1:]
+				}
+				mu.Unlock()
+				ans := ds[i].scanLine(p)
+				mu.Lock()
+				switch {
+				case repeat:
+					r.repeats++
+					if ans.Verdict != "ALREADY CHECKED IN" {
+						r.again++
+						failed = append(failed, fmt.Sprintf("repeat of %s at %s: %+v", p, ds[i].name, ans))
+					}
+				case ans.Verdict != "CHECKED IN":
+					failed = append(failed, fmt.Sprintf("first scan of %s at %s: %+v", p, ds[i].name, ans))
+				default:
+					r.fresh = append(r.fresh, p)
+					r.at[p], owner[p] = ans.At, i
+				}
+				mu.Unlock()
 			}
-			continue
-		}
-		if len(*pool) == 0 {
-			tb.Fatal("ran out of people to scan")
-		}
-		p := (*pool)[0]
-		*pool = (*pool)[1:]
-		i := k % len(ds)
-		ans := ds[i].scan(tb, p)
-		if ans.Verdict != "CHECKED IN" {
-			tb.Fatalf("first scan of %s at %s: %+v", p, ds[i].name, ans)
-		}
-		r.fresh = append(r.fresh, p)
-		r.at[p], owner[p] = ans.At, i
+		})
+	}
+	wg.Wait()
+	for _, f := range failed {
+		tb.Error(f)
 	}
 	return r
 }

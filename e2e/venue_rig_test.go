@@ -31,7 +31,6 @@ type venueRig struct {
 	srv   *httptest.Server
 	event string
 	file  string // the venue's secret file
-	env   []string
 
 	mu       sync.Mutex
 	requests []reqNote            // every request, in order
@@ -123,6 +122,16 @@ func (v *venueRig) sentCount(email string) int {
 	return v.sent[email]
 }
 
+// command is an evdesk command line on the simulator, with dir for its
+// own configuration and state.
+func (v *venueRig) command(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_STATE_HOME="+filepath.Join(dir, "state"),
+		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "EVDESK_BASE_URL="+v.srv.URL+"/v2", "EVDESK_TOKEN="+sim.DemoToken,
+		"EVDESK_PROFILE=")
+	return cmd
+}
+
 // freeAddr is a loopback address no one listens on now.
 func freeAddr(tb testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -181,10 +190,7 @@ func (v *venueRig) startDesk(name string, join ...string) *deskProc {
 	if len(join) > 0 {
 		args = append(args, "--join", strings.Join(join, ","))
 	}
-	cmd := exec.Command(binPath, args...)
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_STATE_HOME="+filepath.Join(dir, "state"),
-		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "EVDESK_BASE_URL="+v.srv.URL+"/v2", "EVDESK_TOKEN="+sim.DemoToken,
-		"EVDESK_PROFILE=")
+	cmd := v.command(dir, args...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		v.tb.Fatal(err)
@@ -280,20 +286,29 @@ func (d *deskProc) waitVenue(tb testing.TB, what string, limit time.Duration, ok
 // scan types a scan and waits for its answer.
 func (d *deskProc) scan(tb testing.TB, code string) answerLine {
 	tb.Helper()
+	a := d.scanLine(code)
+	if a.Verdict == "" {
+		tb.Fatalf("%s: %s", d.name, a.Detail)
+	}
+	return a
+}
+
+// scanLine is scan for any goroutine: a failure comes back as an answer
+// with no verdict and the reason in Detail.
+func (d *deskProc) scanLine(code string) answerLine {
 	written := time.Now()
 	if _, err := fmt.Fprintln(d.in, code); err != nil {
-		tb.Fatalf("%s: %v", d.name, err)
+		return answerLine{Detail: err.Error()}
 	}
 	select {
 	case a := <-d.answers:
 		a.written = written
 		return a
 	case <-d.exited:
-		tb.Fatalf("%s exited before answering %s", d.name, code)
+		return answerLine{Detail: "exited before answering " + code}
 	case <-time.After(30 * time.Second):
-		tb.Fatalf("%s did not answer %s", d.name, code)
+		return answerLine{Detail: "no answer to " + code}
 	}
-	return answerLine{}
 }
 
 // stop ends the desk as a person would (its input closes); kill ends it as

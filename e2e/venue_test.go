@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -43,6 +44,26 @@ func TestVenueAgreesOfflineSurvivesItsUpstreamAndSendsOnce(t *testing.T) {
 		if _, u, _, _ := d.venue(); u != up {
 			t.Fatalf("%s says %q sends upstream, %s says %q", a.name, up, d.name, u)
 		}
+	}
+
+	// checkin stats --venue watches the venue a moment, without being a
+	// desk of it, and lists its desks.
+	out, err := v.command(t.TempDir(), "checkin", "stats", v.event, "--venue", v.file, "--join", a.addr, "--no-mdns",
+		"--listen", freeAddr(t), "-o", "json").Output()
+	if err != nil {
+		t.Fatalf("checkin stats --venue: %v\n%s", err, out)
+	}
+	var st struct {
+		Venue struct {
+			State    string `json:"state"`
+			Upstream string `json:"upstream"`
+			Desks    []struct {
+				Name string `json:"name"`
+			} `json:"desks"`
+		} `json:"venue"`
+	}
+	if err := json.Unmarshal(out, &st); err != nil || st.Venue.State != "meshed" || st.Venue.Upstream != up || len(st.Venue.Desks) != 3 {
+		t.Fatalf("checkin stats --venue: %v\n%s", err, out)
 	}
 
 	people := v.sim.RegistrantEmails(v.event)[:40]

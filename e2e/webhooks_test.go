@@ -103,13 +103,14 @@ func startListener(t *testing.T, env []string, args ...string) *listener {
 	return l
 }
 
-// stop interrupts the listener and returns its exit status and peak memory.
+// stop interrupts the listener and returns its exit status and peak memory
+// (its own high-water mark, read while it runs: see peakRSS).
 func (l *listener) stop(t *testing.T) (int, int64) {
 	t.Helper()
+	rss, known := peakRSS(l.cmd.Process.Pid)
 	_ = l.cmd.Process.Signal(syscall.SIGINT)
 	_ = l.cmd.Wait()
-	var rss int64
-	if ru, ok := l.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+	if ru, ok := l.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && !known {
 		rss = ru.Maxrss * 1024
 	}
 	return l.cmd.ProcessState.ExitCode(), rss
@@ -193,11 +194,18 @@ func TestRecordingDeliveredToAListenerBecomesATranscript(t *testing.T) {
 
 // TestSimDeliversToTheListenerItPrints: `evdesk sim --webhook-url` (a
 // process) validates and delivers to `evdesk webhooks listen` (another),
-// and prints the variables the listener reads.
+// which forwards each event to a local service; the simulator prints the
+// variables the listener reads.
 func TestSimDeliversToTheListenerItPrints(t *testing.T) {
 	t.Parallel()
 	env := append(isolatedEnv(t), config.EnvWebhookSecret+"=two-processes")
-	l := startListener(t, env)
+	forwarded := make(chan string, 64)
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		forwarded <- r.Header.Get("x-zm-signature") + " " + string(b)
+	}))
+	defer svc.Close()
+	l := startListener(t, env, "--forward-to", svc.URL+"/local")
 	vars, _ := startSimWith(t, "--webhook-url", l.url+"x", "--webhook-secret", "two-processes", "--webhook-every", "0")
 	base := vars[config.EnvBaseURL]
 	if !strings.HasPrefix(vars[config.EnvChangelogURL], "http://") || vars[config.EnvWebhookSecret] != "two-processes" {
@@ -212,6 +220,11 @@ func TestSimDeliversToTheListenerItPrints(t *testing.T) {
 	l.stdout.wait(t, "meeting.participant_data  vendor_thin_client_plugin_version=6.2.1  rc_reason=network")
 	l.stdout.wait(t, "meeting.participant_phone_callout_failed  (new event)")
 	l.stdout.wait(t, "session.recording_completed  external_storage_url=https://media.evdesk.example/")
+	for range res { // each went on to the local service, signature and all
+		if got := <-forwarded; !strings.HasPrefix(got, "v0=") || !strings.Contains(got, `"event":`) {
+			t.Errorf("forwarded %q", got)
+		}
+	}
 	spooled, _ := filepath.Glob(filepath.Join(envValue(env, "XDG_STATE_HOME"), "evdesk", "webhooks", "default", "*.json"))
 	if len(spooled) != 1 {
 		t.Errorf("spooled %v, want the one recording", spooled)

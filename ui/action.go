@@ -80,12 +80,16 @@ func (as Actions) Dispatch(k tea.KeyPressMsg, d *Dialog, ctx *Context) (cmd tea.
 	return nil, false
 }
 
-// ShortHelp lists the actions for the one-line help, minor ones left out.
+// ShortHelp lists the actions for the one-line help by importance: the
+// major ones, then the minor ones; the line shows what fits (ending in …)
+// and ? lists them all.
 func (as Actions) ShortHelp() []key.Binding {
 	out := make([]key.Binding, 0, len(as))
-	for _, a := range as {
-		if !a.Minor {
-			out = append(out, a.Binding())
+	for _, minor := range []bool{false, true} {
+		for _, a := range as {
+			if a.Minor == minor {
+				out = append(out, a.Binding())
+			}
 		}
 	}
 	return out

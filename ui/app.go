@@ -35,32 +35,25 @@ type App struct {
 	lastID   ScreenID
 
 	help      help.Model
-	showHelp  bool
-	helpPanel panel
 	spinFrame int
 	spinning  bool // a tick of our spinner is pending
 	inFlight  int
-	lastErr   string    // the latest failure, until a success or ErrorTTL
-	errSeq    int       // numbers failures, so an old timer clears none
-	failures  []failure // the recent errors, newest first
-	showErrs  bool
-	errPanel  panel
-	pal       *commandPalette // the command palette, while open
-	notice    *noticeMsg      // a text shown whole, while open
-	recent    []PaletteItem   // palette choices, newest first
+	lastErr   string        // the latest failure, until a success or ErrorTTL
+	errSeq    int           // numbers failures, so an old timer clears none
+	failures  []failure     // the recent errors, newest first
+	overlays  []overlay     // the shell's popups, the top one last (overlay.go)
+	recent    []PaletteItem // palette choices, newest first
 	toast     toast
 	toastSeq  int
-	quitAsk   *Confirm // non-nil while a question (quit, or a screen's Ask) is open
-	askQuit   bool     // the open question is whether to quit
-	askYes    tea.Cmd  // what a yes to a screen's question runs
 	news      *NewsMsg // unread news for the status bar (news.go)
 	startup   tea.Cmd  // WithStartup's background command
 
-	gate          scanGate // tells a scanner's keys from a person's
-	everyKeyTyped bool     // no scanner: every key is a person's (WithEveryKeyTyped)
-	holdSeq       int      // numbers held keys, so an old hold timer decides nothing
-	ignored       int      // scans ignored since a person last pressed a key
-	deskWay       *deskWay // how to get back to the desk that takes scans
+	gate          scanGate     // tells a scanner's keys from a person's
+	everyKeyTyped bool         // no scanner: every key is a person's (WithEveryKeyTyped)
+	holdSeq       int          // numbers held keys, so an old hold timer decides nothing
+	ignored       int          // scans ignored since a person last pressed a key
+	deskWay       *deskWay     // how to get back to the desk that takes scans
+	background    []Background // work left running by screens that have gone
 }
 
 // deskWay is the way back to the screen that takes scans: the section it
@@ -162,9 +155,9 @@ func (a *App) Init() tea.Cmd {
 // and program-wide news (the terminal's colours, a Broadcast) to every
 // screen.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if a.quitAsk != nil && a.askQuit {
+	if q := a.question(); q != nil && q.quit {
 		// The question counts what is waiting now, not when it was asked.
-		a.quitAsk.question = quitQuestion(a.quitReasons())
+		q.c.question = quitQuestion(a.quitReasons())
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -185,24 +178,29 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.Quiet()
 	case AskMsg:
 		return a, a.ask(msg)
+	case KeepMsg:
+		if msg.Work != nil {
+			a.background = append(a.background, msg.Work)
+		}
+		return a, nil
 	case tea.MouseMsg:
 		return a, tea.Batch(a.Quiet(), a.onMouse(msg))
 	case tea.PasteMsg:
 		if pastedScan(msg.Content) {
 			return a, tea.Batch(a.Quiet(), a.onScan(1, msg))
 		}
-		if (a.tooSmall() || a.quitAsk != nil) && (a.pal != nil || !a.takesScans()) {
-			return a, nil
-		}
-		if a.pal != nil {
+		if p := a.palette(); p != nil {
 			var cmd tea.Cmd
-			a.pal.input, cmd = a.pal.input.Update(msg)
-			a.pal.filter()
+			p.input, cmd = p.input.Update(msg)
+			p.filter()
 			return a, cmd
+		}
+		if (a.tooSmall() || len(a.overlays) > 0) && !a.takesScans() {
+			return a, nil // a popup is modal
 		}
 		return a, a.updateTop(msg)
 	case tea.KeyReleaseMsg, tea.PasteStartMsg, tea.PasteEndMsg:
-		if (a.tooSmall() || a.quitAsk != nil) && (a.pal != nil || !a.takesScans()) {
+		if (a.tooSmall() || len(a.overlays) > 0) && (a.palette() != nil || !a.takesScans()) {
 			return a, nil
 		}
 		return a, a.updateTop(msg)
@@ -214,7 +212,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ToastMsg:
 		return a, a.showToast(msg)
 	case noticeMsg:
-		a.notice = &msg
+		a.openOverlay(&notice{title: msg.title, text: msg.text})
 		return a, nil
 	case NewsMsg:
 		a.news = &msg
@@ -298,97 +296,56 @@ func (a *App) resize(w, h int) {
 
 func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	a.ignored = 0 // a person is here: the note on ignored scans was seen
-	ctrlC := key.Matches(k, a.ctx.Keys.Interrupt)
-	// Where the top screen takes scans (a check-in desk), what a barcode
-	// scanner types goes to it whatever the shell shows: a scan is never
-	// lost to, nor answers, a question or a panel.
-	toTop := a.takesScans() && typedByScanner(k)
-	if a.quitAsk != nil {
-		if ctrlC { // a second ctrl+c always gets out
-			return a.quit()
-		}
-		if a.quitAsk.Guarded() && !a.quitAsk.Claims(k) {
-			if toTop {
-				return a.updateTop(k)
-			}
-			return nil
-		}
-		c, _, done := a.quitAsk.Update(k)
-		a.quitAsk = &c
-		if !done {
-			return nil
-		}
-		a.quitAsk = nil
-		switch {
-		case !c.Confirmed():
-			return nil
-		case a.askQuit:
-			return a.quit()
-		}
-		yes := a.askYes
-		a.askYes = nil
-		return yes
+	keys := a.ctx.Keys
+	ctrlC := key.Matches(k, keys.Interrupt)
+	top := a.topOverlay()
+	if q, ok := top.(*question); ok && ctrlC && q.quit {
+		return a.quit() // a second ctrl+c always gets out
 	}
 	if ctrlC {
 		return a.requestQuit()
 	}
-	if toTop && a.pal == nil {
-		return a.updateTop(k)
+	if _, ok := top.(*question); ok {
+		return top.onKey(a, k)
 	}
-	if key.Matches(k, a.ctx.Keys.HelpAnywhere) && a.pal == nil && !a.showErrs && a.notice == nil && !a.tooSmall() {
-		a.showHelp = !a.showHelp // even over a screen that takes every key
-		a.helpPanel = panel{}
+	_, typing := top.(*commandPalette)
+	if key.Matches(k, keys.HelpAnywhere) && !a.tooSmall() {
+		// Even over a screen that takes every key, and over any popup.
+		if h, ok := top.(*panelOverlay); ok && !h.errors {
+			a.closeOverlay(h)
+		} else {
+			a.openOverlay(&panelOverlay{})
+		}
 		return nil
+	}
+	// Where the top screen takes scans (a check-in desk), what a barcode
+	// scanner types goes to it from under the shell's panels: a scan is
+	// never lost to one. Only the palette takes typing of its own.
+	if a.takesScans() && typedByScanner(k) && !typing {
+		return a.updateTop(k)
 	}
 	if a.tooSmall() {
 		return nil
 	}
-	keys := a.ctx.Keys
-	if key.Matches(k, keys.ToDesk) && a.pal == nil && !a.takesScans() {
-		a.showHelp, a.showErrs, a.notice = false, false, nil
+	if key.Matches(k, keys.ToDesk) && !typing && !a.takesScans() {
+		a.overlays = nil
 		return a.toDesk()
 	}
-	if a.pal != nil {
-		return a.updatePalette(k)
+	if top != nil {
+		return top.onKey(a, k)
 	}
-	if a.notice != nil { // the notice is modal: any key but ctrl+c closes it
-		a.notice = nil
-		return nil
-	}
-	if a.showHelp || a.showErrs { // a panel is modal: scroll, close it or quit
-		cw, ch := a.contentSize()
-		p, lines, toggle := &a.helpPanel, a.helpLines(), keys.Help
-		if a.showErrs {
-			p, lines, toggle = &a.errPanel, a.errorLines(cw-6), keys.Errors
-		}
-		switch {
-		case key.Matches(k, toggle, keys.Back):
-			a.showHelp, a.showErrs = false, false
-		case key.Matches(k, keys.Quit):
-			return a.requestQuit()
-		case key.Matches(k, keys.Up):
-			p.scroll(-1, len(lines), ch)
-		case key.Matches(k, keys.Down):
-			p.scroll(1, len(lines), ch)
-		case key.Matches(k, keys.PageUp):
-			p.scroll(-ch/2, len(lines), ch)
-		case key.Matches(k, keys.PageDown):
-			p.scroll(ch/2, len(lines), ch)
-		}
-		return nil
-	}
-	top := a.Top()
-	if c, ok := top.(InputCapturer); ok && c.CapturingInput() {
+	screen := a.Top()
+	if c, ok := screen.(InputCapturer); ok && c.CapturingInput() {
 		return a.updateTop(k)
 	}
 	switch {
 	case key.Matches(k, keys.Quit):
 		return a.requestQuit()
 	case key.Matches(k, keys.Help):
-		a.showHelp, a.helpPanel = true, panel{}
+		a.openOverlay(&panelOverlay{})
 		return nil
 	case key.Matches(k, keys.Errors):
-		a.showErrs, a.errPanel = true, panel{}
+		a.openOverlay(&panelOverlay{errors: true})
 		return nil
 	case key.Matches(k, keys.Palette):
 		return a.openPalette()
@@ -400,7 +357,7 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case len(a.sections) > 1 && key.Matches(k, keys.PrevTab):
 		return a.switchTo(a.active - 1)
 	case len(a.stack()) > 1 && key.Matches(k, keys.Back):
-		if b, ok := top.(BackCapturer); !ok || !b.CapturingBack() {
+		if b, ok := screen.(BackCapturer); !ok || !b.CapturingBack() {
 			a.pop()
 			return nil
 		}
@@ -549,37 +506,54 @@ func (a *App) locked() string {
 }
 
 // requestQuit quits at once unless a screen's QuitGuard objects; then it
-// asks. Over a screen that takes typing, only a chord answers yes, so a
+// asks. Over a screen that takes scans, only a chord answers yes, so a
 // scan typed into the question is a scan and never a yes. A locked screen
 // (a kiosk) refuses.
 func (a *App) requestQuit() tea.Cmd {
 	if msg := a.locked(); msg != "" {
 		return Toast(ToastInfo, msg)
 	}
+	if q := a.question(); q != nil && q.quit {
+		return nil // asked already
+	}
 	reasons := a.quitReasons()
 	if len(reasons) == 0 {
 		return a.quit()
 	}
-	a.openQuestion(quitQuestion(reasons), true, nil)
-	a.askQuit = true
+	a.openQuestion(quitQuestion(reasons), true, nil).quit = true
 	return nil
 }
 
 // openQuestion puts a question over the console. Over a screen that takes
 // scans, only a chord answers yes, so a scan typed into the question is a
 // scan and never a yes.
-func (a *App) openQuestion(q string, dangerous bool, yes tea.Cmd) {
-	c := NewConfirm(a.ctx.Theme, q, dangerous, nil)
+func (a *App) openQuestion(text string, dangerous bool, yes tea.Cmd) *question {
+	c := NewConfirm(a.ctx.Theme, text, dangerous, nil)
 	if a.takesScans() {
 		c.Guard(a.ctx.Keys.YesChord, a.ctx.Keys.Back)
 	}
 	c.SetWidth(min(60, a.ctx.Width-2))
-	a.quitAsk, a.askQuit, a.askYes = &c, false, yes
+	q := &question{c: c, yes: yes}
+	a.openOverlay(q)
+	return q
 }
 
-// quitReasons are what the screens' QuitGuards say is still waiting.
+// quitReasons are what the screens' QuitGuards, and the background work
+// screens left, say is still waiting. Background work with nothing waiting
+// is done: it closes.
 func (a *App) quitReasons() []string {
 	var reasons []string
+	kept := a.background[:0]
+	for _, w := range a.background {
+		if r := w.ConfirmQuit(); r != "" {
+			reasons = append(reasons, r)
+			kept = append(kept, w)
+			continue
+		}
+		w.Close()
+	}
+	clear(a.background[len(kept):])
+	a.background = kept
 	for _, st := range a.stacks {
 		for _, e := range st {
 			if g, ok := e.screen.(QuitGuard); ok {
@@ -601,6 +575,10 @@ func quitQuestion(reasons []string) string {
 }
 
 func (a *App) quit() tea.Cmd {
+	for _, w := range a.background {
+		w.Close()
+	}
+	a.background = nil
 	for _, st := range a.stacks {
 		for _, e := range st {
 			if c, ok := e.screen.(Closer); ok {

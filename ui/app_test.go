@@ -140,7 +140,7 @@ func TestQuitGuardAsks(t *testing.T) {
 		t.Fatal("the question should close after an answer")
 	}
 	h.press("q")
-	if isQuit(h.press("n")) || h.app.quitAsk != nil {
+	if isQuit(h.press("n")) || h.app.question() != nil {
 		t.Fatal("n should cancel")
 	}
 	h.press("q")
@@ -643,7 +643,7 @@ func TestQuitQuestionOverTypingTakesOnlyAChord(t *testing.T) {
 	desk := h.roots["Events"]
 	desk.scans, desk.guard = true, "2 check-ins not yet sent"
 	h.press("ctrl+c")
-	if h.app.quitAsk == nil || !h.app.quitAsk.Guarded() {
+	if h.app.question() == nil || !h.app.question().c.Guarded() {
 		t.Fatal("ctrl+c over unsent scans should ask, guarded")
 	}
 	golden.Assert(t, "app_quit_guarded", h.view())
@@ -659,7 +659,7 @@ func TestQuitQuestionOverTypingTakesOnlyAChord(t *testing.T) {
 		}
 	}
 	h.send(tea.PasteMsg{Content: "ana@example.org\n"})
-	if h.app.quitAsk == nil {
+	if h.app.question() == nil {
 		t.Fatal("typing closed the question")
 	}
 	typed := strings.Join(desk.keys, "")
@@ -681,7 +681,7 @@ func TestQuitQuestionOverTypingTakesOnlyAChord(t *testing.T) {
 		t.Fatalf("the question did not say all was sent:\n%s", v)
 	}
 	desk.guard = "2 check-ins not yet sent"
-	if isQuit(h.press("esc")) || h.app.quitAsk != nil {
+	if isQuit(h.press("esc")) || h.app.question() != nil {
 		t.Fatal("esc should close the question and stay")
 	}
 	h.press("ctrl+c")
@@ -692,7 +692,7 @@ func TestQuitQuestionOverTypingTakesOnlyAChord(t *testing.T) {
 	// Where nothing takes scans, y and n answer as ever.
 	desk.scans = false
 	h.press("q")
-	if h.app.quitAsk.Guarded() {
+	if h.app.question().c.Guarded() {
 		t.Fatal("the question over a list should take y and n")
 	}
 	if !isQuit(h.press("y")) {
@@ -707,8 +707,8 @@ func TestScansReachATypingScreenUnderPanels(t *testing.T) {
 	desk.scans = true
 	h.press("f1")
 	h.press("q", "k", "enter")
-	if !h.app.showHelp || strings.Join(desk.keys, " ") != "q k enter" {
-		t.Fatalf("help open %v, screen got %v", h.app.showHelp, desk.keys)
+	if !(h.app.topOverlay() != nil) || strings.Join(desk.keys, " ") != "q k enter" {
+		t.Fatalf("help open %v, screen got %v", (h.app.topOverlay() != nil), desk.keys)
 	}
 	h.press("esc")
 	h.send(tea.WindowSizeMsg{Width: 40, Height: 10})
@@ -724,7 +724,7 @@ func TestALockedScreenKeepsTheConsole(t *testing.T) {
 	desk.scans, desk.lock, desk.guard = true, "Kiosk: ctrl+k and the PIN unlock", "1 check-in not yet sent"
 	for _, k := range []string{"ctrl+c", "ctrl+c"} {
 		cmd := h.press(k)
-		if isQuit(cmd) || h.app.quitAsk != nil {
+		if isQuit(cmd) || h.app.question() != nil {
 			t.Fatal("a locked kiosk quit or asked")
 		}
 		if msgs := expand(cmd); len(msgs) != 1 || msgs[0].(ToastMsg).Text != desk.lock {
@@ -737,12 +737,108 @@ func TestALockedScreenKeepsTheConsole(t *testing.T) {
 	}
 	desk.lock = ""
 	h.press("ctrl+c")
-	if h.app.quitAsk == nil {
+	if h.app.question() == nil {
 		t.Fatal("unlocked, ctrl+c asks again")
 	}
 	h.press("esc")
 	h.send(tea.MouseClickMsg{X: 12, Y: 0, Button: tea.MouseLeft})
 	if h.app.active != 1 {
 		t.Fatal("unlocked, a click on the tab switches")
+	}
+}
+
+// jumpScreen offers a palette item that opens a screen, as the events list
+// offers its events.
+type jumpScreen struct{ fakeScreen }
+
+func (s *jumpScreen) PaletteItems() []PaletteItem {
+	return []PaletteItem{{Title: "Event: Go Summit", Section: "Events",
+		Run: func() tea.Cmd { return Push(&fakeScreen{title: "Go Summit"}) }}}
+}
+
+// A jump from the palette replaces the path from its section's root, and
+// esc goes one level up; a screen that would lose work stops it.
+func TestAPaletteJumpReplacesThePath(t *testing.T) {
+	h := &harness{t: t, roots: map[string]*fakeScreen{}}
+	h.ctx = &Context{Theme: NewTheme(true, true)}
+	root := &jumpScreen{fakeScreen{title: "Events"}}
+	h.app = NewApp(h.ctx, []Section{{Name: "Events", New: func(*Context) Screen { return root }}})
+	h.app.Init()
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	crumbs := func() string {
+		var titles []string
+		for _, e := range h.app.stack() {
+			titles = append(titles, e.screen.Title())
+		}
+		return strings.Join(titles, " > ")
+	}
+	jump := func() {
+		h.press(":")
+		h.press("s", "u", "m", "m", "i", "t")
+		for _, m := range expand(h.press("enter")) {
+			h.send(m)
+		}
+	}
+	emails := &fakeScreen{title: "Emails"}
+	h.send(PushMsg{Screen: &fakeScreen{title: "Mindful"}})
+	h.send(PushMsg{Screen: emails})
+	for range 2 {
+		jump()
+		if got := crumbs(); got != "Events > Go Summit" {
+			t.Fatalf("after a jump the path is %q", got)
+		}
+	}
+	if !emails.closed {
+		t.Fatal("the screens the jump replaced were not closed")
+	}
+	h.press("esc")
+	if got := crumbs(); got != "Events" {
+		t.Fatalf("esc after a jump: %q", got)
+	}
+	form := &fakeScreen{title: "New event", guard: "a form with changes is open"}
+	h.send(PushMsg{Screen: form})
+	jump()
+	if got := crumbs(); got != "Events > New event" || !strings.Contains(h.plain(), "close it first") {
+		t.Fatalf("a jump over a form with changes: %q\n%s", got, h.plain())
+	}
+}
+
+// The shell's popups are one stack: what is drawn on top takes the keys.
+// A notice that arrives over the palette is drawn over it and closes with
+// the next key, and the palette takes keys again; a question over the help
+// answers first, and the help is still there after it.
+func TestPopupsAreOneStack(t *testing.T) {
+	h := newHarness(t)
+	h.press(":")
+	h.send(noticeMsg{title: "No browser here: open this address yourself", text: "https://example.org/x"})
+	v := h.plain()
+	if !strings.Contains(v, "https://example.org/x") || !strings.Contains(v, "any key closes this") {
+		t.Fatalf("the notice is not drawn over the palette:\n%s", v)
+	}
+	h.press("x")
+	if p := h.app.palette(); p == nil || p.input.Value() != "" {
+		t.Fatal("the key meant for the notice reached the palette")
+	}
+	h.press("x")
+	if h.app.palette().input.Value() != "x" {
+		t.Fatal("the palette does not take keys again after the notice")
+	}
+	h.press("f1") // help over the palette
+	if !strings.Contains(h.plain(), "Keys") {
+		t.Fatalf("F1 over the palette:\n%s", h.plain())
+	}
+	h.roots["Events"].guard = "a form with changes is open"
+	h.press("q") // the help passes q on: quitting asks, over the help
+	if h.app.question() == nil {
+		t.Fatal("q over the help did not ask")
+	}
+	golden.Assert(t, "app_popups", h.view())
+	h.press("n")
+	if _, ok := h.app.topOverlay().(*panelOverlay); !ok || h.app.question() != nil {
+		t.Fatal("after the answer the help should be on top again")
+	}
+	h.press("esc", "esc")
+	if len(h.app.overlays) != 0 {
+		t.Fatalf("esc twice left %d popups", len(h.app.overlays))
 	}
 }

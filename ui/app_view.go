@@ -39,20 +39,7 @@ func (a *App) render() string {
 		content = top.View()
 	}
 	content = Fit(content, cw, ch)
-	switch {
-	case a.quitAsk != nil:
-		content = Modal(content, a.quitAsk.View(), cw, ch)
-	case a.showHelp:
-		content = Modal(content, a.helpView(), cw, ch)
-	case a.notice != nil:
-		lines := wrapWords(a.notice.text, max(10, cw-8))
-		content = Modal(content, panel{}.view(a.ctx.Theme, a.notice.title, lines, "any key closes this", cw, ch), cw, ch)
-	case a.pal != nil:
-		content = Modal(content, a.paletteView(cw, ch), cw, ch)
-	case a.showErrs:
-		content = Modal(content, a.errPanel.view(a.ctx.Theme, "Recent errors (newest first)", a.errorLines(cw-6),
-			"E or esc closes this list", cw, ch), cw, ch)
-	}
+	content = a.drawOverlays(content, cw, ch)
 	return strings.Join([]string{
 		a.tabsView(), a.breadcrumbView(), content, a.toastView(), a.statusView(),
 	}, "\n")
@@ -61,12 +48,12 @@ func (a *App) render() string {
 func (a *App) tooSmallView() string {
 	w, h := a.ctx.Width, a.ctx.Height
 	msg := fmt.Sprintf("terminal too small: need %d x %d, have %d x %d", MinWidth, MinHeight, w, h)
-	if a.quitAsk != nil {
+	if q := a.question(); q != nil {
 		yes, no := "y", "n"
-		if a.quitAsk.Guarded() {
-			yes, no = a.quitAsk.keys.Yes.Help().Key, a.quitAsk.keys.No.Help().Key
+		if q.c.Guarded() {
+			yes, no = q.c.keys.Yes.Help().Key, q.c.keys.No.Help().Key
 		}
-		msg += "\n\n" + a.quitAsk.question + " " + yes + "/" + no
+		msg += "\n\n" + q.c.question + " " + yes + "/" + no
 	}
 	s := lipgloss.NewStyle().Width(w).Align(lipgloss.Center).Render(msg)
 	return Fit(lipgloss.PlaceVertical(h, lipgloss.Center, s), w, h)
@@ -239,15 +226,6 @@ func (a *App) helpLines() []string {
 	groups = append(groups, a.ctx.Keys.FullHelp()...)
 	cw, _ := a.contentSize()
 	return keyColumns(a.ctx.Theme, groups, cw-6)
-}
-
-func (a *App) helpView() string {
-	cw, ch := a.contentSize()
-	closer := a.ctx.Keys.Help.Help().Key
-	if c, ok := a.Top().(InputCapturer); ok && c.CapturingInput() {
-		closer = a.ctx.Keys.HelpAnywhere.Help().Key
-	}
-	return a.helpPanel.view(a.ctx.Theme, "Keys", a.helpLines(), closer+" or esc closes this help", cw, ch)
 }
 
 // onBar gives a text style the status bar's background, so the bar has no holes.

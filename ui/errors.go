@@ -39,6 +39,59 @@ func Fail(op string, err error) tea.Cmd {
 	}
 }
 
+// ItemsRefused is a call the server answered item by item, refusing some:
+// what came of it, and every refused item with the server's reason, so the
+// recent errors show each one (the toast has room for the first).
+type ItemsRefused struct {
+	Summary string      // "added 1 of 2 co-editors"
+	Items   [][2]string // item (an address) and the reason it was refused
+	Err     error       // what the call itself failed with, if it did
+}
+
+func (e *ItemsRefused) Error() string {
+	text := e.Summary
+	if len(e.Items) > 0 {
+		text += "; refused " + e.Items[0][0] + ": " + strings.TrimSuffix(e.Items[0][1], ".")
+		if n := len(e.Items) - 1; n > 0 {
+			text += fmt.Sprintf(" (and %d more: E lists them)", n)
+		}
+	}
+	if e.Err != nil {
+		text += ": " + e.Err.Error()
+	}
+	return text
+}
+
+func (e *ItemsRefused) Unwrap() error { return e.Err }
+
+// Details lists the call's own details, if it failed, then the outcome and
+// each refused item.
+func (e *ItemsRefused) Details() [][2]string {
+	var d [][2]string
+	var inner Detailer
+	if e.Err != nil && errors.As(e.Err, &inner) {
+		d = inner.Details()
+	}
+	d = append(d, [2]string{"Result", e.Summary})
+	for _, it := range e.Items {
+		d = append(d, [2]string{"Refused", it[0] + ": " + it[1]})
+	}
+	return d
+}
+
+// Explain tells err in a screen's words (what an error code means there,
+// what to do); err stays underneath, with all it knows, for the recent
+// errors.
+func Explain(text string, err error) error { return explained{text: text, err: err} }
+
+type explained struct {
+	text string
+	err  error
+}
+
+func (e explained) Error() string { return e.text }
+func (e explained) Unwrap() error { return e.err }
+
 // failure is one entry of the recent errors.
 type failure struct {
 	at      time.Time

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"image/color"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/ui/internal/golden"
+	"github.com/evdesk/evdesk/ui/internal/teax"
 )
 
 // fakeScreen records what the shell does to it.
@@ -145,21 +145,23 @@ func isQuit(cmd tea.Cmd) bool {
 }
 
 // expand runs cmd and flattens batches and sequences into their messages.
-// Sequences are an unexported slice type in bubbletea, hence reflection.
 func expand(cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
 		return nil
 	}
 	msg := cmd()
-	v := reflect.ValueOf(msg)
-	if v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
-		var out []tea.Msg
-		for i := 0; i < v.Len(); i++ {
-			out = append(out, expand(v.Index(i).Interface().(tea.Cmd))...)
-		}
-		return out
+	cmds, ok := teax.Sequence(msg)
+	if b, isBatch := msg.(tea.BatchMsg); isBatch {
+		cmds, ok = b, true
 	}
-	return []tea.Msg{msg}
+	if !ok {
+		return []tea.Msg{msg}
+	}
+	var out []tea.Msg
+	for _, c := range cmds {
+		out = append(out, expand(c)...)
+	}
+	return out
 }
 
 type lightBG struct{}

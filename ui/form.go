@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"reflect"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -9,6 +8,7 @@ import (
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/evdesk/evdesk/ui/internal/teax"
 	"github.com/evdesk/evdesk/ui/timer"
 )
 
@@ -203,11 +203,11 @@ func (f *Form) settle(cmd tea.Cmd) tea.Cmd {
 			case tea.BatchMsg:
 				next = append(next, m...)
 			default:
-				if cmds, ok := asSequence(msg); ok {
+				if cmds, ok := teax.Sequence(msg); ok {
 					next = append(next, cmds...)
 					continue
 				}
-				if reflect.TypeOf(msg).PkgPath() == teaPackage {
+				if teax.ProgramMsg(msg) {
 					out = append(out, func() tea.Msg { return msg })
 					continue
 				}
@@ -228,8 +228,12 @@ func (f *Form) View() string {
 // reason the last submit failed; foot, when set, closes it.
 func (f *Form) box(body, foot string) string {
 	head := f.theme.Title.Render(f.title)
-	if w := f.where(); w != "" && foot == "" {
-		head += f.theme.Muted.Render("  " + w)
+	if foot == "" && f.build != nil {
+		hint := "ctrl+s submits"
+		if w := f.where(); w != "" {
+			hint = w + " · " + hint
+		}
+		head += f.theme.Muted.Render("  " + hint)
 	}
 	head += "\n"
 	if f.refused != "" {

@@ -110,7 +110,7 @@ func TestKeptFormSurvivesAFailedSubmit(t *testing.T) {
 	}
 	view := func() string { return ansi.Strip(d.View("", 80, 30)) }
 	typ("Launch")
-	if !strings.Contains(view(), "page 1 of 2 · field 1 of 1") {
+	if !strings.Contains(view(), "page 1/2 · field 1/1") {
 		t.Fatalf("no position:\n%s", view())
 	}
 	d.Update(uitest.Key("enter"))
@@ -128,7 +128,7 @@ func TestKeptFormSurvivesAFailedSubmit(t *testing.T) {
 	d.Settle(fieldErr{[][2]string{{"blocked_countries[0]", "XX is not a country code"}}}, "")
 	v := view()
 	for _, want := range []string{"Not saved: the reason is under the field marked ! (blocked_countries)",
-		"! blocked_countries[0] XX is not a country code", "> XX", "page 2 of 2 · field 1 of 2"} {
+		"! blocked_countries[0] XX is not a country code", "> XX", "page 2/2 · field 1/2"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("the reopened form lacks %q:\n%s", want, v)
 		}
@@ -150,7 +150,7 @@ func TestKeptFormSurvivesAFailedSubmit(t *testing.T) {
 	d.ShowForm(form())
 	d.Update(uitest.Key("ctrl+s"))
 	d.Settle(errors.New("error 261203: each join link needs a unique name"), "name")
-	if v := view(); !strings.Contains(v, "! error 261203") || !strings.Contains(v, "page 1 of 2") {
+	if v := view(); !strings.Contains(v, "! error 261203") || !strings.Contains(v, "page 1/2") {
 		t.Fatalf("the code's reason is not at the name:\n%s", v)
 	}
 }

@@ -1,5 +1,7 @@
 package ui
 
+import tea "charm.land/bubbletea/v2"
+
 // Optional interfaces a Screen may implement; the shell checks for them with
 // type assertions so simple screens need none.
 
@@ -34,3 +36,20 @@ type StatusReporter interface {
 type Locker interface {
 	Locked() string
 }
+
+// Background is work a screen leaves running after it has gone (a desk
+// still sending its scans): it holds up quitting as a screen's QuitGuard
+// does, and closes when the console quits. See Keep.
+type Background interface {
+	QuitGuard
+	Closer
+}
+
+// KeepMsg hands the shell background work; see Keep.
+type KeepMsg struct{ Work Background }
+
+// Keep hands the shell work that outlives the screen that started it: the
+// shell asks before quitting while it reports something waiting, from
+// whatever screen the user is on, closes it when the console quits, and
+// forgets it once nothing waits.
+func Keep(w Background) tea.Cmd { return func() tea.Msg { return KeepMsg{Work: w} } }

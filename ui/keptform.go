@@ -27,14 +27,39 @@ type FieldReasoner interface {
 // can find it by key (huh's Key), mark it with a reason and say where it is.
 type Fields struct {
 	all   []*trackedState
-	marks map[string]string // field key -> reason, for this build
+	hides []func() bool // per group, in order: hides it when true (nil: shown)
 	theme *Theme
+}
+
+// Hide registers fn as the hide function of the group made last, and
+// returns it: fs.Group(...).WithHideFunc(fs.Hide(fn)), so the form counts
+// only the pages shown.
+func (fs *Fields) Hide(fn func() bool) func() bool {
+	if n := len(fs.hides); n > 0 {
+		fs.hides[n-1] = fn
+	}
+	return fn
+}
+
+// pages is how many groups show, and the place among them of group g.
+func (fs *Fields) pages(g int) (page, of int) {
+	for i, hide := range fs.hides {
+		if hide != nil && hide() {
+			continue
+		}
+		of++
+		if i <= g {
+			page = of
+		}
+	}
+	return page, of
 }
 
 // trackedState is a field's place in the form and its mark, shared by the
 // copies huh makes of the wrapper.
 type trackedState struct {
 	key    string
+	value  func() any // the field's value now
 	pos    huh.FieldPosition
 	placed bool
 	width  int    // huh sets it on the field in place, ignoring the copy
@@ -46,13 +71,11 @@ type trackedState struct {
 func (fs *Fields) Group(fields ...huh.Field) *huh.Group {
 	wrapped := make([]huh.Field, len(fields))
 	for i, f := range fields {
-		st := &trackedState{key: f.GetKey()}
-		if reason, ok := fs.marks[st.key]; ok && st.key != "" {
-			st.mark, st.markAt = reason, fmt.Sprint(f.GetValue())
-		}
+		st := &trackedState{key: f.GetKey(), value: f.GetValue}
 		fs.all = append(fs.all, st)
 		wrapped[i] = tracked{Field: f, st: st, theme: fs.theme}
 	}
+	fs.hides = append(fs.hides, nil)
 	return huh.NewGroup(wrapped...)
 }
 
@@ -111,9 +134,20 @@ func NewKeptForm(theme *Theme, title string, onSubmit func() tea.Cmd, build func
 // reasons at the top and at the fields they name (field, when not empty,
 // takes a reason that names none), and the first marked field focused.
 func (f *Form) reopen(err error, field string) *Form {
-	marks := reasonsByKey(err, field, f.aliases)
-	fs := &Fields{theme: f.theme, marks: marks}
+	fs := &Fields{theme: f.theme}
 	nf := NewForm(f.theme, f.title, f.onSubmit, f.build(fs)...)
+	keys := map[string]*trackedState{}
+	for _, st := range fs.all {
+		if st.key != "" {
+			keys[st.key] = st
+		}
+	}
+	marks := reasonsByKey(err, field, f.aliases, keys)
+	for k, reason := range marks {
+		if st := keys[k]; st != nil {
+			st.mark, st.markAt = reason, fmt.Sprint(st.value())
+		}
+	}
 	nf.build, nf.fields, nf.aliases, nf.changed = f.build, fs, f.aliases, true
 	nf.form.UpdateFieldPositions()
 	var marked []string
@@ -142,11 +176,12 @@ func (f *Form) Alias(apiField, key string) *Form {
 	return f
 }
 
-// reasonsByKey maps err's field reasons to form keys: "allow_domain_list[2]"
-// and "security_at_join.email_authentication" are about the fields keyed
-// by their first word, or by an alias; a reason that names no field goes to
-// field, when not empty.
-func reasonsByKey(err error, field string, aliases map[string]string) map[string]string {
+// reasonsByKey maps err's field reasons to form keys: a reason is about the
+// field keyed by its whole name ("recurrence.end_times"), or by its name up
+// to an index ("allow_domain_list[2]") or a dot ("security_at_join.x"), or
+// by an alias of these; a reason that names no field goes to field, when
+// not empty.
+func reasonsByKey(err error, field string, aliases map[string]string, keys map[string]*trackedState) map[string]string {
 	out := map[string]string{}
 	add := func(key, reason string) {
 		if prev := out[key]; prev != "" {
@@ -158,15 +193,7 @@ func reasonsByKey(err error, field string, aliases map[string]string) map[string
 	if errors.As(err, &fr) {
 		for _, r := range fr.FieldReasons() {
 			name, reason := r[0], r[1]
-			key := name
-			if i := strings.IndexAny(key, "[."); i > 0 {
-				key = key[:i]
-			}
-			if a, ok := aliases[name]; ok {
-				key = a
-			} else if a, ok := aliases[key]; ok {
-				key = a
-			}
+			key := keyFor(name, aliases, keys)
 			if key != name {
 				reason = name + " " + reason
 			}
@@ -201,8 +228,8 @@ func (f *Form) focusMarked() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// where says where the focus is in a long form: "page 2 of 4 · field 3 of
-// 5", or "" for a form of one short page.
+// where says where the focus is in a long form: "page 2/4 · field 3/5"
+// (hidden pages not counted), or "" for a form of one short page.
 func (f *Form) where() string {
 	if f.fields == nil {
 		return ""
@@ -218,11 +245,12 @@ func (f *Form) where() string {
 			inGroup++
 		}
 	}
+	page, pages := f.fields.pages(p.Group)
 	switch {
-	case p.LastGroup > 0:
-		return fmt.Sprintf("page %d of %d · field %d of %d", p.Group+1, p.LastGroup+1, p.Field+1, inGroup)
+	case pages > 1:
+		return fmt.Sprintf("page %d/%d · field %d/%d", page, pages, p.Field+1, inGroup)
 	case inGroup > 3:
-		return fmt.Sprintf("field %d of %d", p.Field+1, inGroup)
+		return fmt.Sprintf("field %d/%d", p.Field+1, inGroup)
 	}
 	return ""
 }
@@ -244,4 +272,25 @@ func (f *Form) submitAll() tea.Cmd {
 		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// keyFor finds the form field an API field name is about (see
+// reasonsByKey); a name no field takes is returned as it is.
+func keyFor(name string, aliases map[string]string, keys map[string]*trackedState) string {
+	candidates := []string{name}
+	if i := strings.IndexByte(name, '['); i > 0 {
+		candidates = append(candidates, name[:i])
+	}
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		candidates = append(candidates, name[:i])
+	}
+	for _, c := range candidates {
+		if _, ok := keys[c]; ok {
+			return c
+		}
+		if a, ok := aliases[c]; ok {
+			return a
+		}
+	}
+	return name
 }

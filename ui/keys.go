@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 
@@ -169,6 +170,17 @@ func Only(b key.Binding, help, desc string, keys ...string) key.Binding {
 	b.SetKeys(keys...)
 	b.SetHelp(help, desc)
 	return b
+}
+
+// Numbers is the number keys binding b with the keys 1 to n only, its
+// help saying so ("1-5"), for a screen with n views.
+func Numbers(b key.Binding, n int, desc string) key.Binding {
+	n = min(max(n, 1), 9)
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = string(rune('1' + i))
+	}
+	return Only(b, fmt.Sprintf("1-%d", n), desc, keys...)
 }
 
 // With is b with a screen's own words for it.

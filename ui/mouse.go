@@ -14,7 +14,7 @@ const contentTop = 2
 // top-left is 0,0). The mouse is ignored while a panel or dialog of the
 // shell is open.
 func (a *App) onMouse(msg tea.MouseMsg) tea.Cmd {
-	if a.tooSmall() || a.quitAsk != nil || a.pal != nil || a.notice != nil || a.showHelp || a.showErrs {
+	if a.tooSmall() || len(a.overlays) > 0 {
 		return nil
 	}
 	m := msg.Mouse()

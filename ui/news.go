@@ -20,6 +20,6 @@ func WithStartup(cmd tea.Cmd) Option {
 
 // readNews opens the news in the notice panel and clears the headline.
 func (a *App) readNews() {
-	a.notice = &noticeMsg{title: a.news.Title, text: a.news.Text}
+	a.openOverlay(&notice{title: a.news.Title, text: a.news.Text})
 	a.news = nil
 }

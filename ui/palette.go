@@ -17,8 +17,10 @@ import (
 type PaletteItem struct {
 	Title string // what is shown and matched ("Event: Go Summit")
 	Hint  string // shown dimmed after the title ("upcoming, 12 Dec")
-	// Section, when set, is switched to before Run runs.
+	// Section, when set, is switched to before Run runs, and the section
+	// goes back to its root first (a jump replaces the path), unless Stay.
 	Section string
+	Stay    bool
 	Run     func() tea.Cmd
 }
 
@@ -51,12 +53,13 @@ func (a *App) openPalette() tea.Cmd {
 	p.items = append(p.items, a.recent...)
 	for _, s := range a.sections {
 		name := s.Name
-		p.items = append(p.items, PaletteItem{Title: "Go to " + name, Hint: "section", Section: name, Run: func() tea.Cmd { return nil }})
+		p.items = append(p.items, PaletteItem{Title: "Go to " + name, Hint: "section", Section: name, Stay: true,
+			Run: func() tea.Cmd { return nil }})
 	}
 	if top := a.Top(); top != nil {
 		for _, group := range top.FullHelp() {
 			for _, b := range group {
-				if len(b.Keys()) == 0 || !b.Enabled() {
+				if len(b.Keys()) == 0 || !b.Enabled() || a.moves(b) {
 					continue
 				}
 				k := keyPress(b.Keys()[0])
@@ -73,8 +76,22 @@ func (a *App) openPalette() tea.Cmd {
 		}
 	}
 	p.filter()
-	a.pal = p
+	a.openOverlay(p)
 	return p.input.Focus()
+}
+
+// moves reports whether b only moves in a list (up, page down): no
+// action to offer in the palette.
+func (a *App) moves(b key.Binding) bool {
+	k := a.ctx.Keys
+	for _, nav := range []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End} {
+		for _, name := range nav.Keys() {
+			if slices.Contains(b.Keys(), name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // keyPress builds the key press a binding's key name stands for, so running
@@ -125,11 +142,11 @@ func (p *commandPalette) filter() {
 }
 
 // updatePalette handles a key while the palette is open.
-func (a *App) updatePalette(k tea.KeyPressMsg) tea.Cmd {
-	p, keys := a.pal, a.ctx.Keys
+func (a *App) updatePalette(p *commandPalette, k tea.KeyPressMsg) tea.Cmd {
+	keys := a.ctx.Keys
 	switch {
 	case key.Matches(k, keys.Back):
-		a.pal = nil
+		a.closeOverlay(p)
 		return nil
 	case k.Code == tea.KeyUp:
 		p.cursor = max(0, p.cursor-1)
@@ -138,12 +155,11 @@ func (a *App) updatePalette(k tea.KeyPressMsg) tea.Cmd {
 		p.cursor = min(len(p.shown)-1, p.cursor+1)
 		return nil
 	case k.Code == tea.KeyEnter:
-		a.pal = nil
+		a.closeOverlay(p)
 		if len(p.shown) == 0 {
 			return nil
 		}
 		it := p.items[p.shown[p.cursor]]
-		a.remember(it)
 		var cmds []tea.Cmd
 		if it.Section != "" {
 			for i, s := range a.sections {
@@ -152,12 +168,38 @@ func (a *App) updatePalette(k tea.KeyPressMsg) tea.Cmd {
 				}
 			}
 		}
+		if it.Section != "" && !it.Stay {
+			// A jump goes from the section's root: the path is replaced,
+			// never piled onto, and esc goes one level up.
+			if why := a.toRoot(); why != "" {
+				return tea.Batch(append(cmds, Toast(ToastInfo, why))...)
+			}
+		}
+		a.remember(it)
 		return tea.Batch(append(cmds, it.Run())...)
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(k)
 	p.filter()
 	return cmd
+}
+
+// toRoot closes the active section's screens above its root, for a jump.
+// A screen that would lose work (a form with changes, scans not yet sent)
+// stops it: the reason is returned, and nothing closes.
+func (a *App) toRoot() string {
+	st := a.stack()
+	for _, e := range st[min(1, len(st)):] {
+		if g, ok := e.screen.(QuitGuard); ok {
+			if r := g.ConfirmQuit(); r != "" {
+				return e.screen.Title() + ": " + r + "; close it first, then jump"
+			}
+		}
+	}
+	for len(a.stack()) > 1 {
+		a.pop()
+	}
+	return ""
 }
 
 // remember puts it first among the recent choices.
@@ -170,8 +212,8 @@ func (a *App) remember(it PaletteItem) {
 }
 
 // paletteView draws the input and the matches that fit.
-func (a *App) paletteView(w, h int) string {
-	p, th := a.pal, a.ctx.Theme
+func (a *App) paletteView(p *commandPalette, w, h int) string {
+	th := a.ctx.Theme
 	width := max(20, min(w-4, 72))
 	rows := max(3, min(12, h-6))
 	lines := []string{p.input.View(), ""}

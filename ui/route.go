@@ -1,10 +1,9 @@
 package ui
 
 import (
-	"reflect"
-
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/evdesk/evdesk/ui/internal/teax"
 	"github.com/evdesk/evdesk/ui/timer"
 )
 
@@ -20,11 +19,6 @@ type addressed struct {
 	to  ScreenID
 	msg tea.Msg
 }
-
-// teaPackage is the Bubble Tea package: its messages (clipboard, bell,
-// terminal queries, quit) are for the program itself and are never
-// addressed.
-var teaPackage = reflect.TypeFor[tea.KeyPressMsg]().PkgPath()
 
 // addressTo makes every message that cmd (and the commands it batches or
 // sequences) produces come back addressed to id. The shell's own messages
@@ -54,34 +48,18 @@ func address(id ScreenID, msg tea.Msg) tea.Msg {
 		return asyncDoneMsg{msg: address(id, m.msg)}
 	case AskMsg:
 		return AskMsg{Question: m.Question, Yes: addressTo(id, m.Yes)}
-	case addressed, broadcastMsg, asyncStartMsg, PushMsg, PopMsg, ToastMsg, toastExpiredMsg, spinTickMsg, noticeMsg, NewsMsg:
+	case addressed, broadcastMsg, asyncStartMsg, PushMsg, PopMsg, ToastMsg, toastExpiredMsg, spinTickMsg, noticeMsg, NewsMsg, KeepMsg:
 		return msg
 	}
-	if cmds, ok := asSequence(msg); ok {
+	if cmds, ok := teax.Sequence(msg); ok {
 		wrapped := make([]tea.Cmd, len(cmds))
 		for i, c := range cmds {
 			wrapped[i] = addressTo(id, c)
 		}
 		return tea.Sequence(wrapped...)()
 	}
-	if reflect.TypeOf(msg).PkgPath() == teaPackage {
+	if teax.ProgramMsg(msg) { // the program's own: clipboard, bell, quit
 		return msg
 	}
 	return addressed{to: id, msg: msg}
-}
-
-var cmdType = reflect.TypeFor[tea.Cmd]()
-
-// asSequence unpacks tea.Sequence's message, an unexported slice of
-// commands.
-func asSequence(msg tea.Msg) ([]tea.Cmd, bool) {
-	v := reflect.ValueOf(msg)
-	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem() != cmdType || v.Type() == reflect.TypeFor[tea.BatchMsg]() {
-		return nil, false
-	}
-	out := make([]tea.Cmd, v.Len())
-	for i := range out {
-		out[i] = v.Index(i).Interface().(tea.Cmd)
-	}
-	return out, true
 }

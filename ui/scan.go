@@ -179,7 +179,7 @@ type holdOverMsg struct{ seq int }
 // the focused screen takes scans, as a person and a scanner type into it
 // alike. Any other key is held until the gate knows whose it is.
 func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
-	if !typedByScanner(k) || (a.takesScans() && a.pal == nil) {
+	if !typedByScanner(k) || (a.takesScans() && a.palette() == nil) {
 		return tea.Batch(a.Quiet(), a.handleKey(k))
 	}
 	if a.everyKeyTyped {
@@ -314,7 +314,7 @@ func Ask(question string, yes tea.Cmd) tea.Cmd {
 }
 
 func (a *App) ask(m AskMsg) tea.Cmd {
-	if a.quitAsk != nil {
+	if a.question() != nil {
 		return nil // one question at a time: the open one stays
 	}
 	a.openQuestion(m.Question, false, m.Yes)

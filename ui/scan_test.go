@@ -199,7 +199,7 @@ func TestAScanOutsideTheDeskActsNowhere(t *testing.T) {
 	h.press("q")
 	h.burst("carl.ng@example.com", "enter")
 	h.burst("yolanda.ito@example.com", "enter")
-	if h.app.quitAsk == nil {
+	if h.app.question() == nil {
 		t.Fatal("a scan answered the quit question")
 	}
 	h.press("esc")
@@ -207,8 +207,8 @@ func TestAScanOutsideTheDeskActsNowhere(t *testing.T) {
 	// The palette: nothing typed into it, nothing chosen.
 	h.press(":")
 	h.burst("dana.cole@example.com", "enter")
-	if h.app.pal == nil || h.app.pal.input.Value() != "" {
-		t.Fatalf("the scan reached the palette: open %v", h.app.pal != nil)
+	if h.app.palette() == nil || h.app.palette().input.Value() != "" {
+		t.Fatalf("the scan reached the palette: open %v", h.app.palette() != nil)
 	}
 	h.press("esc")
 
@@ -237,12 +237,12 @@ func TestScansReachTheDesk(t *testing.T) {
 	desk.keys = nil
 	h.app.openPalette() // ":" is typing at the desk; the palette opens by other ways
 	h.burst("bo@example.org", "tab")
-	if got := strings.Join(desk.keys, ""); got != "bo@example.orgtab" || h.app.pal == nil || h.app.pal.input.Value() != "" {
+	if got := strings.Join(desk.keys, ""); got != "bo@example.orgtab" || h.app.palette() == nil || h.app.palette().input.Value() != "" {
 		t.Fatalf("under the palette the desk got %q", got)
 	}
 	h.press("x") // a person types into the palette
-	if h.app.pal.input.Value() != "x" || len(desk.keys) != len("bo@example.org")+1 {
-		t.Fatalf("a person's key under the palette: palette %q, desk %v", h.app.pal.input.Value(), desk.keys)
+	if h.app.palette().input.Value() != "x" || len(desk.keys) != len("bo@example.org")+1 {
+		t.Fatalf("a person's key under the palette: palette %q, desk %v", h.app.palette().input.Value(), desk.keys)
 	}
 	h.press("esc")
 	h.send(tea.PasteMsg{Content: "cy@example.org\n"})

@@ -55,6 +55,9 @@
 //     PoisonedAddresses: a check-in batch holding one is refused whole with
 //     the documented 400) and the hostile package, which attacks the client
 //     on purpose, are test tools.
+//   - StartTLS serves https (TLS 1.2 or newer) with a certificate made for
+//     the run that is its own authority (CAPEM; `evdesk sim --tls` writes it
+//     and prints EVDESK_CA_FILE).
 //   - Error bodies are the documented { code, message } and nothing more; a
 //     400 about fields names them in its message ("field: problem").
 //   - Phone: the demo account's policy carries every setting and two the

@@ -98,7 +98,7 @@ var seedVenues = map[string]seedVenue{
 	"tor": {api.Venue{Name: "Metro Toronto Convention Centre", StreetAddress: "255 Front St W", City: "Toronto", State: "ON", PostalCode: "M5V 2W6", Country: "CA"}, "America/Toronto"},
 	"sao": {api.Venue{Name: "Expo Center Norte", StreetAddress: "Rua José Bernardo Pinto 333", City: "São Paulo", State: "SP", PostalCode: "02055-000", Country: "BR"}, "America/Sao_Paulo"},
 	"tyo": {api.Venue{Name: "Tokyo International Forum", StreetAddress: "3-5-1 Marunouchi, Chiyoda-ku", City: "Tokyo", State: "Tokyo", PostalCode: "100-0005", Country: "JP"}, "Asia/Tokyo"},
-	"sin": {api.Venue{Name: "Sands Expo and Convention Centre", StreetAddress: "10 Bayfront Ave", City: "Singapore", PostalCode: "018956", Country: "SG"}, "Asia/Singapore"},
+	"sin": {api.Venue{Name: "Sands Expo and Convention Centre", StreetAddress: "10 Bayfront Ave", City: "Singapore", State: "Singapore", PostalCode: "018956", Country: "SG"}, "Asia/Singapore"},
 	"blr": {api.Venue{Name: "Bangalore International Exhibition Centre", StreetAddress: "10th Mile, Tumkur Road", City: "Bengaluru", State: "Karnataka", PostalCode: "562123", Country: "IN"}, "Asia/Kolkata"},
 	"syd": {api.Venue{Name: "ICC Sydney", StreetAddress: "14 Darling Dr", City: "Sydney", State: "NSW", PostalCode: "2000", Country: "AU"}, "Australia/Sydney"},
 	"akl": {api.Venue{Name: "GridAKL", StreetAddress: "12 Madden St, Wynyard Quarter", City: "Auckland", State: "Auckland", PostalCode: "1010", Country: "NZ"}, "Pacific/Auckland"},

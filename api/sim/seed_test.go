@@ -220,3 +220,15 @@ func TestOccurrences(t *testing.T) {
 		t.Errorf("every other day until the 7th: %v", got)
 	}
 }
+
+// Every seeded venue fills every field of spec 2.4, so a detail that shows
+// the whole venue is tested on a whole one.
+func TestSeedVenuesFillEveryField(t *testing.T) {
+	for key, v := range seedVenues {
+		for _, f := range v.Venue.Fields() {
+			if f[1] == "" {
+				t.Errorf("venue %s has no %s", key, f[0])
+			}
+		}
+	}
+}

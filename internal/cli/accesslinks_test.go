@@ -37,3 +37,33 @@ func TestLinksJSONKeepsTheServersWord(t *testing.T) {
 		t.Fatalf("links table: %v\n%s", err, out)
 	}
 }
+
+// events get shows the whole venue and marks physical_location deprecated,
+// naming venue; -o json keeps the fields as the server sent them.
+func TestEventsGetShowsTheVenueAndTheDeprecatedLocation(t *testing.T) {
+	s := simWithWord(t, "vendor")
+	ev := s.Fixtures().RecurringEventID
+	out, _, err := execute(t, "events", "get", ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Venue ", "Street ", "City ", "State/region ", "Postal code ", "Country ",
+		"(physical_location: deprecated by the provider, to be removed: use venue instead)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("events get lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, _ = execute(t, "events", "get", ev, "-o", "json")
+	if !strings.Contains(out, `"physical_location": "`) || strings.Contains(out, "deprecated") {
+		t.Fatalf("json: %s", out)
+	}
+}
+
+// phone settings -o json keeps the server's keys, in its word.
+func TestPhoneJSONKeepsTheServersWord(t *testing.T) {
+	simWithWord(t, "acme")
+	out, _, err := execute(t, "phone", "settings", "-o", "json")
+	if err != nil || !strings.Contains(out, `"acme_phone_on_mobile"`) || strings.Contains(out, `"vendor_phone_on_mobile"`) {
+		t.Fatalf("phone settings -o json: %v\n%.400s", err, out)
+	}
+}

@@ -180,7 +180,7 @@ func loginAI(ctx context.Context, p config.Profile, st *auth.Store, term *auth.T
 	if _, err := auth.NewJWTSource(c); err != nil {
 		return err
 	}
-	b, err := st.SaveAICredentials(p.Name, c)
+	b, err := st.SaveAICredentials(p.Name, p.BaseURL, c)
 	if err != nil {
 		return err
 	}
@@ -389,6 +389,12 @@ func authStatus(out io.Writer, p config.Profile, st *auth.Store, now time.Time) 
 			user += " (account " + s.AccountID + ")"
 		}
 		row("user", user)
+		if s.BaseURL != "" {
+			row("issued by", fmt.Sprintf("%s (sign-in %s): used with these only", s.BaseURL, words.OrDash(s.AuthURL)))
+		}
+		if err := auth.CheckSessionServers(p, s); err != nil {
+			problems = append(problems, err.Error())
+		}
 		row("scopes", words.OrDash(strings.Join(s.Scopes, " ")))
 		scopeCoverage(out, row, s.Scopes, p.PathWord)
 		if now.Before(s.Expiry) {

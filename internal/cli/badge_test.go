@@ -10,6 +10,7 @@ import (
 
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/internal/checkin/printing/cupstest"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 )
 
@@ -80,6 +81,34 @@ func TestRosterNamesAndBadgeToFile(t *testing.T) {
 	} {
 		if _, _, err := execute(t, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// `evdesk register --first --last` teaches this computer's desks the
+// name: the badge shows it.
+func TestRegisterTeachesTheDesksTheName(t *testing.T) {
+	dir := isolateXDG(t)
+	startSim(t)
+	ev := demoFixtures().UpcomingEventID
+	if out, stderr, err := execute(t, "register", ev, "--email", "yuki@example.org", "--first", "山田", "--last", "太郎"); err != nil {
+		t.Fatalf("%v\n%s%s", err, out, stderr)
+	}
+	book, err := roster.LoadNames(roster.NamesPath(filepath.Join(dir, "xdg_state_home", "evdesk", "journal"), ev), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nm, _ := book.Lookup("yuki@example.org"); nm.Full() != "山田 太郎" {
+		t.Fatalf("the desks learned %+v", nm)
+	}
+	pdf := filepath.Join(dir, "yuki.pdf")
+	if out, stderr, err := execute(t, "badge", "print", ev, "yuki@example.org", "--out", pdf); err != nil {
+		t.Fatalf("%v\n%s%s", err, out, stderr)
+	}
+	if os.Getenv(cupstest.EnvRealPrint) != "" {
+		b, _ := os.ReadFile(pdf)
+		if text := cupstest.PDFText(t, b); !strings.Contains(text, "山田 太郎") {
+			t.Fatalf("the badge reads:\n%s", text)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/internal/sanitize"
+	"github.com/evdesk/evdesk/internal/words"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -157,7 +158,7 @@ func checkinRun(ctx context.Context, o *checkinOptions) error {
 			Wait: o.Wait, Input: in, Client: s.client, CheckIn: sender.Attendees.CheckIn, Log: s.log, Now: o.Now,
 			OnResend: func(n int) {
 				if !asJSON {
-					fmt.Fprintf(o.IO.ErrOut, "Sending %d scans an earlier run or desk left unsent.\n", n)
+					fmt.Fprintf(o.IO.ErrOut, "Sending %s an earlier run or desk left unsent.\n", words.Count(n, "scan"))
 				}
 			},
 			OnShort:  func(err error) { fmt.Fprintln(o.IO.ErrOut, "evdesk: "+err.Error()) },

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -24,10 +25,13 @@ type checkinStats struct {
 	roster.Stats
 	// Sessions counts each session's check-ins (an event's stats only).
 	Sessions []roster.SessionCount `json:"sessions,omitempty"`
+	// Venue is the venue's desks, with --venue.
+	Venue *venue.Info `json:"venue,omitempty"`
 }
 
 func newCheckinStatsCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command {
 	o := &checkinOptions{deps: f.deps()}
+	var vf venueFlags
 	cmd := &cobra.Command{
 		Use: "stats EVENT_ID",
 		Example: "  evdesk checkin stats Hb8d7l7QX88AmGvnKn9SMZ\n" +
@@ -47,12 +51,16 @@ func newCheckinStatsCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command
 					if err != nil {
 						return err
 					}
+					if st.Venue, err = vf.watchOnce(ctx, journalDir(s), o.EventID, o.SessionID); err != nil {
+						return err
+					}
 					return o.Export.WriteText(o.IO.Out, st, func(w io.Writer) error { printStats(w, st, time.Local); return nil })
 				})
 			})
 		},
 	}
 	cmd.Flags().StringVar(&o.SessionID, "session", "", "the figures of this session (default: the whole event)")
+	vf.addWatch(cmd)
 	o.Export = addExporter(cmd, formatTable, formatJSON)
 	registerEventSessionCompletions(f, cmd)
 	return cmd
@@ -124,6 +132,29 @@ func printStats(w io.Writer, st checkinStats, local *time.Location) {
 		rows = append(rows, []string{a.At.In(local).Format("15:04:05"), a.Email, ui.OrDash(a.Desk)})
 	}
 	section("Latest arrivals", []string{"AT", "EMAIL", "DESK"}, rows)
+	if in := st.Venue; in != nil {
+		up := ui.OrDash(in.Upstream)
+		fmt.Fprintf(w, "\nVenue %s: %s, upstream %s, %d copies, %s to send\n", in.Name, in.State, up, in.Replicas, ui.Thousands(in.Queue))
+		rows = nil
+		for _, d := range in.Desks {
+			role := ""
+			switch {
+			case d.Upstream:
+				role = "upstream"
+			case d.Alone:
+				role = "alone"
+			}
+			rows = append(rows, []string{d.Name, ui.Thousands(d.Scans), ui.Thousands(d.Pending), ui.OrDash(role), d.Seen.In(local).Format("15:04:05")})
+		}
+		section("Desks of the venue", []string{"DESK", "SCANS", "WAITING", "ROLE", "LAST HEARD"}, rows)
+		rows = nil
+		for _, t := range in.Twice {
+			rows = append(rows, []string{t.Email, t.First, t.Again, t.At.In(local).Format("15:04:05")})
+		}
+		if len(rows) > 0 {
+			section("Admitted twice during a split", []string{"EMAIL", "FIRST", "AGAIN AT", "AT"}, rows)
+		}
+	}
 	if st.SessionID == "" {
 		rows = nil
 		for _, ss := range st.Sessions {

@@ -141,7 +141,12 @@ func newDeskCmd(f *Factory) *cobra.Command {
 				return openHeadless(ctx, cmd, s, deps, &vf, eventID, sessionID)
 			}
 			logf := func(format string, args ...any) { s.log.Info(fmt.Sprintf(format, args...)) }
-			if deps.Venue, err = vf.opener(deps.JournalDir, logf, nil); err != nil {
+			if board {
+				deps.WatchVenue, err = vf.watcher(deps.JournalDir, logf)
+			} else {
+				deps.Venue, err = vf.opener(deps.JournalDir, logf, nil)
+			}
+			if err != nil {
 				return err
 			}
 			if kiosk {

@@ -71,7 +71,7 @@ func (e *eventFields) addFlags(cmd *cobra.Command, create bool) {
 	fl.StringVar(&e.lobbyEnd, "lobby-end", "", "when the lobby closes (optional)")
 	fl.StringVar(&e.access, "access", "", "private-unrestricted or private-restricted (default private-unrestricted)")
 	fl.StringVar(&e.attendance, "attendance", "", "virtual, in-person or hybrid (default virtual)")
-	fl.StringVar(&e.location, "location", "", "physical location (in-person and hybrid events)")
+	fl.StringVar(&e.location, "location", "", "physical location (in-person and hybrid events; physical_location, deprecated by the provider: the venue replaces it)")
 	fl.StringVar(&e.contact, "contact", "", "contact name")
 	fl.StringSliceVar(&e.categories, "category", nil, "category (repeat or comma-separate): "+strings.Join(api.Categories, "; "))
 	fl.StringSliceVar(&e.tags, "tag", nil, "tag (repeat or comma-separate; at most 200)")

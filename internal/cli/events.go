@@ -78,6 +78,7 @@ func eventsListRun(ctx context.Context, o *eventsListOptions) error {
 					return err
 				}
 				all = append(all, listedEvent{Listing: k, Event: e})
+				warnUnreadable(o.IO.ErrOut, e)
 			}
 		}
 		return o.Export.Write(o.IO.Out, all, func(csv bool) rows {
@@ -133,6 +134,7 @@ func showEvent(ctx context.Context, s *session, o *eventOptions) error {
 	if err != nil {
 		return err
 	}
+	warnUnreadable(o.IO.ErrOut, *e)
 	return o.Export.Write(o.IO.Out, e, func(bool) rows {
 		r := rows{header: []string{"FIELD", "VALUE"}}
 		for _, kv := range [][2]string{
@@ -143,8 +145,22 @@ func showEvent(ctx context.Context, s *session, o *eventOptions) error {
 		} {
 			r.cells = append(r.cells, []string{kv[0], kv[1]})
 		}
+		for _, kv := range append(e.Venue.Fields(), [2]string{"Location", api.DeprecatedLocation(e.PhysicalLocation)}) {
+			if kv[1] != "" {
+				r.cells = append(r.cells, []string{kv[0], kv[1]})
+			}
+		}
 		return r
 	})
+}
+
+// warnUnreadable tells, on standard error, which fields of an event the
+// server sent in a shape evdesk cannot read: the event is listed without
+// them.
+func warnUnreadable(w io.Writer, e api.Event) {
+	if len(e.Unreadable) > 0 {
+		fmt.Fprintf(w, "evdesk: event %s (%s): could not read %s; shown without it\n", e.EventID, e.Name, api.UnreadableText(e.Unreadable))
+	}
 }
 
 func newEventsCreateCmd(f *Factory, runF runFunc[eventOptions]) *cobra.Command {

@@ -344,8 +344,17 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted by a signal: a normal way to leave
 	}
+	if err != nil && strings.Contains(err.Error(), "could not open TTY") {
+		return errNoTerminal // Bubble Tea's words name no way out
+	}
 	return err
 }
+
+// errNoTerminal is the console started where there is no terminal (a
+// pipe, a scheduler, a service).
+var errNoTerminal = errors.New("the console needs a terminal, and none is attached here. " +
+	"For scripts and schedulers use the subcommands: evdesk events list, evdesk checkin EVENT_ID, " +
+	"evdesk emails status, evdesk phone check and more (evdesk --help lists them)")
 
 // errCommandTimeout is the cause of a context ended by --timeout.
 type errCommandTimeout struct{ after time.Duration }

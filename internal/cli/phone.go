@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -112,7 +113,9 @@ func phoneCheckRun(ctx context.Context, o *phoneOptions) error {
 		if err != nil {
 			return err
 		}
-		failed, err := writePhoneCheck(o, b.File, s, results)
+		warnings := b.Warnings()
+		warn(o.IO.ErrOut, warnings)
+		failed, err := writePhoneCheck(o, b.File, s, results, warnings)
 		if err != nil {
 			return err
 		}
@@ -124,7 +127,7 @@ func phoneCheckRun(ctx context.Context, o *phoneOptions) error {
 }
 
 // writePhoneCheck prints the results and returns how many failed.
-func writePhoneCheck(o *phoneOptions, file string, s *session, results []baseline.Result) (int, error) {
+func writePhoneCheck(o *phoneOptions, file string, s *session, results []baseline.Result, warnings []string) (int, error) {
 	failed := 0
 	for _, r := range results {
 		if !r.Pass {
@@ -140,7 +143,8 @@ func writePhoneCheck(o *phoneOptions, file string, s *session, results []baselin
 			Results  []baseline.Result `json:"results"`
 			Passed   int               `json:"passed"`
 			Failed   int               `json:"failed"`
-		}{file, s.profile, s.account, results, len(results) - failed, failed}, nil)
+			Warnings []string          `json:"warnings,omitempty"`
+		}{file, s.profile, s.account, results, len(results) - failed, failed, warnings}, nil)
 	}
 	rows := make([][]string, len(results))
 	for i, r := range results {
@@ -152,7 +156,11 @@ func writePhoneCheck(o *phoneOptions, file string, s *session, results []baselin
 		if r.Actual != nil {
 			actual = clip(string(r.Actual), 60)
 		}
-		rows[i] = []string{verdict, r.Path, clip(r.Expectation.String(), 40), actual}
+		path := r.Path
+		if _, ok := api.PhoneDeprecation(r.Path); ok {
+			path += " (deprecated)"
+		}
+		rows[i] = []string{verdict, path, clip(r.Expectation.String(), 40), actual}
 	}
 	if err := writeTable(w, rowsOf([]string{"RESULT", "PATH", "EXPECTED", "ACTUAL"}, rows)); err != nil {
 		return failed, err
@@ -282,6 +290,7 @@ func readPhoneSettings(ctx context.Context, o *phoneOptions, profile string, opt
 
 func writePhoneCompare(o *phoneOptions, left, right string, changes []snapshot.Change) error {
 	w, clip := o.IO.Out, o.IO.clipper()
+	warn(o.IO.ErrOut, snapshot.Deprecated(changes))
 	if o.Export.Is(formatJSON) {
 		type difference struct {
 			Path  string          `json:"path"`
@@ -305,7 +314,7 @@ func writePhoneCompare(o *phoneOptions, left, right string, changes []snapshot.C
 	fmt.Fprintf(w, "%s between %s and %s:\n", plural(len(changes), "difference"), left, right)
 	rows := make([][]string, len(changes))
 	for i, c := range changes {
-		rows[i] = []string{c.Path, orNone(c.Before, clip), orNone(c.After, clip)}
+		rows[i] = []string{deprecatedPath(c.Path), orNone(c.Before, clip), orNone(c.After, clip)}
 	}
 	return writeTable(w, rowsOf([]string{"PATH", strings.ToUpper(left), strings.ToUpper(right)}, rows))
 }
@@ -421,6 +430,9 @@ func writePhoneSettings(o *phoneOptions, settings *api.PhoneSettings) error {
 			}
 		}
 		details := strings.Join(policy.Describe(settings, k), " ")
+		if dep := settings.DeprecatedFields(k); len(dep) > 0 { // first, so no clip hides it
+			details = "[deprecated fields: " + strings.Join(dep, ", ") + "] " + details
+		}
 		cells = append(cells, []string{k, policy.Group(k), state, lock, clip(details, 90)})
 	}
 	return o.Export.Write(o.IO.Out, settings, func(bool) rows {
@@ -430,6 +442,8 @@ func writePhoneSettings(o *phoneOptions, settings *api.PhoneSettings) error {
 
 func writePhoneDiff(o *phoneOptions, path string, before *snapshot.Snapshot, changes []snapshot.Change) error {
 	w, clip := o.IO.Out, o.IO.clipper()
+	warnings := snapshot.Deprecated(changes)
+	warn(o.IO.ErrOut, warnings)
 	if o.Export.Is(formatJSON) {
 		if changes == nil {
 			changes = []snapshot.Change{}
@@ -438,7 +452,8 @@ func writePhoneDiff(o *phoneOptions, path string, before *snapshot.Snapshot, cha
 			Snapshot string            `json:"snapshot"`
 			SavedAt  *time.Time        `json:"saved_at,omitempty"`
 			Changes  []snapshot.Change `json:"changes"`
-		}{path, savedAt(before), changes}, nil)
+			Warnings []string          `json:"warnings,omitempty"`
+		}{path, savedAt(before), changes, warnings}, nil)
 	}
 	if o.Export.Is(formatCSV) { // the changes alone, one a row
 		r := rows{header: []string{"CHANGE", "PATH", "BEFORE", "AFTER"}}
@@ -458,9 +473,24 @@ func writePhoneDiff(o *phoneOptions, path string, before *snapshot.Snapshot, cha
 	fmt.Fprintf(w, "%d changes since %s:\n", len(changes), since)
 	rows := make([][]string, len(changes))
 	for i, c := range changes {
-		rows[i] = []string{string(c.Kind), c.Path, orNone(c.Before, clip), orNone(c.After, clip)}
+		rows[i] = []string{string(c.Kind), deprecatedPath(c.Path), orNone(c.Before, clip), orNone(c.After, clip)}
 	}
 	return writeTable(w, rowsOf([]string{"CHANGE", "PATH", "BEFORE", "AFTER"}, rows))
+}
+
+// deprecatedPath marks a settings path the provider deprecated.
+func deprecatedPath(path string) string {
+	if _, ok := api.PhoneDeprecation(path); ok {
+		return path + " (deprecated)"
+	}
+	return path
+}
+
+// warn prints warnings on standard error, one a line.
+func warn(w io.Writer, warnings []string) {
+	for _, text := range warnings {
+		fmt.Fprintln(w, "evdesk: warning:", text)
+	}
 }
 
 func savedAt(s *snapshot.Snapshot) *time.Time {

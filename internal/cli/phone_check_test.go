@@ -196,8 +196,15 @@ func TestPhoneCompareCommand(t *testing.T) {
 
 	out, stderr, err := execute(t, "phone", "compare", "--with", "other")
 	code, msg := exitStatus(err)
-	if code != 1 || msg != "" || stderr != "" {
+	if code != 1 || msg != "" {
 		t.Fatalf("exit %d %q %q\n%s", code, msg, stderr, out)
+	}
+	// The accounts differ in deprecated fields: the table marks them and
+	// each warns once, naming its replacement.
+	if !strings.Contains(out, "auto_call_recording.recording_start_prompt (deprecated)") ||
+		strings.Count(stderr, "evdesk: warning: ") != 3 ||
+		!strings.Contains(stderr, "auto_call_recording.recording_start_prompt is deprecated by the provider, to be removed: use auto_call_recording.inbound_audio_notification.recording_start_prompt and auto_call_recording.outbound_audio_notification.recording_start_prompt instead") {
+		t.Fatalf("deprecated fields unmarked:\n%s\n%s", out, stderr)
 	}
 	for _, want := range []string{"between demo and other:", "PATH", "DEMO", "OTHER",
 		"voicemail.enable ", "international_calling.enable ", "international_calling.locked ",
@@ -306,5 +313,30 @@ func TestReportErrorChoosesStatusAndStaysQuietOnDrift(t *testing.T) {
 		if code != c.code || b.String() != c.out {
 			t.Errorf("%v: %d %q", c.err, code, b.String())
 		}
+	}
+}
+
+// A baseline that checks a deprecated field still checks it, and warns
+// with its line and the replacement, on stderr and in the JSON; the
+// settings table marks the setting that carries deprecated fields.
+func TestPhoneDeprecatedFieldsAreMarked(t *testing.T) {
+	dir, _ := startPhoneSim(t)
+	policy := writeFile(t, dir, "policy.toml", "[expect]\n\"auto_call_recording.recording_start_prompt\" = true\n")
+	out, stderr, err := execute(t, "phone", "check", "--baseline", policy)
+	if code, _ := exitStatus(err); code > 1 {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	if !strings.Contains(stderr, "policy.toml:2: auto_call_recording.recording_start_prompt is deprecated by the provider") ||
+		!strings.Contains(stderr, "inbound_audio_notification.recording_start_prompt") ||
+		!strings.Contains(out, "auto_call_recording.recording_start_prompt (deprecated)") {
+		t.Fatalf("no warning:\n%s\n%s", out, stderr)
+	}
+	out, _, _ = execute(t, "phone", "check", "--baseline", policy, "-o", "json")
+	if !strings.Contains(out, `"warnings": [`) {
+		t.Fatalf("json lacks the warning:\n%s", out)
+	}
+	out, _, err = execute(t, "phone", "settings", "--types", "auto_call_recording,voicemail")
+	if err != nil || !strings.Contains(out, "[deprecated fields: recording_explicit_consent, recording_start_prompt, recording_start_prompt_audio_id]") {
+		t.Fatalf("settings table: %v\n%s", err, out)
 	}
 }

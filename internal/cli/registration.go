@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 )
 
 // registrationOptions are `register`'s and `ticket-types`' options.
@@ -179,6 +180,11 @@ func registerRun(ctx context.Context, o *registrationOptions) error {
 				}
 			}
 			return err
+		}
+		// The desks on this computer learn the names (a failure costs only
+		// the names).
+		if err := roster.LearnTickets(journalDir(s), o.EventID, req.Tickets, res); err != nil {
+			s.log.Warn("names of the registered not kept", "err", err)
 		}
 		outcomes := ticketOutcomes(o.Emails, res)
 		if err := o.Export.Write(o.IO.Out, outcomes, func(bool) rows {

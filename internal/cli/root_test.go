@@ -75,6 +75,22 @@ func TestTimeoutSaysWhatItWaitedFor(t *testing.T) {
 	}
 }
 
+// TestServersRunUntilInterrupted: the commands that serve or run a desk
+// or the console are not ended by --timeout (the simulator was, after the
+// default five minutes, taking the desks pointed at it offline).
+func TestServersRunUntilInterrupted(t *testing.T) {
+	root := NewRootCmd(NewFactory(System()))
+	for _, path := range [][]string{{"sim"}, {"webhooks", "listen"}, {"desk"}} {
+		cmd, _, err := root.Find(path)
+		if err != nil {
+			t.Fatalf("%v: %v", path, err)
+		}
+		if cmd.Annotations[interactive] == "" {
+			t.Errorf("evdesk %s ends at --timeout", strings.Join(path, " "))
+		}
+	}
+}
+
 func TestVersionReportsModuleAndRevision(t *testing.T) {
 	info := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/evdesk/evdesk", Version: "v1.4.0"},
 		Settings: []debug.BuildSetting{{Key: "GOOS", Value: "windows"}, {Key: "GOARCH", Value: "arm64"},

@@ -23,8 +23,9 @@ func newSimCmd() *cobra.Command {
 		redirectURI   string
 	)
 	cmd := &cobra.Command{
-		Use:   "sim",
-		Short: "Serve the API simulator for local development and tests",
+		Use:         "sim",
+		Annotations: map[string]string{interactive: "serves until interrupted"},
+		Short:       "Serve the API simulator for local development and tests",
 		Long: "Serve the simulator: the whole API in memory with deterministic demo data.\n" +
 			"It prints shell-ready variables, and --env-file writes them to a file (0600,\n" +
 			"atomically, once it listens) while it keeps serving, so another shell can load\n" +

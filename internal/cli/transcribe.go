@@ -77,7 +77,11 @@ func newTranscriber(ctx context.Context, f *Factory, flags rootFlags, s *session
 		ts, err = auth.NewJWTSource(auth.AICredentials{APIKey: sim.DemoAIKey, APISecret: sim.DemoAISecret})
 	} else {
 		var p config.Profile
-		if p, err = f.Profile(flags.profile); err == nil {
+		load := f.Profile
+		if flags.other {
+			load = f.OwnProfile
+		}
+		if p, err = load(flags.profile); err == nil {
 			ts, err = auth.JWTSourceFor(ctx, p, nil)
 		}
 	}

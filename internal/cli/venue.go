@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/evdesk/evdesk/internal/checkin/mesh"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views/checkin"
 )
 
 func newVenueCmd() *cobra.Command {
@@ -71,12 +74,18 @@ type venueFlags struct {
 }
 
 func (v *venueFlags) add(cmd *cobra.Command) {
+	v.addCommon(cmd, "join the desks of a venue, with its secret file (evdesk venue init)")
+	cmd.Flags().BoolVar(&v.arrivals, "arrivals", false, "with --venue --headless: also write a line for each check-in another desk makes, when this desk learns of it")
+}
+
+// addCommon adds the flags that reach a venue; venue says what --venue
+// does.
+func (v *venueFlags) addCommon(cmd *cobra.Command, venue string) {
 	fl := cmd.Flags()
-	fl.StringVar(&v.file, "venue", "", "join the desks of a venue, with its secret file (evdesk venue init)")
-	fl.StringVar(&v.listen, "listen", "", fmt.Sprintf("with --venue: where this desk listens for the venue's other desks (default 0.0.0.0:%d)", mesh.DefaultPort))
-	fl.StringSliceVar(&v.join, "join", nil, "with --venue: HOST:PORT of other desks to reach (where the network blocks discovery)")
+	fl.StringVar(&v.file, "venue", "", venue)
+	fl.StringVar(&v.listen, "listen", "", fmt.Sprintf("with --venue: where to listen for the venue's desks (default 0.0.0.0:%d)", mesh.DefaultPort))
+	fl.StringSliceVar(&v.join, "join", nil, "with --venue: HOST:PORT of desks to reach (where the network blocks discovery)")
 	fl.BoolVar(&v.noMDNS, "no-mdns", false, "with --venue: do not look for the venue's desks on the local network")
-	fl.BoolVar(&v.arrivals, "arrivals", false, "with --venue --headless: also write a line for each check-in another desk makes, when this desk learns of it")
 }
 
 // check says what is wrong with the flags before anything starts.
@@ -115,4 +124,66 @@ func (v *venueFlags) opener(journal string, logf func(string, ...any), onArrival
 		}
 		return n, nil
 	}, nil
+}
+
+// watcher returns what makes a board's watch of its venue, or nil without
+// --venue.
+func (v *venueFlags) watcher(journal string, logf func(string, ...any)) (func(eventID, sessionID string) (checkin.VenueWatch, error), error) {
+	if v.file == "" {
+		return nil, nil
+	}
+	sec, err := mesh.ReadSecret(v.file)
+	if err != nil {
+		return nil, err
+	}
+	return func(eventID, sessionID string) (checkin.VenueWatch, error) {
+		ob, err := mesh.Observe(mesh.Options{Secret: sec, Dir: filepath.Join(journal, "venue", sec.ID, "board"),
+			Listen: v.listen, Join: v.join, Discover: !v.noMDNS && len(v.join) == 0, Logf: logf}, eventID, sessionID)
+		if err != nil {
+			return nil, err
+		}
+		return ob, nil
+	}, nil
+}
+
+// addWatch adds the flags of a command that watches a venue without being
+// a desk of it (checkin stats).
+func (v *venueFlags) addWatch(cmd *cobra.Command) {
+	v.addCommon(cmd, "also show the venue's desks, with its secret file (evdesk venue init)")
+}
+
+// venueWait bounds how long a command waits to see its venue.
+const venueWait = 30 * time.Second
+
+// watchOnce joins the venue as a watcher, waits until it has heard from
+// its desks and the upstream desk (at most venueWait), and leaves; nil
+// without --venue.
+func (v *venueFlags) watchOnce(ctx context.Context, journal, eventID, sessionID string) (*venue.Info, error) {
+	open, err := v.watcher(filepath.Join(journal, "stats"), nil)
+	if err != nil || open == nil {
+		return nil, err
+	}
+	w, err := open(eventID, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(ctx, venueWait)
+	defer cancel()
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		in := w.Info()
+		if in.State == "meshed" && in.Upstream != "" && len(in.Desks) > 0 {
+			return &in, nil
+		}
+		select {
+		case <-ctx.Done():
+			if in.State != "meshed" {
+				return nil, fmt.Errorf("--venue: no desk of venue %q answered within %v (%s)", in.Name, venueWait, ui.OrDash(in.Err))
+			}
+			return &in, nil
+		case <-t.C:
+		}
+	}
 }

@@ -228,7 +228,11 @@ func (o *listenOptions) listen(ctx context.Context, secret, profile string, s *s
 		return fmt.Errorf("listen on %s: %w", o.Addr, err)
 	}
 	srv := webhook.Serve(ln, l, 0)
-	workers.Go(func() { l.Run(ctx) })
+	// The listener's own context: on the way out it stops after serving
+	// does, and what it accepted is drained before the workers stop.
+	runCtx, stopRun := context.WithCancel(context.Background())
+	var runner sync.WaitGroup
+	runner.Go(func() { l.Run(runCtx) })
 	url := "http://" + srv.Addr().String() + "/"
 	errOut.printf("evdesk: listening for webhook deliveries on %s (any path); recordings go to %s\n", url, spool.Dir)
 	if s != nil && s.demoSim != nil {
@@ -239,6 +243,9 @@ func (o *listenOptions) listen(ctx context.Context, secret, profile string, s *s
 	shut, stop := context.WithTimeout(context.Background(), 2*time.Second)
 	defer stop()
 	err = srv.Shutdown(shut)
+	stopRun()
+	runner.Wait()
+	l.Drain()
 	cancel()
 	workers.Wait()
 	if errors.Is(err, context.DeadlineExceeded) {

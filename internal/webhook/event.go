@@ -213,7 +213,7 @@ func scalarText(v any) (string, bool) {
 // the change log's new fields, sanitised.
 func (e Event) Words() string {
 	var b strings.Builder
-	b.WriteString(e.ReceivedAt.Format("15:04:05"))
+	b.WriteString(e.ReceivedAt.UTC().Format("15:04:05Z")) // the day is in -o json
 	b.WriteString("  ")
 	b.WriteString(sanitize.Line(e.Name))
 	switch {

@@ -112,6 +112,20 @@ func (l *Listener) Run(ctx context.Context) {
 	}
 }
 
+// Drain hands the events still queued to Handle, for a listener that has
+// stopped serving (and whose Run has returned): a delivery answered 200
+// is never dropped on the way out.
+func (l *Listener) Drain() {
+	for {
+		select {
+		case ev := <-l.queue:
+			l.o.Handle(ev)
+		default:
+			return
+		}
+	}
+}
+
 // ServeHTTP answers one request: at any path, POST only.
 func (l *Listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	select {

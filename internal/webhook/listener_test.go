@@ -308,3 +308,19 @@ func TestWordsAreSanitised(t *testing.T) {
 		t.Errorf("words %q", w)
 	}
 }
+
+// TestDrainHandlesWhatWasAccepted: events accepted but not yet handled
+// when the listener stops are handled, not dropped.
+func TestDrainHandlesWhatWasAccepted(t *testing.T) {
+	var handled []string
+	l, err := NewListener(Options{Secret: testSecret, Handle: func(e Event) { handled = append(handled, e.Name) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.queue <- Event{Name: "a"}
+	l.queue <- Event{Name: "b"}
+	l.Drain()
+	if len(handled) != 2 || handled[0] != "a" || handled[1] != "b" {
+		t.Errorf("handled %v", handled)
+	}
+}

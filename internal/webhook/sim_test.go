@@ -3,6 +3,7 @@ package webhook
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -40,10 +41,32 @@ func fire(t *testing.T, simURL, query string) (int, []sim.DeliveryResult) {
 // new fields; sending the last one again is refused as a replay.
 func TestListenerTakesTheSimulatorsDeliveries(t *testing.T) {
 	var validations atomic.Int32
+	forwarded := make(chan *http.Request, 64)
+	svc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		b, _ := io.ReadAll(req.Body)
+		req.Body = io.NopCloser(strings.NewReader(string(b)))
+		forwarded <- req
+	}))
+	defer svc.Close()
+	fwdErrs := make(chan error, 64)
+	fwd := NewForwarder(svc.URL, func(ev Event, err error) {
+		if err != nil {
+			select {
+			case fwdErrs <- fmt.Errorf("forward %s: %w", ev.Name, err):
+			default:
+			}
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go fwd.Run(ctx)
+	events := make(chan Event, 64)
 	r := newRig(t, func(o *Options) {
 		o.Now = time.Now // the simulator signs with the wall clock
 		o.Validated = func() { validations.Add(1) }
+		o.Handle = func(e Event) { events <- e; fwd.Send(e) }
 	})
+	r.events = events
 	s := simFor(t, r.srv.URL+"/hooks/evdesk", testSecret, []time.Duration{})
 	status, res := fire(t, s.URL, "")
 	if status != http.StatusOK || len(res) != len(NamedEvents) {
@@ -69,6 +92,18 @@ func TestListenerTakesTheSimulatorsDeliveries(t *testing.T) {
 	for _, n := range NamedEvents {
 		if !slices.Contains(got, n.Event) {
 			t.Errorf("%s was not delivered", n.Event)
+		}
+	}
+	// Each went on to the local service, verifiable there.
+	for range NamedEvents {
+		select {
+		case req := <-forwarded:
+			b, _ := io.ReadAll(req.Body)
+			if err := Verify(testSecret, req.Header.Get(HeaderTimestamp), req.Header.Get(HeaderSignature), b, time.Now()); err != nil {
+				t.Errorf("forwarded %s: %v", b, err)
+			}
+		case err := <-fwdErrs:
+			t.Fatal(err)
 		}
 	}
 	if _, res := fire(t, s.URL, "?replay=1"); len(res) != 1 || res[0].Status != http.StatusConflict {

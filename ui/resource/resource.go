@@ -203,7 +203,7 @@ func (b *Base[T]) onPage(p ui.Page[T]) tea.Cmd {
 		if b.cfg.Explain != nil {
 			why := b.cfg.Explain(p.Err)
 			b.Table.SetEmptyText(why)
-			err = explained{text: why, err: p.Err}
+			err = ui.Explain(why, p.Err)
 		}
 		b.Table.LoadFailed(err.Error())
 		return ui.Fail(what, err)
@@ -304,13 +304,3 @@ func (b *Base[T]) ShortHelp(actions ui.Actions) []key.Binding {
 func (b *Base[T]) FullHelp(actions ui.Actions) [][]key.Binding {
 	return [][]key.Binding{append(actions.FullHelp(), b.Ctx.Keys.Refresh), b.Table.Keys.Navigation()}
 }
-
-// explained is an error told in the screen's words, keeping the original
-// (and its details) underneath.
-type explained struct {
-	text string
-	err  error
-}
-
-func (e explained) Error() string { return e.text }
-func (e explained) Unwrap() error { return e.err }

@@ -332,7 +332,7 @@ func (m *Model) replace(i int, r Row) {
 		m.rows[i] = r
 		m.derive(i)
 		if m.filters() {
-			p, ok := m.filtered.index(i), m.matches(i)
+			p, ok := m.positionOf(&m.filtered, i), m.matches(i)
 			switch {
 			case p >= 0 && !ok:
 				m.filtered.set(slices.Delete(m.filtered.list, p, p+1))
@@ -342,8 +342,8 @@ func (m *Model) replace(i int, r Row) {
 		}
 		return
 	}
-	m.order.set(removeInt(m.order.ints(), i))
-	m.filtered.set(removeInt(m.filtered.list, i))
+	m.order.set(m.remove(m.order.ints(), i))
+	m.filtered.set(m.remove(m.filtered.list, i))
 	m.rows[i] = r
 	m.derive(i)
 	m.order.set(m.insertSorted(m.order.list, i))
@@ -364,15 +364,28 @@ func (m *Model) RemoveRow(id string) bool {
 	}
 	delete(m.byID, id)
 	m.own()
-	m.order.set(removeInt(m.order.ints(), i))
-	m.filtered.set(removeInt(m.filtered.list, i))
+	m.order.set(m.remove(m.order.ints(), i))
+	m.filtered.set(m.remove(m.filtered.list, i))
 	m.kill(i)
 	m.restore(keep)
 	return true
 }
 
-func removeInt(s []int, v int) []int {
-	if k := slices.Index(s, v); k >= 0 {
+// positionOf is the position of row i in q, or -1. A list is always in display
+// order, a total order, so a binary search finds it.
+func (m *Model) positionOf(q *positions, i int) int {
+	if q.ident {
+		return q.index(i)
+	}
+	if k, ok := slices.BinarySearchFunc(q.list, i, m.compare); ok {
+		return k
+	}
+	return -1
+}
+
+// remove drops row i from s, a list in display order.
+func (m *Model) remove(s []int, i int) []int {
+	if k, ok := slices.BinarySearchFunc(s, i, m.compare); ok {
 		return slices.Delete(s, k, k+1)
 	}
 	return s
@@ -457,7 +470,7 @@ func (m *Model) restore(k mark) {
 	m.cursor = k.cursor
 	if k.id != "" {
 		if i, ok := m.find(k); ok {
-			if p := m.visible().index(i); p >= 0 {
+			if p := m.positionOf(m.visible(), i); p >= 0 {
 				m.cursor = p
 			}
 		}

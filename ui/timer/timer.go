@@ -7,11 +7,11 @@
 package timer
 
 import (
-	"reflect"
 	"time"
 
-	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/ui/internal/teax"
 )
 
 // codes holds the entry point of every kind of timer command. Closures made
@@ -21,16 +21,16 @@ var codes = map[uintptr]bool{}
 
 func register(cmd tea.Cmd) {
 	if cmd != nil {
-		codes[reflect.ValueOf(cmd).Pointer()] = true
+		codes[teax.CodeOf(cmd)] = true
 	}
 }
 
 func init() {
 	register(After(time.Second, nil))
 	register(Map(func() tea.Msg { return nil }, nil))
-	c := cursor.New()
-	c.SetMode(cursor.CursorBlink)
-	register(c.Blink())
+	for _, c := range teax.LibraryTimers() {
+		register(c)
+	}
 }
 
 // After answers fn(now) once d has passed. The console's own timers all
@@ -52,7 +52,7 @@ func After(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 
 // Is reports whether cmd waits on the wall clock before it answers.
 func Is(cmd tea.Cmd) bool {
-	return cmd != nil && codes[reflect.ValueOf(cmd).Pointer()]
+	return cmd != nil && codes[teax.CodeOf(cmd)]
 }
 
 // Map returns a timer command that answers what cmd answers, passed

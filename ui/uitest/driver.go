@@ -6,7 +6,6 @@
 package uitest
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/ui/internal/golden"
+	"github.com/evdesk/evdesk/ui/internal/teax"
 	"github.com/evdesk/evdesk/ui/timer"
 )
 
@@ -200,7 +200,7 @@ func (d *Driver) run(cmd tea.Cmd) {
 			queue = append(queue, m...)
 			continue
 		}
-		if seq, ok := asSequence(msg); ok {
+		if seq, ok := teax.Sequence(msg); ok {
 			for _, sc := range seq {
 				if sc == nil || isTimer(sc) {
 					continue
@@ -211,19 +211,6 @@ func (d *Driver) run(cmd tea.Cmd) {
 		}
 		d.deliver(msg)
 	}
-}
-
-// asSequence unpacks tea.Sequence's message, an unexported slice of commands.
-func asSequence(msg tea.Msg) ([]tea.Cmd, bool) {
-	v := reflect.ValueOf(msg)
-	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeOf(tea.Cmd(nil)) {
-		return nil, false
-	}
-	out := make([]tea.Cmd, v.Len())
-	for i := range out {
-		out[i] = v.Index(i).Interface().(tea.Cmd)
-	}
-	return out, true
 }
 
 func isTimer(c tea.Cmd) bool { return timer.Is(c) }

@@ -188,7 +188,7 @@ func TestRefusedLinkFormStaysOpenAtItsField(t *testing.T) {
 	r.Press("enter", "space", "enter") // addresses; options: email at join
 	r.Contains("Not saved: the reason is under the field marked ! (flags)",
 		"! security_at_join.email_authentication applies only to registration",
-		"[x] require the registration email at join", "field 9 of 9")
+		"[x] require the registration email at join", "field 9/9")
 	r.Golden("refused_group_join_80x24")
 	if l := r.links(t); len(l) != 2 {
 		t.Fatalf("a refused link was created: %+v", l)

@@ -100,7 +100,9 @@ func (b *board) view(w, h int) string {
 	t := b.ctx.Theme
 	st := b.stats
 	head := t.Title.Render("ARRIVALS BOARD")
-	if !st.Synced.IsZero() {
+	if b.venue != nil && b.venue.State == "meshed" {
+		head += t.Muted.Render("  live from the venue")
+	} else if !st.Synced.IsZero() {
 		head += t.Muted.Render("  synced " + ui.ClockAt(st.Synced, b.deps.Now(), b.deps.Local))
 	} else {
 		head += t.Muted.Render("  not synced yet")
@@ -284,7 +286,10 @@ func (d *Desk) toggleBoard() tea.Cmd {
 // health, for the board's right column.
 func (b *board) venueLines(h int) []string {
 	t, in := b.ctx.Theme, b.venue
-	out := []string{t.Header.Render("Venue " + ansi.Truncate(sanitize.Line(in.Name), 24, "…")), "  " + b.venueHealth()}
+	out := []string{t.Header.Render("Venue " + ansi.Truncate(sanitize.Line(in.Name), 24, "…"))}
+	for _, part := range b.venueHealth() {
+		out = append(out, "  "+part)
+	}
 	now := b.deps.Now()
 	for _, dk := range in.Desks {
 		role := ""
@@ -296,11 +301,12 @@ func (b *board) venueLines(h int) []string {
 		case dk.Alone:
 			role = t.Warning.Render("alone")
 		}
-		line := fmt.Sprintf("  %-16s %7s", ansi.Truncate(sanitize.Line(ui.OrDash(dk.Name)), 16, "…"), ui.Thousands(dk.Scans))
+		line := fmt.Sprintf("  %-14s %7s ", ansi.Truncate(sanitize.Line(ui.OrDash(dk.Name)), 14, "…"), ui.Thousands(dk.Scans)) +
+			role + strings.Repeat(" ", max(0, 8-ansi.StringWidth(role)))
 		if dk.Pending > 0 {
-			line += t.Muted.Render(fmt.Sprintf(" (%s waiting)", ui.Thousands(dk.Pending)))
+			line += t.Muted.Render(fmt.Sprintf(" %s waiting", ui.Thousands(dk.Pending)))
 		}
-		out = append(out, line+" "+role)
+		out = append(out, line)
 	}
 	if len(in.Twice) > 0 {
 		out = append(out, t.Warning.Render(fmt.Sprintf("Admitted twice during a split: %d", len(in.Twice))))
@@ -322,9 +328,9 @@ func (b *board) venueLines(h int) []string {
 // venueSilent is how long a desk may go unheard before the board says so.
 const venueSilent = 10 * time.Second
 
-// venueHealth is the mesh in a few words: "meshed · upstream Door B ·
-// 3 copies · 12 to send".
-func (b *board) venueHealth() string {
+// venueHealth is the mesh in a few words, in two parts: "MESHED ·
+// upstream Door B" and "3 copies · 12 to send".
+func (b *board) venueHealth() []string {
 	t, in := b.ctx.Theme, b.venue
 	var state string
 	switch in.State {
@@ -335,23 +341,24 @@ func (b *board) venueHealth() string {
 	default:
 		state = t.Warning.Render("JOINING")
 	}
-	parts := []string{state}
+	first := state + " · no upstream desk yet"
 	if in.Upstream != "" {
-		parts = append(parts, "upstream "+sanitize.Line(in.Upstream))
-	} else {
-		parts = append(parts, "no upstream desk yet")
+		first = state + " · upstream " + ansi.Truncate(sanitize.Line(in.Upstream), 20, "…")
 	}
-	if in.Replicas > 0 {
-		parts = append(parts, fmt.Sprintf("%d copies", in.Replicas))
+	second := ui.Thousands(in.Queue) + " to send"
+	switch {
+	case in.Replicas == 1:
+		second = "1 copy · " + second
+	case in.Replicas > 1:
+		second = fmt.Sprintf("%d copies · %s", in.Replicas, second)
 	}
-	parts = append(parts, ui.Thousands(in.Queue)+" to send")
-	return strings.Join(parts, " · ")
+	return []string{first, second}
 }
 
 // venueLine is the venue on one line, for a narrow board.
 func (b *board) venueLine(w int) string {
 	in := b.venue
-	s := b.ctx.Theme.Header.Render("Venue: ") + b.venueHealth() + fmt.Sprintf(" · %d desks", len(in.Desks))
+	s := b.ctx.Theme.Header.Render("Venue: ") + strings.Join(b.venueHealth(), " · ") + fmt.Sprintf(" · %d desks", len(in.Desks))
 	if len(in.Twice) > 0 {
 		s += b.ctx.Theme.Warning.Render(fmt.Sprintf(" · %d admitted twice", len(in.Twice)))
 	}

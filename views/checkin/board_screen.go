@@ -2,6 +2,7 @@ package checkin
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -28,6 +29,9 @@ type Board struct {
 	sync       ui.Task
 	registered int
 	err        error
+	// vw watches the venue (--board --venue); closed once the screen is.
+	vw     VenueWatch
+	closed bool
 
 	width, height int
 }
@@ -40,7 +44,17 @@ type (
 		err        error
 	}
 	boardSyncTickMsg struct{}
+	// venueWatchMsg: the board joined its venue as a watcher.
+	venueWatchMsg struct {
+		vw  VenueWatch
+		err error
+	}
+	// venueTickMsg asks the venue's state again.
+	venueTickMsg struct{}
 )
+
+// venueEvery is how often a board reads its venue's state.
+const venueEvery = time.Second
 
 // NewBoard shows the arrivals board of an event, or of one of its sessions.
 // Times of check-ins a desk on this computer saw come from its cache; the
@@ -58,7 +72,20 @@ func NewBoard(ctx *ui.Context, d Deps, eventID, eventName, sessionID string) ui.
 
 func (s *Board) Title() string { return "Board: " + s.eventName }
 
-func (s *Board) Init() tea.Cmd { return tea.Batch(s.syncNow(), s.b.loadSessions()) }
+func (s *Board) Init() tea.Cmd { return tea.Batch(s.syncNow(), s.b.loadSessions(), s.watchVenue()) }
+
+// watchVenue joins the venue as a watcher, in the background (its engine
+// takes a moment to start).
+func (s *Board) watchVenue() tea.Cmd {
+	open, ev, sess := s.deps.WatchVenue, s.eventID, s.sessionID
+	if open == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		vw, err := open(ev, sess)
+		return venueWatchMsg{vw: vw, err: err}
+	}
+}
 
 // syncNow syncs the history and asks the registered count.
 func (s *Board) syncNow() tea.Cmd {
@@ -75,6 +102,11 @@ func (s *Board) syncNow() tea.Cmd {
 func (s *Board) Close() {
 	s.sync.Stop()
 	s.b.stop()
+	s.closed = true
+	if vw := s.vw; vw != nil {
+		s.vw = nil
+		go func() { _ = vw.Close() }() // its engine takes a moment to stop
+	}
 }
 
 func (s *Board) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
@@ -95,6 +127,24 @@ func (s *Board) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return s, nil
 		}
 		return s, s.syncNow()
+	case venueWatchMsg:
+		if msg.err != nil {
+			s.err = fmt.Errorf("venue: %w", msg.err)
+			return s, nil
+		}
+		if s.closed { // left meanwhile
+			go func() { _ = msg.vw.Close() }()
+			return s, nil
+		}
+		s.vw = msg.vw
+		return s, func() tea.Msg { return venueTickMsg{} }
+	case venueTickMsg:
+		if s.vw == nil {
+			return s, nil
+		}
+		in := s.vw.Info()
+		s.b.venue = &in
+		return s, timer.After(venueEvery, func(time.Time) tea.Msg { return venueTickMsg{} })
 	case boardMsg:
 		return s, s.b.update(msg)
 	case boardTickMsg:

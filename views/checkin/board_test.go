@@ -1,7 +1,15 @@
 package checkin
 
 import (
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/ui"
 )
 
 // F4 shows the arrivals board in place of the result box, live: checked in
@@ -40,4 +48,77 @@ func TestBoardScreenAlone(t *testing.T) {
 	r.Press("r")
 	r.Contains("Checked in 1 of 20,000", "Door A")
 	r.Golden("board_80x24")
+}
+
+// A desk of a venue shows the venue on its board: every desk heard from
+// with its scans and role, the mesh's state, who sends upstream, and the
+// people admitted twice during a split; at 80 columns, on one line.
+func TestBoardShowsTheVenue(t *testing.T) {
+	now := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
+	d := Deps{Now: func() time.Time { return now }, Local: time.UTC}
+	b := newBoard(&ui.Context{Theme: ui.NewTheme(true, true)}, d, "ev", "sess")
+	b.show(roster.Stats{CheckedIn: 3, Registered: 10})
+	b.venue = &venue.Info{Name: "Test Hall", State: "meshed", Upstream: "Door B", Replicas: 3, Queue: 12,
+		Desks: []venue.DeskInfo{
+			{Name: "Door A", Scans: 1204, Seen: now},
+			{Name: "Door B", Upstream: true, Scans: 980, Pending: 5, Seen: now},
+			{Name: "Door \x1b[31mC", Alone: true, Scans: 7, Seen: now},
+			{Name: "Door D", Scans: 1, Seen: now.Add(-time.Minute)},
+		},
+		Twice: []venue.Twice{{Email: "ana@example.org", First: "Door A", Again: "Door C", At: now.Add(-time.Minute)}}}
+	wide := ansi.Strip(b.view(120, 36))
+	for _, want := range [][]string{{"Venue Test Hall"}, {"MESHED · upstream Door B"}, {"3 copies · 12 to send"},
+		{"Door A", "1,204"}, {"Door B", "980", "upstream", "5 waiting"}, {"Door", "C", "7", "alone"}, {"Door D", "1", "silent"},
+		{"Admitted twice during a split: 1"}, {"ana@example.org Door A, again Door C 09:29"}} {
+		if !hasLineWith(wide, want...) {
+			t.Errorf("the wide board has no line with %q:\n%s", want, wide)
+		}
+	}
+	narrow := ansi.Strip(b.view(80, 24))
+	if !strings.Contains(narrow, "Venue: MESHED · upstream Door B") {
+		t.Errorf("the narrow board lacks the venue line:\n%s", narrow)
+	}
+	if strings.ContainsRune(wide+narrow, '\x1b') {
+		t.Error("a desk's name reached the screen with its escape")
+	}
+	b.venue.State, b.venue.Upstream = "alone", ""
+	if s := ansi.Strip(b.view(120, 36)); !strings.Contains(s, "CUT OFF: working alone · no upstream") {
+		t.Errorf("cut off:\n%s", s)
+	}
+}
+
+// hasLineWith reports whether a line of s holds every part, in order.
+func hasLineWith(s string, parts ...string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		rest, ok := line, true
+		for _, p := range parts {
+			i := strings.Index(rest, p)
+			if i < 0 {
+				ok = false
+				break
+			}
+			rest = rest[i+len(p):]
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// fakeVenue is a venue as a board watcher sees it.
+type fakeVenue struct{ in venue.Info }
+
+func (f fakeVenue) Info() venue.Info { return f.in }
+func (f fakeVenue) Close() error     { return nil }
+
+// `evdesk desk --board --venue` watches the venue: its desks, who sends
+// upstream and the mesh's state join the board.
+func TestBoardScreenWatchesItsVenue(t *testing.T) {
+	watch := func(ev, sess string) (VenueWatch, error) {
+		return fakeVenue{venue.Info{Name: "Test Hall", State: "meshed", Upstream: "Door B", Replicas: 3,
+			Desks: []venue.DeskInfo{{Name: "Door A", Scans: 12, Seen: testClock()}, {Name: "Door B", Upstream: true, Seen: testClock()}}}}, nil
+	}
+	r := newRig(t, boardOnly(), withSize(120, 36), withVenueWatch(watch))
+	r.Contains("ARRIVALS BOARD", "Venue Test Hall", "MESHED · upstream Door B", "3 copies")
 }

@@ -50,6 +50,9 @@ type Deps struct {
 	// Venue, when set, makes a desk's membership of its venue (evdesk
 	// desk --venue): the desks of a venue agree and share one sender.
 	Venue func(eventID, sessionID string) (venue.Venue, error)
+	// WatchVenue, when set, lets a board (evdesk desk --board --venue)
+	// watch the venue's desks without being one.
+	WatchVenue func(eventID, sessionID string) (VenueWatch, error)
 	// Extras: walk-ins, badges, the on_checkin hook (door.go).
 	Extras Extras
 
@@ -111,4 +114,10 @@ type testHooks struct {
 	walkinSleep func(ctx context.Context, d time.Duration) error
 	// printing adjusts the print queue's options (a faster poll).
 	printing func(*printing.Options)
+}
+
+// VenueWatch is a venue as a board sees it (package mesh's Observer).
+type VenueWatch interface {
+	Info() venue.Info
+	Close() error
 }

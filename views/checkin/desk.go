@@ -75,7 +75,8 @@ type Desk struct {
 	resumed    int
 	rost       venue.RosterState
 	health     venue.Health
-	allDesks   int // check-ins the server holds, as last synced
+	allDesks   int         // check-ins the server holds, as last synced
+	vinfo      *venue.Info // the desk's venue (--venue), as last told
 
 	bell  bool
 	rings int // bells rung; for tests
@@ -91,6 +92,7 @@ type Desk struct {
 	showBoard bool
 	board     board
 	kiosk     *kiosk // nil unless a kiosk
+	lingers   bool   // left with scans unsent: its runtime sends on
 
 	width, height int
 }
@@ -162,6 +164,9 @@ func (d *Desk) Init() tea.Cmd {
 // caller's path.
 func (d *Desk) Close() {
 	d.board.stop()
+	if d.lingers {
+		return // it goes on sending; the shell closes it (background)
+	}
 	go d.rt.shutdown()
 }
 
@@ -254,6 +259,8 @@ func (d *Desk) update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			d.reg.table, _ = d.reg.table.Update(msg)
 		}
 		return d, nil
+	case leaveMsg:
+		return d, d.leave()
 	case tea.PasteMsg:
 		return d, d.onPaste(msg.Content)
 	case tea.KeyPressMsg:
@@ -271,6 +278,7 @@ func (d *Desk) refreshVenue() {
 		return
 	}
 	d.rost, d.health, d.allDesks = d.v.RosterState(), d.v.Health(), d.v.Arrivals().Len()
+	d.vinfo = venueInfo(d.v)
 	if d.searching {
 		d.reg.fill(d.rost)
 		d.refilter()
@@ -349,23 +357,31 @@ func (d *Desk) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		// Leaving asks, as quitting does: away from the desk, scans are
 		// ignored.
-		return ui.Ask("Leave the check-in desk? Away from it, scans are ignored.", d.leave())
+		return ui.Ask("Leave the check-in desk? Away from it, scans are ignored.",
+			func() tea.Msg { return leaveMsg{} })
 	}
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(k)
 	return cmd
 }
 
-// leave closes the desk: the venue desk closes in a command; the screen
-// pops.
+// leaveMsg is the yes to leaving the desk.
+type leaveMsg struct{}
+
+// leave closes the desk: the screen pops, and the venue desk closes in a
+// command, unless scans wait to be sent: then it goes on sending in the
+// background, and quitting asks first from wherever the user is.
 func (d *Desk) leave() tea.Cmd {
 	rt := d.rt
-	cmds := []tea.Cmd{func() tea.Msg { rt.shutdown(); return nil }, ui.Pop()}
-	if n := d.ConfirmQuit(); n != "" {
-		cmds = append(cmds, ui.Toast(ui.ToastInfo,
-			n+": kept in the journal, sent when this desk opens again (or by `evdesk checkin "+d.eventID+"`)"))
+	n := d.ConfirmQuit()
+	if n == "" || d.v == nil {
+		return tea.Batch(func() tea.Msg { rt.shutdown(); return nil }, ui.Pop())
 	}
-	return tea.Batch(cmds...)
+	key := journalKey(d.deps, d.eventID, d.sessionID)
+	linger(key, rt)
+	d.lingers = true
+	return tea.Batch(ui.Pop(), ui.Keep(&background{key: key, event: d.eventName, rt: rt}),
+		ui.Toast(ui.ToastInfo, n+": still sending in the background (kept in the journal; quitting asks first)"))
 }
 
 // onPaste treats every complete pasted line as a scan (a scanner in
@@ -575,6 +591,9 @@ func (d *Desk) onOpened(m openedMsg) tea.Cmd {
 func (d *Desk) onRecorded(m recordedMsg) tea.Cmd {
 	if m.err != nil {
 		why := "not saved: " + m.err.Error() + "; nothing was recorded, scan again"
+		if scanqueue.DiskFull(m.err) { // short: the path and the system's words do not fit
+			why = "not saved: the disk is full; nothing was recorded, scan again once there is space"
+		}
 		if d.searching {
 			d.closeSearch()
 		}
@@ -595,6 +614,7 @@ func (d *Desk) onRecorded(m recordedMsg) tea.Cmd {
 	if d.v != nil {
 		d.counts = d.v.Journal().Counts()
 	}
+	d.afterRecord(m.scans)
 	// The sender may have answered before this message arrived.
 	return d.reconcile()
 }

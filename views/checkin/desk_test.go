@@ -255,6 +255,7 @@ func TestLeavingTheDeskReleasesTheJournal(t *testing.T) {
 	r.Press("enter", "esc")   // and esc stays
 	r.Lacks("Leave the check-in desk?")
 	r.Contains("Desk: Observability Summit APAC", "ana@example.org")
+	r.settle("0 pending") // sent: nothing keeps the desk sending once it has left
 	r.Press("esc")
 	r.Press("ctrl+y")
 	r.Contains("choose an upcoming event")
@@ -330,4 +331,40 @@ func TestDeskHelpIsF1(t *testing.T) {
 	r.Contains("Keys", "history", "F1 or esc closes this help")
 	r.Press("f1")
 	r.Lacks("closes this help")
+}
+
+// A desk left with scans unsent goes on sending them in the background,
+// and quitting asks, from whatever screen the user is on (q or ctrl+c);
+// the desk opened again (F6) takes its journal over and sends the rest.
+func TestQuittingAsksForScansLeftSendingFromAnyScreen(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE")
+	r.sim.SetFaults(0, 0, 1) // every connection dropped
+	who := r.registered(1)
+	r.scan(who)
+	r.settle("OFFLINE", "1 pending")
+	r.Press("esc", "ctrl+y")
+	r.Contains("choose an upcoming event", "still sending in the background")
+	for _, k := range []string{"q", "ctrl+c"} {
+		r.Press(k)
+		r.Contains("1 check-in not yet sent (desk of Observability", "quit anyway?")
+		r.Press("n") // away from the desk, y and n answer
+		if r.Quit() {
+			t.Fatalf("%s quit with a scan unsent", k)
+		}
+		r.Lacks("quit anyway?")
+	}
+
+	r.sim.SetFaults(0, 0, 0)
+	r.Press("f6")
+	r.settle("ONLINE", "0 pending")
+	if !r.checkedIn(who) {
+		t.Fatal("the desk opened again did not send the scan left")
+	}
+	r.Press("esc", "ctrl+y")
+	r.Contains("choose an upcoming event")
+	r.Press("q")
+	if !r.Quit() {
+		t.Fatal("nothing waits, yet quitting asked")
+	}
 }

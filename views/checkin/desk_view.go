@@ -160,7 +160,7 @@ func (d *Desk) connLine() string {
 	if d.openErr != nil {
 		return ui.Fit(badge(t, roleErr).Render(" NO JOURNAL ")+" "+t.Error.Render(journalProblem(d.openErr)), d.width, 1)
 	}
-	r, word, detail := connWords(d.conn(), d.deps.Now(), d.deps.Local)
+	r, word, detail := d.connWords()
 	pending := fmt.Sprintf("%d pending", d.counts.Pending+d.unsaved)
 	// The detail (what is wrong, what to press) comes before the roster,
 	// which is the first to go on a narrow terminal.
@@ -178,7 +178,7 @@ func (d *Desk) StatusText() string {
 	if d.openErr != nil {
 		return "NO JOURNAL"
 	}
-	_, word, _ := connWords(d.conn(), d.deps.Now(), d.deps.Local)
+	_, word, _ := d.connWords()
 	return fmt.Sprintf("%s · %d pending", word, d.counts.Pending+d.unsaved)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/evdesk/evdesk/api"
 	badges "github.com/evdesk/evdesk/internal/checkin/badge"
 	"github.com/evdesk/evdesk/internal/checkin/hook"
 	"github.com/evdesk/evdesk/internal/checkin/printing"
@@ -100,11 +101,12 @@ func (rt *runtime) openDoor(d Deps, v *venue.Desk, eventID, sessionID string) *d
 		if dr.printErr == nil {
 			dr.printErr = err
 		}
-		if dr.printErr == nil && x.Run == nil {
-			dr.printErr = printing.HaveCUPS()
+		var printer printing.Printer
+		if dr.printErr == nil {
+			printer, dr.printErr = printing.For(target, x.Run)
 		}
 		if dr.printErr == nil {
-			o := printing.Options{Printer: &printing.CUPS{Target: target, Run: x.Run},
+			o := printing.Options{Printer: printer,
 				OnChange: func(j printing.Job) { rt.pump.post(printMsg{job: j}) }}
 			if h := d.hooks; h != nil && h.printing != nil {
 				h.printing(&o)
@@ -188,5 +190,15 @@ func renderBadge(l *badges.Layout, b badges.Badge) func() ([]byte, error) {
 		var buf bytes.Buffer
 		err := l.Render(&buf, b)
 		return buf.Bytes(), err
+	}
+}
+
+// LearnNames keeps the names of the people a registration made, beside the
+// desks' roster (for the registration screen: every ticket evdesk creates
+// teaches the desks a name). A failure costs only the names.
+func LearnNames(d Deps) func(eventID string, asked []api.TicketRequest, res *api.TicketsResult) {
+	dir := d.JournalDir
+	return func(eventID string, asked []api.TicketRequest, res *api.TicketsResult) {
+		_ = roster.LearnTickets(dir, eventID, asked, res)
 	}
 }

@@ -541,6 +541,30 @@ func (d *Desk) afterAck(scans []scanqueue.Scan) tea.Cmd {
 	return nil
 }
 
+// afterRecord prints, when the profile says always, the badges of people
+// the roster lists as soon as their scan is on disk: the desk admits them
+// then, online or offline, and the badge should not wait for the network.
+// Others print once the server confirms them (afterAck).
+func (d *Desk) afterRecord(scans []scanqueue.Scan) {
+	dr := d.door.dr
+	if dr == nil || dr.prints == nil || d.deps.Extras.PrintBadges != config.PrintAlways {
+		return
+	}
+	for _, sc := range scans {
+		if sc.Outcome != scanqueue.Pending || sc.Expect != scanqueue.ExpectRegistered {
+			continue
+		}
+		if _, printed := d.door.jobs[sc.Email]; printed {
+			continue
+		}
+		var ticket *roster.Ticket
+		if i := d.find(sc.ID); i >= 0 {
+			ticket = d.recent[i].ticket
+		}
+		d.printBadge(sc.Email, ticket)
+	}
+}
+
 // doorLine is the result box's line about the door: the badge's print
 // state, or what a key does for this result. "" when there is nothing to
 // say.

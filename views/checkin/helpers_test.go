@@ -58,6 +58,7 @@ type rigConfig struct {
 	now       func() time.Time
 	log       *slog.Logger
 	board     bool // the arrivals board alone, not the desk
+	venue     func(eventID, sessionID string) (VenueWatch, error)
 	download  bool // no roster cached: the desk downloads it
 }
 
@@ -80,6 +81,11 @@ type movingClock struct{ ahead atomic.Int64 }
 func (c *movingClock) Now() time.Time          { return testNow.Add(time.Duration(c.ahead.Load())) }
 func (c *movingClock) Advance(d time.Duration) { c.ahead.Add(int64(d)) }
 func boardOnly() rigOpt                        { return func(c *rigConfig) { c.board = true } }
+
+// withVenueWatch gives a board its venue to watch.
+func withVenueWatch(f func(eventID, sessionID string) (VenueWatch, error)) rigOpt {
+	return func(c *rigConfig) { c.venue = f }
+}
 
 // downloadRoster starts the desk with no roster cached, so it downloads
 // the registrants as a desk's first start does. Other rigs find the large
@@ -129,6 +135,7 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		KioskPIN:     cfg.pin,
 		Extras:       cfg.extras,
 		KioskSearch:  cfg.search,
+		WatchVenue:   cfg.venue,
 		Now:          testClock,
 		Local:        time.UTC,
 		hooks: &testHooks{

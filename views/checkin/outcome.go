@@ -98,7 +98,8 @@ type conn struct {
 }
 
 func (c conn) online() bool {
-	return !c.known || (c.st.Online && c.st.State != scanqueue.Blocked && c.st.State != scanqueue.Stopped)
+	return !c.known || (c.st.Online && c.st.State != scanqueue.Blocked && c.st.State != scanqueue.Stopped &&
+		c.st.State != scanqueue.Unwritable)
 }
 
 func describe(e entry, c conn, local *time.Location) verdict {
@@ -144,7 +145,8 @@ func describe(e entry, c conn, local *time.Location) verdict {
 // describePending words a scan on disk that the server has not answered:
 // while the server cannot confirm, the roster answers.
 func describePending(e entry, c conn, local *time.Location) verdict {
-	held := c.known && (c.st.State == scanqueue.Blocked || c.st.State == scanqueue.Stopped || c.st.State == scanqueue.Refused)
+	held := c.known && (c.st.State == scanqueue.Blocked || c.st.State == scanqueue.Stopped || c.st.State == scanqueue.Refused ||
+		c.st.State == scanqueue.Unwritable)
 	if e.expect == scanqueue.ExpectUnknown && (held || !c.online()) {
 		return verdict{mark: "!?", word: "NOT REGISTERED", role: roleWarn,
 			detail: e.byRoster(local) + "; saved, and the server will have the last word when it answers"}
@@ -225,6 +227,10 @@ func connWords(c conn, now time.Time, local *time.Location) (role, string, strin
 		case scanqueue.Refused:
 			// The message first, the hint short: the retry is automatic.
 			return roleErr, "SERVER REFUSED THE BATCH", "server: " + serverSaid(st.LastError) + "; kept, ctrl+r retries"
+		case scanqueue.Unwritable:
+			// Short: it must fit beside the count at 80 columns.
+			return roleErr, unwritableWord(st.LastError), "answers held; auto-retry " +
+				ui.ClockAt(st.RetryAt, now, local) + " (ctrl+r: now)"
 		case scanqueue.Stopped:
 			return roleErr, "STOPPED", errText(st.LastError) + "; close and reopen the desk"
 		}
@@ -241,9 +247,26 @@ func connWords(c conn, now time.Time, local *time.Location) (role, string, strin
 	return roleOK, "ONLINE", ""
 }
 
+// unwritableWord names why the journal cannot record: a full disk, or
+// another failure to write.
+func unwritableWord(err error) string {
+	if scanqueue.DiskFull(err) {
+		return "DISK FULL"
+	}
+	return "CANNOT SAVE"
+}
+
 // offlineReason names an outage without the volatile parts of the error
 // (addresses, ports).
 func offlineReason(err error) string {
+	switch { // the server answered, but past a bound of the client
+	case errors.Is(err, api.ErrListingBudget):
+		return "a listing over its budget (max_listing_mb)"
+	case errors.Is(err, api.ErrEndlessListing):
+		return "a listing that never ends"
+	case errors.Is(err, api.ErrResponseTooLarge):
+		return "an answer over max_response_mb"
+	}
 	var ae *api.Error
 	if errors.As(err, &ae) && ae.Status > 0 {
 		return fmt.Sprintf("the server answered %d", ae.Status)

@@ -244,7 +244,7 @@ func (p *Picker) onEvents(m ui.Page[api.Event]) tea.Cmd {
 	if m.Err != nil {
 		p.loading, p.err = false, m.Err
 		p.events.LoadFailed(m.Err.Error())
-		return ui.Toast(ui.ToastError, "Loading upcoming events failed: "+m.Err.Error())
+		return ui.Fail("Loading upcoming events", m.Err)
 	}
 	rows := make([]table.Row, 0, len(m.Items))
 	for _, e := range m.Items {
@@ -270,7 +270,7 @@ func (p *Picker) onSessions(m pickerSessionsMsg) tea.Cmd {
 	p.sessions.SetLoading(false)
 	if m.err != nil {
 		p.sessErr = m.err
-		return ui.Toast(ui.ToastError, "Loading sessions failed (the whole event still works): "+m.err.Error())
+		return ui.Fail("Loading sessions (the whole event still works)", m.err)
 	}
 	if len(m.items) == 0 {
 		// Nothing to choose: straight to the event's desk.

@@ -54,6 +54,19 @@ func TestDeskPrintsBadgesOnARealPrinter(t *testing.T) {
 		t.Fatalf("%s checked in %d times", second.email, r.checkIns(second.email))
 	}
 
+	// Offline, a person the roster lists gets their badge at once: the
+	// desk admits them, and the badge does not wait for the network.
+	offline := r.holderWith("ATTENDEE", 4)
+	r.srv.down()
+	r.scan(offline.email)
+	r.settle("QUEUED OFFLINE", "badge: PRINTED")
+	r.srv.up()
+	r.Send(ctrl('r'))
+	r.settle("[OK] CHECKED IN", "badge: PRINTED")
+	if n := len(srv.Documents()); n != 5 {
+		t.Fatalf("%d documents at the server, want 5 (printed once each, the withdrawn one kept)", n)
+	}
+
 	srv.Stop()
 	fourth := r.holderWith("ATTENDEE", 2)
 	r.scan(fourth.email)

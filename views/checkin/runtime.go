@@ -182,6 +182,7 @@ func (rt *runtime) open(d Deps, eventID, sessionID string) tea.Msg {
 	if h := d.hooks; h != nil {
 		o.LockWait, o.Sender, o.Wait = h.lockWait, h.sender, h.wait
 	}
+	takeOver(journalKey(d, eventID, sessionID)) // a desk left sending lets go first
 	if d.Venue != nil {
 		vn, err := d.Venue(eventID, sessionID)
 		if err != nil {

@@ -35,6 +35,9 @@ type Screen struct {
 	eventID   string
 	eventName string
 	result    []string
+	// adding is the add form's addresses while it is sent: the refused
+	// ones stay in it when the form opens again.
+	adding *string
 }
 
 // New builds the co-editors screen of one event.
@@ -70,7 +73,7 @@ func (s *Screen) actions() ui.Actions {
 	k := s.Ctx.Keys
 	selected := s.NeedsSelection("No co-editor selected: press a to add one")
 	return ui.Actions{
-		{Writes: true, Key: k.Add, Help: "add co-editors", Why: s.NotBusy, Run: s.openAdd},
+		{Writes: true, Key: k.Add, Help: "add co-editors", Why: s.whyNotAdd, Run: s.openAdd},
 		{Writes: true, Key: k.OrOpen(k.Edit), Help: "change permissions", Why: selected, Run: s.openEdit},
 		{Writes: true, Key: k.Delete, Help: "remove", Why: selected, Dangerous: true, Run: s.remove,
 			Confirm: func() string {
@@ -78,6 +81,18 @@ func (s *Screen) actions() ui.Actions {
 				return fmt.Sprintf("Remove %s as co-editor of %q? They keep no edit access to the event.", c.Email, s.eventName)
 			}},
 	}
+}
+
+// whyNotAdd says why no co-editor can be added now: busy, or the event
+// has the most co-editors it takes.
+func (s *Screen) whyNotAdd() string {
+	if why := s.NotBusy(); why != "" {
+		return why
+	}
+	if n := len(s.Items); n >= api.MaxCoeditorsPerEvent {
+		return fmt.Sprintf("The event has %d co-editors, the most it takes: remove one (x) to add another", n)
+	}
+	return ""
 }
 
 // Update handles the change's answer, then what every resource screen
@@ -133,7 +148,8 @@ func (s *Screen) openAdd() tea.Cmd {
 		}
 		return err
 	}
-	f := ui.NewForm(s.Ctx.Theme, fmt.Sprintf("Add co-editors to %q", s.eventName),
+	s.adding = emails
+	f := ui.NewKeptForm(s.Ctx.Theme, fmt.Sprintf("Add co-editors to %q", s.eventName),
 		func() tea.Cmd {
 			list := splitEmails(*emails)
 			cs := make([]api.Coeditor, len(list))
@@ -142,16 +158,18 @@ func (s *Screen) openAdd() tea.Cmd {
 			}
 			return s.change(api.CoeditorAdd, cs)
 		},
-		huh.NewGroup(
-			huh.NewInput().Title("Email addresses").
-				Description(placesLeft(len(s.Items))).
-				Value(emails).CharLimit(2000).Validate(func(v string) error {
-				return validate(splitEmails(v), nil)
-			}),
-			huh.NewMultiSelect[string]().Title("Sections they may edit").
-				Description("space toggles. Every co-editor can change event details and view all sections.").
-				Options(groupOptions(nil)...).Value(groups).Height(8),
-		))
+		func(fs *ui.Fields) []*huh.Group {
+			return []*huh.Group{fs.Group(
+				huh.NewInput().Key("emails").Title("Email addresses").
+					Description(placesLeft(len(s.Items))).
+					Value(emails).CharLimit(2000).Validate(func(v string) error {
+					return validate(splitEmails(v), nil)
+				}),
+				huh.NewMultiSelect[string]().Key("permission_groups").Title("Sections they may edit").
+					Description("space toggles. Every co-editor can change event details and view all sections.").
+					Options(groupOptions(*groups)...).Value(groups).Height(8),
+			)}
+		}).Alias("coeditors", "emails")
 	return s.Dialog.ShowForm(f)
 }
 
@@ -248,15 +266,31 @@ func (s *Screen) onChanged(m changedMsg) tea.Cmd {
 		}
 		s.result = append(s.result, fmt.Sprintf("  REFUSED %s: %s", f.Email, f.Message))
 	}
-	toast := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(summary, "OK "), "ERROR "), "PARTLY ")
-	if len(m.failed) > 0 {
-		toast += ": " + m.failed[0].Email + " " + strings.TrimSuffix(m.failed[0].Message, ".")
-		if len(m.failed) > 1 {
-			toast += fmt.Sprintf(" (+%d more)", len(m.failed)-1)
+	s.layout()
+	var failure error // all that is known of it, for the recent errors
+	switch {
+	case m.err != nil:
+		failure = m.err
+	case len(m.failed) > 0:
+		items := make([][2]string, len(m.failed))
+		refused := make([]string, len(m.failed))
+		for i, f := range m.failed {
+			items[i], refused[i] = [2]string{f.Email, f.Message}, f.Email
+		}
+		failure = &ui.ItemsRefused{Summary: fmt.Sprintf("%s %d of %d", strings.ToLower(word), done, total), Items: items}
+		if m.op == api.CoeditorAdd && s.adding != nil {
+			*s.adding = strings.Join(refused, ", ") // the form keeps what was not added
 		}
 	}
-	s.layout()
-	return tea.Batch(ui.Toast(level, toast), s.Done())
+	settle := s.Dialog.Settle(failure, "emails")
+	if failure == nil {
+		toast := strings.TrimPrefix(summary, "OK ")
+		return tea.Batch(ui.Toast(level, toast), s.Done(), settle)
+	}
+	if errors.Is(m.err, api.ErrOutcomeUnknown) {
+		failure = fmt.Errorf("it may or may not have happened (no answer arrived): press r to check: %w", m.err)
+	}
+	return tea.Batch(ui.Fail(opWords[m.op][0], failure), s.Done(), settle)
 }
 
 // SetSize lays the screen out.

@@ -73,8 +73,14 @@ func TestAddSeveralReportsEachRefusal(t *testing.T) {
 	r.Press("space", "down", "down", "down", "space")
 	r.Golden("add_form")
 	r.Press("enter")
-	r.Contains("PARTLY Added 1 of 2; 1 refused", "REFUSED "+sim.DemoHostEmail, "kofi.mensah@example.org")
+	// The form stays open with the refused address only, the reason under
+	// it; esc leaves it and the screen lists what came of each address.
+	r.Contains("Not saved: the reason is under the field marked ! (emails)", "> "+sim.DemoHostEmail,
+		"! added 1 of 2; refused "+sim.DemoHostEmail)
+	r.Lacks("> " + sim.DemoHostEmail + ", kofi")
 	r.Golden("add_partial")
+	r.Press("esc")
+	r.Contains("PARTLY Added 1 of 2; 1 refused", "REFUSED "+sim.DemoHostEmail)
 	after := r.sim.Coeditors(r.id)
 	if len(after) != len(before)+1 {
 		t.Fatalf("co-editors %v", emails(after))
@@ -133,4 +139,43 @@ func TestEmptyEventAndSmallTerminal(t *testing.T) {
 	r.Press("e")
 	r.Contains("No co-editor selected")
 	r.Golden("empty_80x24")
+}
+
+// Two co-editors when one place is left: the check refuses the request
+// before it is sent; the form keeps both addresses with the reason under
+// them, at 80x24; one address less and ctrl+s adds it.
+func TestOnePlaceLeftKeepsTheForm(t *testing.T) {
+	r := newRig(t, 80, 24, conference)
+	r.Press("a")
+	r.Type("ama.owusu@example.org")
+	r.Press("enter", "enter") // one more first: two of three places taken
+	r.Contains("OK Added ama.owusu@example.org")
+	r.Press("a")
+	r.Type("kofi.mensah@example.org, lena.berg@example.org")
+	r.Press("ctrl+s")
+	r.Contains("> kofi.mensah@example.org, lena.berg@example.org", "! coeditors the event has 2 co-editors",
+		"there is room for 1 more")
+	r.Golden("one_place_left_80x24")
+	if got := emails(r.sim.Coeditors(r.id)); len(got) != 2 {
+		t.Fatalf("co-editors %v", got)
+	}
+	r.Press("ctrl+u")
+	r.Type("kofi.mensah@example.org")
+	r.Press("ctrl+s")
+	r.Contains("OK Added kofi.mensah@example.org")
+	if got := emails(r.sim.Coeditors(r.id)); len(got) != 3 || !slices.Contains(got, "kofi.mensah@example.org") {
+		t.Fatalf("co-editors %v", got)
+	}
+}
+
+// At 3 of 3 co-editors a says why not instead of opening the form.
+func TestAddSaysWhyNotWhenTheEventIsFull(t *testing.T) {
+	r := newRig(t, 100, 30, conference)
+	r.Press("a")
+	r.Type("ama.owusu@example.org, kofi.mensah@example.org")
+	r.Press("ctrl+s")
+	r.Contains("OK Added all 2", "3 co-editors")
+	r.Press("a")
+	r.Contains("The event has 3 co-editors, the most it takes: remove one (x) to add another")
+	r.Lacks("Add co-editors to")
 }

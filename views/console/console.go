@@ -68,6 +68,7 @@ func Sections(d Deps) []ui.Section {
 		CheckInHistory: func(c *ui.Context, id, name string) ui.Screen {
 			return checkin.NewHistory(c, ck, id, name, "")
 		},
+		LearnNames: checkin.LearnNames(ck),
 	}
 	return []ui.Section{
 		{Name: "Events", New: func(c *ui.Context) ui.Screen { return events.NewList(c, ev) }},

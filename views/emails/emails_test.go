@@ -387,3 +387,24 @@ func TestExportInFlight(t *testing.T) {
 		t.Error("a second export form opened")
 	}
 }
+
+// Filters that leave nobody say so, not that nobody received the email.
+func TestAnEmptyFilterSaysItIsTheFilter(t *testing.T) {
+	r := newRig(t, 100, 34, pastEvent, nil)
+	r.open("1 day")
+	r.Press("f", "f", "f", "F") // delivered, and failed as bounced: nobody
+	r.Contains("No recipient is delivered and failed as bounced (f or F changes the filters, esc clears them).")
+	r.Lacks("Nobody received this email")
+}
+
+// At 140 columns the status reads whole ("Missed sc…" before).
+func TestWideStatusReadsWhole(t *testing.T) {
+	r := newRig(t, 140, 34, pastEvent, nil)
+	r.open("1 day")
+	r.Press("f", "f", "f", "f", "f") // missed schedule
+	r.Contains("f status: Missed schedule")
+	r.Lacks("Missed sc…")
+	if !strings.Contains(strings.Split(r.View(), "row 1 of")[0], "Missed schedule          ") {
+		t.Fatalf("no row shows the whole status:\n%s", r.View())
+	}
+}

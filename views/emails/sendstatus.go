@@ -86,7 +86,7 @@ func newSendStatus(ctx *ui.Context, client *api.Client, o options, eventID, even
 	t := table.New(th,
 		table.Column{Title: "Name", Width: 14, Flex: 2},
 		table.Column{Title: "Email", Width: 18, Flex: 3},
-		table.Column{Title: "Status", Width: 10, Style: statusStyle},
+		table.Column{Title: "Status", Width: 10, Flex: 2, Style: statusStyle}, // room first goes to "Missed schedule"
 		table.Column{Title: "Reason", Width: 12, Style: func(string) lipgloss.Style { return th.Error }},
 		table.Column{Title: "Sent (local)", Width: 16},
 	)
@@ -219,7 +219,26 @@ func (s *SendStatusScreen) refilter() {
 		}
 	}
 	s.table.SetWhere(keep)
+	s.table.SetEmptyText(s.emptyText())
 	s.setTableTotal()
+}
+
+// emptyText says why no recipient shows: nobody received the email, or
+// nobody passes the status and reason filters.
+func (s *SendStatusScreen) emptyText() string {
+	if !s.filtered() {
+		return "Nobody received this email."
+	}
+	var parts []string
+	if s.statusFilter != 0 {
+		parts = append(parts, strings.ToLower(api.SendStatuses[s.statusFilter-1].Label))
+	}
+	if s.reasonFilter != 0 {
+		parts = append(parts, "failed as "+strings.ToLower(api.FailureReasons[s.reasonFilter-1].Label))
+	}
+	k := s.ctx.Keys
+	return fmt.Sprintf("No recipient is %s (%s or %s changes the filters, esc clears them).",
+		strings.Join(parts, " and "), k.StatusFilter.Help().Key, k.ReasonFilter.Help().Key)
 }
 
 func (s *SendStatusScreen) setTableTotal() {

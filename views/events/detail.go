@@ -172,7 +172,8 @@ func (s *DetailScreen) actions() ui.Actions {
 				return ""
 			}},
 		{Key: k.Register, Minor: true, Run: push(func() ui.Screen {
-			return registration.New(s.ctx, s.deps.Client, e.EventID, name, registration.WithClock(s.deps.Now))
+			return registration.New(s.ctx, s.deps.Client, e.EventID, name, registration.WithClock(s.deps.Now),
+				registration.WithLearner(s.deps.LearnNames))
 		})},
 	}
 	if s.deps.CheckInDesk != nil {
@@ -220,6 +221,14 @@ func (s *DetailScreen) run(op string, f actionFunc) func() tea.Cmd {
 
 func (s *DetailScreen) onActionDone(m actionDoneMsg) tea.Cmd {
 	s.busy = ""
+	if m.op == "unchanged" { // an edit that changed nothing: the form closes
+		return s.dialog.Settle(nil, "")
+	}
+	if m.op == "save" {
+		if settle := s.dialog.Settle(m.err, ""); m.err != nil {
+			return tea.Batch(ui.Fail(actionName(m.op), actionError(m.err)), settle)
+		}
+	}
 	if m.op == "cancel" && m.err != nil && s.cancelling != nil && !errors.Is(m.err, api.ErrOutcomeUnknown) {
 		// Refused: the form comes back with the message and the reason.
 		d := *s.cancelling
@@ -300,6 +309,9 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 	if loadErr != nil {
 		out = append(out, th.Error.Render("ERROR "+loadErr.Error()), th.Muted.Render("Press r to try again."), "")
 	}
+	if len(e.Unreadable) > 0 {
+		out = append(out, th.Error.Render("UNREADABLE "+api.UnreadableText(e.Unreadable)+": the server sent a value evdesk cannot read; shown without it"), "")
+	}
 	section("Overview",
 		[2]string{"Status", b.String()},
 		[2]string{"Type", ui.EnumLabel(api.EventTypeLabels, e.EventType)},
@@ -313,7 +325,7 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 	)
 	var cal []string
 	for _, c := range e.Calendar {
-		cal = append(cal, dualTime(c.StartTime, loc, local)+" to "+timeOnly(c.EndTime, loc))
+		cal = append(cal, dualTime(c.StartTime, loc, local)+" to "+endOf(c.StartTime, c.EndTime, loc))
 	}
 	section("When",
 		[2]string{"Timezone", e.Timezone},
@@ -325,10 +337,8 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 		[2]string{"Next", nextText(e, b, loc, local, now)},
 		[2]string{"Calendar", strings.Join(cal, "\n")},
 	)
-	section("Where",
-		[2]string{"Venue", formatVenue(e.Venue)},
-		[2]string{"Location", e.PhysicalLocation},
-	)
+	// The whole venue (spec 2.4), then the deprecated location it replaces.
+	section("Where", append(e.Venue.Fields(), [2]string{"Location", api.DeprecatedLocation(e.PhysicalLocation)})...)
 	contact := e.ContactName
 	if e.ContactEmail != "" {
 		contact = strings.TrimSpace(contact + " <" + e.ContactEmail + ">")
@@ -363,11 +373,19 @@ func scheduleText(e *api.Event, loc *time.Location) string {
 	return describeRecurrence(e.Recurrence, loc)
 }
 
-func timeOnly(t *time.Time, loc *time.Location) string {
-	if t == nil {
+// endOf is a calendar entry's end in the event's zone: the time alone on
+// the day it starts, the day too when it ends on another one.
+func endOf(start, end *time.Time, loc *time.Location) string {
+	if end == nil {
 		return "?"
 	}
-	return t.In(loc).Format("15:04")
+	e := end.In(loc)
+	if start != nil {
+		if sy, sm, sd := start.In(loc).Date(); e.Year() == sy && e.Month() == sm && e.Day() == sd {
+			return e.Format("15:04")
+		}
+	}
+	return e.Format("Mon 2 Jan 2006 15:04")
 }
 
 // CapturingInput is true while a dialog owns the keyboard.

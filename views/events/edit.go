@@ -70,12 +70,13 @@ func (s *ListScreen) openCreateForm() tea.Cmd {
 	}
 	submit := func() tea.Cmd {
 		req, err := f.create()
-		if err != nil {
-			return s.onCreated(createdMsg{err: err})
+		if err != nil { // refused by the check: the form opens again
+			return func() tea.Msg { return createdMsg{err: err} }
 		}
 		return s.create(req)
 	}
-	return s.dialog.ShowForm(ui.NewForm(s.ctx.Theme, "New event (saved as a draft)", submit, f.groups(hubs, false)...))
+	return s.dialog.ShowForm(ui.NewKeptForm(s.ctx.Theme, "New event (saved as a draft)", submit,
+		func(fs *ui.Fields) []*huh.Group { return f.groups(fs, hubs, false) }))
 }
 
 // create saves a new draft in the background; createdMsg answers.
@@ -89,8 +90,9 @@ func (s *ListScreen) create(req *api.EventCreate) tea.Cmd {
 
 func (s *ListScreen) onCreated(m createdMsg) tea.Cmd {
 	if m.err != nil {
-		return ui.Fail("create event", m.err)
+		return tea.Batch(ui.Fail("create event", m.err), s.dialog.Settle(m.err, ""))
 	}
+	s.dialog.Settle(nil, "")
 	e := *m.event
 	return tea.Batch(ui.Toast(ui.ToastSuccess, fmt.Sprintf("Created the draft %q", e.Name)),
 		s.reload(), ui.Push(NewDetail(s.ctx, s.deps, e, BucketDraft, s.hubs)))
@@ -110,14 +112,17 @@ func (s *DetailScreen) openEditForm() tea.Cmd {
 	submit := func() tea.Cmd {
 		u, changed, err := f.update(orig)
 		switch {
-		case err != nil:
-			return ui.Fail("edit event", err)
+		case err != nil: // refused by the check: the form opens again
+			id := s.event.EventID
+			return func() tea.Msg { return actionDoneMsg{eventID: id, op: "save", err: err} }
 		case !changed:
-			return ui.Toast(ui.ToastInfo, "Edit: nothing changed")
+			return tea.Batch(ui.Toast(ui.ToastInfo, "Edit: nothing changed"),
+				func() tea.Msg { return actionDoneMsg{eventID: s.event.EventID, op: "unchanged"} })
 		}
 		return s.run("save", func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
 			return nil, c.Events.Update(ctx, id, u)
 		})()
 	}
-	return s.dialog.ShowForm(ui.NewForm(s.ctx.Theme, fmt.Sprintf("Edit %q", orig.name), submit, f.groups(hubs, true)...))
+	return s.dialog.ShowForm(ui.NewKeptForm(s.ctx.Theme, fmt.Sprintf("Edit %q", orig.name), submit,
+		func(fs *ui.Fields) []*huh.Group { return f.groups(fs, hubs, true) }))
 }

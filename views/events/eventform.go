@@ -1,6 +1,8 @@
 package events
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -27,6 +29,7 @@ type eventForm struct {
 
 	// The schedule of a recurring event.
 	repeat, every, monthBy, monthDays, endBy, endCount, endDate string
+	duration                                                    string // minutes a session lasts; empty: the service's default
 	weekDays                                                    []int
 	monthWeek, monthWeekDay                                     int
 }
@@ -71,6 +74,9 @@ func editForm(e *api.Event, now time.Time) *eventForm {
 		f.repeat = map[int]string{api.RecurrenceDaily: repeatDaily, api.RecurrenceWeekly: repeatWeekly,
 			api.RecurrenceMonthly: repeatMonthly}[r.Type]
 		f.every = strconv.Itoa(max(r.RepeatInterval, 1))
+		if r.Duration > 0 {
+			f.duration = strconv.Itoa(r.Duration)
+		}
 		if r.WeeklyDays != nil {
 			f.weekDays = slices.Clone(r.WeeklyDays.Days)
 		}
@@ -92,28 +98,28 @@ func editForm(e *api.Event, now time.Time) *eventForm {
 
 // groups are the form's pages; edit leaves out what an update cannot
 // change (the meeting type goes through the session API).
-func (f *eventForm) groups(hubs []huh.Option[string], edit bool) []*huh.Group {
+func (f *eventForm) groups(fs *ui.Fields, hubs []huh.Option[string], edit bool) []*huh.Group {
 	recurring := func() bool { return f.eventType != api.EventTypeRecurring }
 	var hubField huh.Field
 	if len(hubs) > 0 {
-		hubField = huh.NewSelect[string]().Title("Hub").Options(hubs...).Value(&f.hubID)
+		hubField = huh.NewSelect[string]().Key("hub_id").Title("Hub").Options(hubs...).Value(&f.hubID)
 	} else {
-		hubField = huh.NewInput().Title(ui.Required("Hub id")).Value(&f.hubID).Validate(required("hub"))
+		hubField = huh.NewInput().Key("hub_id").Title(ui.Required("Hub id")).Value(&f.hubID).Validate(required("hub"))
 	}
 	groups := []*huh.Group{
-		huh.NewGroup(
-			huh.NewInput().Title(ui.Required("Name")).Description(ui.RequiredNote).Value(&f.name).CharLimit(200).Validate(required("name")),
-			huh.NewInput().Title("Tagline").Value(&f.tagline).CharLimit(200),
-			huh.NewText().Title(ui.Required("Description")).Value(&f.description).Lines(3).Validate(required("description")),
-			huh.NewSelect[string]().Title("Type").Options(enumOptions(api.EventTypes, api.EventTypeLabels)...).Value(&f.eventType),
+		fs.Group(
+			huh.NewInput().Key("name").Title(ui.Required("Name")).Description(ui.RequiredNote).Value(&f.name).CharLimit(200).Validate(required("name")),
+			huh.NewInput().Key("tagline").Title("Tagline").Value(&f.tagline).CharLimit(200),
+			huh.NewText().Key("description").Title(ui.Required("Description")).Value(&f.description).Lines(3).Validate(required("description")),
+			huh.NewSelect[string]().Key("event_type").Title("Type").Options(enumOptions(api.EventTypes, api.EventTypeLabels)...).Value(&f.eventType),
 			hubField,
 		),
 	}
 	if !edit {
-		groups = append(groups, huh.NewGroup(
-			huh.NewSelect[string]().Title("Meeting type").Description("A single-session event is a meeting or a webinar").
+		groups = append(groups, fs.Group(
+			huh.NewSelect[string]().Key("meeting_type").Title("Meeting type").Description("A single-session event is a meeting or a webinar").
 				Options(enumOptions(api.MeetingTypes, nil)...).Value(&f.meetingType),
-		).WithHideFunc(func() bool { return f.eventType != api.EventTypeSimple }))
+		).WithHideFunc(fs.Hide(func() bool { return f.eventType != api.EventTypeSimple })))
 	}
 	optionalTime := func(field string) func(string) error {
 		return func(v string) error {
@@ -125,50 +131,54 @@ func (f *eventForm) groups(hubs []huh.Option[string], edit bool) []*huh.Group {
 		}
 	}
 	groups = append(groups,
-		huh.NewGroup(
-			huh.NewInput().Title(ui.Required("Timezone")).Description("IANA name, for example Europe/Lisbon").Value(&f.timezone).Validate(validTimezone),
-			huh.NewInput().Title(ui.Required("Starts")).Description("YYYY-MM-DD HH:MM in the timezone above").Value(&f.start).
+		fs.Group(
+			huh.NewInput().Key("timezone").Title(ui.Required("Timezone")).Description("IANA name, for example Europe/Lisbon").Value(&f.timezone).Validate(validTimezone),
+			huh.NewInput().Key("start_time").Title(ui.Required("Starts")).Description("YYYY-MM-DD HH:MM in the timezone above").Value(&f.start).
 				Validate(func(v string) error { _, err := parseLocal("starts", v, f.timezone); return err }),
-			huh.NewInput().Title(ui.Required("Ends")).Description("after the start, at most 6 days later").Value(&f.end).
+			huh.NewInput().Key("calendar").Title(ui.Required("Ends")).Description("after the start, at most 6 days later").Value(&f.end).
 				Validate(func(v string) error { _, err := f.schedule(v); return err }),
-			huh.NewInput().Title("Lobby opens").Description("optional, YYYY-MM-DD HH:MM").Value(&f.lobbyStart).Validate(optionalTime("lobby opens")),
-			huh.NewInput().Title("Lobby closes").Description("optional, YYYY-MM-DD HH:MM").Value(&f.lobbyEnd).Validate(optionalTime("lobby closes")),
+			huh.NewInput().Key("lobby_start_time").Title("Lobby opens").Description("optional, YYYY-MM-DD HH:MM").Value(&f.lobbyStart).Validate(optionalTime("lobby opens")),
+			huh.NewInput().Key("lobby_end_time").Title("Lobby closes").Description("optional, YYYY-MM-DD HH:MM").Value(&f.lobbyEnd).Validate(optionalTime("lobby closes")),
 		),
-		huh.NewGroup(
-			huh.NewSelect[string]().Title("Repeats").Options(
+		fs.Group(
+			huh.NewSelect[string]().Key("recurrence.type").Title("Repeats").Options(
 				huh.NewOption("Daily", repeatDaily), huh.NewOption("Weekly", repeatWeekly), huh.NewOption("Monthly", repeatMonthly)).
 				Value(&f.repeat),
-			huh.NewInput().Title(ui.Required("Every")).Description("1-90 days, 1-12 weeks or 1-3 months").Value(&f.every).
+			huh.NewInput().Key("recurrence.repeat_interval").Title(ui.Required("Every")).Description("1-90 days, 1-12 weeks or 1-3 months").Value(&f.every).
 				Validate(func(string) error { _, err := f.recurrence(); return fieldOnly(err, "repeat_interval") }),
+			huh.NewInput().Key("recurrence.duration").Title("Session length").Description("minutes each session lasts; optional").Value(&f.duration).
+				Validate(func(string) error { _, err := f.recurrence(); return fieldOnly(err, "duration") }),
 			huh.NewSelect[string]().Title("Ends").Options(
 				huh.NewOption("After a number of occurrences", endByCount), huh.NewOption("On a date", endByDate)).Value(&f.endBy),
-			huh.NewInput().Title("Occurrences").Description("when it ends after a number of them").Value(&f.endCount).
+			huh.NewInput().Key("recurrence.end_times").Title("Occurrences").Description("when it ends after a number of them").Value(&f.endCount).
 				Validate(func(string) error { _, err := f.recurrence(); return fieldOnly(err, "end_times") }),
-			huh.NewInput().Title("End date").Description("when it ends on a date: YYYY-MM-DD HH:MM").Value(&f.endDate).
+			huh.NewInput().Key("recurrence.end_date_time").Title("End date").Description("when it ends on a date: YYYY-MM-DD HH:MM").Value(&f.endDate).
 				Validate(func(string) error { _, err := f.recurrence(); return fieldOnly(err, "end_date_time") }),
-		).Title("Schedule of the recurring event").WithHideFunc(recurring),
-		huh.NewGroup(
-			huh.NewMultiSelect[int]().Title(ui.Required("On")).Options(weekdayOptions()...).Value(&f.weekDays).
+		).Title("Schedule of the recurring event").WithHideFunc(fs.Hide(recurring)),
+		fs.Group(
+			huh.NewMultiSelect[int]().Key("recurrence.weekly_days").Title(ui.Required("On")).Options(weekdayOptions()...).Value(&f.weekDays).
 				Validate(func([]int) error { _, err := f.recurrence(); return fieldOnly(err, "weekly_days") }),
-		).Title("Weekly schedule").WithHideFunc(func() bool { return recurring() || f.repeat != repeatWeekly }),
-		huh.NewGroup(
+		).Title("Weekly schedule").WithHideFunc(fs.Hide(func() bool { return recurring() || f.repeat != repeatWeekly })),
+		fs.Group(
 			huh.NewSelect[string]().Title("On").Options(
 				huh.NewOption("Days of the month", byMonthDay), huh.NewOption("A weekday of a week", byWeekDay)).Value(&f.monthBy),
-			huh.NewInput().Title("Days of the month").Description("for days of the month: 1 to 31, separated by commas").
+			huh.NewInput().Key("recurrence.monthly_days").Title("Days of the month").Description("for days of the month: 1 to 31, separated by commas").
 				Value(&f.monthDays).Validate(func(string) error { _, err := f.recurrence(); return fieldOnly(err, "monthly_days") }),
-			huh.NewSelect[int]().Title("Week").Options(huh.NewOption("First", 1), huh.NewOption("Second", 2),
+			huh.NewSelect[int]().Key("recurrence.monthly_week").Title("Week").Options(huh.NewOption("First", 1), huh.NewOption("Second", 2),
 				huh.NewOption("Third", 3), huh.NewOption("Fourth", 4), huh.NewOption("Last", -1)).Value(&f.monthWeek),
-			huh.NewSelect[int]().Title("Weekday").Options(weekdayOptions()...).Value(&f.monthWeekDay),
-		).Title("Monthly schedule").WithHideFunc(func() bool { return recurring() || f.repeat != repeatMonthly }),
-		huh.NewGroup(
-			huh.NewSelect[string]().Title("Access").Options(enumOptions(api.AccessLevels, api.AccessLevelLabels)...).Value(&f.access),
-			huh.NewSelect[string]().Title("Attendance").Options(enumOptions(api.AttendanceTypes, api.AttendanceLabels)...).Value(&f.attendance),
-			huh.NewInput().Title("Location").Description("for in-person and hybrid events; optional").Value(&f.place),
-			huh.NewInput().Title("Contact name").Value(&f.contact),
-			huh.NewMultiSelect[string]().Title("Categories").Options(huh.NewOptions(api.Categories...)...).Value(&f.categories).Height(6),
-			huh.NewInput().Title("Tags").Description("separated by commas, at most 200").Value(&f.tags).
+			huh.NewSelect[int]().Key("recurrence.monthly_week_day").Title("Weekday").Options(weekdayOptions()...).Value(&f.monthWeekDay),
+		).Title("Monthly schedule").WithHideFunc(fs.Hide(func() bool { return recurring() || f.repeat != repeatMonthly })),
+		fs.Group(
+			huh.NewSelect[string]().Key("access_level").Title("Access").Options(enumOptions(api.AccessLevels, api.AccessLevelLabels)...).Value(&f.access),
+			huh.NewSelect[string]().Key("attendance_type").Title("Attendance").Options(enumOptions(api.AttendanceTypes, api.AttendanceLabels)...).Value(&f.attendance),
+			huh.NewInput().Key("physical_location").Title("Location (deprecated)").
+				Description("physical_location, for in-person and hybrid events; optional. The provider deprecates it: the event's venue replaces it, and the API sets no venue").
+				Value(&f.place),
+			huh.NewInput().Key("contact_name").Title("Contact name").Value(&f.contact),
+			huh.NewMultiSelect[string]().Key("categories").Title("Categories").Options(huh.NewOptions(api.Categories...)...).Value(&f.categories).Height(6),
+			huh.NewInput().Key("tags").Title("Tags").Description("separated by commas, at most 200").Value(&f.tags).
 				Validate(func(v string) error { return maxItems("tags", splitList(v), 200) }),
-			huh.NewInput().Title("Blocked countries").Description("ISO codes such as FR, separated by commas").Value(&f.blocked).
+			huh.NewInput().Key("blocked_countries").Title("Blocked countries").Description("ISO codes such as FR, separated by commas").Value(&f.blocked).
 				Validate(func(v string) error { return countryCodes(splitList(v)) }),
 		),
 	)
@@ -206,6 +216,11 @@ func (f *eventForm) recurrence() (*api.Recurrence, error) {
 		return nil, &api.ValidationError{Problems: []api.FieldError{{Field: "repeat_interval", Message: fmt.Sprintf("%q is not a whole number", f.every)}}}
 	}
 	r := &api.Recurrence{RepeatInterval: every}
+	if d := strings.TrimSpace(f.duration); d != "" {
+		if r.Duration, err = strconv.Atoi(d); err != nil || r.Duration < 1 {
+			return nil, &api.ValidationError{Problems: []api.FieldError{{Field: "duration", Message: fmt.Sprintf("%q is not a number of minutes (1 or more)", f.duration)}}}
+		}
+	}
 	switch f.repeat {
 	case repeatDaily:
 		r.Type = api.RecurrenceDaily
@@ -375,26 +390,12 @@ func (f *eventForm) update(orig *eventForm) (u *api.EventUpdate, ok bool, err er
 	return u, true, u.Validate()
 }
 
+// sameRecurrence compares two schedules by what they say (their JSON), not
+// by the addresses of their optional parts.
 func sameRecurrence(a, b *api.Recurrence) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return fmt.Sprintf("%+v %v %v %v", *a, dayValues(a.WeeklyDays), monthValues(a.MonthlyDays), a.EndDateTime) ==
-		fmt.Sprintf("%+v %v %v %v", *b, dayValues(b.WeeklyDays), monthValues(b.MonthlyDays), b.EndDateTime)
-}
-
-func dayValues(w *api.WeekDays) []int {
-	if w == nil {
-		return nil
-	}
-	return w.Days
-}
-
-func monthValues(m *api.MonthDays) []int {
-	if m == nil {
-		return nil
-	}
-	return m.Days
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // splitList reads a comma-separated list, dropping blanks.

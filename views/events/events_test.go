@@ -89,7 +89,10 @@ func TestDetailShowsTheEventInWords(t *testing.T) {
 	r.Press("/")
 	r.Type("pottery")
 	r.Press("enter", "enter")
-	r.Contains("Pottery for Beginners", "Schedule", "Weekly", "Overview", "When")
+	r.Contains("Pottery for Beginners", "Schedule", "Weekly", "Overview", "When",
+		// The whole venue, and the location it replaces marked deprecated.
+		"Venue           Clay Collective Studio", "Street          2137 SE Division St", "City            Portland",
+		"State/region    OR", "Postal code     97202", "Country         US", "(physical_location: deprecated by the provider")
 	r.Golden("detail_recurring")
 	r.Press("esc")
 	r.Contains("1 All 63")
@@ -250,12 +253,15 @@ func TestEditShowsTheServersReasonForARefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Type(" (updated)")
-	submitForm(t, r.Driver, "Edit \"")
+	r.Press("ctrl+s")
+	// The form stays open, the tagline as typed, with the server's reason.
+	r.Contains("Not saved: update event: error 260210: past and cancelled events cannot", "Edit \"", "(updated)")
+	r.Press("esc")
 	r.Contains("260210", "past and cancelled events cannot be edited")
 }
 
 func TestEditSavesOnlyWhatChanged(t *testing.T) {
-	r := newRig(t, 100, 30)
+	r := newRig(t, 100, 40) // the whole venue comes before the tagline
 	r.Press("3", "enter", "e")
 	r.Press("enter")
 	r.Type("Fresh tagline")
@@ -383,13 +389,36 @@ func TestCreateARecurringEventAsksForItsSchedule(t *testing.T) {
 	r.Contains("repeat_interval 13 is out of range; weekly allows 1 to 12")
 	r.Press("ctrl+u")
 	r.Type("2")
-	r.Press("enter", "enter") // every, ends after a number
+	r.Press("enter") // every
+	r.Type("90")
+	r.Press("enter", "enter") // session length, ends after a number
 	r.Press("ctrl+u")
 	r.Type("6")
 	r.Press("enter", "enter") // occurrences, end date (unused)
 	r.Contains("Weekly schedule")
 	submitForm(t, r.Driver, "New event")
-	r.Contains("Created the draft", "Every 2 weeks on", "6 occurrences")
+	r.Contains("Created the draft", "Every 2 weeks on", "6 occurrences", "1 h 30 min each")
+}
+
+// Editing a recurring event's name sends no schedule, and a schedule that
+// changes keeps the session length the form was given.
+func TestEditARecurringEventKeepsItsSchedule(t *testing.T) {
+	end := testNow.Add(60 * 24 * time.Hour).UTC().Truncate(time.Minute)
+	days := api.NewWeekDays(false, 2, 4, 6)
+	ev := &api.Event{Name: "Morning Yoga Flow", Timezone: "Europe/Lisbon", EventType: api.EventTypeRecurring,
+		AccessLevel: api.AccessPrivateUnrestricted, AttendanceType: api.AttendanceVirtual,
+		Recurrence: &api.Recurrence{Type: api.RecurrenceWeekly, RepeatInterval: 1, Duration: 45, EndDateTime: &end, WeeklyDays: &days}}
+	orig := editForm(ev, testNow)
+	f := *orig
+	f.name = "Morning Yoga Flow X"
+	u, changed, err := f.update(orig)
+	if err != nil || !changed || u.Recurrence != nil {
+		t.Fatalf("a new name sent %+v (changed %v, %v)", u, changed, err)
+	}
+	f.every = "2"
+	if u, _, err = f.update(orig); err != nil || u.Recurrence == nil || u.Recurrence.Duration != 45 || u.Recurrence.RepeatInterval != 2 {
+		t.Fatalf("a new interval sent %+v, %v: want every 2 weeks of 45 minutes", u.Recurrence, err)
+	}
 }
 
 func TestEditSendsTheFieldsThatChanged(t *testing.T) {
@@ -478,4 +507,65 @@ func TestAnUnreachableServerSaysSo(t *testing.T) {
 	r.Press("E")
 	r.Says("Server 127.0.0.1:1", "Cause connection refused", "Attempts 3")
 	r.Golden("unreachable_errors_80x24")
+}
+
+// A new event of every field with one bad country code is refused by the
+// check: the form stays open on the page of the field, every value kept,
+// the reason under the field; a fixed code and ctrl+s create the draft.
+func TestARefusedNewEventKeepsEveryValue(t *testing.T) {
+	r := newRig(t, 80, 24)
+	r.Press("n")
+	r.Type("Robotics Night")
+	r.Press("enter")
+	r.Type("Line followers")
+	r.Press("enter")
+	r.Type("Build a line follower in two hours.")
+	r.Press("enter", "enter", "enter", "enter") // description, type, hub, meeting type
+	r.Press("ctrl+u")
+	r.Type("Europe/Lisbon")
+	r.Press("enter", "enter", "enter", "enter", "enter") // timezone, starts, ends, lobby opens, lobby closes
+	r.Press("enter", "enter")                            // access, attendance
+	r.Type("Hall 2")
+	r.Press("enter")
+	r.Type("Dana Cole")
+	r.Press("enter", "enter") // contact, categories
+	r.Type("robots, evening")
+	r.Press("enter")
+	r.Type("FR, XX")
+	r.Press("enter")
+	r.Contains("Not saved: the reason is under the field marked ! (blocked_countries)",
+		"! blocked_countries[1]", "> FR, XX", "page 4/4")
+	r.Golden("new_event_refused_80x24")
+	r.Press("ctrl+u")
+	r.Type("FR, DE")
+	r.Press("ctrl+s")
+	r.Contains("Created the draft \"Robotics Night\"")
+	r.Press("esc", "3")
+	r.Contains("Robotics Night")
+}
+
+// The detail's hint line shows what fits by importance, the minor keys
+// too when there is room (they were left out even at 140 columns), and
+// ends in … when some do not fit.
+func TestDetailHintsShowWhatFits(t *testing.T) {
+	r := newRig(t, 220, 30)
+	r.Press("2", "enter")
+	r.Contains("UPCOMING")
+	r.Contains("o co-editors", "m emails", "O open the event page", "l access links", "b booths", "t tickets")
+	r = newRig(t, 80, 24)
+	r.Press("2", "enter")
+	r.Contains("p publish", "…")
+}
+
+// The palette offers actions, not moves: no "up" or "page down".
+func TestPaletteOffersNoMoves(t *testing.T) {
+	r := newRig(t, 100, 30)
+	r.Press("2", "enter", ":")
+	r.Type("publish")
+	r.Contains("> publish")
+	for _, move := range []string{"page down", "up", "page up", "down"} {
+		r.Press("ctrl+u")
+		r.Type(move)
+		r.Lacks("> " + move)
+	}
 }

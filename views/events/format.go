@@ -181,16 +181,3 @@ func bucketOf(e *api.Event, now time.Time) Bucket {
 	}
 	return BucketUpcoming
 }
-
-func formatVenue(v *api.Venue) string {
-	if v == nil {
-		return ""
-	}
-	var parts []string
-	for _, s := range []string{v.Name, v.StreetAddress, strings.TrimSpace(v.PostalCode + " " + v.City), v.State, v.Country} {
-		if strings.TrimSpace(s) != "" {
-			parts = append(parts, s)
-		}
-	}
-	return strings.Join(parts, ", ")
-}

@@ -73,3 +73,24 @@ func TestWithoutSharedLead(t *testing.T) {
 		}
 	}
 }
+
+// A calendar entry that ends on another day says which (it read "Thu 10
+// Dec 04:00 UTC to 06:00" for an entry ending two days later).
+func TestACalendarEntryNamesItsEndDay(t *testing.T) {
+	start := time.Date(2026, 12, 10, 4, 0, 0, 0, time.UTC)
+	sameDay, later := start.Add(2*time.Hour), start.Add(50*time.Hour)
+	if got := endOf(&start, &sameDay, time.UTC); got != "06:00" {
+		t.Errorf("same day: %q", got)
+	}
+	if got := endOf(&start, &later, time.UTC); got != "Sat 12 Dec 2026 06:00" {
+		t.Errorf("two days later: %q", got)
+	}
+	// 04:00 to 06:00 UTC is one day in UTC, two in New York (23:00 to 01:00).
+	ny, _ := time.LoadLocation("America/New_York")
+	if got := endOf(&start, &sameDay, ny); got != "Thu 10 Dec 2026 01:00" {
+		t.Errorf("in the event's zone: %q", got)
+	}
+	if endOf(&start, nil, time.UTC) != "?" {
+		t.Error("no end")
+	}
+}

@@ -30,6 +30,9 @@ type Deps struct {
 	// its sessions) and its check-in history; nil leaves the keys inert.
 	CheckInDesk    func(ctx *ui.Context, eventID, eventName string) ui.Screen
 	CheckInHistory func(ctx *ui.Context, eventID, eventName string) ui.Screen
+	// LearnNames hears each registration's tickets, so the desks learn
+	// the names (nil: nothing is kept).
+	LearnNames func(eventID string, asked []api.TicketRequest, res *api.TicketsResult)
 }
 
 func (d Deps) withDefaults() Deps {
@@ -186,7 +189,7 @@ func (s *ListScreen) actions() ui.Actions {
 		{Key: k.Open, Help: "open", Run: s.open},
 		{Writes: true, Key: k.New, Help: "new event", Run: s.openCreateForm},
 		{Key: k.Refresh, Run: s.reload},
-		{Key: k.Views, Help: "choose listing", RunKey: s.showBucket},
+		{Key: ui.Numbers(k.Views, len(bucketNames), "choose listing"), RunKey: s.showBucket},
 	}
 }
 
@@ -300,8 +303,12 @@ func compareTimes(a, b *time.Time) int {
 }
 
 func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
+	name := e.Name
+	if len(e.Unreadable) > 0 { // in words, not only colour: the detail says which
+		name = "[unreadable] " + name
+	}
 	return table.Row{ID: e.EventID, Cells: []string{
-		e.Name,
+		name,
 		ui.EnumLabel(api.EventTypeLabels, e.EventType),
 		b.String(),
 		ui.EnumLabel(api.AttendanceLabels, e.AttendanceType),

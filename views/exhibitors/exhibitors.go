@@ -243,7 +243,7 @@ func (s *Screen) onCreated(m createdMsg) tea.Cmd {
 		if errors.Is(m.err, api.ErrOutcomeUnknown) {
 			text = "The exhibitor may or may not have been added (no answer arrived): press r to check before adding again. " + text
 		}
-		return tea.Batch(ui.Toast(ui.ToastError, text), s.Done())
+		return tea.Batch(ui.Fail("Add exhibitor", ui.Explain(text, m.err)), s.Done())
 	}
 	return tea.Batch(ui.Toast(ui.ToastSuccess, "Added "+m.x.Name), s.Done())
 }

@@ -116,10 +116,40 @@ func (s *Screen) onBaseline(m baselineMsg) tea.Cmd {
 	if !asked {
 		return nil
 	}
+	verdict := fmt.Sprintf("FAIL: %d of %s of %s fail", failed, ui.Count(len(s.audit.results), "expectation"), filepath.Base(m.path))
+	level := ui.ToastInfo
 	if failed == 0 {
-		return ui.Toast(ui.ToastSuccess, fmt.Sprintf("PASS: %s of %s hold", ui.Count(len(s.audit.results), "expectation"), filepath.Base(m.path)))
+		verdict, level = fmt.Sprintf("PASS: %s of %s hold", ui.Count(len(s.audit.results), "expectation"), filepath.Base(m.path)), ui.ToastSuccess
 	}
-	return ui.Toast(ui.ToastInfo, fmt.Sprintf("FAIL: %d of %s of %s fail", failed, ui.Count(len(s.audit.results), "expectation"), filepath.Base(m.path)))
+	if w := m.base.Warnings(); len(w) > 0 { // the details name each field and its replacement
+		verdict += fmt.Sprintf("; %s on deprecated fields (see each one's details)", ui.Count(len(w), "expectation"))
+		level = ui.ToastInfo
+	}
+	return ui.Toast(level, verdict)
+}
+
+// deprecatedNote is " (deprecated: use X and Y)" for a path the provider
+// deprecated, with the replacements written within the setting key; ""
+// otherwise.
+func deprecatedNote(path, key string) string {
+	if use := replacementOf(path, key); use != "" {
+		return " (DEPRECATED: " + use + ")"
+	}
+	return ""
+}
+
+// replacementOf is "use X and Y" for a deprecated path, its replacements
+// written within the setting key; "" for a path not deprecated.
+func replacementOf(path, key string) string {
+	d, ok := api.PhoneDeprecation(path)
+	if !ok {
+		return ""
+	}
+	instead := make([]string, len(d.Instead))
+	for i, p := range d.Instead {
+		instead[i] = fieldOf(p, key)
+	}
+	return "use " + strings.Join(instead, " and ")
 }
 
 // check compares the settings with the baseline; a baseline that does not
@@ -308,21 +338,21 @@ func (n notes) lines(th *ui.Theme, key string, width int) []string {
 			if !r.Pass {
 				verdict, style = "FAIL", th.Error
 			}
-			out = append(out, wrap(style, fmt.Sprintf("- %s %s: is %s, expected %s", verdict, fieldOf(r.Path, key),
-				orAbsent(r.Actual), r.Expectation), width)...)
+			out = append(out, wrap(style, fmt.Sprintf("- %s %s: is %s, expected %s%s", verdict, fieldOf(r.Path, key),
+				orAbsent(r.Actual), r.Expectation, deprecatedNote(r.Path, key)), width)...)
 		}
 	}
 	if len(n.diffs) > 0 {
 		out = append(out, "", th.Header.Render("DIFF from "+n.other))
 		for _, c := range n.diffs {
-			out = append(out, wrap(th.Warning, fmt.Sprintf("- %s: %s in %s, %s in %s", fieldOf(c.Path, key),
-				orAbsent(c.Before), n.this, orAbsent(c.After), n.other), width)...)
+			out = append(out, wrap(th.Warning, fmt.Sprintf("- %s: %s in %s, %s in %s%s", fieldOf(c.Path, key),
+				orAbsent(c.Before), n.this, orAbsent(c.After), n.other, deprecatedNote(c.Path, key)), width)...)
 		}
 	}
 	if len(n.changes) > 0 {
 		out = append(out, "", th.Header.Render("* Changed since the snapshot"))
 		for _, ch := range n.changes {
-			out = append(out, wrap(th.Warning, "- "+ch.String(), width)...)
+			out = append(out, wrap(th.Warning, "- "+ch.String()+deprecatedNote(ch.Path, key), width)...)
 		}
 	}
 	return append(out, changelogLines(th, n.deprecated, width)...)

@@ -17,14 +17,15 @@ type fieldEntry struct {
 	entry changelog.Entry
 }
 
-// deprecationsOf are the fields of a setting the change log deprecates,
-// each with its entry.
+// deprecationsOf are the setting's deprecated fields (those the provider's
+// description marks: api.Deprecations), each with the change log entry
+// about it. The entry names the replacements too, which are not deprecated.
 func deprecationsOf(lookup ChangelogLookup, st *api.PhoneSettings, key string) []fieldEntry {
 	if lookup == nil || st == nil {
 		return nil
 	}
 	var out []fieldEntry
-	for _, f := range st.Fields(key) {
+	for _, f := range st.DeprecatedFields(key) {
 		if e, ok := lookup(key + "." + f); ok {
 			out = append(out, fieldEntry{field: f, entry: e})
 		}
@@ -46,4 +47,14 @@ func changelogLines(th *ui.Theme, deps []fieldEntry, width int) []string {
 		}
 	}
 	return out
+}
+
+// changelogLink is the address of the first deprecated field's entry, or "".
+func changelogLink(deps []fieldEntry) string {
+	for _, d := range deps {
+		if d.entry.Link != "" {
+			return d.entry.Link
+		}
+	}
+	return ""
 }

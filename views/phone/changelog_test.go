@@ -23,17 +23,26 @@ func TestDeprecatedFieldsLinkToTheirEntry(t *testing.T) {
 	}
 	lookup := func(field string) (changelog.Entry, bool) { return changelog.ForField(feed.Entries, field) }
 	client := srv.Client(t, sim.DemoToken)
+	var opened []string
 	d := viewtest.OpenSection(t, "Phone", 100, 40, func(c *ui.Context) ui.Screen {
+		c.OpenURL = func(u string) error { opened = append(opened, u); return nil }
 		return newScreen(c, Deps{Client: client, Now: viewtest.Clock, Changelog: lookup})
 	})
 	d.Press("/")
 	d.Type("automatic call recording")
 	d.Press("enter", "enter")
 	d.Contains("Change log", "DEPRECATED recording_start_prompt: 2026-10-06 Deprecated: the top-level recording",
-		"DEPRECATED recording_start_prompt_audio_id:", "DEPRECATED recording_explicit_consent:", "/changelog#2026-10-06-deprecated")
+		"DEPRECATED recording_start_prompt_audio_id:", "DEPRECATED recording_explicit_consent:", "/changelog#2026-10-06-deprecated",
+		"O open the change log entry")
+	// The entry names the replacements; they are not deprecated.
+	d.Lacks("DEPRECATED inbound_audio_notification", "DEPRECATED outbound_audio_notification")
+	d.Press("O")
+	if len(opened) != 1 || !strings.Contains(opened[0], "/changelog#2026-10-06-deprecated") {
+		t.Errorf("opened %v", opened)
+	}
 	d.Press("esc", "esc", "esc", "/")
 	d.Type("on-demand call recording")
 	d.Press("enter", "enter")
 	d.Contains("Phone settings > On-demand call recording", "Fields")
-	d.Lacks("DEPRECATED")
+	d.Lacks("DEPRECATED", "open the change log entry")
 }

@@ -36,7 +36,12 @@ func newDetail(ctx *ui.Context, st *api.PhoneSettings, k string, raw bool, n not
 
 // actions: the detail screen only switches between words and JSON.
 func (s *DetailScreen) actions() ui.Actions {
-	return ui.Actions{{Key: s.ctx.Keys.Raw, Help: "words / raw JSON", Run: s.toggleRaw}}
+	as := ui.Actions{{Key: s.ctx.Keys.Raw, Help: "words / raw JSON", Run: s.toggleRaw}}
+	if link := changelogLink(s.notes.deprecated); link != "" {
+		as = append(as, ui.Action{Key: s.ctx.Keys.Browse, Help: "open the change log entry",
+			Run: func() tea.Cmd { return ui.Browse(s.ctx, link) }})
+	}
+	return as
 }
 
 func (s *DetailScreen) toggleRaw() tea.Cmd {
@@ -88,11 +93,18 @@ func (s *DetailScreen) refresh() {
 			pretty.Reset()
 			pretty.Write(raw)
 		}
-		lines = append(lines, strings.Split(pretty.String(), "\n")...)
+		for _, l := range strings.Split(pretty.String(), "\n") {
+			lines = append(lines, l+rawDeprecation(th, l, s.key))
+		}
 		lines = append(lines, "", th.Muted.Render(kindNote(s.key)), th.Muted.Render("J shows it in words"))
 	} else {
 		lines = explain(th, s.settings, s.key, s.notes, w)
 		if fields := s.settings.Fields(s.key); len(fields) > 0 {
+			for i, f := range fields {
+				if _, ok := api.PhoneDeprecation(s.key + "." + f); ok {
+					fields[i] = f + " (DEPRECATED)"
+				}
+			}
 			lines = append(lines, "", th.Header.Render("Fields"),
 				th.Muted.Render(wrapJoin(fields, w)))
 		}
@@ -103,6 +115,25 @@ func (s *DetailScreen) refresh() {
 		lines[i] = " " + l
 	}
 	s.vp.SetContent(strings.Join(lines, "\n"))
+}
+
+// rawDeprecation marks a line of a setting's raw JSON that holds a field
+// the provider deprecated (a key at the setting's top level, as
+// json.Indent writes it): "  <- DEPRECATED: use ...".
+func rawDeprecation(th *ui.Theme, line, key string) string {
+	name, ok := strings.CutPrefix(line, `  "`)
+	if !ok || strings.HasPrefix(name, " ") {
+		return ""
+	}
+	name, _, ok = strings.Cut(name, `":`)
+	if !ok {
+		return ""
+	}
+	use := replacementOf(key+"."+name, key)
+	if use == "" {
+		return ""
+	}
+	return th.Warning.Render("  <- DEPRECATED: " + use)
 }
 
 func kindNote(k string) string {
@@ -218,6 +249,7 @@ func renderChanges(th *ui.Theme, path string, snap *snapshot.Snapshot, changes [
 		if rel == "" {
 			rel = "(whole setting)"
 		}
+		rel += deprecatedNote(c.Path, c.Setting())
 		val := ""
 		switch c.Kind {
 		case snapshot.Added:

@@ -9,7 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -263,7 +265,7 @@ func (s *Screen) actions() ui.Actions {
 	return ui.Actions{
 		{Key: k.Open, Help: "details", Why: selected, Run: func() tea.Cmd { return s.openDetail(false) }},
 		{Key: k.Raw, Help: "raw JSON", Why: selected, Run: func() tea.Cmd { return s.openDetail(true) }},
-		{Key: k.Views, Help: "quick filters", Why: loaded, RunKey: s.showFilter},
+		{Key: ui.Numbers(k.Views, int(nFilters), "quick filters"), Why: loaded, RunKey: s.showFilter},
 		{Key: k.Baseline, Why: loaded, Run: s.openBaselineForm},
 		{Key: k.Compare, Run: s.openCompareForm, Why: func() string {
 			switch {
@@ -364,7 +366,8 @@ func (s *Screen) row(it item, theme string) table.Row {
 }
 
 // mark flags a setting in the list in words: FAIL it breaks the baseline,
-// DIFF it differs from the other account, * it changed since the snapshot.
+// DIFF it differs from the other account, * it changed since the snapshot,
+// DEPR it carries fields the provider deprecated.
 func (s *Screen) mark(key string) string {
 	var marks []string
 	if s.audit.failing[key] > 0 {
@@ -375,6 +378,9 @@ func (s *Screen) mark(key string) string {
 	}
 	if s.changed[key] > 0 {
 		marks = append(marks, "*")
+	}
+	if s.settings != nil && len(s.settings.DeprecatedFields(key)) > 0 {
+		marks = append(marks, "DEPR")
 	}
 	return strings.Join(marks, " ")
 }
@@ -663,6 +669,10 @@ func explain(th *ui.Theme, st *api.PhoneSettings, key string, n notes, width int
 			out = append(out, wrap(lipgloss.NewStyle(), w, width)...)
 		}
 	}
+	if dep := st.DeprecatedFields(key); len(dep) > 0 {
+		out = append(out, "")
+		out = append(out, wrap(th.Warning, deprecatedText(key, dep), width)...)
+	}
 	if known {
 		out = append(out, "")
 		out = append(out, wrap(th.Muted, lockText(c), width)...)
@@ -687,4 +697,38 @@ func wrap(style lipgloss.Style, text string, width int) []string {
 		lines[i] = style.Render(p + strings.TrimRight(l, " "))
 	}
 	return lines
+}
+
+// deprecatedText says which deprecated fields a setting carries and what
+// replaces them, in one paragraph: "the same fields of A and B" when every
+// field's replacements are its namesakes under the same objects.
+func deprecatedText(key string, fields []string) string {
+	var parents []string
+	same := true
+	var each []string
+	for _, f := range fields {
+		d, _ := api.PhoneDeprecation(key + "." + f)
+		var ps []string
+		for _, p := range d.Instead {
+			rel := fieldOf(p, key)
+			parent, leaf := path.Split(strings.ReplaceAll(rel, ".", "/"))
+			if leaf != f {
+				same = false
+			}
+			ps = append(ps, strings.ReplaceAll(strings.TrimSuffix(parent, "/"), "/", "."))
+		}
+		if parents == nil {
+			parents = ps
+		} else if !slices.Equal(parents, ps) {
+			same = false
+		}
+		each = append(each, f+" ("+replacementOf(key+"."+f, key)+")")
+	}
+	text := "DEPRECATED fields: "
+	if same && len(parents) > 0 {
+		text += strings.Join(fields, ", ") + ". The provider will remove them: use the same fields of " + strings.Join(parents, " and ")
+	} else {
+		text += strings.Join(each, "; ") + ". The provider will remove them"
+	}
+	return text + "; a baseline on them will then fail as absent."
 }

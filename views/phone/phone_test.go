@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -317,7 +318,9 @@ func TestCompareWithAnotherProfileSideBySide(t *testing.T) {
 	r.Type("other")
 	r.Press("enter")
 	r.Contains("values in 7 settings differ from other", "7 Different 7", "DIFF 7 from other",
-		"test       other", "DIFF Voicemail", "ON locked  OFF", "DIFF Call screening", "OFF        -")
+		"test       other", "ON locked  OFF", "OFF        -")
+	// The marks column is as wide as its widest mark (DIFF DEPR).
+	containsLoose(t, r, "DIFF Voicemail", "DIFF Call screening", "DIFF DEPR Automatic call recording")
 	r.Press("/")
 	r.Type("park")
 	r.Press("enter")
@@ -327,13 +330,26 @@ func TestCompareWithAnotherProfileSideBySide(t *testing.T) {
 
 	// r reads both accounts again; the comparison stays.
 	r.Press("r")
-	r.Contains("7 Different 7", "DIFF Voicemail")
+	r.Contains("7 Different 7")
+	containsLoose(t, r, "DIFF Voicemail")
+}
+
+// containsLoose is Contains with runs of spaces counted as one.
+func containsLoose(t *testing.T, r *uitest.Driver, want ...string) {
+	t.Helper()
+	v := strings.Join(strings.Fields(r.View()), " ")
+	for _, w := range want {
+		if !strings.Contains(v, w) {
+			t.Fatalf("view lacks %q:\n%s", w, r.View())
+		}
+	}
 }
 
 func TestCompareAtNarrowSizesShowsTheOtherValueInThePane(t *testing.T) {
 	r := twoAccounts(t, 80, 24)
 	r.Press("C", "enter")
-	r.Contains("7 Different 7", "DIFF International calling", "In other: ON", "enable: false in test, true in other")
+	r.Contains("7 Different 7", "In other: ON", "enable: false in test, true in other")
+	containsLoose(t, r, "DIFF International calling")
 	r.Lacks("ON locked  OFF")
 	r.Golden("compare_80x24")
 }
@@ -347,4 +363,24 @@ func TestMouseSelectsAndOpensASetting(t *testing.T) {
 	r.Contains("row 2 of 45", "external_calling_on_vendor_room_common_area")
 	r.Send(click)
 	r.Contains("Phone settings > External calls from rooms", "Room systems and common area phones can call")
+}
+
+// The deprecated recording fields are marked in every view: DEPR in the
+// list, a warning in the details naming the replacement, (DEPRECATED) in
+// the field list and an arrow in the raw JSON.
+func TestDeprecatedFieldsAreMarkedEverywhere(t *testing.T) {
+	r := newRig(t, sim.DemoToken, 120, 40)
+	r.Press("/")
+	r.Type("automatic call")
+	r.Press("enter")
+	containsLoose(t, r.Driver, "DEPR Automatic call recording", "DEPRECATED fields:")
+	r.Press("enter")
+	containsLoose(t, r.Driver, "recording_start_prompt (DEPRECATED)", "recording_start_prompt_audio_id (DEPRECATED)",
+		"recording_explicit_consent (DEPRECATED)",
+		"DEPRECATED fields: recording_explicit_consent, recording_start_prompt, recording_start_prompt_audio_id. The provider will remove them: use the same fields of inbound_audio_notification and outbound_audio_notification; a baseline on them will then fail as absent.")
+	r.Press("J")
+	containsLoose(t, r.Driver, `"recording_start_prompt": true, <- DEPRECATED: use inbound_audio_notification.recording_start_prompt`)
+	if n := strings.Count(r.View(), "<- DEPRECATED"); n != 3 { // not the notifications' own fields
+		t.Fatalf("%d lines marked:\n%s", n, r.View())
+	}
 }

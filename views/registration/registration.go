@@ -51,6 +51,13 @@ type Option func(*Screen)
 // WithClock sets the clock that decides which sessions are over.
 func WithClock(now func() time.Time) Option { return func(s *Screen) { s.now = now } }
 
+// Learner hears what a registration made, in the background: the check-in
+// desks keep the names of the people registered.
+type Learner func(eventID string, asked []api.TicketRequest, res *api.TicketsResult)
+
+// WithLearner passes every registration's tickets to learn (nil: none).
+func WithLearner(learn Learner) Option { return func(s *Screen) { s.learn = learn } }
+
 // Screen is the guided registration flow of one event.
 type Screen struct {
 	*resource.Base[api.Session]
@@ -58,6 +65,7 @@ type Screen struct {
 	eventID   string
 	eventName string
 	now       func() time.Time
+	learn     Learner
 	flow      ui.Task
 	flowErr   error
 
@@ -611,9 +619,12 @@ func (s *Screen) register(text string, answers map[string]string) tea.Cmd {
 		}
 	}
 	s.summary, s.results, s.failed = "", nil, false
-	client, id := s.client, s.eventID
+	client, id, learn := s.client, s.eventID, s.learn
 	return s.Do("creating tickets", func() tea.Msg {
 		res, err := client.Registration.CreateTickets(context.Background(), id, req)
+		if learn != nil {
+			learn(id, req.Tickets, res)
+		}
 		return createdMsg{emails: emails, res: res, err: err}
 	})
 }
@@ -674,7 +685,31 @@ func (s *Screen) onCreated(m createdMsg) tea.Cmd {
 		s.summary, level = fmt.Sprintf("OK registered %d %s (%s)", len(m.emails), people(len(m.emails)),
 			ui.Count(len(m.res.Tickets), "ticket")), ui.ToastSuccess
 	}
-	return tea.Batch(ui.Toast(level, strings.TrimPrefix(strings.TrimPrefix(s.summary, "OK "), "ERROR ")), s.Done())
+	if level != ui.ToastError {
+		return tea.Batch(ui.Toast(level, strings.TrimPrefix(s.summary, "OK ")), s.Done())
+	}
+	// All that is known of the failure goes to the recent errors: the
+	// call's own error, or each refused person with the server's code and
+	// its meaning.
+	failure := m.err
+	if s.questions != nil && api.IsCode(m.err, api.CodeMissingRequiredAnswers) {
+		failure = ui.Explain(s.summary, m.err) // what to do, and the server's all
+	}
+	if failure == nil && m.res != nil {
+		items := make([][2]string, len(m.res.Errors))
+		for i, e := range m.res.Errors {
+			why := e.Meaning()
+			if e.Message != "" && !strings.EqualFold(strings.TrimSuffix(e.Message, "."), why) {
+				why += " (server: " + e.Message + ")"
+			}
+			items[i] = [2]string{e.Email, why + " [" + e.ErrorCode + "]"}
+		}
+		failure = &ui.ItemsRefused{Summary: fmt.Sprintf("registered %d of %d people", len(m.emails)-len(m.res.Errors), len(m.emails)), Items: items}
+	}
+	if failure == nil {
+		failure = errors.New(strings.TrimPrefix(s.summary, "ERROR "))
+	}
+	return tea.Batch(ui.Fail("Register attendees", failure), s.Done())
 }
 
 func people(n int) string {

@@ -2,8 +2,11 @@ package registration
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,6 +25,8 @@ type rig struct {
 	client *api.Client
 	id     string
 	screen *Screen
+	// learned is what the screen handed its learner.
+	learned []api.TicketRequest
 }
 
 func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) string) *rig {
@@ -30,7 +35,12 @@ func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) string) *rig {
 	s, client := srv.Sim, srv.Client(t, sim.DemoToken)
 	r := &rig{sim: s, client: client, id: pick(s.Fixtures())}
 	r.Driver = viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen {
-		r.screen = New(c, client, r.id, "Pottery for Beginners", WithClock(viewtest.Clock)).(*Screen)
+		r.screen = New(c, client, r.id, "Pottery for Beginners", WithClock(viewtest.Clock),
+			WithLearner(func(_ string, asked []api.TicketRequest, res *api.TicketsResult) {
+				if res != nil && len(res.Tickets) > 0 {
+					r.learned = append(r.learned, asked...)
+				}
+			})).(*Screen)
 		return r.screen
 	})
 	return r
@@ -64,6 +74,10 @@ func TestRecurringFlowRegistersAttendees(t *testing.T) {
 	regs := r.sim.RegistrantEmails(r.id)
 	if !slices.Contains(regs, "ines.lopez@example.org") || !slices.Contains(regs, "kofi.mensah@example.org") {
 		t.Fatalf("registrants lack the new people: %d", len(regs))
+	}
+	// The desks learn the names typed (roster.LearnTickets keeps them).
+	if len(r.learned) != 2 || r.learned[0].FirstName != "Ines" || r.learned[0].LastName != "Lopez" {
+		t.Fatalf("learned %+v", r.learned)
 	}
 	// The group-join link brings its own ticket type when the type is left
 	// as it was.
@@ -261,4 +275,52 @@ func TestRequiredQuestionsAreAskedInTheForm(t *testing.T) {
 	if !slices.Contains(r.sim.RegistrantEmails(r.id), "lee.park@example.org") {
 		t.Fatal("not registered")
 	}
+}
+
+// soldOut answers every create-tickets call as a server with no tickets
+// left does, person by person (the documented errors array).
+func soldOut(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/tickets") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		var in struct {
+			Tickets []struct {
+				Email string `json:"email"`
+			} `json:"tickets"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&in)
+		out := api.TicketsResult{Tickets: []api.Ticket{}}
+		for _, t := range in.Tickets {
+			out.Errors = append(out.Errors, api.TicketError{Email: t.Email, ErrorCode: api.TicketErrNoStock,
+				Message: "No tickets of this type are left."})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		_ = json.NewEncoder(w).Encode(out)
+	})
+}
+
+// A registration the server refuses person by person keeps each reason:
+// E lists both people with the code and its meaning, wrapped at 80 columns.
+func TestEShowsEveryRefusedPerson(t *testing.T) {
+	srv := viewtest.NewServerWith(t, soldOut)
+	client := srv.Client(t, sim.DemoToken)
+	id := srv.Fixtures().UpcomingEventID
+	r := viewtest.Open(t, 80, 24, func(c *ui.Context) ui.Screen {
+		return New(c, client, id, "Pottery for Beginners", WithClock(viewtest.Clock))
+	})
+	r.Press("a")
+	r.Contains("One a line")
+	r.Type("ines.lopez@example.org")
+	r.Press("ctrl+j")
+	r.Type("kofi.mensah@example.org")
+	r.Press("enter")
+	r.Contains("PARTLY registered 0 of 2 people", "E details")
+	r.Press("E")
+	r.Says("Register attendees", "Result registered 0 of 2 people",
+		"Refused ines.lopez@example.org: no tickets of this type are left",
+		"Refused kofi.mensah@example.org:", "[stock_not_exist]")
+	r.Golden("refused_people_errors_80x24")
 }

@@ -57,6 +57,9 @@ type Options struct {
 	// LoseTokenAnswer lets the token endpoint rotate the refresh token, then
 	// drops the connection before the answer.
 	LoseTokenAnswer bool
+	// BadWeeklyDays answers every recurrence's weekly_days in a shape no
+	// client can read (words, with an escape sequence).
+	BadWeeklyDays bool
 	// BadTokens lets the token endpoint answer, then appends an escape
 	// sequence and a line break to the access and refresh tokens.
 	BadTokens bool
@@ -65,6 +68,10 @@ type Options struct {
 	// Stall accepts every API call and never answers (until the client
 	// goes away).
 	Stall bool
+	// Hold keeps every check-in (PATCH) waiting until the channel closes,
+	// then answers it as the simulator does: a test does something (fills
+	// the disk) while a request is under way.
+	Hold <-chan struct{}
 }
 
 // Server is the hostile wrapper around a handler, with counters the tests
@@ -122,6 +129,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.requests.Add(1)
+	if o.Hold != nil && r.Method == http.MethodPatch {
+		select {
+		case <-o.Hold:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	switch {
 	case o.Stall:
 		<-r.Context().Done()
@@ -148,7 +162,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.URL.RawQuery = q.Encode()
 		}
 	}
-	if !o.Inject && !o.EndlessPages && !o.FreshPages {
+	if !o.Inject && !o.EndlessPages && !o.FreshPages && !o.BadWeeklyDays {
 		s.next.ServeHTTP(w, r)
 		return
 	}
@@ -186,6 +200,9 @@ func (s *Server) rewrite(body []byte, o Options) []byte {
 	}
 	if o.Inject {
 		v = inject(v, "")
+	}
+	if o.BadWeeklyDays {
+		spoilWeeklyDays(v)
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
@@ -240,6 +257,23 @@ func renew(page map[string]any, seq int64, pad string) {
 					obj[k] = str + pad
 				}
 			}
+		}
+	}
+}
+
+// spoilWeeklyDays gives every recurrence a weekly_days no client can read.
+func spoilWeeklyDays(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		if r, ok := t["recurrence"].(map[string]any); ok {
+			r["weekly_days"] = "every other Tuesday\x1b]0;PWNED\x07"
+		}
+		for _, e := range t {
+			spoilWeeklyDays(e)
+		}
+	case []any:
+		for _, e := range t {
+			spoilWeeklyDays(e)
 		}
 	}
 }

@@ -9,7 +9,6 @@
 package badge
 
 import (
-	"bytes"
 	"embed"
 	"errors"
 	"fmt"
@@ -19,7 +18,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/evdesk/evdesk/config"
 )
 
 // Layout is where a badge's parts go on its page, in millimetres and
@@ -108,12 +107,16 @@ func LoadLayout(name string) (*Layout, error) {
 	return ParseLayout(b, name)
 }
 
+// layoutLimits bound a layout file: a few dozen lines.
+var layoutLimits = config.TOMLLimits{What: "badge layout", MaxBytes: maxLayoutBytes, MaxEntries: 1000}
+
 // ParseLayout reads a layout from TOML; source names it in errors.
 func ParseLayout(b []byte, source string) (*Layout, error) {
 	var l Layout
-	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&l)
+	// The guard every TOML file of evdesk passes: size and shape first.
+	md, err := config.DecodeTOML(source, b, layoutLimits, &l)
 	if err != nil {
-		return nil, fmt.Errorf("badge layout %s: %w", source, err)
+		return nil, fmt.Errorf("badge layout %w", err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		return nil, fmt.Errorf("badge layout %s: unknown key %s (keys: name, width_mm, height_mm, [[text]] field/fixed/x_mm/y_mm/width_mm/height_mm/size_pt/min_size_pt/bold/align, [qr] x_mm/y_mm/size_mm)",

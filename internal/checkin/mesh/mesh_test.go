@@ -3,11 +3,11 @@ package mesh
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,11 +109,21 @@ type meshDesk struct {
 // open opens a meshed desk named name that joins the desks at join.
 func (r *rig) open(name string, join ...string) *meshDesk {
 	r.t.Helper()
+	return r.openWith(name, nil, join...)
+}
+
+// openWith is open with options of the test's.
+func (r *rig) openWith(name string, adjust func(*Options), join ...string) *meshDesk {
+	r.t.Helper()
 	dir := r.t.TempDir()
-	addr := "127.0.0.1:" + strconv.Itoa(freePort(r.t))
-	n, err := Join(Options{Secret: r.sec, Dir: dir + "/venue", Listen: addr, Join: join,
+	o := Options{Secret: r.sec, Dir: dir + "/venue", Listen: "127.0.0.1:" + strconv.Itoa(freePort(r.t)), Join: join,
 		Linger: 100 * time.Millisecond, SyncEvery: 500 * time.Millisecond, Tick: 250 * time.Millisecond,
-		LeaseTTL: 2 * time.Second, Logf: func(f string, a ...any) { r.t.Logf(name+": "+f, a...) }})
+		LeaseTTL: 2 * time.Second, Logf: func(f string, a ...any) { r.t.Logf(name+": "+f, a...) }}
+	if adjust != nil {
+		adjust(&o)
+	}
+	addr := o.Listen
+	n, err := Join(o)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -142,6 +152,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	d1 := r.open("Door A")
 	d2 := r.open("Door B", d1.addr)
@@ -153,6 +164,17 @@ func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
 	waitFor(t, "an upstream desk", func() bool {
 		up := d1.node.Info().Upstream
 		return up != "" && d2.node.Info().Upstream == up && d3.node.Info().Upstream == up
+	})
+	// A supervisor's board watches the venue without being a desk of it.
+	ob, err := Observe(Options{Secret: r.sec, Dir: t.TempDir(), Listen: "127.0.0.1:" + strconv.Itoa(freePort(t)),
+		Join: []string{d2.addr}}, r.event, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ob.Close()
+	waitFor(t, "the board to see the venue", func() bool {
+		in := ob.Info()
+		return in.State == "meshed" && len(in.Desks) == 3 && in.Upstream == d1.node.Info().Upstream
 	})
 	people := r.sim.RegistrantEmails(r.event)[:30]
 	r.sim.SetFaults(0, 1, 0) // the service is out of reach: every request fails
@@ -194,8 +216,53 @@ func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
 	if n := len(r.sim.CheckIns(r.event, "")); n != len(people) {
 		t.Fatalf("the service holds %d check-ins for %d people", n, len(people))
 	}
-	for _, d := range desks {
-		c := d.Journal().Counts()
-		fmt.Println(d.Name(), c)
+	waitFor(t, "the board's queue to empty", func() bool { return ob.Info().Queue == 0 })
+}
+
+// A desk that worked alone (it met no other desk in time) admitted someone
+// the venue admitted too: when it joins, the board lists the person as
+// admitted twice, its own pending scan sends nothing, and the service gets
+// the person once.
+func TestAdmittedOnBothSidesOfASplit(t *testing.T) {
+	if os.Getenv("EVDESK_VENUE_E2E") == "" {
+		t.Skip("set EVDESK_VENUE_E2E=1 to run a split venue (four engines, about 20 s; .ci/run does)")
+	}
+	t.Parallel()
+	r := newRig(t)
+	r.sim.SetFaults(0, 1, 0) // the service is out of reach throughout the split
+	late := freePort(t)
+	lateAddr := "127.0.0.1:" + strconv.Itoa(late)
+	c := r.openWith("Door C", func(o *Options) { o.JoinGrace = 200 * time.Millisecond }, lateAddr)
+	waitFor(t, "Door C to work alone", func() bool { return c.node.Info().State == "alone" && c.node.Alone() })
+	who := r.sim.RegistrantEmails(r.event)[7]
+	if sc, err := c.Scan([]string{who}); err != nil || sc[0].Outcome != scanqueue.Pending {
+		t.Fatalf("alone: %+v %v", sc, err)
+	}
+	// Door A and Door B form the venue apart from Door C, and Door A
+	// admits the same person; then Door D comes up where Door C looks.
+	a := r.open("Door A")
+	b := r.open("Door B", a.addr)
+	for _, d := range []*meshDesk{a, b} {
+		waitFor(t, d.Name()+" meshed", func() bool { return d.node.Info().State == "meshed" })
+	}
+	if sc, err := a.Scan([]string{who}); err != nil || sc[0].Outcome != scanqueue.Pending {
+		t.Fatalf("Door A: %+v %v", sc, err)
+	}
+	r.openWith("Door D", func(o *Options) { o.Listen = lateAddr }, a.addr)
+	waitFor(t, "Door C to join", func() bool { return c.node.Info().State == "meshed" })
+	waitFor(t, "the second admission on the board", func() bool {
+		tw := a.node.Info().Twice
+		return len(tw) == 1 && tw[0].Email == who && tw[0].First == "Door A" && tw[0].Again == "Door C"
+	})
+	got, _ := c.Journal().Lookup(who)
+	if got.Outcome != scanqueue.Already || !strings.Contains(got.Message, "admitted again while the venue was split; first checked in at Door A") {
+		t.Fatalf("Door C's scan after the split: %+v", got)
+	}
+	r.sim.SetFaults(0, 0, 0)
+	waitFor(t, "Door A to hear back", func() bool { return a.Journal().Counts().Pending == 0 })
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sent[who] != 1 {
+		t.Fatalf("%s sent %d times", who, r.sent[who])
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -141,17 +142,6 @@ type Node struct {
 // Join starts the desk's engine and returns its membership of the venue;
 // venue.Open attaches it to the desk.
 func Join(o Options) (*Node, error) {
-	if o.Secret == nil || o.Dir == "" {
-		return nil, errors.New("venue: a venue file and a folder are required")
-	}
-	host, port, err := CheckListen(o.Listen)
-	if err != nil {
-		return nil, err
-	}
-	join, err := CheckJoin(o.Join)
-	if err != nil {
-		return nil, err
-	}
 	setDefault(&o.ClaimTimeout, DefaultClaimTimeout)
 	setDefault(&o.LeaseTTL, DefaultLeaseTTL)
 	setDefault(&o.Linger, DefaultLinger)
@@ -163,35 +153,63 @@ func Join(o Options) (*Node, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("venue: %w", err)
-	}
-	id, err := nodeID(o.Dir)
+	st, err := start(o, true)
 	if err != nil {
 		return nil, err
 	}
-	if o.Discover {
-		join = append(join, discover(o.Secret, id, 1500*time.Millisecond)...)
-	}
-	eng, err := startEngine(o.Secret, o.Dir, id, host, port, join)
-	if err != nil {
-		return nil, err
-	}
-	js, err := jetstream.New(eng.nc)
-	if err != nil {
-		eng.close()
-		return nil, err
-	}
-	n := &Node{o: o, id: id, eng: eng, js: js, kick: make(chan struct{}, 1),
+	n := &Node{o: o, id: st.id, eng: st.eng, js: st.js, kick: make(chan struct{}, 1),
 		handed: map[string]bool{}, view: map[string]admission{}, desks: map[string]presence{},
 		unsent: map[string]scanqueue.Scan{}}
 	n.sendCond = sync.NewCond(&n.sendMu)
 	n.ctx, n.cancel = context.WithCancel(context.Background())
 	if o.Discover {
-		stop := announce(o.Secret, id, port)
-		n.watchers = append(n.watchers, stop)
+		n.watchers = append(n.watchers, announce(o.Secret, st.id, st.port))
 	}
 	return n, nil
+}
+
+// started is an engine in the venue, with its identity and port.
+type started struct {
+	id   string
+	port int
+	eng  *engine
+	js   jetstream.JetStream
+}
+
+// start checks the options, finds the desks to join (the list, and mDNS
+// when asked) and starts the engine.
+func start(o Options, jetStream bool) (started, error) {
+	if o.Secret == nil || o.Dir == "" {
+		return started{}, errors.New("venue: a venue file and a folder are required")
+	}
+	host, port, err := CheckListen(o.Listen)
+	if err != nil {
+		return started{}, err
+	}
+	join, err := CheckJoin(o.Join)
+	if err != nil {
+		return started{}, err
+	}
+	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
+		return started{}, fmt.Errorf("venue: %w", err)
+	}
+	id, err := nodeID(o.Dir)
+	if err != nil {
+		return started{}, err
+	}
+	if o.Discover {
+		join = append(join, discover(o.Secret, id, 1500*time.Millisecond)...)
+	}
+	eng, err := startEngine(o.Secret, o.Dir, id, host, port, join, jetStream)
+	if err != nil {
+		return started{}, err
+	}
+	js, err := jetstream.New(eng.nc)
+	if err != nil {
+		eng.close()
+		return started{}, err
+	}
+	return started{id: id, port: port, eng: eng, js: js}, nil
 }
 
 func setDefault(d *time.Duration, v time.Duration) {
@@ -235,7 +253,7 @@ func (n *Node) Hold(sc scanqueue.Scan) bool {
 	}
 	n.hmu.Lock()
 	defer n.hmu.Unlock()
-	return n.handed[sc.ID]
+	return n.handed[handedKey(sc)]
 }
 
 // errVenueTookOver: the desk's own send found the venue back.
@@ -420,7 +438,14 @@ func (n *Node) publish(sc scanqueue.Scan) error {
 	return err
 }
 
-// handedPath keeps the ids of the scans handed to the venue, one a line.
+// handedKey names a scan in the record of those handed to the venue: its
+// id and time, so a journal begun afresh (ids from 1 again) is not taken
+// for the old one.
+func handedKey(sc scanqueue.Scan) string {
+	return sc.ID + " " + strconv.FormatInt(sc.At.UnixNano(), 10)
+}
+
+// handedPath keeps the scans handed to the venue, one a line.
 func (n *Node) handedPath() string { return filepath.Join(n.o.Dir, "handed."+n.target+".log") }
 
 func (n *Node) loadHanded() error {
@@ -431,8 +456,8 @@ func (n *Node) loadHanded() error {
 	sc := bufio.NewScanner(f)
 	n.hmu.Lock()
 	for sc.Scan() {
-		if id := strings.TrimSpace(sc.Text()); id != "" && len(id) <= 64 {
-			n.handed[id] = true
+		if key := strings.TrimSpace(sc.Text()); key != "" && len(key) <= 128 {
+			n.handed[key] = true
 		}
 	}
 	n.hfile = f
@@ -445,8 +470,8 @@ func (n *Node) markHanded(scans []scanqueue.Scan) error {
 	defer n.hmu.Unlock()
 	var b strings.Builder
 	for _, sc := range scans {
-		if !n.handed[sc.ID] {
-			b.WriteString(sc.ID + "\n")
+		if !n.handed[handedKey(sc)] {
+			b.WriteString(handedKey(sc) + "\n")
 		}
 	}
 	if b.Len() == 0 {
@@ -462,7 +487,7 @@ func (n *Node) markHanded(scans []scanqueue.Scan) error {
 		return fmt.Errorf("venue: %w", err)
 	}
 	for _, sc := range scans {
-		n.handed[sc.ID] = true
+		n.handed[handedKey(sc)] = true
 	}
 	return nil
 }
@@ -705,31 +730,18 @@ func (n *Node) retryUnsent() {
 func (n *Node) Info() venue.Info {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	in := venue.Info{Name: n.o.Secret.Name, Upstream: n.up.Desk, Replicas: n.replicas, Err: n.lastErr}
+	state := "joining"
 	switch {
 	case n.meshed.Load():
-		in.State = "meshed"
-	case n.everMesh:
-		in.State = "alone"
-	default:
-		in.State = "joining"
+		state = "meshed"
+	case n.everMesh || n.graceOver.Load():
+		state = "alone"
 	}
-	for _, p := range n.desks {
-		in.Desks = append(in.Desks, venue.DeskInfo{Name: p.Desk, Upstream: p.Upstream, Alone: p.Alone,
-			Scans: p.Scans, Pending: p.Pending, Seen: p.At})
-	}
-	slices.SortFunc(in.Desks, func(a, b venue.DeskInfo) int { return strings.Compare(a.Name, b.Name) })
-	for _, a := range n.view {
-		if a.State == stateAdmitted {
-			in.Queue++
-		}
-		for _, t := range a.Twice {
-			in.Twice = append(in.Twice, venue.Twice{Email: a.Email, First: a.Desk, Again: t.Desk, At: t.At})
-		}
-	}
-	slices.SortFunc(in.Twice, func(a, b venue.Twice) int { return a.At.Compare(b.At) })
-	return in
+	return infoOf(n.o.Secret.Name, state, n.up.Desk, n.replicas, n.lastErr, n.desks, n.view)
 }
+
+// forgetDesk is how long a desk unheard from stays on the board.
+const forgetDesk = 2 * time.Minute
 
 // Close implements venue.Venue: an upstream desk gives its lease up, so
 // another takes over at once.

@@ -95,7 +95,9 @@ type engine struct {
 	nc *nats.Conn
 }
 
-func startEngine(sec *Secret, dir, id, host string, port int, join []string) (*engine, error) {
+// startEngine starts the desk's engine; a watcher's (jetStream false)
+// keeps none of the venue's data and reaches the desks' through them.
+func startEngine(sec *Secret, dir, id, host string, port int, join []string, jetStream bool) (*engine, error) {
 	tlsc, err := sec.TLS()
 	if err != nil {
 		return nil, err
@@ -120,7 +122,7 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string) (*e
 		ServerName: "desk-" + id,
 		Host:       "127.0.0.1", Port: server.RANDOM_PORT,
 		Username: "desk", Password: local,
-		JetStream: true,
+		JetStream: jetStream,
 		StoreDir:  filepath.Join(dir, "store"),
 		// The venue's scans are small; bound what the engine may take.
 		JetStreamMaxMemory: 64 << 20,
@@ -159,6 +161,20 @@ func loopbackFor(host string) string {
 		return "127.0.0.1"
 	}
 	return host
+}
+
+// peers counts the other desks this one has a route to (a pair of desks
+// may share several routes).
+func (e *engine) peers() int {
+	rz, err := e.ns.Routez(&server.RoutezOptions{})
+	if err != nil {
+		return 0
+	}
+	ids := map[string]bool{}
+	for _, r := range rz.Routes {
+		ids[r.RemoteID] = true
+	}
+	return len(ids)
 }
 
 func (e *engine) close() {

@@ -113,8 +113,8 @@ func (n *Node) wantReplicas() int {
 		}
 	}
 	n.mu.Unlock()
-	if routes := n.eng.ns.NumRoutes() + 1; routes > alive {
-		alive = routes
+	if peers := n.eng.peers() + 1; peers > alive {
+		alive = peers
 	}
 	if alive >= 3 {
 		return 3

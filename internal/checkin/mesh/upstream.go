@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -147,15 +148,23 @@ func (n *Node) tend() {
 // venue: it drains the scans stream in batches, reads the service's
 // history for every desk, and shares the roster.
 type upstream struct {
-	n    *Node
-	ctx  context.Context
-	mu   sync.Mutex
-	view map[string]admission // every admission of the venue, by key
-	revs map[string]uint64
+	n   *Node
+	ctx context.Context
+	// sending is held from a batch's request until its answers are in
+	// the arrivals: the history's count is compared only outside it, so a
+	// batch on its way is never taken for check-ins made elsewhere.
+	sending sync.Mutex
+	mu      sync.Mutex
+	view    map[string]admission // every admission of the venue, by key
+	revs    map[string]uint64
 	// synced is when each target's history was last read; walked, when it
 	// was last walked whole.
-	synced map[string]time.Time
-	shared map[string]time.Time // when each event's roster was last shared
+	synced  map[string]time.Time
+	shared  map[string]time.Time      // when each event's roster was last shared
+	rosters map[string]*roster.Roster // rosters downloaded to share
+	// back: the service answered after failing (a batch, or the
+	// history's probe); the courier's loop ends every group's backoff.
+	back atomic.Bool
 }
 
 func (u *upstream) run() {
@@ -279,9 +288,9 @@ type group struct {
 // Batches and the courier's pace.
 const (
 	fetchWait     = 250 * time.Millisecond
-	ackWait       = 15 * time.Second
+	ackWait       = 30 * time.Second
 	maxHeld       = 3000
-	progressEvery = 5 * time.Second
+	progressEvery = 10 * time.Second
 	sendTimeout   = 10 * time.Second
 )
 
@@ -335,6 +344,11 @@ func (u *upstream) courier() {
 			return
 		}
 		now := time.Now()
+		if u.back.Swap(false) {
+			for _, g := range groups {
+				g.retryAt = time.Time{}
+			}
+		}
 		for k, g := range groups {
 			if len(g.items) == 0 {
 				delete(groups, k)
@@ -412,6 +426,8 @@ func (u *upstream) deliver(g *group) int {
 	for i, it := range batch {
 		emails[i] = it.m.Email
 	}
+	u.sending.Lock()
+	defer u.sending.Unlock()
 	ctx, cancel := context.WithTimeout(u.ctx, sendTimeout)
 	failed, err := u.n.cfg.CheckIn(ctx, g.event, g.session, emails, g.source)
 	cancel()
@@ -439,7 +455,15 @@ func (u *upstream) deliver(g *group) int {
 			}
 		}
 	}
+	if g.failures > 0 {
+		u.back.Store(true) // the service answers again: every waiting group goes now
+	}
 	g.failures, g.retryAt = 0, time.Time{}
+	// The answers go into the arrivals side by side (one write each,
+	// replicated): a drain after an outage writes thousands.
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, writers)
 	for i, it := range batch {
 		msg, no := refused[i]
 		if err != nil && !no {
@@ -450,23 +474,33 @@ func (u *upstream) deliver(g *group) int {
 		if no {
 			state = stateRejected
 		}
-		werr := u.write(it.key, u.fromMsg(it.m, state, msg), func(a *admission) bool {
-			if a.Node != it.m.Node || a.Scan != it.m.Scan {
-				return false
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			werr := u.write(it.key, u.fromMsg(it.m, state, msg), func(a *admission) bool {
+				if a.Node != it.m.Node || a.Scan != it.m.Scan {
+					return false
+				}
+				a.State, a.Message = state, msg
+				return true
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			if werr != nil {
+				u.n.trouble(werr)
+				g.items = append(g.items, it) // acknowledged once recorded
+				return
 			}
-			a.State, a.Message = state, msg
-			return true
+			_ = it.msg.Ack()
+			settled++
 		})
-		if werr != nil {
-			u.n.trouble(werr)
-			g.items = append(g.items, it) // acknowledged once recorded
-			continue
-		}
-		_ = it.msg.Ack()
-		settled++
 	}
+	wg.Wait()
 	return settled
 }
+
+// writers is how many answers the upstream desk writes at once.
+const writers = 32
 
 func (u *upstream) fromMsg(m scanMsg, state, msg string) admission {
 	return admission{Email: m.Email, Event: m.Event, Session: m.Session, Desk: m.Desk, Node: m.Node, Scan: m.Scan,
@@ -500,20 +534,26 @@ func (u *upstream) backoff(g *group, err error) {
 // reader reads the service for every desk of the venue: each target's
 // history every SyncEvery, and each event's roster when it is due.
 func (u *upstream) reader() {
-	u.synced, u.shared = map[string]time.Time{}, map[string]time.Time{}
+	u.synced, u.shared, u.rosters = map[string]time.Time{}, map[string]time.Time{}, map[string]*roster.Roster{}
+	failing := false
 	for u.ctx.Err() == nil {
 		for _, t := range u.n.targets() {
 			if time.Since(u.synced[t.key()]) >= u.n.o.SyncEvery {
-				if err := u.sync(t.event, t.session, false); err != nil {
+				err := u.sync(t.event, t.session, false)
+				if err != nil {
 					u.n.trouble(fmt.Errorf("upstream: read the check-in history: %w", err))
+				} else if failing {
+					u.back.Store(true)
 				}
+				failing = err != nil
 				u.synced[t.key()] = time.Now()
 			}
 			if time.Since(u.shared[t.event]) >= u.n.o.RefreshEvery/4 {
+				u.shared[t.event] = time.Now()
 				if err := u.shareRoster(t.event); err != nil {
 					u.n.trouble(fmt.Errorf("upstream: share the roster: %w", err))
-				} else {
-					u.shared[t.event] = time.Now()
+					// Again in a few seconds, not at the next turn.
+					u.shared[t.event] = time.Now().Add(rosterRetry - u.n.o.RefreshEvery/4)
 				}
 			}
 		}
@@ -550,13 +590,15 @@ func (n *Node) targets() []targetRef {
 // service holds and the venue did not know is entered into the arrivals.
 func (u *upstream) sync(eventID, sessionID string, force bool) error {
 	c := u.n.cfg.Client
-	probe, err := c.Attendees.ListPage(u.ctx, eventID, sessionID, api.ListAttendeeActionsOptions{PageSize: 1}, "")
-	if err != nil {
-		return err
-	}
 	target := targetOf(eventID, sessionID)
-	if !force && probe.TotalRecords == u.atService(target) {
-		return nil
+	if !force {
+		u.sending.Lock()
+		probe, err := c.Attendees.ListPage(u.ctx, eventID, sessionID, api.ListAttendeeActionsOptions{PageSize: 1}, "")
+		same := err == nil && probe.TotalRecords == u.atService(target)
+		u.sending.Unlock()
+		if err != nil || same {
+			return err
+		}
 	}
 	pager := c.Attendees.Pager(eventID, sessionID, api.ListAttendeeActionsOptions{PageSize: api.MaxAttendeesPerBatch})
 	now := time.Now().UTC()
@@ -600,6 +642,9 @@ func (u *upstream) atService(target string) int {
 	return n
 }
 
+// rosterRetry is the wait after a roster could not be shared.
+const rosterRetry = 10 * time.Second
+
 // shareRoster downloads an event's roster when the shared one is older
 // than RefreshEvery, and puts it in the venue's object store.
 func (u *upstream) shareRoster(eventID string) error {
@@ -615,9 +660,19 @@ func (u *upstream) shareRoster(eventID string) error {
 	if info, err := obs.GetInfo(ctx, name); err == nil && time.Since(info.ModTime) < u.n.o.RefreshEvery {
 		return nil
 	}
-	ro, err := roster.Download(ctx, u.n.cfg.Client, eventID, time.Now, nil)
-	if err != nil {
-		return err
+	// A roster at hand and fresh (this desk's own, or one downloaded for
+	// a share that failed) is shared as it is: only a stale one is
+	// downloaded again.
+	ro := u.rosters[eventID]
+	if own := u.n.d.Roster(); own != nil && own.EventID() == eventID && (ro == nil || own.Updated().After(ro.Updated())) {
+		ro = own
+	}
+	if ro == nil || time.Since(ro.Updated()) >= u.n.o.RefreshEvery {
+		var err error
+		if ro, err = roster.Download(ctx, u.n.cfg.Client, eventID, time.Now, nil); err != nil {
+			return err
+		}
+		u.rosters[eventID] = ro
 	}
 	data, err := roster.Encode(ro)
 	if err != nil {

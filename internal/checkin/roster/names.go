@@ -287,3 +287,29 @@ func (n *Names) apply(p Person) Person {
 	}
 	return p
 }
+
+// LearnTickets keeps the names of the people a create-tickets call
+// registered (the tickets it made, by the names asked for them) in the
+// event's names book in dir: every ticket evdesk creates teaches the desks
+// a name. Tickets without a name teach nothing.
+func LearnTickets(dir, eventID string, asked []api.TicketRequest, res *api.TicketsResult) error {
+	if res == nil || dir == "" {
+		return nil
+	}
+	made := map[string]bool{}
+	for _, t := range res.Tickets {
+		made[api.NormalizeEmail(t.Email)] = true
+	}
+	names := map[string]Name{}
+	for _, t := range asked {
+		e := api.NormalizeEmail(t.Email)
+		if made[e] && strings.TrimSpace(t.FirstName+t.LastName) != "" {
+			names[e] = Name{First: t.FirstName, Last: t.LastName, Company: t.Organization, Source: "ticket"}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	_, err := AddNames(NamesPath(dir, eventID), eventID, names)
+	return err
+}

@@ -1,6 +1,7 @@
 package roster
 
 import (
+	"github.com/evdesk/evdesk/api"
 	"strings"
 	"sync"
 	"testing"
@@ -84,5 +85,22 @@ func TestNamesBookMergesAndFillsTheRoster(t *testing.T) {
 	}
 	if ro.Len() != 2 {
 		t.Fatal("WithNames changed the roster it was given")
+	}
+}
+
+// Every ticket evdesk creates teaches the desks a name: the tickets made,
+// not those refused, and not those without a name.
+func TestLearnTickets(t *testing.T) {
+	dir := t.TempDir()
+	asked := []api.TicketRequest{{Email: "Ana@Example.org", FirstName: "Ana", LastName: "Costa", Organization: "Contoso"},
+		{Email: "bo@example.org", FirstName: "Bo"}, {Email: "cy@example.org"}}
+	res := &api.TicketsResult{Tickets: []api.Ticket{{Email: "ana@example.org"}, {Email: "cy@example.org"}},
+		Errors: []api.TicketError{{Email: "bo@example.org", ErrorCode: api.TicketErrNoStock}}}
+	if err := LearnTickets(dir, "ev1", asked, res); err != nil {
+		t.Fatal(err)
+	}
+	book, _ := LoadNames(NamesPath(dir, "ev1"), "ev1")
+	if nm, _ := book.Lookup("ana@example.org"); nm.Full() != "Ana Costa" || nm.Company != "Contoso" || nm.Source != "ticket" || book.Len() != 1 {
+		t.Fatalf("%+v, %d names", nm, book.Len())
 	}
 }

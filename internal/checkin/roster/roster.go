@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api"
+	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
 // Person is one registrant as the desk needs them.
@@ -32,6 +33,29 @@ type Ticket struct {
 	ID        string `json:"ticket_id,omitempty"`
 	QRCodeURL string `json:"qr_code_url,omitempty"`
 	Role      string `json:"role,omitempty"` // ATTENDEE, SPEAKER, ...
+}
+
+// clean makes a person what the sanitiser lets through: a roster (and so
+// its cache, whoever downloaded it, and one read back from an older file)
+// never holds a character a terminal would act on. The email is normalised
+// too.
+func clean(p Person) Person {
+	p.Email = sanitize.Line(api.NormalizeEmail(p.Email))
+	p.Name, p.Status = sanitize.Line(p.Name), sanitize.Line(p.Status)
+	var tickets []Ticket // a copy only when something changed
+	for i, t := range p.Tickets {
+		c := Ticket{ID: sanitize.Line(t.ID), QRCodeURL: sanitize.Line(t.QRCodeURL), Role: sanitize.Line(t.Role)}
+		if c != t && tickets == nil {
+			tickets = append([]Ticket(nil), p.Tickets...)
+		}
+		if tickets != nil {
+			tickets[i] = c
+		}
+	}
+	if tickets != nil {
+		p.Tickets = tickets
+	}
+	return p
 }
 
 // Role is the role of the person's first ticket, or "".
@@ -67,7 +91,7 @@ func New(eventID string, updated time.Time, total int, people []Person) *Roster 
 	}
 	r.byTicket = make(map[string]int32, tickets)
 	for _, p := range people {
-		p.Email = api.NormalizeEmail(p.Email)
+		p = clean(p)
 		if _, dup := r.byEmail[p.Email]; dup || p.Email == "" {
 			continue
 		}

@@ -1,6 +1,7 @@
 package roster
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -291,4 +292,45 @@ func TestStats(t *testing.T) {
 	if empty := NewArrivals().Stats(at("09:00:00"), 0, 5); empty.PerDesk == nil || empty.Buckets == nil || empty.Latest == nil {
 		t.Fatal("empty figures must be lists, for -o json")
 	}
+}
+
+// A roster holds what the sanitiser lets through, whoever downloaded it:
+// its cache never keeps a character a terminal would act on, and a cache
+// written raw by an older evdesk is cleaned as it is read.
+func TestARosterAndItsCacheHoldOnlySanitisedText(t *testing.T) {
+	const evil = "\x1b]0;PWNED\x07\u009b1m\u202e"
+	raw := []Person{{Email: "ann@example.org", Name: "Ann" + evil, Status: "REGISTERED" + evil,
+		Tickets: []Ticket{{ID: "T1", QRCodeURL: "https://t.example/1" + evil, Role: "SPEAKER" + evil}}},
+		{Email: "ben@example.org", Name: "Ben", Tickets: []Ticket{{ID: "T2"}}}}
+	check := func(what string, r *Roster) {
+		t.Helper()
+		p, ok := r.ByEmail("ann@example.org")
+		if !ok || strings.ContainsAny(p.Name+p.Status+p.Tickets[0].QRCodeURL+p.Tickets[0].Role, "\x1b\x07\u009b\u202e") {
+			t.Errorf("%s: %+v", what, p)
+		}
+		if !strings.HasPrefix(p.Name, "Ann") {
+			t.Errorf("%s: the text itself was lost: %q", what, p.Name)
+		}
+	}
+	r := New("E1", time.Now(), 2, raw)
+	check("roster", r)
+	if raw[0].Tickets[0].Role != "SPEAKER"+evil {
+		t.Error("the caller's people were changed")
+	}
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := Save(path, r); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); bytes.ContainsAny(b, "\x1b\x07") || strings.Contains(string(b), `\u001b`) || strings.Contains(string(b), "\u009b") {
+		t.Errorf("the cache holds raw text: %s", b)
+	}
+	old, _ := json.Marshal(rosterFile{Version: cacheVersion, EventID: "E1", Updated: time.Now(), Total: 2, People: raw})
+	if err := os.WriteFile(path, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(path, "E1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("cache written raw", loaded)
 }

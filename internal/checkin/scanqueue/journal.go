@@ -166,11 +166,11 @@ type Journal struct {
 	pending []*Scan          // oldest first
 	counts  Counts
 	seq     uint64
-	folded  int           // "already" scans no longer kept (see fold)
-	damaged []damagedLine // lines replay could not use, to set aside
-	notes   []string      // what opening did that a person should know
-	size    int64         // the file's length: a failed append is cut back to it
-	err     error         // sticky: a failed write that could not be undone
+	folded  int       // "already" scans no longer kept (see fold)
+	damaged *sideFile // lines replay could not use, set aside as they are read
+	notes   []string  // what opening did that a person should know
+	size    int64     // the file's length: a failed append is cut back to it
+	err     error     // sticky: a failed write that could not be undone
 	closed  bool
 
 	// arrived is closed, and replaced, whenever a scan becomes pending: a
@@ -287,6 +287,9 @@ func (j *Journal) load() error {
 	j.f = f
 	good, lines, torn, err := j.replay(f)
 	if err != nil {
+		if j.damaged != nil && j.damaged.f != nil {
+			_ = j.damaged.f.Close()
+		}
 		return err
 	}
 	j.fold()
@@ -310,7 +313,7 @@ func (j *Journal) load() error {
 			return fmt.Errorf("check-in journal %s: %w", j.path, err)
 		}
 	}
-	if len(j.damaged) > 0 {
+	if j.damaged != nil {
 		return j.setAside()
 	}
 	if lines > 1+len(j.scans) {

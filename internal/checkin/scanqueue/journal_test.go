@@ -366,3 +366,34 @@ func TestSkipAlreadyTakesOnlyWhatItCanRead(t *testing.T) {
 		t.Errorf("seq %d", j.seq)
 	}
 }
+
+// A journal damaged throughout: every bad line is set aside as it is read,
+// the note names the first few, and the good scans stay pending.
+func TestJournalDamagedThroughout(t *testing.T) {
+	dir := t.TempDir()
+	j := mustOpen(t, dir, testEvent, "")
+	j.ScanMany(guests(3), "d")
+	path := j.Path()
+	j.Close()
+	l := lines(t, path)
+	var b strings.Builder
+	b.WriteString(l[0] + "\n" + l[1] + "\n")
+	for range 5000 {
+		b.WriteString("\x00garbage\n")
+	}
+	b.WriteString(l[2] + "\n" + l[3] + "\n")
+	os.WriteFile(path, []byte(b.String()), 0o600)
+	j = mustOpen(t, dir, testEvent, "")
+	if p := j.Pending(0); len(p) != 3 {
+		t.Fatalf("pending %+v", p)
+	}
+	if n := j.Notes(); len(n) != 1 || !strings.Contains(n[0], ": 5000 lines (3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 4990 more) were damaged") {
+		t.Fatalf("notes %q", n)
+	}
+	if side := lines(t, path+".damaged"); len(side) != 5000 {
+		t.Fatalf("%d lines set aside", len(side))
+	}
+	if l := lines(t, path); len(l) != 4 {
+		t.Fatalf("the journal still holds %d lines", len(l))
+	}
+}

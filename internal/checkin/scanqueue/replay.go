@@ -24,13 +24,21 @@ type foreignError struct{ err error }
 func (e foreignError) Error() string { return e.err.Error() }
 func (e foreignError) Unwrap() error { return e.err }
 
-// damagedLine is a line replay could not use: not JSON, or a record that
-// contradicts the ones before it.
-type damagedLine struct {
-	n    int    // line number
-	text []byte // as read, without its newline
-	why  string
+// sideFile is where replay sets aside the lines it cannot use, written as
+// they are read (a journal damaged throughout costs no memory); it keeps
+// the first line numbers and reason for the note.
+type sideFile struct {
+	path  string
+	f     *os.File
+	w     *bufio.Writer
+	nums  []string // the first few line numbers
+	count int
+	why   string // the first line's reason
+	err   error  // the first write error
 }
+
+// maxNamed is how many damaged line numbers a note names.
+const maxNamed = 10
 
 // replay applies every complete line of the file. It returns the offset
 // after the last good line, the number of lines read (damaged ones
@@ -83,9 +91,24 @@ func (j *Journal) replay(f *os.File) (good int64, lines int, torn bool, err erro
 	}
 }
 
-// damage keeps a line replay could not use.
+// damage sets aside a line replay could not use.
 func (j *Journal) damage(n int, line []byte, why string) {
-	j.damaged = append(j.damaged, damagedLine{n: n, text: bytes.TrimRight(bytes.Clone(line), "\r\n"), why: why})
+	d := j.damaged
+	if d == nil {
+		d = &sideFile{path: j.path + ".damaged", why: why}
+		j.damaged = d
+		d.f, d.err = os.OpenFile(d.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if d.err == nil {
+			d.w = bufio.NewWriterSize(d.f, 64<<10)
+		}
+	}
+	d.count++
+	if len(d.nums) < maxNamed {
+		d.nums = append(d.nums, strconv.Itoa(n))
+	}
+	if d.err == nil {
+		_, d.err = d.w.Write(append(bytes.TrimRight(line, "\r\n"), '\n'))
+	}
 }
 
 // The start of a scan line as the journal writes it, and the mark of an
@@ -154,54 +177,50 @@ func (j *Journal) fold() {
 	j.scans = kept
 }
 
-// setAside writes the damaged lines to the journal's side file (path +
-// ".damaged"), synced, then rewrites the journal without them; the notes
-// say so. Every good line, and so every pending scan, stays.
+// setAside makes the set-aside lines durable (synced), then rewrites the
+// journal without them; the notes say so. Every good line, and so every
+// pending scan, stays. Until the side file is safe the journal is left as
+// it is.
 func (j *Journal) setAside() error {
-	side := j.path + ".damaged"
-	f, err := os.OpenFile(side, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return fmt.Errorf("check-in journal %s: set aside its damaged lines: %w", j.path, err)
-	}
-	var b bytes.Buffer
-	nums := make([]string, len(j.damaged))
-	for i, d := range j.damaged {
-		b.Write(d.text)
-		b.WriteByte('\n')
-		nums[i] = strconv.Itoa(d.n)
-	}
-	_, err = f.Write(b.Bytes())
+	d := j.damaged
+	err := d.err
 	if err == nil {
-		err = f.Sync()
+		err = d.w.Flush()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err == nil {
+		err = d.f.Sync()
+	}
+	if d.f != nil {
+		if cerr := d.f.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err == nil {
 		err = syncDir(j.dir)
 	}
 	if err != nil {
-		return fmt.Errorf("check-in journal %s: set aside its damaged lines: %w", j.path, err)
+		return fmt.Errorf("check-in journal %s: set aside its damaged lines in %s: %w", j.path, d.path, err)
 	}
 	if err := j.compact(); err != nil {
 		return err
 	}
-	what := "line " + nums[0] + " was"
-	if len(nums) > 1 {
-		what = fmt.Sprintf("%d lines (%s) were", len(nums), joinShort(nums, 10))
+	what := "line " + d.nums[0] + " was"
+	if d.count > 1 {
+		what = fmt.Sprintf("%d lines (%s) were", d.count, joinShort(d.nums, d.count))
 	}
 	j.notes = append(j.notes, fmt.Sprintf("check-in journal %s: %s damaged and could not be read (%s); set aside in %s. Every other scan is kept, pending ones still to send.",
-		j.path, what, j.damaged[0].why, side))
+		j.path, what, d.why, d.path))
 	j.damaged = nil
 	return nil
 }
 
-// joinShort joins at most n items, saying how many more there are.
-func joinShort(items []string, n int) string {
-	if len(items) <= n {
+// joinShort joins the items named out of total, saying how many more
+// there are.
+func joinShort(items []string, total int) string {
+	if total <= len(items) {
 		return joinComma(items)
 	}
-	return fmt.Sprintf("%s and %d more", joinComma(items[:n]), len(items)-n)
+	return fmt.Sprintf("%s and %d more", joinComma(items), total-len(items))
 }
 
 func joinComma(items []string) string {

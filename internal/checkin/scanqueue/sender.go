@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/evdesk/evdesk/api"
+
+	"github.com/evdesk/evdesk/internal/words"
 )
 
 // CheckInFunc checks attendees in at an event (sessionID empty) or one of
@@ -45,6 +47,11 @@ const (
 	// its scans stay pending and are retried with backoff. The desk should
 	// show LastError.
 	Refused
+	// Unwritable: the journal cannot record the server's answers (the
+	// disk is full). The answers are held in memory and nothing more is
+	// sent; the sender tries to record them again with backoff, or at once
+	// on Wake, and goes on by itself once they are recorded.
+	Unwritable
 	// Stopped: the journal failed or the sender was closed; nothing more
 	// is sent.
 	Stopped
@@ -64,6 +71,8 @@ func (s State) String() string {
 		return "blocked"
 	case Refused:
 		return "refused"
+	case Unwritable:
+		return "unwritable"
 	case Stopped:
 		return "stopped"
 	}
@@ -145,6 +154,11 @@ type Sender struct {
 	restOn  <-chan struct{}
 
 	pub *publisher
+
+	// held are the server's answers the journal could not record yet
+	// (see Unwritable); only the run loop touches them.
+	held         []Ack
+	heldFailures int
 }
 
 // NewSender starts delivering j's pending scans, at once and whenever new
@@ -231,15 +245,15 @@ func (s *Sender) Flush(ctx context.Context) error {
 			if cause == nil {
 				cause = errors.New("it was closed")
 			}
-			return fmt.Errorf("%d scans still pending: the sender stopped: %w", st.Pending, cause)
+			return fmt.Errorf("%s still pending: the sender stopped: %w", words.Count(st.Pending, "scan"), cause)
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
 			if st.LastError != nil {
-				return fmt.Errorf("%d scans still pending (%s: %v): %w", st.Pending, st.State, st.LastError, ctx.Err())
+				return fmt.Errorf("%s still pending (%s: %v): %w", words.Count(st.Pending, "scan"), st.State, st.LastError, ctx.Err())
 			}
-			return fmt.Errorf("%d scans still pending: %w", st.Pending, ctx.Err())
+			return fmt.Errorf("%s still pending: %w", words.Count(st.Pending, "scan"), ctx.Err())
 		}
 	}
 }
@@ -271,6 +285,12 @@ func (s *Sender) run() {
 	defer s.touch(func(st *Status) { st.State, st.InFlight = Stopped, 0 })
 	failures := 0
 	for {
+		if len(s.held) > 0 {
+			if !s.recordHeld() {
+				return
+			}
+			continue
+		}
 		batch, arrived := s.j.batch(s.opts.BatchSize, s.opts.Hold)
 		if len(batch) == 0 {
 			s.touch(func(st *Status) { st.State, st.InFlight, st.RetryAt = Idle, 0, time.Time{} })
@@ -283,9 +303,13 @@ func (s *Sender) run() {
 		acks, err := s.deliver(batch)
 		if len(acks) > 0 {
 			settled, jerr := s.j.Ack(acks)
-			if jerr != nil {
+			if jerr != nil && s.j.failed() {
 				s.touch(func(st *Status) { st.LastError = jerr })
 				return
+			}
+			if jerr != nil { // the disk is full: hold the answers, send nothing more
+				s.held = acks
+				continue
 			}
 			s.pub.poke(settled)
 		}

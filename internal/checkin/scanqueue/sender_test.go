@@ -244,7 +244,7 @@ func TestSenderBlockedKeepsScansUntilFixed(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := s.Flush(ctx); err == nil || !strings.Contains(err.Error(), "1 scans still pending") || !strings.Contains(err.Error(), "blocked") {
+	if err := s.Flush(ctx); err == nil || !strings.Contains(err.Error(), "1 scan still pending") || !strings.Contains(err.Error(), "blocked") {
 		t.Fatalf("flush while blocked: %v", err)
 	}
 	mu.Lock()

@@ -206,21 +206,33 @@ func sendAll(ctx context.Context, o ImportOptions, j *scanqueue.Journal) error {
 	if status == nil {
 		status = func(scanqueue.Status) {}
 	}
-	snd, err := scanqueue.NewSender(j, scanqueue.SenderOptions{CheckIn: o.CheckIn, OnStatus: status})
+	wctx, cancel := context.WithTimeout(ctx, o.Wait)
+	defer cancel()
+	// A run has no one to free space while it waits: a journal that
+	// cannot record the answers ends it at once.
+	onStatus := func(st scanqueue.Status) {
+		if st.State == scanqueue.Unwritable {
+			cancel()
+		}
+		status(st)
+	}
+	snd, err := scanqueue.NewSender(j, scanqueue.SenderOptions{CheckIn: o.CheckIn, OnStatus: onStatus})
 	if err != nil {
 		return err
 	}
-	wctx, cancel := context.WithTimeout(ctx, o.Wait)
-	defer cancel()
 	ferr := snd.Flush(wctx)
 	st := snd.Status()
 	_ = snd.Close()
 	// The sender reports its status asynchronously and may not have
 	// reported the last one yet: tell it, so a bar ends on the outcome.
 	status(st)
+	var unrecorded *scanqueue.UnrecordedError
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
+	case errors.As(st.LastError, &unrecorded):
+		return fmt.Errorf("the server answered %d check-ins, but the journal %s could not record the answers (%w); the %d scans stay pending, and the next run sends them again (the server takes a repeated check-in as done): free space and run this again",
+			unrecorded.Answers, j.Path(), unrecorded.Err, st.Pending)
 	case ferr != nil && st.State == scanqueue.Stopped && st.LastError != nil:
 		// The journal failed: what reached the server is unknown.
 		return fmt.Errorf("send check-ins: %w", ferr)

@@ -39,43 +39,43 @@ type Venue interface {
 
 // Info is a venue's state for the board.
 type Info struct {
-	Name string
+	Name string `json:"name"`
 	// State is where this desk stands: "joining", "meshed" or "alone"
 	// (cut off; it works as a desk without a venue does).
-	State string
+	State string `json:"state"`
 	// Upstream names the desk that talks to the service for all ("" when
 	// none does yet).
-	Upstream string
+	Upstream string `json:"upstream,omitempty"`
 	// Desks are the desks of the venue heard from lately, this one
 	// included, by name.
-	Desks []DeskInfo
+	Desks []DeskInfo `json:"desks"`
 	// Replicas is how many copies of the venue's scans the desks keep.
-	Replicas int
+	Replicas int `json:"replicas"`
 	// Queue counts the check-ins the venue has not yet sent upstream.
-	Queue int
+	Queue int `json:"queue"`
 	// Twice lists the people admitted at two desks while the venue was
 	// split.
-	Twice []Twice
+	Twice []Twice `json:"twice,omitempty"`
 	// Err is the last trouble, in words ("" when none).
-	Err string
+	Err string `json:"error,omitempty"`
 }
 
 // DeskInfo is one desk of a venue.
 type DeskInfo struct {
-	Name     string
-	Upstream bool
-	Alone    bool
-	Scans    int // scans recorded at the desk
-	Pending  int // of them, not yet answered by the service
-	Seen     time.Time
+	Name     string    `json:"name"`
+	Upstream bool      `json:"upstream,omitempty"`
+	Alone    bool      `json:"alone,omitempty"`
+	Scans    int       `json:"scans"`   // scans recorded at the desk
+	Pending  int       `json:"pending"` // of them, not yet answered by the service
+	Seen     time.Time `json:"seen"`
 }
 
 // Twice is a person admitted at two desks while the venue was split.
 type Twice struct {
-	Email string
-	First string // the desk that admitted them first, as the venue holds it
-	Again string // the desk that admitted them again
-	At    time.Time
+	Email string    `json:"email"`
+	First string    `json:"first"` // the desk that admitted them first, as the venue holds it
+	Again string    `json:"again"` // the desk that admitted them again
+	At    time.Time `json:"at"`
 }
 
 // Config is the desk's options as opened (with defaults filled in).

@@ -350,3 +350,17 @@ func printableText(s string) string {
 	}
 	return b.String()
 }
+
+// Warnings are what a baseline should change though it is valid: an
+// expectation on a field the provider deprecated, which will fail as
+// "absent" once the field is removed. Each names the file, the line and
+// the replacement.
+func (b *Baseline) Warnings() []string {
+	var out []string
+	for _, e := range b.Expectations {
+		if d, ok := api.PhoneDeprecation(e.Path); ok {
+			out = append(out, fmt.Sprintf("%s:%d: %s is %s (it will fail as absent once removed)", b.File, e.Line, e.Path, d.Note()))
+		}
+	}
+	return out
+}

@@ -172,3 +172,18 @@ policy.toml:14: "voicemail.xyzzy" names no phone setting or field; ` + "`evdesk 
 		t.Errorf("error\n%s\nwant\n%s", err, want)
 	}
 }
+
+// A baseline on a deprecated field is valid and checked, and it warns with
+// the line and the replacement.
+func TestABaselineOnADeprecatedFieldWarns(t *testing.T) {
+	b, err := baseline.Parse("policy.toml", []byte("[expect]\n\"voicemail.enable\" = true\n\"auto_call_recording.recording_explicit_consent\" = false\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := b.Warnings()
+	if len(w) != 1 || !strings.HasPrefix(w[0], "policy.toml:3: auto_call_recording.recording_explicit_consent is deprecated") ||
+		!strings.Contains(w[0], "inbound_audio_notification.recording_explicit_consent") ||
+		!strings.Contains(w[0], "outbound_audio_notification.recording_explicit_consent") {
+		t.Fatalf("warnings %q", w)
+	}
+}

@@ -1,0 +1,205 @@
+package mesh
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/evdesk/evdesk/internal/checkin/venue"
+)
+
+// Observer watches a venue without being one of its desks: a supervisor's
+// board (evdesk desk --board --venue). It takes no lease, claims no one and
+// says nothing of itself; it reads the desks, the upstream lease and the
+// admissions of one target.
+type Observer struct {
+	o      Options
+	eng    *engine
+	js     jetstream.JetStream
+	target string
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	desks    map[string]presence
+	up       lease
+	view     map[string]admission
+	replicas int
+	err      string
+	bound    bool
+}
+
+// Observe starts the board's engine in the venue and watches it in the
+// background for eventID (and sessionID).
+func Observe(o Options, eventID, sessionID string) (*Observer, error) {
+	st, err := start(o, false)
+	if err != nil {
+		return nil, err
+	}
+	ob := &Observer{o: o, eng: st.eng, js: st.js, target: targetOf(eventID, sessionID),
+		desks: map[string]presence{}, view: map[string]admission{}}
+	ob.ctx, ob.cancel = context.WithCancel(context.Background())
+	ob.wg.Add(1)
+	go ob.run()
+	return ob, nil
+}
+
+// run binds the venue's buckets (retrying until the venue answers) and
+// follows them.
+func (ob *Observer) run() {
+	defer ob.wg.Done()
+	for ob.ctx.Err() == nil {
+		if err := ob.bind(); err != nil {
+			ob.mu.Lock()
+			ob.err = err.Error()
+			ob.mu.Unlock()
+			if !sleep(ob.ctx, 2*time.Second) {
+				return
+			}
+			continue
+		}
+		break
+	}
+	for ob.ctx.Err() == nil {
+		ob.replicasNow()
+		if !sleep(ob.ctx, 5*time.Second) {
+			return
+		}
+	}
+}
+
+func (ob *Observer) bind() error {
+	ctx, cancel := context.WithTimeout(ob.ctx, 5*time.Second)
+	defer cancel()
+	desks, err := ob.js.KeyValue(ctx, desksKV)
+	if err != nil {
+		return fmt.Errorf("the venue's desks: %w", err)
+	}
+	leases, err := ob.js.KeyValue(ctx, leaseKV)
+	if err != nil {
+		return fmt.Errorf("the venue's lease: %w", err)
+	}
+	arr, err := ob.js.KeyValue(ctx, arrivalsKV)
+	if err != nil {
+		return fmt.Errorf("the venue's arrivals: %w", err)
+	}
+	follow := func(kv jetstream.KeyValue, keys string, take func(jetstream.KeyValueEntry)) error {
+		w, err := kv.Watch(ob.ctx, keys)
+		if err != nil {
+			return err
+		}
+		ob.wg.Add(1)
+		go func() {
+			defer ob.wg.Done()
+			defer func() { _ = w.Stop() }()
+			for {
+				select {
+				case e, ok := <-w.Updates():
+					if !ok {
+						return
+					}
+					if e != nil {
+						ob.mu.Lock()
+						take(e)
+						ob.mu.Unlock()
+					}
+				case <-ob.ctx.Done():
+					return
+				}
+			}
+		}()
+		return nil
+	}
+	if err := follow(desks, ">", func(e jetstream.KeyValueEntry) {
+		if p, ok := decode[presence](e.Value()); ok && e.Operation() == jetstream.KeyValuePut {
+			ob.desks[e.Key()] = p
+		}
+	}); err != nil {
+		return err
+	}
+	if err := follow(leases, upstreamKey, func(e jetstream.KeyValueEntry) {
+		ob.up = lease{}
+		if l, ok := decode[lease](e.Value()); ok && e.Operation() == jetstream.KeyValuePut {
+			ob.up = l
+		}
+	}); err != nil {
+		return err
+	}
+	if err := follow(arr, ob.target+".>", func(e jetstream.KeyValueEntry) {
+		if a, ok := decode[admission](e.Value()); ok && e.Operation() == jetstream.KeyValuePut {
+			ob.view[e.Key()] = a
+		}
+	}); err != nil {
+		return err
+	}
+	ob.mu.Lock()
+	ob.bound, ob.err = true, ""
+	ob.mu.Unlock()
+	return nil
+}
+
+func (ob *Observer) replicasNow() {
+	ctx, cancel := context.WithTimeout(ob.ctx, 3*time.Second)
+	defer cancel()
+	if s, err := ob.js.Stream(ctx, scansStream); err == nil {
+		ob.mu.Lock()
+		ob.replicas = s.CachedInfo().Config.Replicas
+		ob.mu.Unlock()
+	}
+}
+
+// Info is the venue as the board shows it. The lease lapses unrenewed
+// without a delete the watch would see, so the upstream desk is the one
+// the desks themselves say it is.
+func (ob *Observer) Info() venue.Info {
+	ob.mu.Lock()
+	defer ob.mu.Unlock()
+	state := "joining"
+	if ob.bound {
+		state = "meshed"
+	}
+	up := ""
+	for _, p := range ob.desks {
+		if p.Upstream && time.Since(p.At) < forgetDesk && (up == "" || p.Node == ob.up.Node) {
+			up = p.Desk
+		}
+	}
+	return infoOf(ob.o.Secret.Name, state, up, ob.replicas, ob.err, ob.desks, ob.view)
+}
+
+// infoOf puts a venue's state together for a board.
+func infoOf(name, state, upstream string, replicas int, trouble string, desks map[string]presence, view map[string]admission) venue.Info {
+	in := venue.Info{Name: name, State: state, Upstream: upstream, Replicas: replicas, Err: trouble}
+	for _, p := range desks {
+		if time.Since(p.At) > forgetDesk {
+			continue // closed or gone long ago
+		}
+		in.Desks = append(in.Desks, venue.DeskInfo{Name: p.Desk, Upstream: p.Upstream, Alone: p.Alone,
+			Scans: p.Scans, Pending: p.Pending, Seen: p.At})
+	}
+	slices.SortFunc(in.Desks, func(a, b venue.DeskInfo) int { return strings.Compare(a.Name, b.Name) })
+	for _, a := range view {
+		if a.State == stateAdmitted {
+			in.Queue++
+		}
+		for _, t := range a.Twice {
+			in.Twice = append(in.Twice, venue.Twice{Email: a.Email, First: a.Desk, Again: t.Desk, At: t.At})
+		}
+	}
+	slices.SortFunc(in.Twice, func(a, b venue.Twice) int { return a.At.Compare(b.At) })
+	return in
+}
+
+// Close leaves the venue.
+func (ob *Observer) Close() error {
+	ob.cancel()
+	ob.wg.Wait()
+	ob.eng.close()
+	return nil
+}
