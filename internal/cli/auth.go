@@ -216,52 +216,74 @@ func authErrOr(err, fallback error) error {
 	return fallback
 }
 
-func newLogoutCmd(f *Factory) *cobra.Command {
-	var all, forget bool
-	cmd := &cobra.Command{
+// authOptions are the options of logout and auth status and token: what
+// they read comes through the factory (the profile, the store, the clock).
+type authOptions struct {
+	deps
+	Profile func() (config.Profile, error)
+	Store   func(auth.StoreOptions) *auth.Store
+	// All and Forget are logout's --all and --forget-secrets.
+	All, Forget bool
+}
+
+// newAuthOptions binds the options to the factory and the command's
+// --profile.
+func newAuthOptions(f *Factory, cmd **cobra.Command) *authOptions {
+	return &authOptions{deps: f.deps(), Store: f.AuthStore,
+		Profile: func() (config.Profile, error) { return f.loadProfile(*cmd) }}
+}
+
+func newLogoutCmd(f *Factory) *cobra.Command { return newLogoutCmdF(f, nil) }
+
+func newLogoutCmdF(f *Factory, runF runFunc[authOptions]) *cobra.Command {
+	var cmd *cobra.Command
+	o := newAuthOptions(f, &cmd)
+	cmd = &cobra.Command{
 		Use:   "logout",
 		Short: "Remove the stored tokens of a profile (--all: of every profile)",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			out := cmd.OutOrStdout()
-			st := f.AuthStore(auth.StoreOptions{})
-			var names []string
-			if all {
-				stored, err := st.Profiles()
-				if err != nil {
-					return err
-				}
-				names = stored
-				if file, err := config.ReadFile(config.Path()); err == nil {
-					for _, n := range file.ProfileNames() {
-						if !slices.Contains(names, n) {
-							names = append(names, n)
-						}
-					}
-				}
-				slices.Sort(names)
-			} else {
-				p, err := f.loadProfile(cmd)
-				if err != nil {
-					return err
-				}
-				names = []string{p.Name}
-			}
-			var errs []error
-			for _, name := range names {
-				if err := logoutOne(cmd.Context(), st, name, forget, out); err != nil {
-					errs = append(errs, err)
-				}
-			}
-			if tok := strings.TrimSpace(os.Getenv(config.EnvToken)); tok != "" {
-				fmt.Fprintf(out, "Note: %s is still set in this environment; unset it to stop using that token.\n", config.EnvToken)
-			}
-			return errors.Join(errs...)
-		},
+		RunE:  func(cmd *cobra.Command, _ []string) error { return run(cmd, o, runF, logoutRun) },
 	}
-	cmd.Flags().BoolVar(&all, "all", false, "log out of every profile")
-	cmd.Flags().BoolVar(&forget, "forget-secrets", false, "also remove the stored client secret and transcription credentials")
+	cmd.Flags().BoolVar(&o.All, "all", false, "log out of every profile")
+	cmd.Flags().BoolVar(&o.Forget, "forget-secrets", false, "also remove the stored client secret and transcription credentials")
 	return cmd
+}
+
+func logoutRun(ctx context.Context, o *authOptions) error {
+	out := o.IO.Out
+	st := o.Store(auth.StoreOptions{})
+	var names []string
+	if o.All {
+		stored, err := st.Profiles()
+		if err != nil {
+			return err
+		}
+		names = stored
+		if file, err := config.ReadFile(config.Path()); err == nil {
+			for _, n := range file.ProfileNames() {
+				if !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+		slices.Sort(names)
+	} else {
+		p, err := o.Profile()
+		if err != nil {
+			return err
+		}
+		names = []string{p.Name}
+	}
+	var errs []error
+	for _, name := range names {
+		if err := logoutOne(ctx, st, name, o.Forget, out); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if tok := strings.TrimSpace(os.Getenv(config.EnvToken)); tok != "" {
+		fmt.Fprintf(out, "Note: %s is still set in this environment; unset it to stop using that token.\n", config.EnvToken)
+	}
+	return errors.Join(errs...)
 }
 
 func logoutOne(ctx context.Context, st *auth.Store, name string, forget bool, out io.Writer) error {
@@ -306,19 +328,26 @@ func newAuthCmd(f *Factory) *cobra.Command {
 	return cmd
 }
 
-func newAuthStatusCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+func newAuthStatusCmd(f *Factory) *cobra.Command { return newAuthStatusCmdF(f, nil) }
+
+func newAuthStatusCmdF(f *Factory, runF runFunc[authOptions]) *cobra.Command {
+	var cmd *cobra.Command
+	o := newAuthOptions(f, &cmd)
+	cmd = &cobra.Command{
 		Use:   "status",
 		Short: "Show the login of the profile: user, scopes, token expiry, storage (exit 1 on a problem)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := f.loadProfile(cmd)
-			if err != nil {
-				return err
-			}
-			return authStatus(cmd.OutOrStdout(), p, f.AuthStore(auth.StoreOptions{}), f.Now())
+			return run(cmd, o, runF, func(_ context.Context, o *authOptions) error {
+				p, err := o.Profile()
+				if err != nil {
+					return err
+				}
+				return authStatus(o.IO.Out, p, o.Store(auth.StoreOptions{}), o.Now())
+			})
 		},
 	}
+	return cmd
 }
 
 // authStatus prints the status and returns an error when something needs
@@ -413,33 +442,40 @@ func authRoundDur(d time.Duration) string {
 	return d.Truncate(time.Second).String()
 }
 
-func newAuthTokenCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+func newAuthTokenCmd(f *Factory) *cobra.Command { return newAuthTokenCmdF(f, nil) }
+
+func newAuthTokenCmdF(f *Factory, runF runFunc[authOptions]) *cobra.Command {
+	var cmd *cobra.Command
+	o := newAuthOptions(f, &cmd)
+	cmd = &cobra.Command{
 		Use:   "token",
 		Short: "Print a fresh access token for scripts (refreshing it if needed)",
 		Long: "Print a valid access token of the profile on standard output, refreshing it first\n" +
 			"when it is about to expire. With " + config.EnvToken + " set, that token is printed.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := f.loadProfile(cmd)
-			if err != nil {
-				return err
-			}
-			ts, err := auth.TokenSourceFor(cmd.Context(), p)
-			if err != nil {
-				return err
-			}
-			tok, err := ts.Token()
-			if err != nil {
-				return err
-			}
-			if w, ok := ts.(interface{ Warning() string }); ok && w.Warning() != "" {
-				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w.Warning())
-			}
-			fmt.Fprintln(cmd.OutOrStdout(), tok.AccessToken)
-			return nil
+			return run(cmd, o, runF, func(ctx context.Context, o *authOptions) error {
+				p, err := o.Profile()
+				if err != nil {
+					return err
+				}
+				ts, err := auth.TokenSourceFor(ctx, p)
+				if err != nil {
+					return err
+				}
+				tok, err := ts.Token()
+				if err != nil {
+					return err
+				}
+				if w, ok := ts.(interface{ Warning() string }); ok && w.Warning() != "" {
+					fmt.Fprintln(o.IO.ErrOut, "warning:", w.Warning())
+				}
+				fmt.Fprintln(o.IO.Out, tok.AccessToken)
+				return nil
+			})
 		},
 	}
+	return cmd
 }
 
 // scopeCoverage adds the features a login's scopes leave out to auth

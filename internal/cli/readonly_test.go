@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -71,5 +72,32 @@ func TestThemeFlagIsChecked(t *testing.T) {
 	}
 	if code, _, _ := run1(t, "--theme", "high-contrast", "version"); code != 0 {
 		t.Fatalf("exit %d", code)
+	}
+}
+
+// TestAuthCommandsGoThroughTheFactory: the auth commands read the profile,
+// the store and the clock through the factory, so a test sees what they
+// would act on without a keyring.
+func TestAuthCommandsGoThroughTheFactory(t *testing.T) {
+	isolateXDG(t)
+	ios, _, _, _ := TestStreams()
+	f := NewFactory(ios)
+	var asked string
+	f.Profile = func(name string) (config.Profile, error) { asked = name; return config.Profile{Name: name}, nil }
+	var got *authOptions
+	root := NewRootCmd(f)
+	for _, c := range root.Commands() {
+		if c.Name() == "logout" {
+			root.RemoveCommand(c)
+		}
+	}
+	root.AddCommand(newLogoutCmdF(f, func(_ context.Context, o *authOptions) error { got = o; return nil }))
+	root.SetArgs([]string{"--profile", "acme", "logout", "--forget-secrets"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := got.Profile()
+	if err != nil || p.Name != "acme" || asked != "acme" || !got.Forget || got.All {
+		t.Fatalf("options %+v, profile %+v %v", got, p, err)
 	}
 }
