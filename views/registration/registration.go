@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
@@ -99,6 +98,7 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ..
 	}
 	now := s.now
 	s.Base = resource.New(ctx, resource.Config[api.Session]{
+		Actions: s.actions,
 		Heading: "Register attendees: " + eventName,
 		Noun:    "session",
 		Loading: "Loading sessions",
@@ -114,6 +114,7 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ..
 		},
 		Row: s.row,
 	})
+	s.SetRefresh(s.load) // the whole flow, then the sessions
 	return s
 }
 
@@ -209,14 +210,8 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		cmd = s.onFlow(msg)
 	case createdMsg:
 		cmd = s.onCreated(msg)
-	case tea.KeyPressMsg:
-		if key.Matches(msg, s.Ctx.Keys.Refresh) && !s.CapturingInput() {
-			cmd = s.load()
-			break
-		}
-		cmd = s.Base.Update(msg, s.actions())
 	default:
-		cmd = s.Base.Update(msg, s.actions())
+		cmd = s.Base.Update(msg)
 	}
 	s.layout()
 	return s, cmd
@@ -848,9 +843,3 @@ func (s *Screen) after() []string {
 
 // maxResults bounds the per-email lines.
 const maxResults = 6
-
-// ShortHelp implements help.KeyMap.
-func (s *Screen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()) }
-
-// FullHelp implements help.KeyMap.
-func (s *Screen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }
