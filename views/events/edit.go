@@ -75,7 +75,7 @@ func (s *ListScreen) openCreateForm() tea.Cmd {
 		}
 		return s.create(req)
 	}
-	return s.dialog.ShowForm(ui.NewKeptForm(s.ctx.Theme, "New event (saved as a draft)", submit,
+	return s.Dialog.ShowForm(ui.NewKeptForm(s.Ctx.Theme, "New event (saved as a draft)", submit,
 		func(fs *ui.Fields) []*huh.Group { return f.groups(fs, hubs, false) }))
 }
 
@@ -90,12 +90,12 @@ func (s *ListScreen) create(req *api.EventCreate) tea.Cmd {
 
 func (s *ListScreen) onCreated(m createdMsg) tea.Cmd {
 	if m.err != nil {
-		return tea.Batch(ui.Fail("create event", m.err), s.dialog.Settle(m.err, ""))
+		return tea.Batch(ui.Fail("create event", m.err), s.Dialog.Settle(m.err, ""))
 	}
-	s.dialog.Settle(nil, "")
+	s.Dialog.Settle(nil, "")
 	e := *m.event
 	return tea.Batch(ui.Toast(ui.ToastSuccess, fmt.Sprintf("Created the draft %q", e.Name)),
-		s.reload(), ui.Push(NewDetail(s.ctx, s.deps, e, BucketDraft, s.hubs)))
+		s.reload(), ui.Push(NewDetail(s.Ctx, s.deps, e, BucketDraft, s.hubs)))
 }
 
 // openEditForm edits every field an update accepts; only what changed is
@@ -123,6 +123,6 @@ func (s *DetailScreen) openEditForm() tea.Cmd {
 			return nil, c.Events.Update(ctx, id, u)
 		})()
 	}
-	return s.dialog.ShowForm(ui.NewKeptForm(s.ctx.Theme, fmt.Sprintf("Edit %q", orig.name), submit,
+	return s.Dialog.ShowForm(ui.NewKeptForm(s.Ctx.Theme, fmt.Sprintf("Edit %q", orig.name), submit,
 		func(fs *ui.Fields) []*huh.Group { return f.groups(fs, hubs, true) }))
 }

@@ -53,7 +53,7 @@ type listedEvent struct {
 
 // ListScreen lists the user's events across the four listings.
 type ListScreen struct {
-	ctx    *ui.Context
+	ui.ScreenBase
 	deps   Deps
 	table  table.Model
 	events map[string]listedEvent
@@ -63,7 +63,6 @@ type ListScreen struct {
 	hubCells map[string]string
 	// hubOrder lists hub ids as the server gave them, for the create form.
 	hubOrder []string
-	dialog   ui.Dialog
 	counts   [5]int
 	// incoming and incomingCounts collect a reload's answer; the rows on
 	// screen stay until it is whole (the first load shows as it arrives).
@@ -78,8 +77,6 @@ type ListScreen struct {
 	loading  bool
 	stage    int
 	err      error
-	width    int
-	height   int
 }
 
 // NewList builds the events list screen.
@@ -98,7 +95,10 @@ func NewList(ctx *ui.Context, deps Deps) *ListScreen {
 	t.SetEmptyText("No events here. Press r to refresh, or 1-5 to change the listing.")
 	t.Keys = table.KeysFrom(ctx.Keys)
 	t.SetOrigin(0, 2) // under the listings line and a blank line
-	return &ListScreen{ctx: ctx, deps: deps, table: t, events: map[string]listedEvent{}}
+	s := &ListScreen{deps: deps, table: t, events: map[string]listedEvent{}}
+	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table,
+		Help: []key.Binding{t.Keys.Filter}, Nav: t.Keys.Navigation()})
+	return s
 }
 
 func (s *ListScreen) Title() string { return "Events" }
@@ -151,7 +151,7 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, s.onPage(msg)
 	case hubsMsg:
 		if msg.err != nil {
-			s.ctx.Log.Info("hub names unavailable", "err", msg.err)
+			s.Ctx.Log.Info("hub names unavailable", "err", msg.err)
 			return s, nil
 		}
 		s.hubs, s.hubOrder = map[string]string{}, nil
@@ -169,13 +169,8 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case createdMsg:
 		return s, s.onCreated(msg)
 	}
-	if cmd, handled := s.dialog.Update(msg); handled {
+	if cmd, handled := s.ScreenBase.Update(msg); handled {
 		return s, cmd
-	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx); handled {
-			return s, cmd
-		}
 	}
 	var cmd tea.Cmd
 	s.table, cmd = s.table.Update(msg)
@@ -184,7 +179,7 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 
 // actions are what the list lets the user do.
 func (s *ListScreen) actions() ui.Actions {
-	k := s.ctx.Keys
+	k := s.Ctx.Keys
 	return ui.Actions{
 		{Key: k.Open, Help: "open", Run: s.open},
 		{Writes: true, Key: k.New, Help: "new event", Run: s.openCreateForm},
@@ -201,7 +196,7 @@ func (s *ListScreen) PaletteItems() []ui.PaletteItem {
 			Title:   "Event: " + le.event.Name,
 			Hint:    strings.ToLower(le.bucket.String()) + ", " + listTime(le.event.StartTime, s.deps.Local),
 			Section: "Events",
-			Run:     func() tea.Cmd { return ui.Push(NewDetail(s.ctx, s.deps, le.event, le.bucket, s.hubs)) },
+			Run:     func() tea.Cmd { return ui.Push(NewDetail(s.Ctx, s.deps, le.event, le.bucket, s.hubs)) },
 		})
 	}
 	slices.SortFunc(items, func(a, b ui.PaletteItem) int { return strings.Compare(a.Title, b.Title) })
@@ -215,7 +210,7 @@ func (s *ListScreen) open() tea.Cmd {
 		return nil
 	}
 	le := s.events[row.ID]
-	return ui.Push(NewDetail(s.ctx, s.deps, le.event, le.bucket, s.hubs))
+	return ui.Push(NewDetail(s.Ctx, s.deps, le.event, le.bucket, s.hubs))
 }
 
 // showBucket switches to the listing of number key k (1: all ... 5:
@@ -329,13 +324,12 @@ func (s *ListScreen) when(e api.Event, b Bucket) *time.Time {
 }
 
 func (s *ListScreen) SetSize(w, h int) {
-	s.width, s.height = w, h
-	s.dialog.SetSize(w, h)
+	s.ScreenBase.SetSize(w, h)
 	s.table.SetSize(w, max(h-2, 1))
 }
 
 func (s *ListScreen) View() string {
-	th := s.ctx.Theme
+	th := s.Ctx.Theme
 	var tabs []string
 	for i, name := range bucketNames {
 		label := fmt.Sprintf("%d %s %d", i+1, name, s.counts[i])
@@ -356,28 +350,7 @@ func (s *ListScreen) View() string {
 	case s.err != nil:
 		head += th.Error.Render("  ERROR: load failed, r to retry")
 	}
-	return s.dialog.View(ui.Fit(head, s.width, 1)+"\n\n"+s.table.View(), s.width, s.height)
-}
-
-// ConfirmQuit holds up quitting while a form with changes is open.
-func (s *ListScreen) ConfirmQuit() string { return s.dialog.QuitReason() }
-
-// CapturingInput is true while the filter input or a form has the keyboard.
-func (s *ListScreen) CapturingInput() bool { return s.table.Filtering() || s.dialog.Open() }
-
-// CapturingBack is true while a filter is applied or a form is open: esc
-// clears or closes it first.
-func (s *ListScreen) CapturingBack() bool { return s.CapturingInput() || s.table.FilterText() != "" }
-
-func (s *ListScreen) ShortHelp() []key.Binding {
-	if s.dialog.Open() {
-		return nil
-	}
-	return append(s.actions().ShortHelp(), s.table.Keys.Filter)
-}
-
-func (s *ListScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{s.actions().FullHelp(), s.table.Keys.Navigation()}
+	return s.Frame(ui.Fit(head, s.Width(), 1) + "\n\n" + s.table.View())
 }
 
 // withoutSharedLead drops the leading words all names share, so a narrow
