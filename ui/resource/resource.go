@@ -10,6 +10,7 @@ import (
 	"context"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/internal/sanitize"
@@ -45,8 +46,9 @@ type Config[T any] struct {
 	// reply is the screen's own message.
 	LoadAlso func() tea.Cmd
 	// Actions are what the screen lets the user do (see ui.ScreenConfig);
-	// refresh is the base's.
+	// refresh is the base's. Help are keys the one-line help adds.
 	Actions func() ui.Actions
+	Help    []key.Binding
 }
 
 // Base is embedded (by pointer) in a resource screen.
@@ -75,7 +77,7 @@ func New[T any](ctx *ui.Context, cfg Config[T]) *Base[T] {
 	}
 	b := &Base[T]{Table: t, cfg: cfg}
 	b.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: cfg.Actions, List: &b.Table,
-		Refresh: b.Reload, Nav: t.Keys.Navigation()})
+		Refresh: b.Reload, Help: cfg.Help, Nav: t.Keys.Navigation()})
 	return b
 }
 
