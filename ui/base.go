@@ -185,7 +185,10 @@ func (b *ScreenBase) ShortHelp() []key.Binding {
 
 // FullHelp is every action, then Nav.
 func (b *ScreenBase) FullHelp() [][]key.Binding {
-	out := [][]key.Binding{b.Actions().FullHelp()}
+	var out [][]key.Binding
+	if as := b.Actions(); len(as) > 0 {
+		out = append(out, as.FullHelp())
+	}
 	if len(b.cfg.Nav) > 0 {
 		out = append(out, b.cfg.Nav)
 	}
