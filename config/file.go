@@ -361,7 +361,8 @@ const fileHeader = `# evdesk configuration (written by ` + "`evdesk config`" + `
 # the public find themselves at a locked kiosk (names only, partly masked).
 # At the check-in desk: walk_ins = false stops registering walk-ins (a kiosk
 # takes them only with walk_ins = true); badge_printer = "Badges" (a CUPS
-# queue) or "ipp://host:631/printers/Badges" prints badges, on every check-in
+# queue), "ipp://host:631/printers/Badges" or a printer's own ipp:// address
+# prints badges, on every check-in
 # with print_badges = "always", on a key with "ask" (the default), or never;
 # badge_layout = "4x3" (or 4x6, a6, 62mm, or a .toml layout file);
 # on_checkin = ["command", "{email}", "{name}", "{ticket}", "{desk}"] runs a

@@ -89,7 +89,7 @@ func newBadgePrintCmd(f *Factory, runF runFunc[badgeOptions]) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.Printer, "printer", "", "CUPS queue or ipp://host:631/printers/NAME (default: the profile's badge_printer)")
+	fl.StringVar(&o.Printer, "printer", "", "CUPS queue, ipp://host:631/printers/NAME, or a printer's own ipp:// address (default: the profile's badge_printer)")
 	fl.StringVar(&o.Out, "out", "", "write the PDF to this file (instead of printing, unless --printer is given too)")
 	fl.StringVar(&o.Layout, "layout", "", "4x3, 4x6, a6, 62mm or a .toml layout (default: the profile's badge_layout, else 4x3)")
 	fl.BoolVar(&o.All, "all", false, "every registrant's badge, a page each")
@@ -175,16 +175,17 @@ func badgeOf(p roster.Person, t *roster.Ticket, eventName string) badge.Badge {
 }
 
 // printPDF sends the PDF to the printer and waits until it printed.
-func printPDF(ctx context.Context, w io.Writer, printer string, pdf []byte, people []badge.Badge, wait time.Duration) error {
-	target, err := printing.ParseTarget(printer)
+func printPDF(ctx context.Context, w io.Writer, setting string, pdf []byte, people []badge.Badge, wait time.Duration) error {
+	target, err := printing.ParseTarget(setting)
 	if err != nil {
 		return err
 	}
-	if err := printing.HaveCUPS(); err != nil {
+	printer, err := printing.For(target, nil)
+	if err != nil {
 		return err
 	}
 	done := make(chan printing.Job, 8)
-	q := printing.NewQueue(printing.Options{Printer: &printing.CUPS{Target: target}, Timeout: wait,
+	q := printing.NewQueue(printing.Options{Printer: printer, Timeout: wait,
 		OnChange: func(j printing.Job) {
 			if j.State == printing.Printed || j.State == printing.Failed {
 				done <- j

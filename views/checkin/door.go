@@ -101,11 +101,12 @@ func (rt *runtime) openDoor(d Deps, v *venue.Desk, eventID, sessionID string) *d
 		if dr.printErr == nil {
 			dr.printErr = err
 		}
-		if dr.printErr == nil && x.Run == nil {
-			dr.printErr = printing.HaveCUPS()
+		var printer printing.Printer
+		if dr.printErr == nil {
+			printer, dr.printErr = printing.For(target, x.Run)
 		}
 		if dr.printErr == nil {
-			o := printing.Options{Printer: &printing.CUPS{Target: target, Run: x.Run},
+			o := printing.Options{Printer: printer,
 				OnChange: func(j printing.Job) { rt.pump.post(printMsg{job: j}) }}
 			if h := d.hooks; h != nil && h.printing != nil {
 				h.printing(&o)

@@ -30,6 +30,9 @@ type Target struct {
 	Queue string
 	// Encrypt asks for TLS (ipps://).
 	Encrypt bool
+	// Direct: URI is a printer's own address (ipp://host/ipp/print),
+	// not a CUPS queue; ipptool prints to it (IPPTool).
+	Direct bool
 }
 
 // safeQueue is what a CUPS queue name may hold (CUPS itself allows no
@@ -72,17 +75,44 @@ func ParseTarget(s string) (Target, error) {
 	}
 	t.Server = net.JoinHostPort(u.Hostname(), port)
 	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
-	if len(parts) != 2 || (parts[0] != "printers" && parts[0] != "classes") || !safeQueue.MatchString(parts[1]) {
-		return Target{}, fmt.Errorf("badge_printer %q: evdesk prints through a CUPS queue (ipp://host:631/printers/NAME); "+
-			"for a printer's own address, add a queue for it (lpadmin -p Badges -E -v %s -m everywhere) and set badge_printer = \"Badges\"",
-			sanitize.Line(s), sanitize.Line(s))
+	if len(parts) == 2 && (parts[0] == "printers" || parts[0] == "classes") && safeQueue.MatchString(parts[1]) {
+		t.Queue = parts[1]
+		return t, nil
 	}
-	t.Queue = parts[1]
+	// A printer's own address (ipp://host/ipp/print): printed to with
+	// ipptool, the address one argument of its own.
+	if strings.ContainsFunc(u.Path, func(r rune) bool { return r <= ' ' || r == 0x7f }) || len(s) > 512 {
+		return Target{}, fmt.Errorf("badge_printer %q: the path holds spaces or control characters", sanitize.Line(s))
+	}
+	t.Direct = true
 	return t, nil
+}
+
+// For is the printer of a target: a CUPS queue through lp, or a printer's
+// own address through ipptool. run runs the commands (nil: for real,
+// after checking the command is there).
+func For(t Target, run Runner) (Printer, error) {
+	if t.Direct {
+		if run == nil {
+			if err := HaveIPPTool(); err != nil {
+				return nil, err
+			}
+		}
+		return &IPPTool{URI: t.URI, Run: run}, nil
+	}
+	if run == nil {
+		if err := HaveCUPS(); err != nil {
+			return nil, err
+		}
+	}
+	return &CUPS{Target: t, Run: run}, nil
 }
 
 // String names the target for people.
 func (t Target) String() string {
+	if t.Direct {
+		return sanitize.Line(t.URI)
+	}
 	if t.Server == "" {
 		return t.Queue + " (this computer's CUPS)"
 	}
@@ -241,7 +271,9 @@ type Status struct {
 	// Stopped: the printer is stopped (out of paper, jammed, off), and
 	// Reason says why in its words.
 	Stopped bool
-	Reason  string
+	// Failed: the printer aborted or cancelled the job (Reason says why).
+	Failed bool
+	Reason string
 }
 
 // Status asks the server about a job.

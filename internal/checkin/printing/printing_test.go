@@ -17,6 +17,7 @@ func TestParseTarget(t *testing.T) {
 		{"Badges", Target{URI: "Badges", Queue: "Badges"}},
 		{"ipp://print.local/printers/Badges", Target{URI: "ipp://print.local/printers/Badges", Server: "print.local:631", Queue: "Badges"}},
 		{"ipps://10.0.0.5:8631/classes/Front", Target{URI: "ipps://10.0.0.5:8631/classes/Front", Server: "10.0.0.5:8631", Queue: "Front", Encrypt: true}},
+		{"ipp://printer.local:631/ipp/print", Target{URI: "ipp://printer.local:631/ipp/print", Server: "printer.local:631", Direct: true}},
 	} {
 		got, err := ParseTarget(tc.in)
 		if err != nil || got != tc.want {
@@ -27,7 +28,7 @@ func TestParseTarget(t *testing.T) {
 		{"", "badge_printer is empty"},
 		{"-o evil", "is not a printer name"},
 		{"http://x/printers/a", `the scheme is "http"`},
-		{"ipp://printer.local/ipp/print", "add a queue for it (lpadmin -p Badges -E -v ipp://printer.local/ipp/print -m everywhere)"},
+		{"ipp://printer.local/ipp print", "the path holds spaces"},
 		{"ipp://u:p@h/printers/a", "give host[:port] and a path only"},
 	} {
 		_, err := ParseTarget(tc.in)

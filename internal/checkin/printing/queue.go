@@ -251,6 +251,9 @@ func (q *Queue) run(id int) {
 		case st.Done:
 			q.update(id, func(j *Job) { j.State, j.Reason = Printed, "" })
 			return
+		case st.Failed:
+			q.fail(id, st.Reason)
+			return
 		case st.Stopped:
 			// Withdrawn, so a retry after the fix prints it once.
 			q.withdraw(serverID)

@@ -11,17 +11,33 @@ import (
 )
 
 // TestRealPrintServer prints badges over IPP to a real CUPS scheduler on
-// loopback: each job arrives and reads as the person's name; a stopped
+// loopback, through a CUPS queue (lp) and straight to the printer's address
+// (ipptool): each job arrives and reads as the person's name; a stopped
 // printer, one that refuses jobs, and one switched off each leave the job
 // failed with the server's reason, and a retry prints it once the printer
 // is back.
 func TestRealPrintServer(t *testing.T) {
-	srv := cupstest.Start(t)
-	cupstest.Need(t, "pdftotext")
-	target, err := ParseTarget(srv.QueueURI())
-	if err != nil {
-		t.Fatal(err)
+	for _, via := range []string{"lp", "ipptool"} {
+		t.Run(via, func(t *testing.T) {
+			srv := cupstest.Start(t)
+			cupstest.Need(t, "pdftotext")
+			var printer Printer
+			if via == "lp" {
+				target, err := ParseTarget(srv.QueueURI())
+				if err != nil {
+					t.Fatal(err)
+				}
+				printer = &CUPS{Target: target}
+			} else {
+				cupstest.Need(t, "ipptool")
+				printer = &IPPTool{URI: srv.QueueURI()}
+			}
+			exercise(t, srv, printer)
+		})
 	}
+}
+
+func exercise(t *testing.T, srv *cupstest.Server, printer Printer) {
 	layout, err := badge.LoadLayout("4x3")
 	if err != nil {
 		t.Fatal(err)
@@ -34,12 +50,12 @@ func TestRealPrintServer(t *testing.T) {
 		}
 	}
 	ch := make(chan Job, 64)
-	q := NewQueue(Options{Printer: &CUPS{Target: target}, OnChange: func(j Job) { ch <- j },
+	q := NewQueue(Options{Printer: printer, OnChange: func(j Job) { ch <- j },
 		PollEvery: 100 * time.Millisecond, Timeout: 30 * time.Second})
 	defer q.Close()
 
 	q.Print("ana@example.org", "Ana Costa", render("Ana Costa"))
-	if j := until(t, ch, Printed); !strings.HasPrefix(j.ServerID, "Badges-") {
+	if j := until(t, ch, Printed); j.ServerID == "" {
 		t.Fatalf("printed %+v", j)
 	}
 	docs := srv.WaitDocuments(1)
