@@ -352,77 +352,69 @@ func (s *Screen) remark() {
 	s.Table.SetRows(rows)
 }
 
+// The steps the user takes, each an action.
+type step int
+
+const (
+	stepChoose   step = iota // the access link and the ticket type
+	stepSessions             // the sessions
+	stepRegister             // the attendees
+)
+
 // actions are what the screen lets the user do.
 func (s *Screen) actions() ui.Actions {
 	k := s.Ctx.Keys
-	register := ui.Action{Writes: true, Key: k.Add, Help: "register attendees", Why: s.cannotRegister, Run: s.openForm}
+	why := func(st step) func() string { return func() string { return s.whyNot(st) } }
+	register := ui.Action{Writes: true, Key: k.Add, Help: "register attendees", Why: why(stepRegister), Run: s.openForm}
 	enter := register
 	enter.Key, enter.Minor = k.Open, true
 	if s.closed != "" { // nothing to choose; a and enter say why
 		return ui.Actions{register, enter}
 	}
 	return ui.Actions{
-		{Key: k.Edit, Help: "choose link and ticket type", Why: s.cannotChoose, Run: s.openChoice},
-		{Key: k.Toggle, Help: "choose session", Why: s.cannotChooseSessions, Run: s.toggle},
-		{Key: k.ToggleAll, Help: "all/none sessions", Minor: true, Why: s.cannotChooseSessions, Run: s.toggleAll},
+		{Key: k.Edit, Help: "choose link and ticket type", Why: why(stepChoose), Run: s.openChoice},
+		{Key: k.Toggle, Help: "choose session", Why: why(stepSessions), Run: s.toggle},
+		{Key: k.ToggleAll, Help: "all/none sessions", Minor: true, Why: why(stepSessions), Run: s.toggleAll},
 		register, enter,
 	}
 }
 
-// notOpen says why nothing can be chosen or sent yet, or "".
-func (s *Screen) notOpen() string {
+// whyNot says why a step cannot be taken now, or "": the flow's order is
+// here and nowhere else.
+func (s *Screen) whyNot(st step) string {
+	if st == stepRegister && s.NotBusy() != "" {
+		return s.NotBusy()
+	}
 	switch {
 	case s.event == nil:
 		return "Wait: the event has not loaded yet"
 	case s.closed != "":
 		return "Registration is closed: " + s.closed
 	}
-	return ""
-}
-
-func (s *Screen) cannotChoose() string {
-	if why := s.notOpen(); why != "" {
-		return why
-	}
-	if len(s.links) == 0 && len(s.types) == 0 {
-		return "Nothing to choose: the event has no access links and no ticket types"
-	}
-	return ""
-}
-
-func (s *Screen) cannotChooseSessions() string {
-	switch {
-	case s.notOpen() != "":
-		return s.notOpen()
-	case s.option() == api.RecurringAllSessions:
-		return "This link registers for all sessions: no sessions to choose"
-	case len(s.Items) == 0:
-		return "No sessions to choose: none is still to come"
+	switch st {
+	case stepChoose:
+		if len(s.links) == 0 && len(s.types) == 0 {
+			return "Nothing to choose: the event has no access links and no ticket types"
+		}
+	case stepSessions:
+		switch {
+		case s.option() == api.RecurringAllSessions:
+			return "This link registers for all sessions: no sessions to choose"
+		case len(s.Items) == 0:
+			return "No sessions to choose: none is still to come"
+		}
+	case stepRegister:
+		if why := s.missing(); why != "" {
+			return "Cannot register yet: " + why
+		}
 	}
 	return ""
 }
 
-func (s *Screen) cannotRegister() string {
-	if why := s.NotBusy(); why != "" {
-		return why
-	}
-	if why := s.notOpen(); why != "" {
-		return why
-	}
-	if why := s.blocked(); why != "" {
-		return "Cannot register yet: " + why
-	}
-	return ""
-}
-
-// blocked says why attendees cannot be registered yet, or "".
-func (s *Screen) blocked() string {
-	switch {
-	case s.event == nil:
-		return "the event has not loaded yet"
-	case s.closed != "":
-		return s.closed
-	case len(s.types) == 0:
+// missing says what the open event's attendees still wait for (step 5's
+// line), or "".
+func (s *Screen) missing() string {
+	if len(s.types) == 0 {
 		return "the event has no ticket types"
 	}
 	switch n := len(s.chosenIDs()); s.option() {
@@ -812,7 +804,7 @@ func (s *Screen) after() []string {
 	th, w := s.Ctx.Theme, s.Width()
 	step5 := "5 Attendees   press " + s.Ctx.Keys.Add.Help().Key + " to enter emails and create tickets"
 	mark := th.Warning.Render("[ ] ")
-	switch why := s.blocked(); {
+	switch why := s.missing(); {
 	case why != "":
 		step5 = "5 Attendees   not yet: " + why
 	case s.summary != "" && !s.failed:
