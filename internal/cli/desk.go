@@ -15,6 +15,7 @@ import (
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/checkin"
 )
 
@@ -35,16 +36,18 @@ func hostName() string {
 	return checkin.DefaultDesk
 }
 
-// checkinDeps builds what the check-in screens need from a session.
-func checkinDeps(s *session) checkin.Deps {
-	return checkin.Deps{
-		Client:       s.client,
-		SenderClient: s.senderClient,
-		JournalDir:   journalDir(s),
-		Desk:         hostName(),
-		Extras: checkin.Extras{
-			WalkIns: s.desk.WalkInsAllowed(false), Printer: s.desk.BadgePrinter, PrintBadges: s.desk.PrintBadges,
-			BadgeLayout: s.desk.BadgeLayout, OnCheckin: s.desk.OnCheckin, Log: s.log,
+// checkinEnv builds what the check-in screens need from a session.
+func checkinEnv(s *session) views.Env {
+	return views.Env{
+		Client:     s.client,
+		JournalDir: journalDir(s),
+		Desks: views.Desks{
+			SenderClient: s.senderClient,
+			Desk:         hostName(),
+			Extras: views.Extras{
+				WalkIns: s.desk.WalkInsAllowed(false), Printer: s.desk.BadgePrinter, PrintBadges: s.desk.PrintBadges,
+				BadgeLayout: s.desk.BadgeLayout, OnCheckin: s.desk.OnCheckin, Log: s.log,
+			},
 		},
 	}
 }
@@ -133,7 +136,7 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			deps := checkinDeps(s)
+			deps := checkinEnv(s)
 			if cmd.Flags().Changed("desk") {
 				deps.Desk = strings.TrimSpace(desk)
 			}
@@ -174,7 +177,7 @@ func newDeskCmd(f *Factory) *cobra.Command {
 
 // openHeadless opens the desk without a screen and answers scans from
 // standard input until it ends (or a signal): `evdesk desk --headless`.
-func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps checkin.Deps, vf *venueFlags, eventID, sessionID string) error {
+func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps views.Env, vf *venueFlags, eventID, sessionID string) error {
 	o := venue.Options{Dir: deps.JournalDir, EventID: eventID, SessionID: sessionID, Name: deps.Desk,
 		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn}
 	out := newLineWriter(cmd.OutOrStdout())

@@ -15,6 +15,7 @@ import (
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/checkin"
 	"github.com/evdesk/evdesk/views/viewtest"
 )
@@ -42,8 +43,8 @@ func walk(t *testing.T) (*ui.GlobalKeys, []screenKeys) {
 	}
 	ctx := viewtest.Context()
 	now := func() time.Time { return viewtest.Now }
-	app := ui.NewApp(ctx, Sections(Deps{Client: client, Now: now, Local: time.UTC, Transcriber: tr,
-		Checkin: checkin.Deps{JournalDir: t.TempDir(), Desk: "test"}}))
+	app := ui.NewApp(ctx, Sections(views.Env{Client: client, Now: now, Local: time.UTC, JournalDir: t.TempDir(),
+		Desks: views.Desks{Desk: "test"}, Transcribe: views.Transcribe{Transcriber: tr}}))
 	d := uitest.New(t, app, 140, 44)
 
 	var seen []screenKeys
@@ -76,7 +77,7 @@ func walk(t *testing.T) (*ui.GlobalKeys, []screenKeys) {
 	record("Check-in: choose a session", "Whole event")
 	// The desk is not opened here: its sender runs for real, which this
 	// synchronous driver cannot wait out. Its keys do not depend on a run.
-	desk := checkin.NewDesk(ctx, checkin.Deps{Client: client, JournalDir: t.TempDir()}, "e", "Event", "", "")
+	desk := checkin.NewDesk(ctx, views.Env{Client: client, JournalDir: t.TempDir()}, "e", "Event", "", "")
 	seen = append(seen, screenKeys{name: "Check-in desk", groups: desk.FullHelp()})
 	d.Press("esc", "esc", "tab")
 	record("Check-in section", "Check-in")

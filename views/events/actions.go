@@ -26,7 +26,7 @@ type registrantsMsg struct {
 // openCancelForm first counts the registrants: the provider requires a
 // message when anyone registered, and the form checks it before sending.
 func (s *DetailScreen) openCancelForm() tea.Cmd {
-	id, client := s.event.EventID, s.deps.Client
+	id, client := s.event.EventID, s.env.Client
 	return s.Start("counting registrants", func(ctx context.Context) tea.Msg {
 		page, err := client.Attendees.RegistrantsPage(ctx, id, api.ListRegistrantsOptions{PageSize: 1}, "")
 		if err != nil {
@@ -96,8 +96,8 @@ func (s *DetailScreen) showCancelForm(d cancelDraft) tea.Cmd {
 func (s *DetailScreen) openDuplicateForm() tea.Cmd {
 	loc := eventLocation(&s.event)
 	name := "Copy of " + s.event.Name
-	start := s.deps.Now().In(loc).Add(7 * 24 * time.Hour).Truncate(time.Hour).Format(startLayout)
-	if s.event.StartTime != nil && s.event.StartTime.After(s.deps.Now()) {
+	start := s.env.Now().In(loc).Add(7 * 24 * time.Hour).Truncate(time.Hour).Format(startLayout)
+	if s.event.StartTime != nil && s.event.StartTime.After(s.env.Now()) {
 		start = s.event.StartTime.Add(7 * 24 * time.Hour).In(loc).Format(startLayout)
 	}
 	tz := s.event.Timezone

@@ -15,6 +15,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/accesslinks"
 	"github.com/evdesk/evdesk/views/coeditors"
 	"github.com/evdesk/evdesk/views/emails"
@@ -42,7 +43,7 @@ type actionDoneMsg struct {
 // DetailScreen shows every field of one event and its actions.
 type DetailScreen struct {
 	ui.ScreenBase
-	deps       Deps
+	env        views.Env
 	event      api.Event
 	bucket     Bucket
 	hubs       map[string]string // hub id to name, as the list knew them
@@ -55,8 +56,8 @@ type DetailScreen struct {
 
 // NewDetail opens an event; it shows what the listing knew at once and
 // fetches the full record in the background.
-func NewDetail(ctx *ui.Context, deps Deps, e api.Event, b Bucket, hubs map[string]string) *DetailScreen {
-	s := &DetailScreen{deps: deps.withDefaults(), event: e, bucket: b, hubs: hubs, vp: ui.NewViewport(ctx.Keys)}
+func NewDetail(ctx *ui.Context, env views.Env, e api.Event, b Bucket, hubs map[string]string) *DetailScreen {
+	s := &DetailScreen{env: env.WithDefaults(), event: e, bucket: b, hubs: hubs, vp: ui.NewViewport(ctx.Keys)}
 	k := ctx.Keys
 	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, Refresh: s.load,
 		Nav: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown}})
@@ -68,7 +69,7 @@ func (s *DetailScreen) Title() string { return s.event.Name }
 func (s *DetailScreen) Init() tea.Cmd { return s.load() }
 
 func (s *DetailScreen) load() tea.Cmd {
-	id, client := s.event.EventID, s.deps.Client
+	id, client := s.event.EventID, s.env.Client
 	return s.loader.Run(func(ctx context.Context) tea.Msg {
 		e, err := client.Events.Get(ctx, id)
 		return detailMsg{event: e, err: err}
@@ -91,7 +92,7 @@ func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		s.event, s.full, s.err = *msg.event, true, nil
 		if s.bucket != BucketCancelled {
-			s.bucket = bucketOf(msg.event, s.deps.Now())
+			s.bucket = bucketOf(msg.event, s.env.Now())
 		}
 		s.refreshContent()
 		return s, nil
@@ -144,14 +145,14 @@ func (s *DetailScreen) actions() ui.Actions {
 		{Writes: true, Key: k.Edit, Help: "edit", Run: s.openEditForm,
 			Why: only("Edit: past and cancelled events cannot be edited", BucketDraft, BucketUpcoming)},
 		{Key: k.Browse, Help: "open the event page", Minor: true, Run: func() tea.Cmd { return ui.Browse(s.Ctx, e.EventURL) }},
-		{Key: k.Coeditors, Run: push(func() ui.Screen { return coeditors.New(s.Ctx, s.deps.Client, e.EventID, name) })},
+		{Key: k.Coeditors, Run: push(func() ui.Screen { return coeditors.New(s.Ctx, s.env.Client, e.EventID, name) })},
 		{Key: k.Emails, Run: push(func() ui.Screen {
-			return emails.New(s.Ctx, s.deps.Client, e.EventID, name, emails.WithClock(s.deps.Now), emails.WithLocation(s.deps.Local))
+			return emails.New(s.Ctx, s.env.Client, e.EventID, name, emails.WithClock(s.env.Now), emails.WithLocation(s.env.Local))
 		})},
 		{Key: k.Links, Minor: true, Run: push(func() ui.Screen {
-			return accesslinks.New(s.Ctx, s.deps.Client, e.EventID, name, e.EventType == api.EventTypeRecurring)
+			return accesslinks.New(s.Ctx, s.env.Client, e.EventID, name, e.EventType == api.EventTypeRecurring)
 		})},
-		{Key: k.Exhibitors, Minor: true, Run: push(func() ui.Screen { return exhibitors.New(s.Ctx, s.deps.Client, e.EventID, name) }),
+		{Key: k.Exhibitors, Minor: true, Run: push(func() ui.Screen { return exhibitors.New(s.Ctx, s.env.Client, e.EventID, name) }),
 			Why: func() string {
 				if e.EventType != "" && e.EventType != api.EventTypeConference {
 					return "Exhibitors: only conference (multi-session) events have exhibitors"
@@ -159,15 +160,15 @@ func (s *DetailScreen) actions() ui.Actions {
 				return ""
 			}},
 		{Key: k.Register, Minor: true, Run: push(func() ui.Screen {
-			return registration.New(s.Ctx, s.deps.Client, e.EventID, name, registration.WithClock(s.deps.Now),
-				registration.WithLearner(s.deps.LearnNames))
+			return registration.New(s.Ctx, s.env.Client, e.EventID, name, registration.WithClock(s.env.Now),
+				registration.WithLearner(s.env.LearnNames))
 		})},
 	}
-	if s.deps.CheckInDesk != nil {
-		as = append(as, ui.Action{Key: k.CheckIn, Minor: true, Run: push(func() ui.Screen { return s.deps.CheckInDesk(s.Ctx, e.EventID, name) })})
+	if s.env.CheckInDesk != nil {
+		as = append(as, ui.Action{Key: k.CheckIn, Minor: true, Run: push(func() ui.Screen { return s.env.CheckInDesk(s.Ctx, e.EventID, name) })})
 	}
-	if s.deps.CheckInHistory != nil {
-		as = append(as, ui.Action{Key: k.History, Minor: true, Run: push(func() ui.Screen { return s.deps.CheckInHistory(s.Ctx, e.EventID, name) })})
+	if s.env.CheckInHistory != nil {
+		as = append(as, ui.Action{Key: k.History, Minor: true, Run: push(func() ui.Screen { return s.env.CheckInHistory(s.Ctx, e.EventID, name) })})
 	}
 	return as
 }
@@ -197,7 +198,7 @@ type actionFunc func(ctx context.Context, c *api.Client, id string) (*api.Action
 // and report.
 func (s *DetailScreen) run(op string, f actionFunc) func() tea.Cmd {
 	return func() tea.Cmd {
-		id, client := s.event.EventID, s.deps.Client
+		id, client := s.event.EventID, s.env.Client
 		return s.Do(op, func() tea.Msg {
 			res, err := f(context.Background(), client, id)
 			return actionDoneMsg{eventID: id, op: op, result: res, err: err}
@@ -271,7 +272,7 @@ func (s *DetailScreen) View() string {
 // refreshContent rebuilds the viewport text; called on data or size change,
 // never from View.
 func (s *DetailScreen) refreshContent() {
-	s.vp.SetContent(renderEvent(s.Ctx.Theme, &s.event, s.bucket, s.hubs, s.err, s.Width(), s.deps.Local, s.deps.Now()))
+	s.vp.SetContent(renderEvent(s.Ctx.Theme, &s.event, s.bucket, s.hubs, s.err, s.Width(), s.env.Local, s.env.Now()))
 }
 
 func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, loadErr error, width int, local *time.Location, now time.Time) string {

@@ -60,7 +60,7 @@ func parseLocal(field, v, tz string) (time.Time, error) {
 // openCreateForm asks for a new draft: every field the create request
 // takes, the schedule of a recurring event included.
 func (s *ListScreen) openCreateForm() tea.Cmd {
-	f := newEventForm(s.deps.Now())
+	f := newEventForm(s.env.Now())
 	var hubs []huh.Option[string]
 	for _, id := range s.hubOrder {
 		hubs = append(hubs, huh.NewOption(hubLabel(id, s.hubs), id))
@@ -81,7 +81,7 @@ func (s *ListScreen) openCreateForm() tea.Cmd {
 
 // create saves a new draft in the background; createdMsg answers.
 func (s *ListScreen) create(req *api.EventCreate) tea.Cmd {
-	client := s.deps.Client
+	client := s.env.Client
 	return s.creating.Detached(func() tea.Msg {
 		e, err := client.Events.Create(context.Background(), req)
 		return createdMsg{event: e, err: err}
@@ -95,13 +95,13 @@ func (s *ListScreen) onCreated(m createdMsg) tea.Cmd {
 	s.Dialog.Settle(nil, "")
 	e := *m.event
 	return tea.Batch(ui.Toast(ui.ToastSuccess, fmt.Sprintf("Created the draft %q", e.Name)),
-		s.reload(), ui.Push(NewDetail(s.Ctx, s.deps, e, BucketDraft, s.hubs)))
+		s.reload(), ui.Push(NewDetail(s.Ctx, s.env, e, BucketDraft, s.hubs)))
 }
 
 // openEditForm edits every field an update accepts; only what changed is
 // sent.
 func (s *DetailScreen) openEditForm() tea.Cmd {
-	orig := editForm(&s.event, s.deps.Now())
+	orig := editForm(&s.event, s.env.Now())
 	f := *orig
 	f.categories, f.weekDays = slices.Clone(orig.categories), slices.Clone(orig.weekDays)
 	var hubs []huh.Option[string]

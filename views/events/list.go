@@ -17,33 +17,8 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
+	"github.com/evdesk/evdesk/views"
 )
-
-// Deps is what the events screens need beyond the program context.
-type Deps struct {
-	Client *api.Client
-	// Now and Local are injectable for tests; they default to the wall clock
-	// and the user's zone.
-	Now   func() time.Time
-	Local *time.Location
-	// CheckInDesk and CheckInHistory open an event's check-in desk (via
-	// its sessions) and its check-in history; nil leaves the keys inert.
-	CheckInDesk    func(ctx *ui.Context, eventID, eventName string) ui.Screen
-	CheckInHistory func(ctx *ui.Context, eventID, eventName string) ui.Screen
-	// LearnNames hears each registration's tickets, so the desks learn
-	// the names (nil: nothing is kept).
-	LearnNames func(eventID string, asked []api.TicketRequest, res *api.TicketsResult)
-}
-
-func (d Deps) withDefaults() Deps {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Local == nil {
-		d.Local = time.Local
-	}
-	return d
-}
 
 // listedEvent is an event and the listing it came from.
 type listedEvent struct {
@@ -54,7 +29,7 @@ type listedEvent struct {
 // ListScreen lists the user's events across the four listings.
 type ListScreen struct {
 	ui.ScreenBase
-	deps   Deps
+	env    views.Env
 	table  table.Model
 	events map[string]listedEvent
 	hubs   map[string]string // hub id to name; ids show until names arrive
@@ -80,8 +55,8 @@ type ListScreen struct {
 }
 
 // NewList builds the events list screen.
-func NewList(ctx *ui.Context, deps Deps) *ListScreen {
-	deps = deps.withDefaults()
+func NewList(ctx *ui.Context, env views.Env) *ListScreen {
+	env = env.WithDefaults()
 	th := ctx.Theme
 	status := func(cell string) lipgloss.Style { return th.Status(cell) }
 	t := table.New(th,
@@ -95,7 +70,7 @@ func NewList(ctx *ui.Context, deps Deps) *ListScreen {
 	t.SetEmptyText("No events here. Press r to refresh, or 1-5 to change the listing.")
 	t.Keys = table.KeysFrom(ctx.Keys)
 	t.SetOrigin(0, 2) // under the listings line and a blank line
-	s := &ListScreen{deps: deps, table: t, events: map[string]listedEvent{}}
+	s := &ListScreen{env: env, table: t, events: map[string]listedEvent{}}
 	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table,
 		Help: []key.Binding{t.Keys.Filter}, Nav: t.Keys.Navigation()})
 	return s
@@ -112,7 +87,7 @@ type hubsMsg struct {
 }
 
 func (s *ListScreen) loadHubs() tea.Cmd {
-	client := s.deps.Client
+	client := s.env.Client
 	return ui.Async(func() tea.Msg {
 		hubs, err := client.Hubs.List(context.Background())
 		return hubsMsg{hubs: hubs, err: err}
@@ -136,7 +111,7 @@ func (s *ListScreen) reload() tea.Cmd {
 
 func (s *ListScreen) startStage() tea.Cmd {
 	b := loadOrder[s.stage]
-	return s.stream.Start(s.deps.Client.Events.Pager(api.ListEventsOptions{StatusType: b.listing(), PageSize: 100}))
+	return s.stream.Start(s.env.Client.Events.Pager(api.ListEventsOptions{StatusType: b.listing(), PageSize: 100}))
 }
 
 // Close cancels the load in flight when the screen leaves.
@@ -194,9 +169,9 @@ func (s *ListScreen) PaletteItems() []ui.PaletteItem {
 	for _, le := range s.events {
 		items = append(items, ui.PaletteItem{
 			Title:   "Event: " + le.event.Name,
-			Hint:    strings.ToLower(le.bucket.String()) + ", " + listTime(le.event.StartTime, s.deps.Local),
+			Hint:    strings.ToLower(le.bucket.String()) + ", " + listTime(le.event.StartTime, s.env.Local),
 			Section: "Events",
-			Run:     func() tea.Cmd { return ui.Push(NewDetail(s.Ctx, s.deps, le.event, le.bucket, s.hubs)) },
+			Run:     func() tea.Cmd { return ui.Push(NewDetail(s.Ctx, s.env, le.event, le.bucket, s.hubs)) },
 		})
 	}
 	slices.SortFunc(items, func(a, b ui.PaletteItem) int { return strings.Compare(a.Title, b.Title) })
@@ -210,7 +185,7 @@ func (s *ListScreen) open() tea.Cmd {
 		return nil
 	}
 	le := s.events[row.ID]
-	return ui.Push(NewDetail(s.Ctx, s.deps, le.event, le.bucket, s.hubs))
+	return ui.Push(NewDetail(s.Ctx, s.env, le.event, le.bucket, s.hubs))
 }
 
 // showBucket switches to the listing of number key k (1: all ... 5:
@@ -307,7 +282,7 @@ func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 		ui.EnumLabel(api.EventTypeLabels, e.EventType),
 		b.String(),
 		ui.EnumLabel(api.AttendanceLabels, e.AttendanceType),
-		listTime(s.when(e, b), s.deps.Local),
+		listTime(s.when(e, b), s.env.Local),
 		hubLabel(e.HubID, s.hubCells),
 	}}
 }
@@ -316,7 +291,7 @@ func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 // else the start.
 func (s *ListScreen) when(e api.Event, b Bucket) *time.Time {
 	if b == BucketUpcoming && e.Recurrence != nil && e.StartTime != nil {
-		if next, ok := api.NextOccurrence(*e.StartTime, e.Recurrence, eventLocation(&e), s.deps.Now()); ok {
+		if next, ok := api.NextOccurrence(*e.StartTime, e.Recurrence, eventLocation(&e), s.env.Now()); ok {
 			return &next
 		}
 	}

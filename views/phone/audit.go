@@ -182,7 +182,7 @@ func (s *Screen) openCompareForm() tea.Cmd {
 	name := new(string)
 	*name = s.audit.otherName
 	if *name == "" {
-		*name = s.deps.OtherProfile
+		*name = s.env.OtherProfile
 	}
 	this := s.Ctx.Profile
 	f := ui.NewForm(s.Ctx.Theme, "Compare with another profile",
@@ -204,7 +204,7 @@ func (s *Screen) openCompareForm() tea.Cmd {
 // loadOther opens profile name (unless client, its client, is given) and
 // reads its account's settings in the background.
 func (s *Screen) loadOther(name string, client *api.Client) tea.Cmd {
-	open := s.deps.OpenProfile
+	open := s.env.OpenProfile
 	return s.otherLoader.Run(func(ctx context.Context) tea.Msg {
 		if client == nil {
 			var err error
@@ -291,7 +291,7 @@ func (s *Screen) thisName() string {
 // value.
 func (s *Screen) notesOf(key string) notes {
 	n := notes{this: s.thisName(), baseFile: filepath.Base(s.audit.basePath),
-		deprecated: deprecationsOf(s.deps.Changelog, s.settings, key)}
+		deprecated: deprecationsOf(s.env.Changelog, s.settings, key)}
 	if o := s.audit.other; o != nil {
 		n.other, n.otherState = s.audit.otherName, itemOf(o, key).stateAndLock()
 	}

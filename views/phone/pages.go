@@ -113,7 +113,7 @@ func expand(p string) string {
 // with (op "diff").
 func (s *Screen) onPath(op, path string) tea.Cmd {
 	if op == "save" {
-		settings, now, source := s.settings, s.deps.Now(), s.Ctx.Profile
+		settings, now, source := s.settings, s.env.Now(), s.Ctx.Profile
 		return s.writing.Detached(func() tea.Msg {
 			snap, err := snapshot.New(settings, nil, source, now)
 			if err == nil {

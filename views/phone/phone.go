@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -22,6 +21,7 @@ import (
 	"github.com/evdesk/evdesk/internal/phone/snapshot"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
+	"github.com/evdesk/evdesk/views"
 )
 
 // Messages.
@@ -42,28 +42,10 @@ type (
 	}
 )
 
-// Deps is what the screen needs from the program.
-type Deps struct {
-	Client *api.Client
-	// Now stamps saved snapshots (default time.Now).
-	Now func() time.Time
-	// Baseline is the profile's baseline file (phone_baseline): the
-	// settings are checked against it from the start. "" for none.
-	Baseline string
-	// OpenProfile builds a client for another profile's account, to show
-	// its policy beside this one; nil when the program cannot.
-	OpenProfile func(name string) (*api.Client, error)
-	// OtherProfile is the profile the comparison form offers first.
-	OtherProfile string
-	// Changelog links deprecated fields to their change log entry; nil
-	// when there is no change log.
-	Changelog ChangelogLookup
-}
-
 // Screen lists the account's phone settings.
 type Screen struct {
 	ui.ScreenBase
-	deps Deps
+	env views.Env
 
 	loader      ui.Task // the settings
 	otherLoader ui.Task // the other account's settings
@@ -87,18 +69,16 @@ type Screen struct {
 }
 
 // New builds the phone settings screen; it loads the settings on Init.
-func New(ctx *ui.Context, deps Deps) ui.Screen { return newScreen(ctx, deps) }
+func New(ctx *ui.Context, env views.Env) ui.Screen { return newScreen(ctx, env) }
 
-func newScreen(ctx *ui.Context, deps Deps) *Screen {
-	if deps.Now == nil {
-		deps.Now = time.Now
-	}
+func newScreen(ctx *ui.Context, env views.Env) *Screen {
+	env = env.WithDefaults()
 	t := table.New(ctx.Theme)
 	t.Keys = table.KeysFrom(ctx.Keys)
 	t.SetOrigin(0, 1) // under the filter line
 	t.SetGrouped(true)
 	t.SetGroupCounts(true)
-	s := &Screen{deps: deps, table: t}
+	s := &Screen{env: env, table: t}
 	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table, Refresh: s.load,
 		Nav: t.Keys.Navigation()})
 	s.setColumns(1)
@@ -109,16 +89,16 @@ func (s *Screen) Title() string { return "Phone settings" }
 
 // Init loads the settings, and the profile's baseline if it names one.
 func (s *Screen) Init() tea.Cmd {
-	if s.deps.Baseline == "" {
+	if s.env.Baseline == "" {
 		return s.load()
 	}
-	return tea.Batch(s.load(), s.loadBaseline(s.deps.Baseline, false))
+	return tea.Batch(s.load(), s.loadBaseline(s.env.Baseline, false))
 }
 
 // load reads the settings again, and the other account's beside them.
 func (s *Screen) load() tea.Cmd {
 	s.reading.Stop() // a snapshot read for the old settings no longer applies
-	client := s.deps.Client
+	client := s.env.Client
 	cmd := s.loader.Run(func(ctx context.Context) tea.Msg {
 		st, err := client.Phone.AccountSettings(ctx, api.PhoneSettingsOptions{})
 		return loadedMsg{settings: st, err: err}
@@ -194,7 +174,7 @@ func (s *Screen) actions() ui.Actions {
 		{Key: k.Baseline, Why: loaded, Run: s.openBaselineForm},
 		{Key: k.Compare, Run: s.openCompareForm, Why: func() string {
 			switch {
-			case s.deps.OpenProfile == nil:
+			case s.env.OpenProfile == nil:
 				return "Comparing with another profile is not available here"
 			case s.otherLoader.Running():
 				return "Wait: the other profile's settings are still loading"
