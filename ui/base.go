@@ -38,6 +38,19 @@ type ScreenConfig struct {
 	// Help are keys the one-line help lists after the actions (the list's
 	// filter); Nav is the ? panel's second column (moving in the list).
 	Help, Nav []key.Binding
+	// Body takes what neither the dialog nor the actions took: the list or
+	// the pane that fills the screen (Feed), or the screen's own handling.
+	Body func(tea.Msg) tea.Cmd
+}
+
+// Feed is a Body that updates the component at m in place (a table, a
+// viewport).
+func Feed[M interface{ Update(tea.Msg) (M, tea.Cmd) }](m *M) func(tea.Msg) tea.Cmd {
+	return func(msg tea.Msg) tea.Cmd {
+		var cmd tea.Cmd
+		*m, cmd = (*m).Update(msg)
+		return cmd
+	}
 }
 
 // Filterer is a list with a filter: ui/table's Model.
@@ -70,17 +83,22 @@ func (b *ScreenBase) Actions() Actions {
 	return as
 }
 
-// Update routes msg through the open dialog, then, for a key while no
-// filter is typed into, to the actions. handled is false when neither took
-// it: the screen passes it on to its list or pane.
-func (b *ScreenBase) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
+// Update routes what the screen did not handle itself: through the open
+// dialog, then, for a key while no filter is typed into, to the actions,
+// and what neither took to the Body.
+func (b *ScreenBase) Update(msg tea.Msg) tea.Cmd {
 	if cmd, handled := b.Dialog.Update(msg); handled {
-		return cmd, true
+		return cmd
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && !b.filtering() {
-		return b.Actions().Dispatch(k, &b.Dialog, b.Ctx)
+		if cmd, handled := b.Actions().Dispatch(k, &b.Dialog, b.Ctx); handled {
+			return cmd
+		}
 	}
-	return nil, false
+	if b.cfg.Body != nil {
+		return b.cfg.Body(msg)
+	}
+	return nil
 }
 
 // Activate runs the action on enter, for a double click on a row.

@@ -77,7 +77,7 @@ func New[T any](ctx *ui.Context, cfg Config[T]) *Base[T] {
 	}
 	b := &Base[T]{Table: t, cfg: cfg}
 	b.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: cfg.Actions, List: &b.Table,
-		Refresh: b.Reload, Help: cfg.Help, Nav: t.Keys.Navigation()})
+		Refresh: b.Reload, Help: cfg.Help, Nav: t.Keys.Navigation(), Body: ui.Feed(&b.Table)})
 	return b
 }
 
@@ -161,12 +161,7 @@ func (b *Base[T]) Update(msg tea.Msg) tea.Cmd {
 	case table.ActivatedMsg: // a double click is Enter on the row
 		return b.Activate()
 	}
-	if cmd, handled := b.ScreenBase.Update(msg); handled {
-		return cmd
-	}
-	var cmd tea.Cmd
-	b.Table, cmd = b.Table.Update(msg)
-	return cmd
+	return b.ScreenBase.Update(msg)
 }
 
 func (b *Base[T]) onPage(p ui.Page[T]) tea.Cmd {

@@ -92,7 +92,7 @@ func newSendStatus(ctx *ui.Context, client *api.Client, o options, eventID, even
 	s := &SendStatusScreen{client: client, opts: o, eventID: eventID, eventName: eventName, et: et,
 		table: t, times: map[int64]string{}}
 	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table,
-		Help: []key.Binding{t.Keys.Filter}, Nav: t.Keys.Navigation()})
+		Help: []key.Binding{t.Keys.Filter}, Nav: t.Keys.Navigation(), Body: ui.Feed(&s.table)})
 	return s
 }
 
@@ -128,12 +128,7 @@ func (s *SendStatusScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case exportDoneMsg:
 		return s, s.onExported(msg)
 	}
-	if cmd, handled := s.ScreenBase.Update(msg); handled {
-		return s, cmd
-	}
-	var cmd tea.Cmd
-	s.table, cmd = s.table.Update(msg)
-	return s, cmd
+	return s, s.ScreenBase.Update(msg)
 }
 
 // actions are what the screen lets the user do. Back clears the status and

@@ -60,7 +60,7 @@ func NewDetail(ctx *ui.Context, env views.Env, e api.Event, b Bucket, hubs map[s
 	s := &DetailScreen{env: env.WithDefaults(), event: e, bucket: b, hubs: hubs, vp: ui.NewViewport(ctx.Keys)}
 	k := ctx.Keys
 	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, Refresh: s.load,
-		Nav: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown}})
+		Nav: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown}, Body: ui.Feed(&s.vp)})
 	return s
 }
 
@@ -106,12 +106,7 @@ func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return s, s.showCancelForm(d)
 	}
-	if cmd, handled := s.ScreenBase.Update(msg); handled {
-		return s, cmd
-	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, s.ScreenBase.Update(msg)
 }
 
 // actions are what the detail lets the user do with the event.

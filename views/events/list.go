@@ -72,7 +72,7 @@ func NewList(ctx *ui.Context, env views.Env) *ListScreen {
 	t.SetOrigin(0, 2) // under the listings line and a blank line
 	s := &ListScreen{env: env, table: t, events: map[string]listedEvent{}}
 	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table,
-		Help: []key.Binding{t.Keys.Filter}, Nav: t.Keys.Navigation()})
+		Help: []key.Binding{t.Keys.Filter}, Nav: t.Keys.Navigation(), Body: ui.Feed(&s.table)})
 	return s
 }
 
@@ -144,12 +144,7 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case createdMsg:
 		return s, s.onCreated(msg)
 	}
-	if cmd, handled := s.ScreenBase.Update(msg); handled {
-		return s, cmd
-	}
-	var cmd tea.Cmd
-	s.table, cmd = s.table.Update(msg)
-	return s, cmd
+	return s, s.ScreenBase.Update(msg)
 }
 
 // actions are what the list lets the user do.

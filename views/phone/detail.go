@@ -30,14 +30,14 @@ type DetailScreen struct {
 
 func newDetail(ctx *ui.Context, st *api.PhoneSettings, k string, raw bool, n notes) *DetailScreen {
 	s := &DetailScreen{settings: st, key: k, raw: raw, notes: n, vp: ui.NewViewport(ctx.Keys)}
-	s.ScreenBase = scrolling(ctx, s.actions)
+	s.ScreenBase = scrolling(ctx, s.actions, &s.vp)
 	return s
 }
 
-// scrolling is the base of a page that scrolls.
-func scrolling(ctx *ui.Context, actions func() ui.Actions) ui.ScreenBase {
+// scrolling is the base of a page that scrolls in vp.
+func scrolling(ctx *ui.Context, actions func() ui.Actions, vp *viewport.Model) ui.ScreenBase {
 	scroll := scrollKeys(ctx.Keys)
-	return ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: actions, Help: scroll[:2], Nav: scroll})
+	return ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: actions, Help: scroll[:2], Nav: scroll, Body: ui.Feed(vp)})
 }
 
 // actions: the detail screen only switches between words and JSON.
@@ -66,14 +66,7 @@ func (s *DetailScreen) Title() string {
 
 func (s *DetailScreen) Init() tea.Cmd { return nil }
 
-func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	if cmd, handled := s.ScreenBase.Update(msg); handled {
-		return s, cmd
-	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
-}
+func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) { return s, s.ScreenBase.Update(msg) }
 
 func (s *DetailScreen) SetSize(w, h int) {
 	s.ScreenBase.SetSize(w, h)
@@ -188,18 +181,16 @@ type DiffScreen struct {
 }
 
 func newDiffScreen(ctx *ui.Context, path string, snap *snapshot.Snapshot, changes []snapshot.Change) *DiffScreen {
-	return &DiffScreen{ScreenBase: scrolling(ctx, nil), path: path, snap: snap, changes: changes, vp: ui.NewViewport(ctx.Keys)}
+	s := &DiffScreen{path: path, snap: snap, changes: changes, vp: ui.NewViewport(ctx.Keys)}
+	s.ScreenBase = scrolling(ctx, nil, &s.vp)
+	return s
 }
 
 func (s *DiffScreen) Title() string { return "Changes since snapshot" }
 
 func (s *DiffScreen) Init() tea.Cmd { return nil }
 
-func (s *DiffScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
-}
+func (s *DiffScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) { return s, s.ScreenBase.Update(msg) }
 
 func (s *DiffScreen) SetSize(w, h int) {
 	s.ScreenBase.SetSize(w, h)

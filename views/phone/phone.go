@@ -80,7 +80,7 @@ func newScreen(ctx *ui.Context, env views.Env) *Screen {
 	t.SetGroupCounts(true)
 	s := &Screen{env: env, table: t}
 	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table, Refresh: s.load,
-		Nav: t.Keys.Navigation()})
+		Nav: t.Keys.Navigation(), Body: s.onList})
 	s.setColumns(1)
 	return s
 }
@@ -134,11 +134,14 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case table.ActivatedMsg: // a double click is Enter on the row
 		return s, s.openDetail(false)
 	}
-	if cmd, handled := s.ScreenBase.Update(msg); handled {
-		return s, cmd
-	}
-	if s.settings == nil { // nothing to move over or search yet
-		return s, nil
+	return s, s.ScreenBase.Update(msg)
+}
+
+// onList moves over and searches the list, once there is one; the filters'
+// figures follow the search.
+func (s *Screen) onList(msg tea.Msg) tea.Cmd {
+	if s.settings == nil {
+		return nil
 	}
 	query := s.table.FilterText()
 	var cmd tea.Cmd
@@ -146,7 +149,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	if s.table.FilterText() != query {
 		s.recount()
 	}
-	return s, cmd
+	return cmd
 }
 
 // actions are what the list lets the user do.

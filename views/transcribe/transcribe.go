@@ -97,7 +97,7 @@ func New(ctx *ui.Context, tr *api.Transcriber, opts ...Option) ui.Screen {
 	s := &Screen{tr: tr, table: t, language: api.DefaultTranscribeLang, local: time.Local}
 	k := t.Keys
 	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table,
-		Help: []key.Binding{k.Filter, k.Up, k.Down}, Nav: k.Navigation()})
+		Help: []key.Binding{k.Filter, k.Up, k.Down}, Nav: k.Navigation(), Body: s.onSegments})
 	s.setColumns(minSpeakerWidth)
 	for _, o := range opts {
 		o(s)
@@ -202,19 +202,21 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return s, ui.Toast(ui.ToastSuccess, "Saved the transcript to "+msg.path)
 	}
-	if cmd, handled := s.ScreenBase.Update(msg); handled {
-		return s, cmd
-	}
-	if s.result == nil { // no segments to move over or filter
+	return s, s.ScreenBase.Update(msg)
+}
+
+// onSegments moves over and filters the segments, once there are some.
+func (s *Screen) onSegments(msg tea.Msg) tea.Cmd {
+	if s.result == nil {
 		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, s.Ctx.Keys.Filter) && s.tr != nil {
-			return s, ui.Toast(ui.ToastInfo, "Nothing to filter yet: press n to transcribe a file")
+			return ui.Toast(ui.ToastInfo, "Nothing to filter yet: press n to transcribe a file")
 		}
-		return s, nil
+		return nil
 	}
 	var cmd tea.Cmd
 	s.table, cmd = s.table.Update(msg)
 	s.layout()
-	return s, cmd
+	return cmd
 }
 
 // onDone shows a transcript, or the error; a failure clears the previous
