@@ -19,7 +19,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/ui"
-	"github.com/evdesk/evdesk/views/checkin"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/console"
 )
 
@@ -189,9 +189,9 @@ func capture(sc screen) ([][]cell, error) {
 	if err != nil {
 		return nil, err
 	}
-	sections := console.Sections(console.Deps{Client: client, Now: now, Local: time.UTC,
-		Checkin:     checkin.Deps{JournalDir: journals, Desk: "screenshots"},
-		Transcriber: transcriber, TranscribeSamples: sim.SampleAudioURLs})
+	sections := console.Sections(views.Env{Client: client, Now: now, Local: time.UTC, JournalDir: journals,
+		Desks:      views.Desks{Desk: "screenshots"},
+		Transcribe: views.Transcribe{Transcriber: transcriber, TranscribeSamples: sim.SampleAudioURLs}})
 	// Steps type their keys in one write, as a person types them one by
 	// one.
 	opts := []ui.Option{ui.WithEveryKeyTyped()}

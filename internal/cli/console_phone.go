@@ -8,21 +8,21 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
-	"github.com/evdesk/evdesk/views/console"
+	"github.com/evdesk/evdesk/views"
 )
 
 // demoOtherProfile names the simulator's second account in the console's
 // --demo, for the phone screen's comparison.
 const demoOtherProfile = "other"
 
-// phoneDeps is what the console's phone screen needs beyond the session's
+// phoneEnv is what the console's phone screen needs beyond the session's
 // client: the profile's baseline file, and an opener for another profile's
 // account, which goes through openSession as every session does. The
 // sessions it opens close with s.
-func (f *Factory) phoneDeps(ctx context.Context, s *session) console.PhoneDeps {
+func (f *Factory) phoneEnv(ctx context.Context, s *session) views.Phone {
 	others := &otherSessions{f: f}
 	s.closers = append(s.closers, others)
-	d := console.PhoneDeps{OpenProfile: func(name string) (*api.Client, error) { return others.open(ctx, s, name) }}
+	d := views.Phone{OpenProfile: func(name string) (*api.Client, error) { return others.open(ctx, s, name) }}
 	if s.demo {
 		d.OtherProfile = demoOtherProfile
 		return d

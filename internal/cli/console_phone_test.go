@@ -48,7 +48,7 @@ func TestConsolePhoneOpensAnotherProfileAsASessionDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	d := f.phoneDeps(t.Context(), s)
+	d := f.phoneEnv(t.Context(), s)
 	if want := filepath.Join(config.Dir(), "policy.toml"); d.Baseline != want {
 		t.Errorf("baseline %q, want the profile's %q", d.Baseline, want)
 	}
@@ -77,7 +77,7 @@ func TestConsolePhoneInTheDemoComparesWithTheSecondAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	d := f.phoneDeps(t.Context(), s)
+	d := f.phoneEnv(t.Context(), s)
 	if d.OtherProfile != demoOtherProfile || d.Baseline != "" {
 		t.Fatalf("deps %+v", d)
 	}

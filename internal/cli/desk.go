@@ -17,6 +17,7 @@ import (
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/checkin"
 )
 
@@ -28,14 +29,14 @@ func hostName() string {
 	return checkin.DefaultDesk
 }
 
-// checkinDeps builds what the check-in screens need from a session: the
+// checkinEnv builds what the check-in screens need from a session: the
 // journals and caches live in the folder of its server (place.go). A folder
 // refused as another server's stops the console; one that cannot be made
 // (a read-only disk) is left to the desk to report when it opens.
-func checkinDeps(s *session) (checkin.Deps, error) {
+func checkinEnv(s *session) (views.Env, error) {
 	dir, err := checkinDir(s)
 	if errors.Is(err, place.ErrOtherServer) {
-		return checkin.Deps{}, err
+		return views.Env{}, err
 	}
 	var elsewhere func(eventID, sessionID string) []string
 	if err != nil {
@@ -44,15 +45,17 @@ func checkinDeps(s *session) (checkin.Deps, error) {
 	} else {
 		elsewhere = s.place.place.Elsewhere
 	}
-	return checkin.Deps{
-		Client:       s.client,
-		SenderClient: s.senderClient,
-		JournalDir:   dir,
-		Elsewhere:    elsewhere,
-		Desk:         hostName(),
-		Extras: checkin.Extras{
-			WalkIns: s.desk.WalkInsAllowed(false), Printer: s.desk.BadgePrinter, PrintBadges: s.desk.PrintBadges,
-			BadgeLayout: s.desk.BadgeLayout, OnCheckin: s.desk.OnCheckin, Log: s.log,
+	return views.Env{
+		Client:     s.client,
+		JournalDir: dir,
+		Desks: views.Desks{
+			SenderClient: s.senderClient,
+			Elsewhere:    elsewhere,
+			Desk:         hostName(),
+			Extras: views.Extras{
+				WalkIns: s.desk.WalkInsAllowed(false), Printer: s.desk.BadgePrinter, PrintBadges: s.desk.PrintBadges,
+				BadgeLayout: s.desk.BadgeLayout, OnCheckin: s.desk.OnCheckin, Log: s.log,
+			},
 		},
 	}, nil
 }
@@ -141,7 +144,7 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			deps, err := checkinDeps(s)
+			deps, err := checkinEnv(s)
 			if err != nil {
 				return err
 			}
@@ -185,7 +188,7 @@ func newDeskCmd(f *Factory) *cobra.Command {
 
 // openHeadless opens the desk without a screen and answers scans from
 // standard input until it ends (or a signal): `evdesk desk --headless`.
-func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps checkin.Deps, vf *venueFlags, eventID, sessionID string) error {
+func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps views.Env, vf *venueFlags, eventID, sessionID string) error {
 	o := venue.Options{Dir: deps.JournalDir, EventID: eventID, SessionID: sessionID, Name: deps.Desk,
 		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn}
 	out := newLineWriter(cmd.OutOrStdout())

@@ -22,6 +22,7 @@ import (
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/internal/webhook"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/console"
 )
 
@@ -346,7 +347,7 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 	if s.demo {
 		samples = sim.SampleAudioURLs
 	}
-	checkinDeps, err := checkinDeps(s)
+	env, err := checkinEnv(s)
 	if err != nil {
 		return err
 	}
@@ -354,11 +355,11 @@ func (f *Factory) runConsole(ctx context.Context, s *session, opts ...ui.Option)
 		fmt.Fprintln(f.IOStreams.ErrOut, "evdesk: "+sanitize.Line(n))
 	}
 	news := &consoleChangelog{}
-	phone := f.phoneDeps(ctx, s)
-	phone.Changelog = news.forField
-	app := ui.NewApp(uctx, console.Sections(console.Deps{Client: s.client, Checkin: checkinDeps,
-		Transcriber: s.transcriber, TranscribeSamples: samples, Phone: phone,
-		Recordings: webhook.Spool{Dir: webhook.DefaultSpoolDir(s.profile)}}),
+	env.Phone = f.phoneEnv(ctx, s)
+	env.Phone.Changelog = news.forField
+	env.Transcribe = views.Transcribe{Transcriber: s.transcriber, TranscribeSamples: samples,
+		Recordings: webhook.Spool{Dir: webhook.DefaultSpoolDir(s.profile)}}
+	app := ui.NewApp(uctx, console.Sections(env),
 		append(opts, ui.WithStartup(changelogStartup(ctx, s, news)))...)
 	p := tea.NewProgram(app, tea.WithContext(ctx))
 	for _, w := range []string{s.insecure, s.warning} {

@@ -16,7 +16,7 @@ import (
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
-	"github.com/evdesk/evdesk/views/checkin"
+	"github.com/evdesk/evdesk/views"
 )
 
 func newVenueCmd(f *Factory) *cobra.Command {
@@ -142,7 +142,7 @@ func (v *venueFlags) opener(journal string, srv place.Server, logf func(string, 
 
 // watcher returns what makes a board's watch of its venue, or nil without
 // --venue.
-func (v *venueFlags) watcher(journal string, srv place.Server, logf func(string, ...any)) (func(eventID, sessionID string) (checkin.VenueWatch, error), error) {
+func (v *venueFlags) watcher(journal string, srv place.Server, logf func(string, ...any)) (func(eventID, sessionID string) (views.VenueWatch, error), error) {
 	if v.file == "" {
 		return nil, nil
 	}
@@ -150,7 +150,7 @@ func (v *venueFlags) watcher(journal string, srv place.Server, logf func(string,
 	if err != nil {
 		return nil, err
 	}
-	return func(eventID, sessionID string) (checkin.VenueWatch, error) {
+	return func(eventID, sessionID string) (views.VenueWatch, error) {
 		ob, err := mesh.Observe(mesh.Options{Secret: sec, Dir: filepath.Join(journal, "venue", sec.ID, "board"),
 			Listen: v.listen, Join: v.join, Discover: !v.noMDNS && len(v.join) == 0, Logf: logf}, eventID, sessionID)
 		if err != nil {

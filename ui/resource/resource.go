@@ -2,8 +2,8 @@
 // of one kind of thing loaded from the server (co-editors, exhibitors,
 // access links, email types), the actions on it, the dialog they open and
 // the change in flight. A screen is its Config plus its own actions; the
-// loading, busy state, heading, dialog routing, key dispatch, input
-// capture and help are the base's.
+// screen base (ui.ScreenBase: dialog, dispatch, busy state, capture, help)
+// and the table, its stream and its heading are the base's.
 package resource
 
 import (
@@ -45,13 +45,16 @@ type Config[T any] struct {
 	// list (names for the items' ids) with every load of the list; its
 	// reply is the screen's own message.
 	LoadAlso func() tea.Cmd
+	// Actions are what the screen lets the user do (see ui.ScreenConfig);
+	// refresh is the base's. Help are keys the one-line help adds.
+	Actions func() ui.Actions
+	Help    []key.Binding
 }
 
 // Base is embedded (by pointer) in a resource screen.
 type Base[T any] struct {
-	Ctx    *ui.Context
-	Table  table.Model
-	Dialog ui.Dialog
+	ui.ScreenBase
+	Table table.Model
 	// Items is the list as last loaded; a reload keeps it on screen until
 	// the new answer arrives.
 	Items []T
@@ -59,12 +62,8 @@ type Base[T any] struct {
 	cfg    Config[T]
 	stream ui.Stream[T]
 	next   []T // the load in progress
-	change ui.Task
-	busy   string
 	loaded bool
 	err    error
-	width  int
-	height int
 	top    int // lines between the heading and the table
 }
 
@@ -76,7 +75,10 @@ func New[T any](ctx *ui.Context, cfg Config[T]) *Base[T] {
 	if cfg.Empty != "" {
 		t.SetEmptyText(cfg.Empty)
 	}
-	return &Base[T]{Ctx: ctx, Table: t, cfg: cfg}
+	b := &Base[T]{Table: t, cfg: cfg}
+	b.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: cfg.Actions, List: &b.Table,
+		Refresh: b.Reload, Help: cfg.Help, Nav: t.Keys.Navigation(), Body: ui.Feed(&b.Table)})
+	return b
 }
 
 // Init starts the first load.
@@ -98,7 +100,10 @@ func (b *Base[T]) Reload() tea.Cmd {
 
 // Close cancels the load in flight. A change in flight finishes: a
 // requested change should not be cut in half.
-func (b *Base[T]) Close() { b.stream.Stop() }
+func (b *Base[T]) Close() {
+	b.stream.Stop()
+	b.ScreenBase.Close()
+}
 
 // Loading reports whether a load is under way.
 func (b *Base[T]) Loading() bool { return b.stream.Loading() }
@@ -109,29 +114,10 @@ func (b *Base[T]) Loaded() bool { return b.loaded }
 // Err is the last load's failure (nil once a load succeeds).
 func (b *Base[T]) Err() error { return b.err }
 
-// Busy names the change in flight ("" when none).
-func (b *Base[T]) Busy() string { return b.busy }
-
-// Do runs a change on the server in the background: the screen is busy
-// (its heading says op) until fn's message arrives and the screen calls
-// Done. The change is not cancelled by leaving the screen.
-func (b *Base[T]) Do(op string, fn func() tea.Msg) tea.Cmd {
-	b.busy = op
-	return b.change.Detached(fn)
-}
-
 // Done ends the change in flight and reloads the list.
 func (b *Base[T]) Done() tea.Cmd {
-	b.busy = ""
+	b.ScreenBase.Done()
 	return b.Reload()
-}
-
-// NotBusy is an Action.Why: nothing else starts while a change is in flight.
-func (b *Base[T]) NotBusy() string {
-	if b.busy != "" {
-		return "Wait: " + b.busy + " is still in progress"
-	}
-	return ""
 }
 
 // NeedsSelection is an Action.Why for actions on the selected item.
@@ -165,7 +151,7 @@ func (b *Base[T]) Selected() (T, bool) {
 // Update handles what every resource screen handles: its pages, its open
 // dialog, the actions' keys, refresh, and the table. A screen handles its
 // own messages first and passes the rest here.
-func (b *Base[T]) Update(msg tea.Msg, actions ui.Actions) tea.Cmd {
+func (b *Base[T]) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case ui.Page[T]:
 		if !b.stream.Owns(msg) {
@@ -173,23 +159,9 @@ func (b *Base[T]) Update(msg tea.Msg, actions ui.Actions) tea.Cmd {
 		}
 		return b.onPage(msg)
 	case table.ActivatedMsg: // a double click is Enter on the row
-		cmd, _ := actions.Dispatch(tea.KeyPressMsg{Code: tea.KeyEnter}, &b.Dialog, b.Ctx)
-		return cmd
+		return b.Activate()
 	}
-	if cmd, handled := b.Dialog.Update(msg); handled {
-		return cmd
-	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && !b.Table.Filtering() {
-		if key.Matches(k, b.Ctx.Keys.Refresh) {
-			return b.Reload()
-		}
-		if cmd, handled := actions.Dispatch(k, &b.Dialog, b.Ctx); handled {
-			return cmd
-		}
-	}
-	var cmd tea.Cmd
-	b.Table, cmd = b.Table.Update(msg)
-	return cmd
+	return b.ScreenBase.Update(msg)
 }
 
 func (b *Base[T]) onPage(p ui.Page[T]) tea.Cmd {
@@ -236,13 +208,12 @@ func (b *Base[T]) Redraw() {
 // SetSize records the screen's size and fits the dialog; the screen lays
 // out the rest and gives the table its height with SetTableHeight.
 func (b *Base[T]) SetSize(w, h int) {
-	b.width, b.height = w, h
-	b.Dialog.SetSize(w, h)
+	b.ScreenBase.SetSize(w, h)
 	b.Table.SetSize(w, max(h-1, 3))
 }
 
 // SetTableHeight gives the table h lines (header and footer included).
-func (b *Base[T]) SetTableHeight(h int) { b.Table.SetSize(b.width, max(h, 3)) }
+func (b *Base[T]) SetTableHeight(h int) { b.Table.SetSize(b.Width(), max(h, 3)) }
 
 // SetTableTop says how many lines the screen draws between the heading and
 // the table (View's above), so the mouse finds the rows.
@@ -251,15 +222,11 @@ func (b *Base[T]) SetTableTop(lines int) {
 	b.Table.SetOrigin(0, 1+lines)
 }
 
-// Width and Height are the screen's size.
-func (b *Base[T]) Width() int  { return b.width }
-func (b *Base[T]) Height() int { return b.height }
-
 // Heading is the screen's title line: the heading and what the screen is
 // doing, or how many items there are.
 func (b *Base[T]) Heading() string {
 	th := b.Ctx.Theme
-	st := ui.LoadState{Busy: b.busy, Loading: b.stream.Loading() && !b.loaded, Err: b.err}
+	st := ui.LoadState{Loading: b.stream.Loading() && !b.loaded, Err: b.err}
 	if b.loaded {
 		switch {
 		case b.cfg.Summary != nil:
@@ -271,7 +238,7 @@ func (b *Base[T]) Heading() string {
 			st.Summary += ", refreshing..."
 		}
 	}
-	return ui.Fit(ui.Heading(th, th.Title.Render(sanitize.Line(b.cfg.Heading)), st), b.width, 1)
+	return b.ScreenBase.Heading(th.Title.Render(sanitize.Line(b.cfg.Heading)), st)
 }
 
 // View draws the heading, the lines above the table, the table and the
@@ -280,27 +247,5 @@ func (b *Base[T]) View(above, below []string) string {
 	lines := append([]string{b.Heading()}, above...)
 	lines = append(lines, b.Table.View())
 	lines = append(lines, below...)
-	return b.Dialog.View(strings.Join(lines, "\n"), b.width, b.height)
-}
-
-// ConfirmQuit holds up quitting while a form with changes is open.
-func (b *Base[T]) ConfirmQuit() string { return b.Dialog.QuitReason() }
-
-// CapturingInput is true while a dialog or the filter has the keyboard.
-func (b *Base[T]) CapturingInput() bool { return b.Dialog.Open() || b.Table.Filtering() }
-
-// CapturingBack is true while esc closes a dialog or clears the filter.
-func (b *Base[T]) CapturingBack() bool { return b.CapturingInput() || b.Table.FilterText() != "" }
-
-// ShortHelp is the open dialog's keys, or the actions and refresh.
-func (b *Base[T]) ShortHelp(actions ui.Actions) []key.Binding {
-	if b.Dialog.Open() {
-		return b.Dialog.ShortHelp()
-	}
-	return append(actions.ShortHelp(), b.Ctx.Keys.Refresh)
-}
-
-// FullHelp is the actions, refresh, and the table's keys.
-func (b *Base[T]) FullHelp(actions ui.Actions) [][]key.Binding {
-	return [][]key.Binding{append(actions.FullHelp(), b.Ctx.Keys.Refresh), b.Table.Keys.Navigation()}
+	return b.Frame(strings.Join(lines, "\n"))
 }

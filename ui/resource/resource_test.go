@@ -5,7 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/ui"
@@ -53,11 +52,9 @@ func (f *fake) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		f.also++
 		return f, nil
 	}
-	return f, f.Base.Update(msg, nil)
+	return f, f.Base.Update(msg)
 }
-func (f *fake) View() string              { return f.Base.View(nil, nil) }
-func (f *fake) ShortHelp() []key.Binding  { return f.Base.ShortHelp(nil) }
-func (f *fake) FullHelp() [][]key.Binding { return f.Base.FullHelp(nil) }
+func (f *fake) View() string { return f.Base.View(nil, nil) }
 
 func open(t *testing.T, answers ...[]string) (*uitest.Driver, *fake) {
 	t.Helper()

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
@@ -49,6 +48,7 @@ type Screen struct {
 func New(ctx *ui.Context, client *api.Client, eventID, eventName string, recurring bool) ui.Screen {
 	s := &Screen{client: client, eventID: eventID, eventName: eventName, recurring: recurring}
 	s.Base = resource.New(ctx, resource.Config[api.AccessLink]{
+		Actions: s.actions,
 		Heading: "Access links of " + eventName,
 		Noun:    "link",
 		Loading: "Loading access links",
@@ -130,7 +130,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case doneMsg:
 		cmd = s.onDone(msg)
 	default:
-		cmd = s.Base.Update(msg, s.actions())
+		cmd = s.Base.Update(msg)
 	}
 	s.layout()
 	return s, cmd
@@ -538,9 +538,3 @@ func (s *Screen) detail() string {
 	}
 	return strings.Join(out, "\n")
 }
-
-// ShortHelp implements help.KeyMap.
-func (s *Screen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()) }
-
-// FullHelp implements help.KeyMap.
-func (s *Screen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }

@@ -16,6 +16,7 @@ import (
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/timer"
+	"github.com/evdesk/evdesk/views"
 )
 
 // boardLatest is how many of the latest arrivals a board lists.
@@ -31,7 +32,7 @@ const sessionsEvery = 30 * time.Second
 // its result box (F4); `evdesk desk --board` shows it alone (Board).
 type board struct {
 	ctx                *ui.Context
-	deps               Deps
+	deps               views.Env
 	eventID, sessionID string
 
 	stats roster.Stats
@@ -55,7 +56,7 @@ type (
 	boardTickMsg struct{}
 )
 
-func newBoard(ctx *ui.Context, d Deps, eventID, sessionID string) board {
+func newBoard(ctx *ui.Context, d views.Env, eventID, sessionID string) board {
 	return board{ctx: ctx, deps: d, eventID: eventID, sessionID: sessionID}
 }
 

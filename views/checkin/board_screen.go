@@ -12,6 +12,7 @@ import (
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/timer"
+	"github.com/evdesk/evdesk/views"
 )
 
 // Board is the arrivals board on its own, for a supervisor's screen
@@ -19,7 +20,7 @@ import (
 // records nothing, and refreshes live.
 type Board struct {
 	ctx  *ui.Context
-	deps Deps
+	deps views.Env
 	keys boardKeys
 
 	eventID, eventName, sessionID string
@@ -30,7 +31,7 @@ type Board struct {
 	registered int
 	err        error
 	// vw watches the venue (--board --venue); closed once the screen is.
-	vw     VenueWatch
+	vw     views.VenueWatch
 	closed bool
 
 	width, height int
@@ -46,7 +47,7 @@ type (
 	boardSyncTickMsg struct{}
 	// venueWatchMsg: the board joined its venue as a watcher.
 	venueWatchMsg struct {
-		vw  VenueWatch
+		vw  views.VenueWatch
 		err error
 	}
 	// venueTickMsg asks the venue's state again.
@@ -59,8 +60,8 @@ const venueEvery = time.Second
 // NewBoard shows the arrivals board of an event, or of one of its sessions.
 // Times of check-ins a desk on this computer saw come from its cache; the
 // others are timed when the board first sees them.
-func NewBoard(ctx *ui.Context, d Deps, eventID, eventName, sessionID string) ui.Screen {
-	d = d.withDefaults()
+func NewBoard(ctx *ui.Context, d views.Env, eventID, eventName, sessionID string) ui.Screen {
+	d = withDefaults(d)
 	arr, _ := roster.LoadArrivals(roster.ArrivalsPath(d.JournalDir, eventID, sessionID), eventID, sessionID)
 	if eventName == "" {
 		eventName = eventID

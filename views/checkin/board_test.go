@@ -11,6 +11,7 @@ import (
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views"
 )
 
 // F4 shows the arrivals board in place of the result box, live: checked in
@@ -56,7 +57,7 @@ func TestBoardScreenAlone(t *testing.T) {
 // people admitted twice during a split; at 80 columns, on one line.
 func TestBoardShowsTheVenue(t *testing.T) {
 	now := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
-	d := Deps{Now: func() time.Time { return now }, Local: time.UTC}
+	d := views.Env{Now: func() time.Time { return now }, Local: time.UTC}
 	b := newBoard(&ui.Context{Theme: ui.NewTheme(true, true)}, d, "ev", "sess")
 	b.show(roster.Stats{CheckedIn: 3, Registered: 10})
 	b.venue = &venue.Info{Name: "Test Hall", State: "meshed", Upstream: "Door B", Replicas: 3, Queue: 12,
@@ -116,7 +117,7 @@ func (f fakeVenue) Close() error     { return nil }
 // `evdesk desk --board --venue` watches the venue: its desks, who sends
 // upstream and the mesh's state join the board.
 func TestBoardScreenWatchesItsVenue(t *testing.T) {
-	watch := func(ev, sess string) (VenueWatch, error) {
+	watch := func(ev, sess string) (views.VenueWatch, error) {
 		return fakeVenue{venue.Info{Name: "Test Hall", State: "meshed", Upstream: "Door B", Replicas: 3,
 			Desks: []venue.DeskInfo{{Name: "Door A", Scans: 12, Seen: testClock()}, {Name: "Door B", Upstream: true, Seen: testClock()}}}}, nil
 	}
@@ -128,7 +129,7 @@ func TestBoardScreenWatchesItsVenue(t *testing.T) {
 // the desk that sends upstream, or cut off and working alone; a scan on its
 // way names the desk that sends it.
 func TestDeskLineSpeaksForTheVenue(t *testing.T) {
-	d := &Desk{deps: Deps{Now: testClock, Local: time.UTC}}
+	d := &Desk{deps: views.Env{Now: testClock, Local: time.UTC}}
 	if _, word, _ := d.connWords(); word != "CONNECTING" {
 		t.Fatalf("a desk without a venue: %q", word)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views"
 )
 
 type deskKeys struct {
@@ -53,7 +54,7 @@ func newDeskKeys(k *ui.GlobalKeys) deskKeys {
 // arrivals in the background.
 type Desk struct {
 	ctx  *ui.Context
-	deps Deps
+	deps views.Env
 	keys deskKeys
 	rt   *runtime
 
@@ -102,12 +103,12 @@ type pendingWrite struct{ keys, emails []string }
 
 // NewDesk opens the desk of an event, or of one of its sessions when
 // sessionID is not empty. The names label the screen.
-func NewDesk(ctx *ui.Context, d Deps, eventID, eventName, sessionID, sessionName string) ui.Screen {
+func NewDesk(ctx *ui.Context, d views.Env, eventID, eventName, sessionID, sessionName string) ui.Screen {
 	return newDesk(ctx, d, eventID, eventName, sessionID, sessionName)
 }
 
-func newDesk(ctx *ui.Context, d Deps, eventID, eventName, sessionID, sessionName string) *Desk {
-	d = d.withDefaults()
+func newDesk(ctx *ui.Context, d views.Env, eventID, eventName, sessionID, sessionName string) *Desk {
+	d = withDefaults(d)
 	in := textinput.New()
 	in.Prompt = "Scan > "
 	in.Placeholder = "scan a ticket or badge, or type an email, then Enter"
@@ -126,7 +127,7 @@ func newDesk(ctx *ui.Context, d Deps, eventID, eventName, sessionID, sessionName
 	if d.KioskPIN != "" {
 		dk.kiosk = newKiosk(d.KioskPIN)
 	}
-	if h := d.hooks; h != nil && h.onRuntime != nil {
+	if h := hooksOf(d); h != nil && h.onRuntime != nil {
 		h.onRuntime(dk.rt)
 	}
 	return dk
@@ -155,7 +156,7 @@ func (d *Desk) sessionLabel() string {
 func (d *Desk) Init() tea.Cmd {
 	rt, deps, ev, sess := d.rt, d.deps, d.eventID, d.sessionID
 	cmds := []tea.Cmd{func() tea.Msg { return rt.open(deps, ev, sess) }}
-	if deps.hooks == nil || !deps.hooks.manualPump {
+	if h := hooksOf(deps); h == nil || !h.manualPump {
 		cmds = append(cmds, rt.pump.next())
 	}
 	return tea.Batch(cmds...)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"log/slog"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,27 +16,8 @@ import (
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/internal/checkin/walkin"
+	"github.com/evdesk/evdesk/views"
 )
-
-// Extras are what the desk does at the door beyond checking people in:
-// registering walk-ins, printing badges and running the on_checkin hook.
-// The zero value turns them all off.
-type Extras struct {
-	// WalkIns lets the desk register someone the server does not know
-	// (the profile's walk_ins; off at a kiosk unless it says so).
-	WalkIns bool
-	// Printer is badge_printer (a CUPS queue or ipp://host/printers/NAME);
-	// "" prints nothing. PrintBadges is always, ask or never (config).
-	Printer, PrintBadges string
-	// BadgeLayout is a built-in layout's name or a layout file.
-	BadgeLayout string
-	// OnCheckin is the hook's arguments; nil runs nothing.
-	OnCheckin []string
-	// Log hears the hook's runs.
-	Log *slog.Logger
-	// Run runs the print commands (default printing.Exec).
-	Run printing.Runner
-}
 
 // door is the runtime's share of the extras: the walk-in journal and its
 // sender, the print queue and the hook. Every part is safe for concurrent
@@ -71,7 +51,7 @@ type (
 )
 
 // openDoor opens the extras the deps turn on, beside the venue desk v.
-func (rt *runtime) openDoor(d Deps, v *venue.Desk, eventID, sessionID string) *door {
+func (rt *runtime) openDoor(d views.Env, v *venue.Desk, eventID, sessionID string) *door {
 	x := d.Extras
 	dr := &door{}
 	if x.WalkIns {
@@ -89,7 +69,7 @@ func (rt *runtime) openDoor(d Deps, v *venue.Desk, eventID, sessionID string) *d
 				CheckIn:  func(w walkin.Walkin) (string, error) { return checkInWalkIn(v, w) },
 				OnChange: func(w walkin.Walkin) { rt.pump.post(walkinMsg{w: w}) },
 			}
-			if h := d.hooks; h != nil && h.walkinSleep != nil {
+			if h := hooksOf(d); h != nil && h.walkinSleep != nil {
 				o.Sleep = h.walkinSleep
 			}
 			dr.walker = walkin.Start(j, o)
@@ -108,7 +88,7 @@ func (rt *runtime) openDoor(d Deps, v *venue.Desk, eventID, sessionID string) *d
 		if dr.printErr == nil {
 			o := printing.Options{Printer: printer,
 				OnChange: func(j printing.Job) { rt.pump.post(printMsg{job: j}) }}
-			if h := d.hooks; h != nil && h.printing != nil {
+			if h := hooksOf(d); h != nil && h.printing != nil {
 				h.printing(&o)
 			}
 			dr.prints = printing.NewQueue(o)
@@ -174,7 +154,7 @@ func checkInWalkIn(v *venue.Desk, w walkin.Walkin) (string, error) {
 }
 
 // loadSetup fetches what the walk-in form offers, in the background.
-func loadSetup(d Deps, eventID string) tea.Cmd {
+func loadSetup(d views.Env, eventID string) tea.Cmd {
 	client, dir, now := d.Client, d.JournalDir, d.Now()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -196,7 +176,7 @@ func renderBadge(l *badges.Layout, b badges.Badge) func() ([]byte, error) {
 // LearnNames keeps the names of the people a registration made, beside the
 // desks' roster (for the registration screen: every ticket evdesk creates
 // teaches the desks a name). A failure costs only the names.
-func LearnNames(d Deps) func(eventID string, asked []api.TicketRequest, res *api.TicketsResult) {
+func LearnNames(d views.Env) func(eventID string, asked []api.TicketRequest, res *api.TicketsResult) {
 	dir := d.JournalDir
 	return func(eventID string, asked []api.TicketRequest, res *api.TicketsResult) {
 		_ = roster.LearnTickets(dir, eventID, asked, res)

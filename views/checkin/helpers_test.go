@@ -21,6 +21,7 @@ import (
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views"
 )
 
 var testNow = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -36,7 +37,7 @@ type rig struct {
 	sim  *sim.Sim
 	srv  *server
 	ids  sim.Fixtures
-	deps Deps
+	deps views.Env
 	rts  chan *runtime
 }
 
@@ -50,16 +51,16 @@ type rigConfig struct {
 	sessionID string
 	lockWait  time.Duration
 	checkIn   scanqueue.CheckInFunc
-	offline   bool   // the server drops every connection from the start
-	pin       string // a kiosk's PIN
-	extras    Extras // walk-ins, badges, the hook
+	offline   bool         // the server drops every connection from the start
+	pin       string       // a kiosk's PIN
+	extras    views.Extras // walk-ins, badges, the hook
 	printPoll time.Duration
 	search    bool   // a kiosk offers its masked search
 	base      string // the API's address, when not the simulator's
 	now       func() time.Time
 	log       *slog.Logger
 	board     bool // the arrivals board alone, not the desk
-	venue     func(eventID, sessionID string) (VenueWatch, error)
+	venue     func(eventID, sessionID string) (views.VenueWatch, error)
 	download  bool // no roster cached: the desk downloads it
 	elsewhere func(eventID, sessionID string) []string
 }
@@ -69,7 +70,7 @@ func withJournalDir(dir string) rigOpt { return func(c *rigConfig) { c.dir = dir
 func pickerOnly() rigOpt               { return func(c *rigConfig) { c.noDesk = true } }
 func withSession(id string) rigOpt     { return func(c *rigConfig) { c.sessionID = id } }
 func withKioskPIN(pin string) rigOpt   { return func(c *rigConfig) { c.pin = pin } }
-func withExtras(x Extras) rigOpt       { return func(c *rigConfig) { c.extras = x } }
+func withExtras(x views.Extras) rigOpt { return func(c *rigConfig) { c.extras = x } }
 func withKioskSearch() rigOpt          { return func(c *rigConfig) { c.search = true } }
 
 // withUnreachableServer points the desk's clients at loopback port 1,
@@ -95,7 +96,7 @@ func (c *movingClock) Advance(d time.Duration) { c.ahead.Add(int64(d)) }
 func boardOnly() rigOpt                        { return func(c *rigConfig) { c.board = true } }
 
 // withVenueWatch gives a board its venue to watch.
-func withVenueWatch(f func(eventID, sessionID string) (VenueWatch, error)) rigOpt {
+func withVenueWatch(f func(eventID, sessionID string) (views.VenueWatch, error)) rigOpt {
 	return func(c *rigConfig) { c.venue = f }
 }
 
@@ -143,41 +144,43 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 		return c
 	}
 	r := &rig{t: t, sim: s, srv: srv, ids: s.Fixtures(), rts: make(chan *runtime, 64)}
-	r.deps = Deps{
-		Client:       mk(),
-		SenderClient: mk(api.WithRetry(api.RetryPolicy{MaxAttempts: 1})),
-		JournalDir:   cfg.dir,
-		Desk:         "evdesk desk test",
-		KioskPIN:     cfg.pin,
-		Extras:       cfg.extras,
-		KioskSearch:  cfg.search,
-		WatchVenue:   cfg.venue,
-		Elsewhere:    cfg.elsewhere,
-		Now:          testClock,
-		Local:        time.UTC,
-		hooks: &testHooks{
-			manualPump: true,
-			onRuntime:  func(rt *runtime) { r.rts <- rt },
-			lockWait:   cfg.lockWait,
-			checkIn:    cfg.checkIn,
-			sender: func(o *scanqueue.SenderOptions) {
-				o.Jitter = func() float64 { return 0 }
-				// Backoff waits until woken (ctrl+r), so an outage
-				// holds still for the golden file.
-				o.Sleep = untilWoken
-			},
-			// The history and the roster refresh when asked (ctrl+r),
-			// so every view is the same on every run.
-			wait: untilWoken,
-			// So do walk-ins that wait for the server.
-			walkinSleep: untilWoken,
-			printing: func(o *printing.Options) {
-				if cfg.printPoll > 0 {
-					o.PollEvery = cfg.printPoll
-				}
-			},
+	r.deps = views.Env{
+		Client:     mk(),
+		JournalDir: cfg.dir,
+		Now:        testClock,
+		Local:      time.UTC,
+		Desks: views.Desks{
+			SenderClient: mk(api.WithRetry(api.RetryPolicy{MaxAttempts: 1})),
+			Desk:         "evdesk desk test",
+			KioskPIN:     cfg.pin,
+			Extras:       cfg.extras,
+			KioskSearch:  cfg.search,
+			WatchVenue:   cfg.venue,
+			Elsewhere:    cfg.elsewhere,
 		},
 	}
+	useHooks(t, cfg.dir, &testHooks{
+		manualPump: true,
+		onRuntime:  func(rt *runtime) { r.rts <- rt },
+		lockWait:   cfg.lockWait,
+		checkIn:    cfg.checkIn,
+		sender: func(o *scanqueue.SenderOptions) {
+			o.Jitter = func() float64 { return 0 }
+			// Backoff waits until woken (ctrl+r), so an outage
+			// holds still for the golden file.
+			o.Sleep = untilWoken
+		},
+		// The history and the roster refresh when asked (ctrl+r),
+		// so every view is the same on every run.
+		wait: untilWoken,
+		// So do walk-ins that wait for the server.
+		walkinSleep: untilWoken,
+		printing: func(o *printing.Options) {
+			if cfg.printPoll > 0 {
+				o.PollEvery = cfg.printPoll
+			}
+		},
+	})
 	if cfg.now != nil {
 		r.deps.Now = cfg.now
 	}

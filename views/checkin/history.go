@@ -9,13 +9,14 @@ import (
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
+	"github.com/evdesk/evdesk/views"
 )
 
 // History lists the check-ins the server recorded for an event or one of
 // its sessions, streamed page by page into a filterable table.
 type History struct {
 	ctx  *ui.Context
-	deps Deps
+	deps views.Env
 	keys historyKeys
 
 	eventID, eventName, sessionID string
@@ -44,8 +45,8 @@ const historyPageSize = 300
 
 // NewHistory shows the check-in history of an event, or of one of its
 // sessions when sessionID is not empty.
-func NewHistory(ctx *ui.Context, d Deps, eventID, eventName, sessionID string) ui.Screen {
-	d = d.withDefaults()
+func NewHistory(ctx *ui.Context, d views.Env, eventID, eventName, sessionID string) ui.Screen {
+	d = withDefaults(d)
 	t := table.New(ctx.Theme,
 		table.Column{Title: "Email", Width: 24, Flex: 3},
 		table.Column{Title: "Action", Width: 9},

@@ -9,6 +9,7 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views"
 )
 
 // TestHistoryReloadKeepsTheRows feeds pages by hand: the first load shows
@@ -20,7 +21,7 @@ func TestHistoryReloadKeepsTheRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: ui.DefaultGlobalKeys()}
-	h := NewHistory(ctx, Deps{Client: client}, "e1", "Launch", "").(*History)
+	h := NewHistory(ctx, views.Env{Client: client}, "e1", "Launch", "").(*History)
 	h.SetSize(100, 20)
 	_ = h.Init() // not run: pages are fed by hand
 	page := func(n int, done bool) ui.Page[api.AttendeeAction] {
@@ -74,7 +75,7 @@ func TestHistoryShowsWhenADeskHereFirstSawEach(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: ui.DefaultGlobalKeys()}
-	h := NewHistory(ctx, Deps{Client: client, JournalDir: dir, Now: func() time.Time { return now }, Local: time.UTC},
+	h := NewHistory(ctx, views.Env{Client: client, JournalDir: dir, Now: func() time.Time { return now }, Local: time.UTC},
 		"e1", "Launch", "").(*History)
 	h.SetSize(110, 20)
 	h.Update(h.Init()()) // the cache is read; the listing's pages are fed by hand

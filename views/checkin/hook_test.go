@@ -1,6 +1,7 @@
 package checkin
 
 import (
+	"github.com/evdesk/evdesk/views"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +22,7 @@ func TestOnCheckinHook(t *testing.T) {
 		t.Skip("no sh")
 	}
 	out := filepath.Join(t.TempDir(), "hook.log")
-	r := newRig(t, withSize(100, 30), withExtras(Extras{OnCheckin: []string{"sh", "-c", `printf '%s|%s|%s\n' "$1" "$2" "$3" >> "$4"`,
+	r := newRig(t, withSize(100, 30), withExtras(views.Extras{OnCheckin: []string{"sh", "-c", `printf '%s|%s|%s\n' "$1" "$2" "$3" >> "$4"`,
 		"hook", "{email}", "{desk}", "{event}", out}}))
 	r.settle("ONLINE")
 	h := r.holderWith("ATTENDEE", 0)
@@ -44,7 +45,7 @@ func TestOnCheckinHook(t *testing.T) {
 	r.settle("ALREADY CHECKED IN")
 
 	// A command that fails says so, and the desk scans on.
-	r2 := newRig(t, withSize(100, 30), withExtras(Extras{OnCheckin: []string{"sh", "-c", "exit 7"}}))
+	r2 := newRig(t, withSize(100, 30), withExtras(views.Extras{OnCheckin: []string{"sh", "-c", "exit 7"}}))
 	r2.settle("ONLINE")
 	r2.scan(r2.holderWith("ATTENDEE", 1).email)
 	r2.settle("[OK] CHECKED IN", "on_checkin for ", "exit status 7")

@@ -2,6 +2,7 @@ package checkin
 
 import (
 	"fmt"
+	"github.com/evdesk/evdesk/views"
 	"path/filepath"
 	"sync"
 )
@@ -20,7 +21,7 @@ var lingering = struct {
 	m map[string]*runtime
 }{m: map[string]*runtime{}}
 
-func journalKey(d Deps, eventID, sessionID string) string {
+func journalKey(d views.Env, eventID, sessionID string) string {
 	return filepath.Join(d.JournalDir, eventID, sessionID)
 }
 

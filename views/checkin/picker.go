@@ -11,6 +11,7 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
+	"github.com/evdesk/evdesk/views"
 )
 
 // Picker chooses what to check attendees in to: one of the user's upcoming
@@ -18,7 +19,7 @@ import (
 // opens the desk; h opens the history.
 type Picker struct {
 	ctx  *ui.Context
-	deps Deps
+	deps views.Env
 	keys pickerKeys
 
 	events  table.Model
@@ -55,8 +56,8 @@ type (
 )
 
 // NewPicker lists the user's upcoming events for a check-in desk.
-func NewPicker(ctx *ui.Context, d Deps) ui.Screen {
-	d = d.withDefaults()
+func NewPicker(ctx *ui.Context, d views.Env) ui.Screen {
+	d = withDefaults(d)
 	ev := table.New(ctx.Theme,
 		table.Column{Title: "Event", Width: 20, Flex: 3},
 		table.Column{Title: "Type", Width: 10},
@@ -82,7 +83,7 @@ func NewPicker(ctx *ui.Context, d Deps) ui.Screen {
 // NewSessionPicker opens a desk for one event: the whole event or one of
 // its sessions (the event detail's check-in key). An event without sessions
 // goes straight to its desk.
-func NewSessionPicker(ctx *ui.Context, d Deps, eventID, eventName string) ui.Screen {
+func NewSessionPicker(ctx *ui.Context, d views.Env, eventID, eventName string) ui.Screen {
 	p := NewPicker(ctx, d).(*Picker)
 	p.fixed = true
 	p.chosen = &api.Event{EventID: eventID, Name: eventName}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/views"
 )
 
 // pump carries the sender's callbacks, which run on a goroutine of the
@@ -161,7 +162,7 @@ type (
 type snapshot struct {
 	recent []scanqueue.Scan // newest first, at most recentMax
 	// elsewhere: where scans of the target wait that this server does
-	// not send (Deps.Elsewhere).
+	// not send (views.Desks.Elsewhere).
 	elsewhere []string
 	today     map[string]bool
 	counts    scanqueue.Counts
@@ -173,16 +174,16 @@ const recentMax = 50
 
 // open opens the venue desk and takes the snapshot. If the desk closed
 // meanwhile, it closes what it opened and reports nothing.
-func (rt *runtime) open(d Deps, eventID, sessionID string) tea.Msg {
+func (rt *runtime) open(d views.Env, eventID, sessionID string) tea.Msg {
 	o := venue.Options{
 		Dir: d.JournalDir, EventID: eventID, SessionID: sessionID, Name: d.Desk,
-		Client: d.Client, CheckIn: d.checkInFunc(), Now: d.Now, Local: d.Local,
+		Client: d.Client, CheckIn: checkInFunc(d), Now: d.Now, Local: d.Local,
 		SyncEvery: d.SyncEvery, RefreshEvery: d.RefreshEvery,
 		OnStatus: func(st scanqueue.Status) { rt.pump.post(statusMsg{st: st}) },
 		OnAck:    func(sc []scanqueue.Scan) { rt.pump.post(ackMsg{scans: sc}) },
 		OnChange: func() { rt.pump.post(changedMsg{}) },
 	}
-	if h := d.hooks; h != nil {
+	if h := hooksOf(d); h != nil {
 		o.LockWait, o.Sender, o.Wait = h.lockWait, h.sender, h.wait
 	}
 	takeOver(journalKey(d, eventID, sessionID)) // a desk left sending lets go first

@@ -7,6 +7,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/walkin"
+	"github.com/evdesk/evdesk/views"
 )
 
 // listed reports whether the server lists email among the event's
@@ -47,7 +48,7 @@ func (r *rig) fillWalkIn(first, last, company string) {
 // the NOT REGISTERED result opens the form with their address; submitted,
 // the ticket is made and the check-in sent, once; the name shows.
 func TestWalkInOnline(t *testing.T) {
-	r := newRig(t, withSize(80, 24), withExtras(Extras{WalkIns: true}))
+	r := newRig(t, withSize(80, 24), withExtras(views.Extras{WalkIns: true}))
 	r.settle("ONLINE", "roster 20,000")
 	const who = "walk.in@example.org"
 	r.scan(who)
@@ -74,7 +75,7 @@ func TestWalkInOnline(t *testing.T) {
 // first, then the check-in, and the person ends checked in once.
 func TestWalkInOffline(t *testing.T) {
 	dir := t.TempDir()
-	r := newRig(t, withSize(80, 24), withJournalDir(dir), withExtras(Extras{WalkIns: true}))
+	r := newRig(t, withSize(80, 24), withJournalDir(dir), withExtras(views.Extras{WalkIns: true}))
 	r.settle("ONLINE")
 	r.srv.down() // the venue's network is down: nothing reaches the server
 	const who = "door.offline@example.org"
@@ -108,7 +109,7 @@ func TestWalkInOffline(t *testing.T) {
 // why; F5 opens the form again with the questions the event requires, and
 // answered, the person is registered and checked in.
 func TestARefusedWalkInSaysWhy(t *testing.T) {
-	r := newRig(t, withSize(100, 30), downloadRoster(), withExtras(Extras{WalkIns: true}),
+	r := newRig(t, withSize(100, 30), downloadRoster(), withExtras(views.Extras{WalkIns: true}),
 		func(c *rigConfig) { c.eventID = func(f sim.Fixtures) string { return f.QuestionsEventID } })
 	r.settle("ONLINE", "roster ")
 	const who = "asked@example.org"

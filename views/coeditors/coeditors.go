@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
@@ -44,6 +43,7 @@ type Screen struct {
 func New(ctx *ui.Context, client *api.Client, eventID, eventName string) ui.Screen {
 	s := &Screen{client: client, eventID: eventID, eventName: eventName}
 	s.Base = resource.New(ctx, resource.Config[api.Coeditor]{
+		Actions: s.actions,
 		Heading: "Co-editors of " + eventName,
 		Noun:    "co-editor",
 		Loading: "Loading co-editors",
@@ -102,7 +102,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	if m, ok := msg.(changedMsg); ok {
 		cmd = s.onChanged(m)
 	} else {
-		cmd = s.Base.Update(msg, s.actions())
+		cmd = s.Base.Update(msg)
 	}
 	s.layout() // the table's height follows the rows loaded
 	return s, cmd
@@ -380,12 +380,6 @@ func (s *Screen) panel(lines int) string {
 	}
 	return strings.Join(out, "\n")
 }
-
-// ShortHelp implements help.KeyMap.
-func (s *Screen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()) }
-
-// FullHelp implements help.KeyMap.
-func (s *Screen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }
 
 // placesLeft tells how many co-editors the event may still take: an event
 // has at most api.MaxCoeditorsPerEvent.

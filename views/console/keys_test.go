@@ -16,6 +16,7 @@ import (
 	"github.com/evdesk/evdesk/auth"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/checkin"
 	"github.com/evdesk/evdesk/views/viewtest"
 )
@@ -84,8 +85,8 @@ func walk(t *testing.T, probing ...bool) (*ui.GlobalKeys, []screenKeys) {
 	var d *uitest.Driver
 	start := func() {
 		ctx = viewtest.Context()
-		app = ui.NewApp(ctx, Sections(Deps{Client: client, Now: now, Local: time.UTC, Transcriber: tr,
-			Checkin: checkin.Deps{JournalDir: t.TempDir(), Desk: "test"}}))
+		app = ui.NewApp(ctx, Sections(views.Env{Client: client, Now: now, Local: time.UTC, JournalDir: t.TempDir(),
+			Desks: views.Desks{Desk: "test"}, Transcribe: views.Transcribe{Transcriber: tr}}))
 		d = uitest.New(t, app, 140, 44)
 	}
 	follow := func(keys []string) {
@@ -125,7 +126,7 @@ func walk(t *testing.T, probing ...bool) (*ui.GlobalKeys, []screenKeys) {
 			// The desk is not opened here: its sender runs for real, which
 			// this synchronous driver cannot wait out (views/checkin probes
 			// it). Its keys do not depend on a run.
-			desk := checkin.NewDesk(ctx, checkin.Deps{Client: client, JournalDir: t.TempDir()}, "e", "Event", "", "")
+			desk := checkin.NewDesk(ctx, views.Env{Client: client, JournalDir: t.TempDir()}, "e", "Event", "", "")
 			seen = append(seen, screenKeys{name: "Check-in desk", groups: desk.FullHelp()})
 		}
 	}

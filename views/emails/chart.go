@@ -73,7 +73,7 @@ func share(n, total int) string {
 // chart renders the recipients by status and the failed ones by reason,
 // side by side when there is room, else one above the other.
 func (s *SendStatusScreen) chart(lines int) string {
-	th := s.ctx.Theme
+	th := s.Ctx.Theme
 	progress := ""
 	if s.loading && s.total > 0 {
 		progress = fmt.Sprintf(" (%s of %s loaded)", ui.Thousands(len(s.recs)), ui.Thousands(s.total))
@@ -92,14 +92,14 @@ func (s *SendStatusScreen) chart(lines int) string {
 	if n := s.reasonN[otherReason]; n > 0 {
 		byReason = append(byReason, bar{label: "Other", word: api.SendFailed, n: n})
 	}
-	status := renderChart(th, "Recipients by status"+progress, byStatus, s.width)
-	if s.width < chartWide && lines < len(status)+len(byReason)+1 {
-		return ui.Fit(strings.Join(status, "\n"), s.width, lines) // no room for the reasons
+	status := renderChart(th, "Recipients by status"+progress, byStatus, s.Width())
+	if s.Width() < chartWide && lines < len(status)+len(byReason)+1 {
+		return ui.Fit(strings.Join(status, "\n"), s.Width(), lines) // no room for the reasons
 	}
-	if s.width >= chartWide {
-		colW := (s.width - 2) / 2
+	if s.Width() >= chartWide {
+		colW := (s.Width() - 2) / 2
 		left := renderChart(th, "Recipients by status"+progress, byStatus, colW)
-		right := renderChart(th, "Failed, by reason", byReason, s.width-2-colW)
+		right := renderChart(th, "Failed, by reason", byReason, s.Width()-2-colW)
 		rows := make([]string, max(len(left), len(right)))
 		for i := range rows {
 			l, r := "", ""
@@ -111,8 +111,8 @@ func (s *SendStatusScreen) chart(lines int) string {
 			}
 			rows[i] = lipgloss.NewStyle().Width(colW+2).Render(l) + r
 		}
-		return ui.Fit(strings.Join(rows, "\n"), s.width, lines)
+		return ui.Fit(strings.Join(rows, "\n"), s.Width(), lines)
 	}
-	all := append(status, renderChart(th, "Failed, by reason", byReason, s.width)...)
-	return ui.Fit(strings.Join(all, "\n"), s.width, lines)
+	all := append(status, renderChart(th, "Failed, by reason", byReason, s.Width())...)
+	return ui.Fit(strings.Join(all, "\n"), s.Width(), lines)
 }

@@ -383,7 +383,7 @@ func TestExportInFlight(t *testing.T) {
 	if msg, ok := cmd().(ui.ToastMsg); !ok || !strings.Contains(msg.Text, "still being written") {
 		t.Errorf("w during an export: %#v", msg)
 	}
-	if s.dialog.Open() {
+	if s.Dialog.Open() {
 		t.Error("a second export form opened")
 	}
 }

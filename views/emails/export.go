@@ -52,15 +52,15 @@ func (s *SendStatusScreen) openExport() tea.Cmd {
 	}
 	// One short description line: huh v2.0.3 hides the input line under a
 	// description that wraps.
-	f := ui.NewForm(s.ctx.Theme, "Export the "+what+" to CSV",
+	f := ui.NewForm(s.Ctx.Theme, "Export the "+what+" to CSV",
 		func() tea.Cmd {
-			return s.dialog.Replace(s.ctx.Theme, strings.TrimSpace(*path), func() tea.Cmd { return s.startExport(*path) })
+			return s.Dialog.Replace(s.Ctx.Theme, strings.TrimSpace(*path), func() tea.Cmd { return s.startExport(*path) })
 		},
 		huh.NewGroup(
 			huh.NewInput().Title("Save as").Description("Relative to the current folder.").
 				Value(path).Validate(checkExportPath),
 		))
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
 // checkExportPath accepts a file path whose folder exists.

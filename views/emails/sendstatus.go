@@ -45,7 +45,7 @@ type sendData struct {
 
 // SendStatusScreen shows who an email went to and how it went.
 type SendStatusScreen struct {
-	ctx       *ui.Context
+	ui.ScreenBase
 	client    *api.Client
 	opts      options
 	eventID   string
@@ -70,9 +70,6 @@ type SendStatusScreen struct {
 	err     error
 
 	hideChart bool
-	dialog    ui.Dialog
-	width     int
-	height    int
 }
 
 func newSendStatus(ctx *ui.Context, client *api.Client, o options, eventID, eventName string, et api.EmailType) *SendStatusScreen {
@@ -92,8 +89,11 @@ func newSendStatus(ctx *ui.Context, client *api.Client, o options, eventID, even
 	)
 	t.Keys = table.KeysFrom(ctx.Keys)
 	t.SetEmptyText("Nobody received this email.")
-	return &SendStatusScreen{ctx: ctx, client: client, opts: o, eventID: eventID, eventName: eventName, et: et,
+	s := &SendStatusScreen{client: client, opts: o, eventID: eventID, eventName: eventName, et: et,
 		table: t, times: map[int64]string{}}
+	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table,
+		Help: []key.Binding{t.Keys.Filter}, Nav: t.Keys.Navigation(), Body: ui.Feed(&s.table)})
+	return s
 }
 
 // Title is the breadcrumb.
@@ -128,24 +128,14 @@ func (s *SendStatusScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case exportDoneMsg:
 		return s, s.onExported(msg)
 	}
-	if cmd, handled := s.dialog.Update(msg); handled {
-		return s, cmd
-	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx); handled {
-			return s, cmd
-		}
-	}
-	var cmd tea.Cmd
-	s.table, cmd = s.table.Update(msg)
-	return s, cmd
+	return s, s.ScreenBase.Update(msg)
 }
 
 // actions are what the screen lets the user do. Back clears the status and
 // reason filters, but only while they are on and the table's own search is
 // not (esc clears that first).
 func (s *SendStatusScreen) actions() ui.Actions {
-	k := s.ctx.Keys
+	k := s.Ctx.Keys
 	as := ui.Actions{
 		{Key: k.StatusFilter, Run: s.cycle(&s.statusFilter, len(api.SendStatuses))},
 		{Key: k.ReasonFilter, Run: s.cycle(&s.reasonFilter, len(api.FailureReasons))},
@@ -236,7 +226,7 @@ func (s *SendStatusScreen) emptyText() string {
 	if s.reasonFilter != 0 {
 		parts = append(parts, "failed as "+strings.ToLower(api.FailureReasons[s.reasonFilter-1].Label))
 	}
-	k := s.ctx.Keys
+	k := s.Ctx.Keys
 	return fmt.Sprintf("No recipient is %s (%s or %s changes the filters, esc clears them).",
 		strings.Join(parts, " and "), k.StatusFilter.Help().Key, k.ReasonFilter.Help().Key)
 }
@@ -325,8 +315,7 @@ func (s *SendStatusScreen) convert(id string, it api.EmailSendRecord) (sendRec, 
 
 // SetSize lays the screen out.
 func (s *SendStatusScreen) SetSize(w, h int) {
-	s.width, s.height = w, h
-	s.dialog.SetSize(w, h)
+	s.ScreenBase.SetSize(w, h)
 	s.layout()
 }
 
@@ -348,9 +337,9 @@ func (s *SendStatusScreen) chartLines() int {
 		re++
 	}
 	switch {
-	case s.width >= chartWide && s.fits(max(st, re)):
+	case s.Width() >= chartWide && s.fits(max(st, re)):
 		return max(st, re)
-	case s.width < chartWide && s.fits(st+re):
+	case s.Width() < chartWide && s.fits(st+re):
 		return st + re
 	case s.fits(st):
 		return st // by status only
@@ -359,25 +348,24 @@ func (s *SendStatusScreen) chartLines() int {
 }
 
 // fits reports whether a chart of n lines leaves the table its 6 lines.
-func (s *SendStatusScreen) fits(n int) bool { return s.height-2-n >= 6 }
+func (s *SendStatusScreen) fits(n int) bool { return s.Height()-2-n >= 6 }
 
 func (s *SendStatusScreen) layout() {
-	s.table.SetSize(s.width, max(s.height-2-s.chartLines(), 1))
+	s.table.SetSize(s.Width(), max(s.Height()-2-s.chartLines(), 1))
 }
 
 // View renders the header, the chart, the filter line and the table.
 func (s *SendStatusScreen) View() string {
-	parts := []string{ui.Fit(s.header(), s.width, 1)}
+	parts := []string{ui.Fit(s.header(), s.Width(), 1)}
 	if n := s.chartLines(); n > 0 {
 		parts = append(parts, s.chart(n))
 	}
-	parts = append(parts, ui.Fit(s.filterLine(), s.width, 1), s.table.View())
-	base := strings.Join(parts, "\n")
-	return s.dialog.View(base, s.width, s.height)
+	parts = append(parts, ui.Fit(s.filterLine(), s.Width(), 1), s.table.View())
+	return s.Frame(strings.Join(parts, "\n"))
 }
 
 func (s *SendStatusScreen) header() string {
-	th := s.ctx.Theme
+	th := s.Ctx.Theme
 	st := api.LookupEnum(api.EmailTypeStatuses, s.et.Status)
 	h := th.Title.Render(s.et.Name) + " " + th.Status(s.et.Status).Render(strings.ToUpper(st.Label))
 	if s.et.TriggerDate != nil {
@@ -403,7 +391,7 @@ func (s *SendStatusScreen) header() string {
 }
 
 func (s *SendStatusScreen) filterLine() string {
-	th := s.ctx.Theme
+	th := s.Ctx.Theme
 	label := func(values []api.Enum, i uint8) string {
 		if i == 0 {
 			return "all"
@@ -416,7 +404,7 @@ func (s *SendStatusScreen) filterLine() string {
 		}
 		return text
 	}
-	k := s.ctx.Keys
+	k := s.Ctx.Keys
 	keyOf := func(b key.Binding) string { return th.Key.Render(b.Help().Key) }
 	line := keyOf(k.StatusFilter) + " status: " + on(label(api.SendStatuses, s.statusFilter), s.statusFilter != 0) +
 		"  " + keyOf(k.ReasonFilter) + " reason: " + on(label(api.FailureReasons, s.reasonFilter), s.reasonFilter != 0)
@@ -436,26 +424,4 @@ func (s *SendStatusScreen) ConfirmQuit() string {
 		return "a CSV export is still being written"
 	}
 	return ""
-}
-
-// CapturingInput is true while the filter input or the export form has the
-// keyboard.
-func (s *SendStatusScreen) CapturingInput() bool { return s.dialog.Open() || s.table.Filtering() }
-
-// CapturingBack is true while esc clears a filter or closes the form.
-func (s *SendStatusScreen) CapturingBack() bool {
-	return s.CapturingInput() || s.table.FilterText() != "" || s.filtered()
-}
-
-// ShortHelp implements help.KeyMap: the actions and the search.
-func (s *SendStatusScreen) ShortHelp() []key.Binding {
-	if s.dialog.Open() {
-		return s.dialog.ShortHelp()
-	}
-	return append(s.actions().ShortHelp(), s.table.Keys.Filter)
-}
-
-// FullHelp implements help.KeyMap.
-func (s *SendStatusScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{s.actions().FullHelp(), s.table.Keys.Navigation()}
 }

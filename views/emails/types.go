@@ -7,7 +7,6 @@ package emails
 import (
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -54,6 +53,7 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ..
 	th := ctx.Theme
 	s := &TypesScreen{client: client, opts: o, eventID: eventID, eventName: eventName}
 	s.Base = resource.New(ctx, resource.Config[api.EmailType]{
+		Actions: s.actions,
 		Heading: "Emails of " + eventName,
 		Noun:    "email type",
 		Loading: "Loading emails",
@@ -91,7 +91,7 @@ func (s *TypesScreen) open() tea.Cmd {
 
 // Update hands everything to the base: the screen has no messages of its own.
 func (s *TypesScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	return s, s.Base.Update(msg, s.actions())
+	return s, s.Base.Update(msg)
 }
 
 func (s *TypesScreen) row(et api.EmailType) table.Row {
@@ -130,9 +130,3 @@ func (s *TypesScreen) about() string {
 	}
 	return text
 }
-
-// ShortHelp implements help.KeyMap.
-func (s *TypesScreen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()) }
-
-// FullHelp implements help.KeyMap.
-func (s *TypesScreen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }

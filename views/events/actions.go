@@ -26,9 +26,8 @@ type registrantsMsg struct {
 // openCancelForm first counts the registrants: the provider requires a
 // message when anyone registered, and the form checks it before sending.
 func (s *DetailScreen) openCancelForm() tea.Cmd {
-	s.busy = "counting registrants"
-	id, client := s.event.EventID, s.deps.Client
-	return s.counting.Run(func(ctx context.Context) tea.Msg {
+	id, client := s.event.EventID, s.env.Client
+	return s.Start("counting registrants", func(ctx context.Context) tea.Msg {
 		page, err := client.Attendees.RegistrantsPage(ctx, id, api.ListRegistrantsOptions{PageSize: 1}, "")
 		if err != nil {
 			return registrantsMsg{err: err}
@@ -80,7 +79,7 @@ func (s *DetailScreen) showCancelForm(d cancelDraft) tea.Cmd {
 		huh.NewConfirm().Title(fmt.Sprintf("Cancel %q? This cannot be undone.", s.event.Name)).
 			Affirmative("Cancel the event").Negative("Keep it").Value(&yes),
 	)
-	f := ui.NewForm(s.ctx.Theme, fmt.Sprintf("Cancel %q", s.event.Name), func() tea.Cmd {
+	f := ui.NewForm(s.Ctx.Theme, fmt.Sprintf("Cancel %q", s.event.Name), func() tea.Cmd {
 		if !yes {
 			return ui.Toast(ui.ToastInfo, "Kept: the event was not cancelled")
 		}
@@ -90,19 +89,19 @@ func (s *DetailScreen) showCancelForm(d cancelDraft) tea.Cmd {
 			return c.Events.Cancel(ctx, id, d.message)
 		})()
 	}, huh.NewGroup(fields...))
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
 // openDuplicateForm asks for the copy's name, start and timezone.
 func (s *DetailScreen) openDuplicateForm() tea.Cmd {
 	loc := eventLocation(&s.event)
 	name := "Copy of " + s.event.Name
-	start := s.deps.Now().In(loc).Add(7 * 24 * time.Hour).Truncate(time.Hour).Format(startLayout)
-	if s.event.StartTime != nil && s.event.StartTime.After(s.deps.Now()) {
+	start := s.env.Now().In(loc).Add(7 * 24 * time.Hour).Truncate(time.Hour).Format(startLayout)
+	if s.event.StartTime != nil && s.event.StartTime.After(s.env.Now()) {
 		start = s.event.StartTime.Add(7 * 24 * time.Hour).In(loc).Format(startLayout)
 	}
 	tz := s.event.Timezone
-	f := ui.NewForm(s.ctx.Theme, fmt.Sprintf("Duplicate %q", s.event.Name),
+	f := ui.NewForm(s.Ctx.Theme, fmt.Sprintf("Duplicate %q", s.event.Name),
 		s.run("duplicate", func(ctx context.Context, c *api.Client, id string) (*api.ActionResult, error) {
 			d, err := parseDuplicate(name, start, tz)
 			if err != nil {
@@ -128,7 +127,7 @@ func (s *DetailScreen) openDuplicateForm() tea.Cmd {
 				return err
 			}),
 		))
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
 // parseDuplicate turns the form's text into a request, naming the field at

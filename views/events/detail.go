@@ -15,6 +15,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/accesslinks"
 	"github.com/evdesk/evdesk/views/coeditors"
 	"github.com/evdesk/evdesk/views/emails"
@@ -41,29 +42,26 @@ type actionDoneMsg struct {
 
 // DetailScreen shows every field of one event and its actions.
 type DetailScreen struct {
-	ctx        *ui.Context
-	deps       Deps
+	ui.ScreenBase
+	env        views.Env
 	event      api.Event
 	bucket     Bucket
 	hubs       map[string]string // hub id to name, as the list knew them
 	full       bool              // the single-event answer (host, venue) has arrived
 	loader     ui.Task
-	action     ui.Task
-	counting   ui.Task      // the registrants, before cancelling
 	cancelling *cancelDraft // the cancellation in flight, reopened if refused
-	busy       string       // the action in flight, if any
 	err        error
 	vp         viewport.Model
-	dialog     ui.Dialog
-	width      int
-	height     int
 }
 
 // NewDetail opens an event; it shows what the listing knew at once and
 // fetches the full record in the background.
-func NewDetail(ctx *ui.Context, deps Deps, e api.Event, b Bucket, hubs map[string]string) *DetailScreen {
-	return &DetailScreen{ctx: ctx, deps: deps.withDefaults(), event: e,
-		bucket: b, hubs: hubs, vp: ui.NewViewport(ctx.Keys)}
+func NewDetail(ctx *ui.Context, env views.Env, e api.Event, b Bucket, hubs map[string]string) *DetailScreen {
+	s := &DetailScreen{env: env.WithDefaults(), event: e, bucket: b, hubs: hubs, vp: ui.NewViewport(ctx.Keys)}
+	k := ctx.Keys
+	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, Refresh: s.load,
+		Nav: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown}, Body: ui.Feed(&s.vp)})
+	return s
 }
 
 func (s *DetailScreen) Title() string { return s.event.Name }
@@ -71,7 +69,7 @@ func (s *DetailScreen) Title() string { return s.event.Name }
 func (s *DetailScreen) Init() tea.Cmd { return s.load() }
 
 func (s *DetailScreen) load() tea.Cmd {
-	id, client := s.event.EventID, s.deps.Client
+	id, client := s.event.EventID, s.env.Client
 	return s.loader.Run(func(ctx context.Context) tea.Msg {
 		e, err := client.Events.Get(ctx, id)
 		return detailMsg{event: e, err: err}
@@ -79,7 +77,10 @@ func (s *DetailScreen) load() tea.Cmd {
 }
 
 // Close cancels the fetch in flight; an action in flight finishes.
-func (s *DetailScreen) Close() { s.loader.Stop() }
+func (s *DetailScreen) Close() {
+	s.loader.Stop()
+	s.ScreenBase.Close()
+}
 
 func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -91,45 +92,27 @@ func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		s.event, s.full, s.err = *msg.event, true, nil
 		if s.bucket != BucketCancelled {
-			s.bucket = bucketOf(msg.event, s.deps.Now())
+			s.bucket = bucketOf(msg.event, s.env.Now())
 		}
 		s.refreshContent()
 		return s, nil
 	case actionDoneMsg:
 		return s, s.onActionDone(msg)
 	case registrantsMsg:
-		s.busy = ""
+		s.Done()
 		d := cancelDraft{registrants: msg.n}
 		if msg.err != nil {
 			d.registrants = -1
 		}
 		return s, s.showCancelForm(d)
 	}
-	if cmd, handled := s.dialog.Update(msg); handled {
-		return s, cmd
-	}
-	if k, ok := msg.(tea.KeyPressMsg); ok {
-		if key.Matches(k, s.ctx.Keys.Refresh) {
-			return s, s.load()
-		}
-		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx); handled {
-			return s, cmd
-		}
-	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
+	return s, s.ScreenBase.Update(msg)
 }
 
 // actions are what the detail lets the user do with the event.
 func (s *DetailScreen) actions() ui.Actions {
-	k, e, name := s.ctx.Keys, s.event, s.event.Name
-	notBusy := func() string {
-		if s.busy != "" {
-			return "Wait: " + s.busy + " is still in progress"
-		}
-		return ""
-	}
+	k, e, name := s.Ctx.Keys, s.event, s.event.Name
+	notBusy := s.NotBusy
 	// only allows an action in the given states of the event (the actions
 	// are built afresh for every key, so the state is the current one).
 	only := func(why string, b ...Bucket) func() string {
@@ -156,15 +139,15 @@ func (s *DetailScreen) actions() ui.Actions {
 			Why:     only("Delete: only drafts can be deleted; cancel a published event instead", BucketDraft)},
 		{Writes: true, Key: k.Edit, Help: "edit", Run: s.openEditForm,
 			Why: only("Edit: past and cancelled events cannot be edited", BucketDraft, BucketUpcoming)},
-		{Key: k.Browse, Help: "open the event page", Minor: true, Run: func() tea.Cmd { return ui.Browse(s.ctx, e.EventURL) }},
-		{Key: k.Coeditors, Run: push(func() ui.Screen { return coeditors.New(s.ctx, s.deps.Client, e.EventID, name) })},
+		{Key: k.Browse, Help: "open the event page", Minor: true, Run: func() tea.Cmd { return ui.Browse(s.Ctx, e.EventURL) }},
+		{Key: k.Coeditors, Run: push(func() ui.Screen { return coeditors.New(s.Ctx, s.env.Client, e.EventID, name) })},
 		{Key: k.Emails, Run: push(func() ui.Screen {
-			return emails.New(s.ctx, s.deps.Client, e.EventID, name, emails.WithClock(s.deps.Now), emails.WithLocation(s.deps.Local))
+			return emails.New(s.Ctx, s.env.Client, e.EventID, name, emails.WithClock(s.env.Now), emails.WithLocation(s.env.Local))
 		})},
 		{Key: k.Links, Minor: true, Run: push(func() ui.Screen {
-			return accesslinks.New(s.ctx, s.deps.Client, e.EventID, name, e.EventType == api.EventTypeRecurring)
+			return accesslinks.New(s.Ctx, s.env.Client, e.EventID, name, e.EventType == api.EventTypeRecurring)
 		})},
-		{Key: k.Exhibitors, Minor: true, Run: push(func() ui.Screen { return exhibitors.New(s.ctx, s.deps.Client, e.EventID, name) }),
+		{Key: k.Exhibitors, Minor: true, Run: push(func() ui.Screen { return exhibitors.New(s.Ctx, s.env.Client, e.EventID, name) }),
 			Why: func() string {
 				if e.EventType != "" && e.EventType != api.EventTypeConference {
 					return "Exhibitors: only conference (multi-session) events have exhibitors"
@@ -172,15 +155,15 @@ func (s *DetailScreen) actions() ui.Actions {
 				return ""
 			}},
 		{Key: k.Register, Minor: true, Run: push(func() ui.Screen {
-			return registration.New(s.ctx, s.deps.Client, e.EventID, name, registration.WithClock(s.deps.Now),
-				registration.WithLearner(s.deps.LearnNames))
+			return registration.New(s.Ctx, s.env.Client, e.EventID, name, registration.WithClock(s.env.Now),
+				registration.WithLearner(s.env.LearnNames))
 		})},
 	}
-	if s.deps.CheckInDesk != nil {
-		as = append(as, ui.Action{Key: k.CheckIn, Minor: true, Run: push(func() ui.Screen { return s.deps.CheckInDesk(s.ctx, e.EventID, name) })})
+	if s.env.CheckInDesk != nil {
+		as = append(as, ui.Action{Key: k.CheckIn, Minor: true, Run: push(func() ui.Screen { return s.env.CheckInDesk(s.Ctx, e.EventID, name) })})
 	}
-	if s.deps.CheckInHistory != nil {
-		as = append(as, ui.Action{Key: k.History, Minor: true, Run: push(func() ui.Screen { return s.deps.CheckInHistory(s.ctx, e.EventID, name) })})
+	if s.env.CheckInHistory != nil {
+		as = append(as, ui.Action{Key: k.History, Minor: true, Run: push(func() ui.Screen { return s.env.CheckInHistory(s.Ctx, e.EventID, name) })})
 	}
 	return as
 }
@@ -198,7 +181,7 @@ func deleteDraft(ctx context.Context, c *api.Client, id string) (*api.ActionResu
 }
 
 func (s *DetailScreen) ask(question string, dangerous bool, onYes func() tea.Cmd) tea.Cmd {
-	s.dialog.Ask(s.ctx.Theme, question, dangerous, onYes)
+	s.Dialog.Ask(s.Ctx.Theme, question, dangerous, onYes)
 	return nil
 }
 
@@ -210,9 +193,8 @@ type actionFunc func(ctx context.Context, c *api.Client, id string) (*api.Action
 // and report.
 func (s *DetailScreen) run(op string, f actionFunc) func() tea.Cmd {
 	return func() tea.Cmd {
-		id, client := s.event.EventID, s.deps.Client
-		s.busy = op
-		return s.action.Detached(func() tea.Msg {
+		id, client := s.event.EventID, s.env.Client
+		return s.Do(op, func() tea.Msg {
 			res, err := f(context.Background(), client, id)
 			return actionDoneMsg{eventID: id, op: op, result: res, err: err}
 		})
@@ -220,12 +202,12 @@ func (s *DetailScreen) run(op string, f actionFunc) func() tea.Cmd {
 }
 
 func (s *DetailScreen) onActionDone(m actionDoneMsg) tea.Cmd {
-	s.busy = ""
+	s.Done()
 	if m.op == "unchanged" { // an edit that changed nothing: the form closes
-		return s.dialog.Settle(nil, "")
+		return s.Dialog.Settle(nil, "")
 	}
 	if m.op == "save" {
-		if settle := s.dialog.Settle(m.err, ""); m.err != nil {
+		if settle := s.Dialog.Settle(m.err, ""); m.err != nil {
 			return tea.Batch(ui.Fail(actionName(m.op), actionError(m.err)), settle)
 		}
 	}
@@ -263,30 +245,29 @@ func actionError(err error) error {
 }
 
 func (s *DetailScreen) SetSize(w, h int) {
-	s.width, s.height = w, h
+	s.ScreenBase.SetSize(w, h)
 	s.vp.SetWidth(w)
 	s.vp.SetHeight(max(h-1, 1))
-	s.dialog.SetSize(w, h)
 	s.refreshContent()
 }
 
 func (s *DetailScreen) View() string {
-	th := s.ctx.Theme
+	th := s.Ctx.Theme
 	status := th.Status(s.bucket.String()).Render(strings.ToUpper(s.bucket.String()))
 	line := status + " " + th.Title.Render(s.event.Name)
 	switch {
-	case s.busy != "":
-		line += th.Muted.Render("  " + s.busy + "...")
+	case s.Busy() != "":
+		line += th.Muted.Render("  " + s.Busy() + "...")
 	case !s.full && s.err == nil:
 		line += th.Muted.Render("  loading details...")
 	}
-	return s.dialog.View(ui.Fit(line, s.width, 1)+"\n"+s.vp.View(), s.width, s.height)
+	return s.Frame(ui.Fit(line, s.Width(), 1) + "\n" + s.vp.View())
 }
 
 // refreshContent rebuilds the viewport text; called on data or size change,
 // never from View.
 func (s *DetailScreen) refreshContent() {
-	s.vp.SetContent(renderEvent(s.ctx.Theme, &s.event, s.bucket, s.hubs, s.err, s.width, s.deps.Local, s.deps.Now()))
+	s.vp.SetContent(renderEvent(s.Ctx.Theme, &s.event, s.bucket, s.hubs, s.err, s.Width(), s.env.Local, s.env.Now()))
 }
 
 func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, loadErr error, width int, local *time.Location, now time.Time) string {
@@ -386,27 +367,6 @@ func endOf(start, end *time.Time, loc *time.Location) string {
 		}
 	}
 	return e.Format("Mon 2 Jan 2006 15:04")
-}
-
-// CapturingInput is true while a dialog owns the keyboard.
-func (s *DetailScreen) CapturingInput() bool { return s.dialog.Open() }
-
-// ConfirmQuit holds up quitting while a form with changes is open.
-func (s *DetailScreen) ConfirmQuit() string { return s.dialog.QuitReason() }
-
-// CapturingBack is true while esc closes a dialog rather than the screen.
-func (s *DetailScreen) CapturingBack() bool { return s.CapturingInput() }
-
-func (s *DetailScreen) ShortHelp() []key.Binding {
-	if s.dialog.Open() {
-		return s.dialog.ShortHelp()
-	}
-	return append(s.actions().ShortHelp(), s.ctx.Keys.Refresh)
-}
-
-func (s *DetailScreen) FullHelp() [][]key.Binding {
-	k := s.ctx.Keys
-	return [][]key.Binding{append(s.actions().FullHelp(), k.Refresh), {k.Up, k.Down, k.PageUp, k.PageDown}}
 }
 
 // actionName names an action as the api names its call ("update event"),

@@ -60,7 +60,7 @@ func parseLocal(field, v, tz string) (time.Time, error) {
 // openCreateForm asks for a new draft: every field the create request
 // takes, the schedule of a recurring event included.
 func (s *ListScreen) openCreateForm() tea.Cmd {
-	f := newEventForm(s.deps.Now())
+	f := newEventForm(s.env.Now())
 	var hubs []huh.Option[string]
 	for _, id := range s.hubOrder {
 		hubs = append(hubs, huh.NewOption(hubLabel(id, s.hubs), id))
@@ -75,13 +75,13 @@ func (s *ListScreen) openCreateForm() tea.Cmd {
 		}
 		return s.create(req)
 	}
-	return s.dialog.ShowForm(ui.NewKeptForm(s.ctx.Theme, "New event (saved as a draft)", submit,
+	return s.Dialog.ShowForm(ui.NewKeptForm(s.Ctx.Theme, "New event (saved as a draft)", submit,
 		func(fs *ui.Fields) []*huh.Group { return f.groups(fs, hubs, false) }))
 }
 
 // create saves a new draft in the background; createdMsg answers.
 func (s *ListScreen) create(req *api.EventCreate) tea.Cmd {
-	client := s.deps.Client
+	client := s.env.Client
 	return s.creating.Detached(func() tea.Msg {
 		e, err := client.Events.Create(context.Background(), req)
 		return createdMsg{event: e, err: err}
@@ -90,18 +90,18 @@ func (s *ListScreen) create(req *api.EventCreate) tea.Cmd {
 
 func (s *ListScreen) onCreated(m createdMsg) tea.Cmd {
 	if m.err != nil {
-		return tea.Batch(ui.Fail("create event", m.err), s.dialog.Settle(m.err, ""))
+		return tea.Batch(ui.Fail("create event", m.err), s.Dialog.Settle(m.err, ""))
 	}
-	s.dialog.Settle(nil, "")
+	s.Dialog.Settle(nil, "")
 	e := *m.event
 	return tea.Batch(ui.Toast(ui.ToastSuccess, fmt.Sprintf("Created the draft %q", e.Name)),
-		s.reload(), ui.Push(NewDetail(s.ctx, s.deps, e, BucketDraft, s.hubs)))
+		s.reload(), ui.Push(NewDetail(s.Ctx, s.env, e, BucketDraft, s.hubs)))
 }
 
 // openEditForm edits every field an update accepts; only what changed is
 // sent.
 func (s *DetailScreen) openEditForm() tea.Cmd {
-	orig := editForm(&s.event, s.deps.Now())
+	orig := editForm(&s.event, s.env.Now())
 	f := *orig
 	f.categories, f.weekDays = slices.Clone(orig.categories), slices.Clone(orig.weekDays)
 	var hubs []huh.Option[string]
@@ -123,6 +123,6 @@ func (s *DetailScreen) openEditForm() tea.Cmd {
 			return nil, c.Events.Update(ctx, id, u)
 		})()
 	}
-	return s.dialog.ShowForm(ui.NewKeptForm(s.ctx.Theme, fmt.Sprintf("Edit %q", orig.name), submit,
+	return s.Dialog.ShowForm(ui.NewKeptForm(s.Ctx.Theme, fmt.Sprintf("Edit %q", orig.name), submit,
 		func(fs *ui.Fields) []*huh.Group { return f.groups(fs, hubs, true) }))
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/viewtest"
 )
 
@@ -43,7 +44,7 @@ func newRigWith(t *testing.T, w, h int, ctx *ui.Context, wrap func(http.Handler)
 	t.Helper()
 	srv := viewtest.NewServerWith(t, wrap)
 	s, client := srv.Sim, srv.Client(t, sim.DemoToken)
-	deps := Deps{Client: client, Now: func() time.Time { return testNow }, Local: time.UTC}
+	deps := views.Env{Client: client, Now: func() time.Time { return testNow }, Local: time.UTC}
 	d := viewtest.OpenContext(t, ctx, "Events", w, h, func(c *ui.Context) ui.Screen { return NewList(c, deps) })
 	return &rig{Driver: d, sim: s, ids: s.Fixtures(), client: client}
 }
@@ -498,7 +499,7 @@ func TestAnUnreachableServerSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deps := Deps{Client: client, Now: func() time.Time { return testNow }, Local: time.UTC}
+	deps := views.Env{Client: client, Now: func() time.Time { return testNow }, Local: time.UTC}
 	r := viewtest.OpenContext(t, viewtest.Context(), "Events", 80, 24, func(c *ui.Context) ui.Screen { return NewList(c, deps) })
 	r.Says("LOAD FAILED: list events: cannot reach 127.0.0.1:1: connection refused (3 attempts)")
 	r.Contains("load failed", "ERROR: load failed")

@@ -17,33 +17,8 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
+	"github.com/evdesk/evdesk/views"
 )
-
-// Deps is what the events screens need beyond the program context.
-type Deps struct {
-	Client *api.Client
-	// Now and Local are injectable for tests; they default to the wall clock
-	// and the user's zone.
-	Now   func() time.Time
-	Local *time.Location
-	// CheckInDesk and CheckInHistory open an event's check-in desk (via
-	// its sessions) and its check-in history; nil leaves the keys inert.
-	CheckInDesk    func(ctx *ui.Context, eventID, eventName string) ui.Screen
-	CheckInHistory func(ctx *ui.Context, eventID, eventName string) ui.Screen
-	// LearnNames hears each registration's tickets, so the desks learn
-	// the names (nil: nothing is kept).
-	LearnNames func(eventID string, asked []api.TicketRequest, res *api.TicketsResult)
-}
-
-func (d Deps) withDefaults() Deps {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Local == nil {
-		d.Local = time.Local
-	}
-	return d
-}
 
 // listedEvent is an event and the listing it came from.
 type listedEvent struct {
@@ -53,8 +28,8 @@ type listedEvent struct {
 
 // ListScreen lists the user's events across the four listings.
 type ListScreen struct {
-	ctx    *ui.Context
-	deps   Deps
+	ui.ScreenBase
+	env    views.Env
 	table  table.Model
 	events map[string]listedEvent
 	hubs   map[string]string // hub id to name; ids show until names arrive
@@ -63,7 +38,6 @@ type ListScreen struct {
 	hubCells map[string]string
 	// hubOrder lists hub ids as the server gave them, for the create form.
 	hubOrder []string
-	dialog   ui.Dialog
 	counts   [5]int
 	// incoming and incomingCounts collect a reload's answer; the rows on
 	// screen stay until it is whole (the first load shows as it arrives).
@@ -78,13 +52,11 @@ type ListScreen struct {
 	loading  bool
 	stage    int
 	err      error
-	width    int
-	height   int
 }
 
 // NewList builds the events list screen.
-func NewList(ctx *ui.Context, deps Deps) *ListScreen {
-	deps = deps.withDefaults()
+func NewList(ctx *ui.Context, env views.Env) *ListScreen {
+	env = env.WithDefaults()
 	th := ctx.Theme
 	status := func(cell string) lipgloss.Style { return th.Status(cell) }
 	t := table.New(th,
@@ -98,7 +70,10 @@ func NewList(ctx *ui.Context, deps Deps) *ListScreen {
 	t.SetEmptyText("No events here. Press r to refresh, or 1-5 to change the listing.")
 	t.Keys = table.KeysFrom(ctx.Keys)
 	t.SetOrigin(0, 2) // under the listings line and a blank line
-	return &ListScreen{ctx: ctx, deps: deps, table: t, events: map[string]listedEvent{}}
+	s := &ListScreen{env: env, table: t, events: map[string]listedEvent{}}
+	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table,
+		Help: []key.Binding{t.Keys.Filter}, Nav: t.Keys.Navigation(), Body: ui.Feed(&s.table)})
+	return s
 }
 
 func (s *ListScreen) Title() string { return "Events" }
@@ -112,7 +87,7 @@ type hubsMsg struct {
 }
 
 func (s *ListScreen) loadHubs() tea.Cmd {
-	client := s.deps.Client
+	client := s.env.Client
 	return ui.Async(func() tea.Msg {
 		hubs, err := client.Hubs.List(context.Background())
 		return hubsMsg{hubs: hubs, err: err}
@@ -136,7 +111,7 @@ func (s *ListScreen) reload() tea.Cmd {
 
 func (s *ListScreen) startStage() tea.Cmd {
 	b := loadOrder[s.stage]
-	return s.stream.Start(s.deps.Client.Events.Pager(api.ListEventsOptions{StatusType: b.listing(), PageSize: 100}))
+	return s.stream.Start(s.env.Client.Events.Pager(api.ListEventsOptions{StatusType: b.listing(), PageSize: 100}))
 }
 
 // Close cancels the load in flight when the screen leaves.
@@ -151,7 +126,7 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, s.onPage(msg)
 	case hubsMsg:
 		if msg.err != nil {
-			s.ctx.Log.Info("hub names unavailable", "err", msg.err)
+			s.Ctx.Log.Info("hub names unavailable", "err", msg.err)
 			return s, nil
 		}
 		s.hubs, s.hubOrder = map[string]string{}, nil
@@ -169,22 +144,12 @@ func (s *ListScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case createdMsg:
 		return s, s.onCreated(msg)
 	}
-	if cmd, handled := s.dialog.Update(msg); handled {
-		return s, cmd
-	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && !s.table.Filtering() {
-		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx); handled {
-			return s, cmd
-		}
-	}
-	var cmd tea.Cmd
-	s.table, cmd = s.table.Update(msg)
-	return s, cmd
+	return s, s.ScreenBase.Update(msg)
 }
 
 // actions are what the list lets the user do.
 func (s *ListScreen) actions() ui.Actions {
-	k := s.ctx.Keys
+	k := s.Ctx.Keys
 	return ui.Actions{
 		{Key: k.Open, Help: "open", Run: s.open},
 		{Writes: true, Key: k.New, Help: "new event", Run: s.openCreateForm},
@@ -199,9 +164,9 @@ func (s *ListScreen) PaletteItems() []ui.PaletteItem {
 	for _, le := range s.events {
 		items = append(items, ui.PaletteItem{
 			Title:   "Event: " + le.event.Name,
-			Hint:    strings.ToLower(le.bucket.String()) + ", " + listTime(le.event.StartTime, s.deps.Local),
+			Hint:    strings.ToLower(le.bucket.String()) + ", " + listTime(le.event.StartTime, s.env.Local),
 			Section: "Events",
-			Run:     func() tea.Cmd { return ui.Push(NewDetail(s.ctx, s.deps, le.event, le.bucket, s.hubs)) },
+			Run:     func() tea.Cmd { return ui.Push(NewDetail(s.Ctx, s.env, le.event, le.bucket, s.hubs)) },
 		})
 	}
 	slices.SortFunc(items, func(a, b ui.PaletteItem) int { return strings.Compare(a.Title, b.Title) })
@@ -215,7 +180,7 @@ func (s *ListScreen) open() tea.Cmd {
 		return nil
 	}
 	le := s.events[row.ID]
-	return ui.Push(NewDetail(s.ctx, s.deps, le.event, le.bucket, s.hubs))
+	return ui.Push(NewDetail(s.Ctx, s.env, le.event, le.bucket, s.hubs))
 }
 
 // showBucket switches to the listing of number key k (1: all ... 5:
@@ -312,7 +277,7 @@ func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 		ui.EnumLabel(api.EventTypeLabels, e.EventType),
 		b.String(),
 		ui.EnumLabel(api.AttendanceLabels, e.AttendanceType),
-		listTime(s.when(e, b), s.deps.Local),
+		listTime(s.when(e, b), s.env.Local),
 		hubLabel(e.HubID, s.hubCells),
 	}}
 }
@@ -321,7 +286,7 @@ func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 // else the start.
 func (s *ListScreen) when(e api.Event, b Bucket) *time.Time {
 	if b == BucketUpcoming && e.Recurrence != nil && e.StartTime != nil {
-		if next, ok := api.NextOccurrence(*e.StartTime, e.Recurrence, eventLocation(&e), s.deps.Now()); ok {
+		if next, ok := api.NextOccurrence(*e.StartTime, e.Recurrence, eventLocation(&e), s.env.Now()); ok {
 			return &next
 		}
 	}
@@ -329,13 +294,12 @@ func (s *ListScreen) when(e api.Event, b Bucket) *time.Time {
 }
 
 func (s *ListScreen) SetSize(w, h int) {
-	s.width, s.height = w, h
-	s.dialog.SetSize(w, h)
+	s.ScreenBase.SetSize(w, h)
 	s.table.SetSize(w, max(h-2, 1))
 }
 
 func (s *ListScreen) View() string {
-	th := s.ctx.Theme
+	th := s.Ctx.Theme
 	var tabs []string
 	for i, name := range bucketNames {
 		label := fmt.Sprintf("%d %s %d", i+1, name, s.counts[i])
@@ -356,28 +320,7 @@ func (s *ListScreen) View() string {
 	case s.err != nil:
 		head += th.Error.Render("  ERROR: load failed, r to retry")
 	}
-	return s.dialog.View(ui.Fit(head, s.width, 1)+"\n\n"+s.table.View(), s.width, s.height)
-}
-
-// ConfirmQuit holds up quitting while a form with changes is open.
-func (s *ListScreen) ConfirmQuit() string { return s.dialog.QuitReason() }
-
-// CapturingInput is true while the filter input or a form has the keyboard.
-func (s *ListScreen) CapturingInput() bool { return s.table.Filtering() || s.dialog.Open() }
-
-// CapturingBack is true while a filter is applied or a form is open: esc
-// clears or closes it first.
-func (s *ListScreen) CapturingBack() bool { return s.CapturingInput() || s.table.FilterText() != "" }
-
-func (s *ListScreen) ShortHelp() []key.Binding {
-	if s.dialog.Open() {
-		return nil
-	}
-	return append(s.actions().ShortHelp(), s.table.Keys.Filter)
-}
-
-func (s *ListScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{s.actions().FullHelp(), s.table.Keys.Navigation()}
+	return s.Frame(ui.Fit(head, s.Width(), 1) + "\n\n" + s.table.View())
 }
 
 // withoutSharedLead drops the leading words all names share, so a narrow

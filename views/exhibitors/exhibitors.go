@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
@@ -74,6 +73,7 @@ type Screen struct {
 func New(ctx *ui.Context, client *api.Client, eventID, eventName string) ui.Screen {
 	s := &Screen{client: client, eventID: eventID, eventName: eventName, tierFile: tiernames.Path()}
 	s.Base = resource.New(ctx, resource.Config[api.Exhibitor]{
+		Actions: s.actions,
 		Heading: "Exhibitors of " + eventName,
 		Summary: summary,
 		Loading: "Loading exhibitors",
@@ -190,7 +190,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case namedMsg:
 		cmd = s.onNamed(m)
 	default:
-		cmd = s.Base.Update(msg, s.actions())
+		cmd = s.Base.Update(msg)
 	}
 	s.layout()
 	return s, cmd
@@ -513,12 +513,6 @@ func (s *Screen) detail() string {
 	}
 	return lipgloss.JoinVertical(lipgloss.Left, out...)
 }
-
-// ShortHelp implements help.KeyMap.
-func (s *Screen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()) }
-
-// FullHelp implements help.KeyMap.
-func (s *Screen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }
 
 // sessionsField lets the user choose the exhibitor's sessions from the
 // event's list, by name and start; when the list could not be loaded it

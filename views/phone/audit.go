@@ -78,7 +78,7 @@ func (s *Screen) openBaselineForm() tea.Cmd {
 		*path = "phone-baseline.toml"
 	}
 	settings := s.settings
-	f := ui.NewForm(s.ctx.Theme, "Check against a baseline",
+	f := ui.NewForm(s.Ctx.Theme, "Check against a baseline",
 		func() tea.Cmd { return s.loadBaseline(expand(*path), true) },
 		huh.NewGroup(huh.NewInput().Title("File").
 			Description("TOML: under [expect], settings paths and what they must be (see `evdesk phone check --help`).").
@@ -89,7 +89,7 @@ func (s *Screen) openBaselineForm() tea.Cmd {
 			}
 			return err
 		})))
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
 // onBaseline checks the settings against a baseline that was read. One
@@ -182,10 +182,10 @@ func (s *Screen) openCompareForm() tea.Cmd {
 	name := new(string)
 	*name = s.audit.otherName
 	if *name == "" {
-		*name = s.deps.OtherProfile
+		*name = s.env.OtherProfile
 	}
-	this := s.ctx.Profile
-	f := ui.NewForm(s.ctx.Theme, "Compare with another profile",
+	this := s.Ctx.Profile
+	f := ui.NewForm(s.Ctx.Theme, "Compare with another profile",
 		func() tea.Cmd { return s.loadOther(strings.TrimSpace(*name), nil) },
 		huh.NewGroup(huh.NewInput().Title("Profile").
 			Description("A profile of the config file with its own credentials (a login or token_env).").
@@ -198,14 +198,13 @@ func (s *Screen) openCompareForm() tea.Cmd {
 			}
 			return nil
 		})))
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
 // loadOther opens profile name (unless client, its client, is given) and
 // reads its account's settings in the background.
 func (s *Screen) loadOther(name string, client *api.Client) tea.Cmd {
-	open := s.deps.OpenProfile
-	s.otherLoading = true
+	open := s.env.OpenProfile
 	return s.otherLoader.Run(func(ctx context.Context) tea.Msg {
 		if client == nil {
 			var err error
@@ -221,7 +220,6 @@ func (s *Screen) loadOther(name string, client *api.Client) tea.Cmd {
 // onOther shows the other account beside this one, the differences
 // marked; a first comparison brings the "different" filter up.
 func (s *Screen) onOther(m otherMsg) tea.Cmd {
-	s.otherLoading = false
 	if m.err != nil {
 		return ui.Fail("Reading profile "+m.name+"'s phone settings", m.err)
 	}
@@ -283,17 +281,17 @@ func diffSettings(this, other *api.PhoneSettings) ([]snapshot.Change, error) {
 
 // thisName names this account's side: its profile.
 func (s *Screen) thisName() string {
-	if s.ctx.Profile == "" {
+	if s.Ctx.Profile == "" {
 		return "this profile"
 	}
-	return s.ctx.Profile
+	return s.Ctx.Profile
 }
 
 // notesOf gathers what the screen knows about one setting besides its
 // value.
 func (s *Screen) notesOf(key string) notes {
 	n := notes{this: s.thisName(), baseFile: filepath.Base(s.audit.basePath),
-		deprecated: deprecationsOf(s.deps.Changelog, s.settings, key)}
+		deprecated: deprecationsOf(s.env.Changelog, s.settings, key)}
 	if o := s.audit.other; o != nil {
 		n.other, n.otherState = s.audit.otherName, itemOf(o, key).stateAndLock()
 	}

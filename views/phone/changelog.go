@@ -35,12 +35,12 @@ func deprecationsOf(lookup ChangelogLookup, st *api.PhoneSettings, key string) [
 
 // changelogLines link each deprecated field to its entry: the date and
 // title, and the entry's address.
-func changelogLines(th *ui.Theme, deps []fieldEntry, width int) []string {
-	if len(deps) == 0 {
+func changelogLines(th *ui.Theme, env []fieldEntry, width int) []string {
+	if len(env) == 0 {
 		return nil
 	}
 	out := []string{"", th.Header.Render("Change log")}
-	for _, d := range deps {
+	for _, d := range env {
 		out = append(out, wrap(th.Warning, "- DEPRECATED "+d.field+": "+d.entry.DateText()+" "+d.entry.Title, width)...)
 		if d.entry.Link != "" {
 			out = append(out, wrap(th.Muted, "  "+d.entry.Link, width)...)
@@ -50,8 +50,8 @@ func changelogLines(th *ui.Theme, deps []fieldEntry, width int) []string {
 }
 
 // changelogLink is the address of the first deprecated field's entry, or "".
-func changelogLink(deps []fieldEntry) string {
-	for _, d := range deps {
+func changelogLink(env []fieldEntry) string {
+	for _, d := range env {
 		if d.entry.Link != "" {
 			return d.entry.Link
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/internal/changelog"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/viewtest"
 )
 
@@ -26,7 +27,7 @@ func TestDeprecatedFieldsLinkToTheirEntry(t *testing.T) {
 	var opened []string
 	d := viewtest.OpenSection(t, "Phone", 100, 40, func(c *ui.Context) ui.Screen {
 		c.OpenURL = func(u string) error { opened = append(opened, u); return nil }
-		return newScreen(c, Deps{Client: client, Now: viewtest.Clock, Changelog: lookup})
+		return newScreen(c, views.Env{Client: client, Now: viewtest.Clock, Phone: views.Phone{Changelog: lookup}})
 	})
 	d.Press("/")
 	d.Type("automatic call recording")

@@ -20,26 +20,32 @@ import (
 // DetailScreen shows one setting in full: in words, or as the raw JSON the
 // server sent.
 type DetailScreen struct {
-	ctx      *ui.Context
+	ui.ScreenBase
 	settings *api.PhoneSettings
 	key      string
 	raw      bool
 	notes    notes
 	vp       viewport.Model
-	width    int
-	height   int
 }
 
 func newDetail(ctx *ui.Context, st *api.PhoneSettings, k string, raw bool, n notes) *DetailScreen {
-	return &DetailScreen{ctx: ctx, settings: st, key: k, raw: raw, notes: n, vp: ui.NewViewport(ctx.Keys)}
+	s := &DetailScreen{settings: st, key: k, raw: raw, notes: n, vp: ui.NewViewport(ctx.Keys)}
+	s.ScreenBase = scrolling(ctx, s.actions, &s.vp)
+	return s
+}
+
+// scrolling is the base of a page that scrolls in vp.
+func scrolling(ctx *ui.Context, actions func() ui.Actions, vp *viewport.Model) ui.ScreenBase {
+	scroll := scrollKeys(ctx.Keys)
+	return ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: actions, Help: scroll[:2], Nav: scroll, Body: ui.Feed(vp)})
 }
 
 // actions: the detail screen only switches between words and JSON.
 func (s *DetailScreen) actions() ui.Actions {
-	as := ui.Actions{{Key: s.ctx.Keys.Raw, Help: "words / raw JSON", Run: s.toggleRaw}}
+	as := ui.Actions{{Key: s.Ctx.Keys.Raw, Help: "words / raw JSON", Run: s.toggleRaw}}
 	if link := changelogLink(s.notes.deprecated); link != "" {
-		as = append(as, ui.Action{Key: s.ctx.Keys.Browse, Help: "open the change log entry",
-			Run: func() tea.Cmd { return ui.Browse(s.ctx, link) }})
+		as = append(as, ui.Action{Key: s.Ctx.Keys.Browse, Help: "open the change log entry",
+			Run: func() tea.Cmd { return ui.Browse(s.Ctx, link) }})
 	}
 	return as
 }
@@ -60,20 +66,10 @@ func (s *DetailScreen) Title() string {
 
 func (s *DetailScreen) Init() tea.Cmd { return nil }
 
-func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok {
-		// None of these actions is dangerous: no dialog is needed.
-		if cmd, handled := s.actions().Dispatch(k, nil, s.ctx); handled {
-			return s, cmd
-		}
-	}
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
-}
+func (s *DetailScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) { return s, s.ScreenBase.Update(msg) }
 
 func (s *DetailScreen) SetSize(w, h int) {
-	s.width, s.height = w, h
+	s.ScreenBase.SetSize(w, h)
 	s.vp.SetWidth(w)
 	s.vp.SetHeight(max(1, h))
 	s.refresh()
@@ -82,8 +78,8 @@ func (s *DetailScreen) SetSize(w, h int) {
 // refresh rebuilds the viewport's text; called on toggles and resizes,
 // never from View.
 func (s *DetailScreen) refresh() {
-	th := s.ctx.Theme
-	w := max(20, s.width-2)
+	th := s.Ctx.Theme
+	w := max(20, s.Width()-2)
 	var lines []string
 	if s.raw {
 		raw, _ := s.settings.Raw(s.key)
@@ -170,14 +166,6 @@ func wrapJoin(words []string, w int) string {
 
 func (s *DetailScreen) View() string { return s.vp.View() }
 
-func (s *DetailScreen) ShortHelp() []key.Binding {
-	return append(s.actions().ShortHelp(), scrollKeys(s.ctx.Keys)[:2]...)
-}
-
-func (s *DetailScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{s.actions().FullHelp(), scrollKeys(s.ctx.Keys)}
-}
-
 // scrollKeys are the keys a scrolling page moves with.
 func scrollKeys(k *ui.GlobalKeys) []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown}
@@ -185,40 +173,33 @@ func scrollKeys(k *ui.GlobalKeys) []key.Binding {
 
 // DiffScreen lists what changed since a snapshot, setting by setting.
 type DiffScreen struct {
-	ctx     *ui.Context
+	ui.ScreenBase
 	path    string
 	snap    *snapshot.Snapshot
 	changes []snapshot.Change
 	vp      viewport.Model
-	width   int
 }
 
 func newDiffScreen(ctx *ui.Context, path string, snap *snapshot.Snapshot, changes []snapshot.Change) *DiffScreen {
-	return &DiffScreen{ctx: ctx, path: path, snap: snap, changes: changes, vp: ui.NewViewport(ctx.Keys)}
+	s := &DiffScreen{path: path, snap: snap, changes: changes, vp: ui.NewViewport(ctx.Keys)}
+	s.ScreenBase = scrolling(ctx, nil, &s.vp)
+	return s
 }
 
 func (s *DiffScreen) Title() string { return "Changes since snapshot" }
 
 func (s *DiffScreen) Init() tea.Cmd { return nil }
 
-func (s *DiffScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	var cmd tea.Cmd
-	s.vp, cmd = s.vp.Update(msg)
-	return s, cmd
-}
+func (s *DiffScreen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) { return s, s.ScreenBase.Update(msg) }
 
 func (s *DiffScreen) SetSize(w, h int) {
-	s.width = w
+	s.ScreenBase.SetSize(w, h)
 	s.vp.SetWidth(w)
 	s.vp.SetHeight(max(1, h))
-	s.vp.SetContent(renderChanges(s.ctx.Theme, s.path, s.snap, s.changes, w))
+	s.vp.SetContent(renderChanges(s.Ctx.Theme, s.path, s.snap, s.changes, w))
 }
 
 func (s *DiffScreen) View() string { return s.vp.View() }
-
-func (s *DiffScreen) ShortHelp() []key.Binding { return scrollKeys(s.ctx.Keys)[:2] }
-
-func (s *DiffScreen) FullHelp() [][]key.Binding { return [][]key.Binding{scrollKeys(s.ctx.Keys)} }
 
 // renderChanges lists changes under their setting's title, with a word and
 // a mark (+ added, - removed, ~ changed) for each.

@@ -20,13 +20,13 @@ import (
 // statusPage is what shows before any settings arrived: loading, the 403
 // explanation, or the error with a way forward.
 func (s *Screen) statusPage() string {
-	th := s.ctx.Theme
+	th := s.Ctx.Theme
 	var title, badge string
 	var body []string
 	var apiErr *api.Error
 	switch {
 	case s.err == nil:
-		return ui.Fit(th.Muted.Render("  loading phone settings..."), s.width, s.height)
+		return ui.Fit(th.Muted.Render("  loading phone settings..."), s.Width(), s.Height())
 	case api.IsPhoneNotSetUp(s.err):
 		badge, title = " PHONE NOT SET UP ", "Phone service is not set up on this account"
 		body = []string{
@@ -52,13 +52,13 @@ func (s *Screen) statusPage() string {
 		badge, title = " ERROR ", "Phone settings could not be loaded"
 		body = []string{s.err.Error(), "", "Press r to try again."}
 	}
-	inner := min(76, max(20, s.width-8))
+	inner := min(76, max(20, s.Width()-8))
 	lines := []string{th.ErrorBadge.Render(badge) + " " + th.Title.Render(title), ""}
 	for _, b := range body {
 		lines = append(lines, wrap(lipgloss.NewStyle(), b, inner)...)
 	}
 	box := th.Border.Padding(1, 2).Render(strings.Join(lines, "\n"))
-	return ui.Fit(lipgloss.Place(s.width, s.height, lipgloss.Center, lipgloss.Center, box), s.width, s.height)
+	return ui.Fit(lipgloss.Place(s.Width(), s.Height(), lipgloss.Center, lipgloss.Center, box), s.Width(), s.Height())
 }
 
 // openPathForm asks for the snapshot file to compare with or save to.
@@ -86,16 +86,16 @@ func (s *Screen) openPathForm(op string) tea.Cmd {
 			return nil
 		}
 	}
-	f := ui.NewForm(s.ctx.Theme, title,
+	f := ui.NewForm(s.Ctx.Theme, title,
 		func() tea.Cmd {
 			p := expand(*path)
 			if op != "save" {
 				return s.onPath(op, p)
 			}
-			return s.dialog.Replace(s.ctx.Theme, p, func() tea.Cmd { return s.onPath(op, p) })
+			return s.Dialog.Replace(s.Ctx.Theme, p, func() tea.Cmd { return s.onPath(op, p) })
 		},
 		huh.NewGroup(huh.NewInput().Title("File").Description(desc).Value(path).Validate(validate)))
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
 // expand trims the path and expands a leading ~/.
@@ -113,7 +113,7 @@ func expand(p string) string {
 // with (op "diff").
 func (s *Screen) onPath(op, path string) tea.Cmd {
 	if op == "save" {
-		settings, now, source := s.settings, s.deps.Now(), s.ctx.Profile
+		settings, now, source := s.settings, s.env.Now(), s.Ctx.Profile
 		return s.writing.Detached(func() tea.Msg {
 			snap, err := snapshot.New(settings, nil, source, now)
 			if err == nil {
@@ -142,7 +142,7 @@ func (s *Screen) onSnapshot(m snapshotMsg) tea.Cmd {
 	}
 	s.filter = filterChanged
 	s.refresh()
-	return ui.Push(newDiffScreen(s.ctx, m.path, s.snap, s.changes))
+	return ui.Push(newDiffScreen(s.Ctx, m.path, s.snap, s.changes))
 }
 
 // compare diffs the loaded snapshot against the settings on screen.

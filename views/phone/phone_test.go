@@ -16,6 +16,7 @@ import (
 	"github.com/evdesk/evdesk/internal/phone/snapshot"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/viewtest"
 )
 
@@ -33,7 +34,7 @@ func newRig(t *testing.T, token string, w, h int) *rig {
 	client := viewtest.NewServer(t).Client(t, token)
 	r := &rig{client: client}
 	r.Driver = viewtest.OpenSection(t, "Phone", w, h, func(c *ui.Context) ui.Screen {
-		r.screen = newScreen(c, Deps{Client: client, Now: viewtest.Clock})
+		r.screen = newScreen(c, views.Env{Client: client, Now: viewtest.Clock})
 		return r.screen
 	})
 	return r
@@ -261,7 +262,7 @@ func TestProfileBaselineIsCheckedOnOpen(t *testing.T) {
 	path := writeBaseline(t, demoBaseline)
 	client := viewtest.NewServer(t).Client(t, sim.DemoToken)
 	r := viewtest.OpenSection(t, "Phone", 120, 36, func(c *ui.Context) ui.Screen {
-		return New(c, Deps{Client: client, Baseline: path})
+		return New(c, views.Env{Client: client, Phone: views.Phone{Baseline: path}})
 	})
 	r.Contains("1 All 45", "6 Failing 2", "FAIL 2 of 3 policy.toml", "row 1 of 45")
 	r.Press("6")
@@ -269,7 +270,7 @@ func TestProfileBaselineIsCheckedOnOpen(t *testing.T) {
 
 	// A baseline that cannot be read says so, and the list still works.
 	r = viewtest.OpenSection(t, "Phone", 120, 36, func(c *ui.Context) ui.Screen {
-		return New(c, Deps{Client: client, Baseline: filepath.Join(t.TempDir(), "gone.toml")})
+		return New(c, views.Env{Client: client, Phone: views.Phone{Baseline: filepath.Join(t.TempDir(), "gone.toml")}})
 	})
 	r.Contains("Reading the baseline", "gone.toml", "1 All 45")
 	r.Lacks("6 Failing")
@@ -277,7 +278,7 @@ func TestProfileBaselineIsCheckedOnOpen(t *testing.T) {
 	// So does one that does not fit the settings.
 	broken := writeBaseline(t, "[expect]\n\"call_park.expiration_perod\" = 5\n")
 	r = viewtest.OpenSection(t, "Phone", 120, 36, func(c *ui.Context) ui.Screen {
-		return New(c, Deps{Client: client, Baseline: broken})
+		return New(c, views.Env{Client: client, Phone: views.Phone{Baseline: broken}})
 	})
 	r.Contains("Checking the baseline", "policy.toml:2", "1 All 45")
 	r.Lacks("6 Failing", "FAIL")
@@ -296,7 +297,7 @@ func twoAccounts(t *testing.T, w, h int) *uitest.Driver {
 		return other, nil
 	}
 	return viewtest.OpenSection(t, "Phone", w, h, func(c *ui.Context) ui.Screen {
-		return New(c, Deps{Client: client, OpenProfile: open, OtherProfile: "other"})
+		return New(c, views.Env{Client: client, Phone: views.Phone{OpenProfile: open, OtherProfile: "other"}})
 	})
 }
 

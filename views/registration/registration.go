@@ -10,16 +10,13 @@ package registration
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/ui"
@@ -36,13 +33,6 @@ type flowMsg struct {
 	types     []api.TicketType
 	hubName   string // "" when the hub list is unavailable
 	err       error
-}
-
-// createdMsg reports a create-tickets call.
-type createdMsg struct {
-	emails []string
-	res    *api.TicketsResult
-	err    error
 }
 
 // Option adjusts the screen (tests fix the clock).
@@ -99,6 +89,7 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ..
 	}
 	now := s.now
 	s.Base = resource.New(ctx, resource.Config[api.Session]{
+		Actions: s.actions,
 		Heading: "Register attendees: " + eventName,
 		Noun:    "session",
 		Loading: "Loading sessions",
@@ -114,6 +105,7 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ..
 		},
 		Row: s.row,
 	})
+	s.SetRefresh(s.load) // the whole flow, then the sessions
 	return s
 }
 
@@ -209,14 +201,8 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		cmd = s.onFlow(msg)
 	case createdMsg:
 		cmd = s.onCreated(msg)
-	case tea.KeyPressMsg:
-		if key.Matches(msg, s.Ctx.Keys.Refresh) && !s.CapturingInput() {
-			cmd = s.load()
-			break
-		}
-		cmd = s.Base.Update(msg, s.actions())
 	default:
-		cmd = s.Base.Update(msg, s.actions())
+		cmd = s.Base.Update(msg)
 	}
 	s.layout()
 	return s, cmd
@@ -357,77 +343,69 @@ func (s *Screen) remark() {
 	s.Table.SetRows(rows)
 }
 
+// The steps the user takes, each an action.
+type step int
+
+const (
+	stepChoose   step = iota // the access link and the ticket type
+	stepSessions             // the sessions
+	stepRegister             // the attendees
+)
+
 // actions are what the screen lets the user do.
 func (s *Screen) actions() ui.Actions {
 	k := s.Ctx.Keys
-	register := ui.Action{Writes: true, Key: k.Add, Help: "register attendees", Why: s.cannotRegister, Run: s.openForm}
+	why := func(st step) func() string { return func() string { return s.whyNot(st) } }
+	register := ui.Action{Writes: true, Key: k.Add, Help: "register attendees", Why: why(stepRegister), Run: s.openForm}
 	enter := register
 	enter.Key, enter.Minor = k.Open, true
 	if s.closed != "" { // nothing to choose; a and enter say why
 		return ui.Actions{register, enter}
 	}
 	return ui.Actions{
-		{Key: k.Edit, Help: "choose link and ticket type", Why: s.cannotChoose, Run: s.openChoice},
-		{Key: k.Toggle, Help: "choose session", Why: s.cannotChooseSessions, Run: s.toggle},
-		{Key: k.ToggleAll, Help: "all/none sessions", Minor: true, Why: s.cannotChooseSessions, Run: s.toggleAll},
+		{Key: k.Edit, Help: "choose link and ticket type", Why: why(stepChoose), Run: s.openChoice},
+		{Key: k.Toggle, Help: "choose session", Why: why(stepSessions), Run: s.toggle},
+		{Key: k.ToggleAll, Help: "all/none sessions", Minor: true, Why: why(stepSessions), Run: s.toggleAll},
 		register, enter,
 	}
 }
 
-// notOpen says why nothing can be chosen or sent yet, or "".
-func (s *Screen) notOpen() string {
+// whyNot says why a step cannot be taken now, or "": the flow's order is
+// here and nowhere else.
+func (s *Screen) whyNot(st step) string {
+	if st == stepRegister && s.NotBusy() != "" {
+		return s.NotBusy()
+	}
 	switch {
 	case s.event == nil:
 		return "Wait: the event has not loaded yet"
 	case s.closed != "":
 		return "Registration is closed: " + s.closed
 	}
-	return ""
-}
-
-func (s *Screen) cannotChoose() string {
-	if why := s.notOpen(); why != "" {
-		return why
-	}
-	if len(s.links) == 0 && len(s.types) == 0 {
-		return "Nothing to choose: the event has no access links and no ticket types"
-	}
-	return ""
-}
-
-func (s *Screen) cannotChooseSessions() string {
-	switch {
-	case s.notOpen() != "":
-		return s.notOpen()
-	case s.option() == api.RecurringAllSessions:
-		return "This link registers for all sessions: no sessions to choose"
-	case len(s.Items) == 0:
-		return "No sessions to choose: none is still to come"
+	switch st {
+	case stepChoose:
+		if len(s.links) == 0 && len(s.types) == 0 {
+			return "Nothing to choose: the event has no access links and no ticket types"
+		}
+	case stepSessions:
+		switch {
+		case s.option() == api.RecurringAllSessions:
+			return "This link registers for all sessions: no sessions to choose"
+		case len(s.Items) == 0:
+			return "No sessions to choose: none is still to come"
+		}
+	case stepRegister:
+		if why := s.missing(); why != "" {
+			return "Cannot register yet: " + why
+		}
 	}
 	return ""
 }
 
-func (s *Screen) cannotRegister() string {
-	if why := s.NotBusy(); why != "" {
-		return why
-	}
-	if why := s.notOpen(); why != "" {
-		return why
-	}
-	if why := s.blocked(); why != "" {
-		return "Cannot register yet: " + why
-	}
-	return ""
-}
-
-// blocked says why attendees cannot be registered yet, or "".
-func (s *Screen) blocked() string {
-	switch {
-	case s.event == nil:
-		return "the event has not loaded yet"
-	case s.closed != "":
-		return s.closed
-	case len(s.types) == 0:
+// missing says what the open event's attendees still wait for (step 5's
+// line), or "".
+func (s *Screen) missing() string {
+	if len(s.types) == 0 {
 		return "the event has no ticket types"
 	}
 	switch n := len(s.chosenIDs()); s.option() {
@@ -505,220 +483,6 @@ func (s *Screen) choose(link, typ, prevLink, prevType string) {
 	s.remark()
 }
 
-// parseAttendees reads one attendee a line: "email[, first[, last]]".
-func parseAttendees(text string) []api.TicketRequest {
-	var out []api.TicketRequest
-	for _, line := range strings.Split(text, "\n") {
-		parts := strings.Split(line, ",")
-		if strings.TrimSpace(parts[0]) == "" {
-			continue
-		}
-		t := api.TicketRequest{Email: strings.TrimSpace(parts[0])}
-		if len(parts) > 1 {
-			t.FirstName = strings.TrimSpace(parts[1])
-		}
-		if len(parts) > 2 {
-			t.LastName = strings.TrimSpace(strings.Join(parts[2:], ","))
-		}
-		out = append(out, t)
-	}
-	return out
-}
-
-// request builds the tickets for the people typed, per the current choices,
-// each with the answers to the required questions.
-func (s *Screen) request(text string, answers map[string]string) *api.TicketsRequest {
-	opt, ids, typ := s.option(), s.chosenIDs(), s.currentTypeID()
-	req := &api.TicketsRequest{Option: opt}
-	for _, p := range parseAttendees(text) {
-		p.TicketTypeID = typ
-		for _, q := range s.questions {
-			if a := strings.TrimSpace(answers[q]); a != "" {
-				p.SetAnswer(q, a)
-			}
-		}
-		req.Tickets = append(req.Tickets, api.BuildTickets(opt, p, ids)...)
-	}
-	return req
-}
-
-func (s *Screen) openForm() tea.Cmd {
-	text := new(string)
-	*text = s.typed
-	answers := make([]string, len(s.questions))
-	for i, q := range s.questions {
-		answers[i] = s.answers[q]
-	}
-	validate := s.validator()
-	fields := []huh.Field{huh.NewText().Title("Attendees").
-		Description("One a line: email, first name, last name (names optional). alt+enter or ctrl+j: new line.").
-		Value(text).CharLimit(20000).Lines(6).Validate(validate)}
-	for i, q := range s.questions {
-		in := huh.NewInput().Title(api.QuestionLabel(q)).Value(&answers[i]).Validate(required(q))
-		if i == 0 {
-			in.Description("Required by the registration form, one answer for everyone above:")
-		}
-		fields = append(fields, in)
-	}
-	f := ui.NewForm(s.Ctx.Theme, "Register attendees for "+s.eventName, func() tea.Cmd {
-		given := map[string]string{}
-		for i, q := range s.questions {
-			given[q] = answers[i]
-		}
-		return s.register(*text, given)
-	}, huh.NewGroup(fields...))
-	return s.Dialog.ShowForm(f)
-}
-
-// required refuses a blank answer to a required question.
-func required(question string) func(string) error {
-	return func(v string) error {
-		if strings.TrimSpace(v) == "" {
-			return fmt.Errorf("%s is required by the registration form", api.QuestionLabel(question))
-		}
-		return nil
-	}
-}
-
-// validator checks the typed attendees with the client's rules, naming the
-// line of the first problem.
-func (s *Screen) validator() func(string) error {
-	opt, ids := s.option(), s.chosenIDs()
-	return func(text string) error {
-		people := parseAttendees(text)
-		if len(people) == 0 {
-			return errors.New("enter at least one email address")
-		}
-		for i, p := range people {
-			if err := api.CheckEmail(p.Email); err != nil {
-				return fmt.Errorf("line %d: email %v", i+1, err)
-			}
-		}
-		req := &api.TicketsRequest{Option: opt}
-		for _, p := range people {
-			req.Tickets = append(req.Tickets, api.BuildTickets(opt, p, ids)...)
-		}
-		var ve *api.ValidationError
-		if err := req.Validate(); errors.As(err, &ve) {
-			return errors.New(ve.Problems[0].Field + " " + ve.Problems[0].Message)
-		}
-		return nil
-	}
-}
-
-func (s *Screen) register(text string, answers map[string]string) tea.Cmd {
-	s.typed = text
-	for q, a := range answers {
-		s.answers[q] = a
-	}
-	req := s.request(text, answers)
-	var emails []string
-	for _, t := range req.Tickets {
-		if !slices.Contains(emails, t.Email) {
-			emails = append(emails, t.Email)
-		}
-	}
-	s.summary, s.results, s.failed = "", nil, false
-	client, id, learn := s.client, s.eventID, s.learn
-	return s.Do("creating tickets", func() tea.Msg {
-		res, err := client.Registration.CreateTickets(context.Background(), id, req)
-		if learn != nil {
-			learn(id, req.Tickets, res)
-		}
-		return createdMsg{emails: emails, res: res, err: err}
-	})
-}
-
-// learnQuestions keeps the required questions a refusal names; it reports
-// whether there were any the form did not ask yet.
-func (s *Screen) learnQuestions(err error) bool {
-	if !api.IsCode(err, api.CodeMissingRequiredAnswers) {
-		return false
-	}
-	added := false
-	for _, q := range api.QuestionsIn(err) {
-		if !slices.Contains(s.questions, q) {
-			s.questions, added = append(s.questions, q), true
-		}
-	}
-	return added
-}
-
-func (s *Screen) onCreated(m createdMsg) tea.Cmd {
-	s.results = nil
-	if m.res != nil {
-		counts := map[string]int{}
-		for _, t := range m.res.Tickets {
-			counts[api.NormalizeEmail(t.Email)]++
-		}
-		refused := map[string]string{}
-		for _, e := range m.res.Errors {
-			refused[api.NormalizeEmail(e.Email)] = strings.TrimSuffix(e.Message, ".") + " (" + e.ErrorCode + ")"
-		}
-		for _, e := range m.emails {
-			switch {
-			case refused[e] != "":
-				s.results = append(s.results, "REFUSED "+e+": "+refused[e])
-			case counts[e] > 0:
-				s.results = append(s.results, fmt.Sprintf("OK      %s: %s", e, ui.Count(counts[e], "ticket")))
-			case m.err != nil:
-				s.results = append(s.results, "UNKNOWN "+e+": not sent or no answer")
-			}
-		}
-	}
-	var level ui.ToastLevel
-	switch {
-	case s.learnQuestions(m.err):
-		s.summary, s.failed, level = fmt.Sprintf("NEEDS ANSWERS nobody was registered: the registration form requires %s (%s: the form asks for them)",
-			ui.Count(len(s.questions), "answer"), s.Ctx.Keys.Add.Help().Key), true, ui.ToastError
-		s.results = nil
-		for _, q := range s.questions {
-			s.results = append(s.results, "ASK     "+api.QuestionLabel(q))
-		}
-	case m.err != nil && errors.Is(m.err, api.ErrOutcomeUnknown):
-		s.summary, s.failed, level = "ERROR no answer arrived: check the registrants before trying again. "+m.err.Error(), true, ui.ToastError
-	case m.err != nil:
-		s.summary, s.failed, level = "ERROR "+m.err.Error(), true, ui.ToastError
-	case len(m.res.Errors) > 0:
-		s.summary, s.failed, level = fmt.Sprintf("PARTLY registered %d of %d people", len(m.emails)-len(m.res.Errors), len(m.emails)), true, ui.ToastError
-	default:
-		s.summary, level = fmt.Sprintf("OK registered %d %s (%s)", len(m.emails), people(len(m.emails)),
-			ui.Count(len(m.res.Tickets), "ticket")), ui.ToastSuccess
-	}
-	if level != ui.ToastError {
-		return tea.Batch(ui.Toast(level, strings.TrimPrefix(s.summary, "OK ")), s.Done())
-	}
-	// All that is known of the failure goes to the recent errors: the
-	// call's own error, or each refused person with the server's code and
-	// its meaning.
-	failure := m.err
-	if s.questions != nil && api.IsCode(m.err, api.CodeMissingRequiredAnswers) {
-		failure = ui.Explain(s.summary, m.err) // what to do, and the server's all
-	}
-	if failure == nil && m.res != nil {
-		items := make([][2]string, len(m.res.Errors))
-		for i, e := range m.res.Errors {
-			why := e.Meaning()
-			if e.Message != "" && !strings.EqualFold(strings.TrimSuffix(e.Message, "."), why) {
-				why += " (server: " + e.Message + ")"
-			}
-			items[i] = [2]string{e.Email, why + " [" + e.ErrorCode + "]"}
-		}
-		failure = &ui.ItemsRefused{Summary: fmt.Sprintf("registered %d of %d people", len(m.emails)-len(m.res.Errors), len(m.emails)), Items: items}
-	}
-	if failure == nil {
-		failure = errors.New(strings.TrimPrefix(s.summary, "ERROR "))
-	}
-	return tea.Batch(ui.Fail("Register attendees", failure), s.Done())
-}
-
-func people(n int) string {
-	if n == 1 {
-		return "person"
-	}
-	return "people"
-}
-
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
 	s.Base.SetSize(w, h)
@@ -740,117 +504,3 @@ func (s *Screen) View() string {
 	}
 	return s.Base.View(s.steps(), s.after())
 }
-
-// refusal is the screen before the event has loaded, when it failed to
-// load, or when the event takes no registrations.
-func (s *Screen) refusal() string {
-	th := s.Ctx.Theme
-	st := ui.LoadState{Loading: s.flow.Running(), Err: s.flowErr}
-	if s.closed != "" {
-		st.Summary = "registration closed"
-	}
-	lines := []string{ui.Fit(ui.Heading(th, th.Title.Render("Register attendees: "+s.eventName), st), s.Width(), 1)}
-	switch {
-	case s.closed != "":
-		text := th.Warning.Render("CLOSED") + " " + s.closed
-		lines = append(lines, lipgloss.NewStyle().Width(s.Width()).Render(text))
-	case s.flowErr != nil:
-		lines = append(lines, ui.Fit(th.Error.Render(s.flowErr.Error()), s.Width(), 1))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// steps are the lines above the sessions: one per step, done or not.
-func (s *Screen) steps() []string {
-	if s.event == nil {
-		return nil
-	}
-	th, k, w := s.Ctx.Theme, s.Ctx.Keys, s.Width()
-	done := func(ok bool, text string) string {
-		if ok {
-			return ui.Fit(th.Success.Render("[x] ")+text, w, 1)
-		}
-		return ui.Fit(th.Warning.Render("[ ] ")+text, w, 1)
-	}
-	var lines []string
-	if s.flowErr != nil {
-		lines = append(lines, ui.Fit(th.Error.Render("ERROR reloading: "+s.flowErr.Error()+" ("+k.Refresh.Help().Key+" retries)"), w, 1))
-	}
-	hub := s.event.HubID
-	label := ui.OrDash(hub)
-	if s.hubName != "" {
-		label = s.hubName
-	}
-	lines = append(lines, done(hub != "", "1 Hub         "+label))
-	lines = append(lines, done(true, "2 Published   "+strings.ToLower(s.event.Status)))
-	choose := k.Edit.Help().Key + " to choose"
-	l, hasLink := s.currentLink()
-	linkText := "none: create one with " + k.Links.Help().Key + " on the event detail"
-	if hasLink {
-		linkText = fmt.Sprintf("%s [%s]  (%d of %d, %s)", l.Name, l.Type, s.link+1, len(s.links), choose)
-	}
-	lines = append(lines, done(hasLink, "3 Access link "+linkText))
-	typeText := "none"
-	if s.ttype < len(s.types) {
-		typeText = fmt.Sprintf("%s  (%d of %d, %s)", s.types[s.ttype].Label(), s.ttype+1, len(s.types), choose)
-	}
-	lines = append(lines, ui.Fit("    Ticket type "+typeText, w, 1))
-	opt := s.option()
-	optText := "not a recurring event: sessions optional"
-	if opt != "" {
-		optText = opt + ": " + api.RecurringOptionLabel(opt)
-	}
-	lines = append(lines, ui.Fit("    Registers   "+optText, w, 1))
-	n := len(s.chosenIDs())
-	sessText := fmt.Sprintf("%d of %d chosen (%s, %s all or none)", n, len(s.Items), k.Toggle.Help().Key, k.ToggleAll.Help().Key)
-	if opt == api.RecurringAllSessions {
-		sessText = fmt.Sprintf("all %d still to come", len(s.Items))
-	}
-	return append(lines, done(opt == "" || opt == api.RecurringAllSessions || n > 0, "4 Sessions    "+sessText))
-}
-
-// after is step 5 and the last registration's results.
-func (s *Screen) after() []string {
-	if s.event == nil {
-		return nil
-	}
-	th, w := s.Ctx.Theme, s.Width()
-	step5 := "5 Attendees   press " + s.Ctx.Keys.Add.Help().Key + " to enter emails and create tickets"
-	mark := th.Warning.Render("[ ] ")
-	switch why := s.blocked(); {
-	case why != "":
-		step5 = "5 Attendees   not yet: " + why
-	case s.summary != "" && !s.failed:
-		mark = th.Success.Render("[x] ")
-	}
-	lines := []string{ui.Fit(mark+step5, w, 1)}
-	if s.summary == "" {
-		return lines
-	}
-	st := th.Success
-	if s.failed {
-		st = th.Error
-	}
-	lines = append(lines, ui.Fit(st.Render(s.summary), w, 1))
-	for i, r := range s.results {
-		if i == maxResults {
-			lines = append(lines, ui.Fit(fmt.Sprintf("  ...and %d more", len(s.results)-i), w, 1))
-			break
-		}
-		st := th.Success
-		if !strings.HasPrefix(r, "OK") {
-			st = th.Error
-		}
-		lines = append(lines, ui.Fit("  "+st.Render(r), w, 1))
-	}
-	return lines
-}
-
-// maxResults bounds the per-email lines.
-const maxResults = 6
-
-// ShortHelp implements help.KeyMap.
-func (s *Screen) ShortHelp() []key.Binding { return s.Base.ShortHelp(s.actions()) }
-
-// FullHelp implements help.KeyMap.
-func (s *Screen) FullHelp() [][]key.Binding { return s.Base.FullHelp(s.actions()) }

@@ -4,6 +4,7 @@
 package transcribe
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -60,24 +61,24 @@ func WithDir(dir string) Option { return func(s *Screen) { s.dir = dir } }
 // Screen is the Transcribe section: the transcript is a table of segments
 // (time, speaker, text), the selected one's whole text below it.
 type Screen struct {
-	ctx     *ui.Context
+	ui.ScreenBase
 	tr      *api.Transcriber
 	samples []string
 	dir     string
 	spool   webhook.Spool // recordings received ("" Dir: none)
 	local   *time.Location
 
-	file, language string  // the last request
-	transcribing   ui.Task // the transcription in flight
+	file, language string // the last request
 	saving         ui.Task
-	busy           bool
 	err            error
 	result         *api.Transcript
 
-	table         table.Model
-	dialog        ui.Dialog
-	width, height int
+	table table.Model
 }
+
+// transcribing is the work in flight, as "Wait: ... is still in progress"
+// names it.
+const transcribing = "a transcription"
 
 // Columns of the segments table; the text takes the spare width.
 const (
@@ -93,7 +94,10 @@ func New(ctx *ui.Context, tr *api.Transcriber, opts ...Option) ui.Screen {
 	t.Keys = table.KeysFrom(ctx.Keys)
 	t.SetOrigin(0, 2) // under the heading and the info line
 	t.SetEmptyText("No speech in this file.")
-	s := &Screen{ctx: ctx, tr: tr, table: t, language: api.DefaultTranscribeLang, local: time.Local}
+	s := &Screen{tr: tr, table: t, language: api.DefaultTranscribeLang, local: time.Local}
+	k := t.Keys
+	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table,
+		Help: []key.Binding{k.Filter, k.Up, k.Down}, Nav: k.Navigation(), Body: s.onSegments})
 	s.setColumns(minSpeakerWidth)
 	for _, o := range opts {
 		o(s)
@@ -102,7 +106,7 @@ func New(ctx *ui.Context, tr *api.Transcriber, opts ...Option) ui.Screen {
 }
 
 func (s *Screen) setColumns(speakerW int) {
-	th := s.ctx.Theme
+	th := s.Ctx.Theme
 	s.table.SetColumns(
 		table.Column{Title: "Time", Width: stampWidth, Style: func(string) lipgloss.Style { return th.Muted }},
 		table.Column{Title: "Speaker", Width: speakerW},
@@ -121,9 +125,6 @@ func (s *Screen) Init() tea.Cmd {
 	return s.openForm()
 }
 
-// Close cancels the transcription in flight.
-func (s *Screen) Close() { s.transcribing.Stop() }
-
 func (s *Screen) openForm() tea.Cmd {
 	file, lang := new(string), new(string)
 	*file, *lang = s.file, s.language
@@ -134,7 +135,7 @@ func (s *Screen) openForm() tea.Cmd {
 	if len(s.samples) > 0 {
 		desc = "Samples: " + strings.Join(s.samples, " ")
 	}
-	f := ui.NewForm(s.ctx.Theme, "Transcribe an audio file",
+	f := ui.NewForm(s.Ctx.Theme, "Transcribe an audio file",
 		func() tea.Cmd { return s.start(strings.TrimSpace(*file), strings.TrimSpace(*lang)) },
 		huh.NewGroup(
 			huh.NewInput().Title("Audio file URL").Description(desc).Value(file).CharLimit(2048).
@@ -145,7 +146,7 @@ func (s *Screen) openForm() tea.Cmd {
 						Config: api.TranscribeConfig{Language: strings.TrimSpace(v)}}, "config.language")
 				}),
 		))
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
 // fieldProblem is the request validator's message for one field, so the
@@ -163,10 +164,10 @@ func fieldProblem(r api.TranscribeRequest, field string) error {
 }
 
 func (s *Screen) start(file, language string) tea.Cmd {
-	s.busy, s.err, s.file, s.language = true, nil, file, language
+	s.err, s.file, s.language = nil, file, language
 	tr := s.tr
 	req := api.TranscribeRequest{File: file, Config: api.TranscribeConfig{Language: language}}
-	return s.transcribing.Run(func(ctx context.Context) tea.Msg {
+	return s.Start(transcribing, func(ctx context.Context) tea.Msg {
 		t, err := tr.Transcribe(ctx, req)
 		return doneMsg{file: req.File, tr: t, err: err}
 	})
@@ -178,11 +179,11 @@ func (s *Screen) transcribeRecording(rec webhook.Recording) tea.Cmd {
 	if s.tr == nil {
 		return nil
 	}
-	s.dialog = ui.Dialog{} // the form Init opened gives way to the recording
-	s.dialog.SetSize(s.width, s.height)
-	s.busy, s.err, s.file = true, nil, rec.URL
+	s.Dialog = ui.Dialog{} // the form Init opened gives way to the recording
+	s.Dialog.SetSize(s.Width(), s.Height())
+	s.err, s.file = nil, rec.URL
 	tr := s.tr
-	return s.transcribing.Run(func(ctx context.Context) tea.Msg {
+	return s.Start(transcribing, func(ctx context.Context) tea.Msg {
 		path, t, err := webhook.TranscribeRecording(ctx, tr, rec)
 		return doneMsg{file: rec.URL, tr: t, err: err, srt: path}
 	})
@@ -201,31 +202,27 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return s, ui.Toast(ui.ToastSuccess, "Saved the transcript to "+msg.path)
 	}
-	if cmd, handled := s.dialog.Update(msg); handled {
-		return s, cmd
-	}
-	k, isKey := msg.(tea.KeyPressMsg)
-	if isKey && !s.table.Filtering() {
-		if cmd, handled := s.actions().Dispatch(k, &s.dialog, s.ctx); handled {
-			return s, cmd
+	return s, s.ScreenBase.Update(msg)
+}
+
+// onSegments moves over and filters the segments, once there are some.
+func (s *Screen) onSegments(msg tea.Msg) tea.Cmd {
+	if s.result == nil {
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, s.Ctx.Keys.Filter) && s.tr != nil {
+			return ui.Toast(ui.ToastInfo, "Nothing to filter yet: press n to transcribe a file")
 		}
-	}
-	if s.result == nil { // no segments to move over or filter
-		if isKey && key.Matches(k, s.ctx.Keys.Filter) && s.tr != nil {
-			return s, ui.Toast(ui.ToastInfo, "Nothing to filter yet: press n to transcribe a file")
-		}
-		return s, nil
+		return nil
 	}
 	var cmd tea.Cmd
 	s.table, cmd = s.table.Update(msg)
 	s.layout()
-	return s, cmd
+	return cmd
 }
 
 // onDone shows a transcript, or the error; a failure clears the previous
 // transcript and its filter, so nothing on screen belongs to another file.
 func (s *Screen) onDone(m doneMsg) tea.Cmd {
-	s.busy = false
+	s.Done()
 	if m.err != nil {
 		s.err, s.result = m.err, nil
 		s.table.SetRows(nil)
@@ -259,7 +256,7 @@ func span(seg api.Segment) string {
 
 // actions are what the section lets the user do.
 func (s *Screen) actions() ui.Actions {
-	k := s.ctx.Keys
+	k := s.Ctx.Keys
 	setUp := func() string {
 		if s.tr == nil {
 			return "Transcription is not set up: run evdesk login --ai"
@@ -267,19 +264,14 @@ func (s *Screen) actions() ui.Actions {
 		return ""
 	}
 	return ui.Actions{
-		{Key: k.New, Help: "new transcription", Run: s.openForm, Why: func() string {
-			if s.busy {
-				return "Wait: a transcription is still in progress"
-			}
-			return setUp()
-		}},
+		{Key: k.New, Help: "new transcription", Run: s.openForm, Why: func() string { return cmp.Or(s.NotBusy(), setUp()) }},
 		{Key: k.Save, Help: "save as text/SRT", Run: s.openSave, Why: func() string {
 			if s.result == nil && s.tr != nil {
 				return "Nothing to save yet: press n to transcribe a file"
 			}
 			return setUp()
 		}},
-		{Key: k.History, Help: "recordings received", Run: func() tea.Cmd { return ui.Push(newRecordings(s.ctx, s.spool, s.local)) },
+		{Key: k.History, Help: "recordings received", Run: func() tea.Cmd { return ui.Push(newRecordings(s.Ctx, s.spool, s.local)) },
 			Why: func() string {
 				if s.spool.Dir == "" {
 					return "No webhook listener keeps recordings for this console"
@@ -293,13 +285,13 @@ func (s *Screen) openSave() tea.Cmd {
 	path, format := new(string), new(string)
 	*format = transcript.FormatText
 	*path = filepath.Join(s.dir, "transcript-"+strings.TrimSuffix(filepath.Base(s.file), filepath.Ext(s.file))+".txt")
-	f := ui.NewForm(s.ctx.Theme, "Save the transcript",
+	f := ui.NewForm(s.Ctx.Theme, "Save the transcript",
 		func() tea.Cmd {
 			p := strings.TrimSpace(*path)
 			if *format == transcript.FormatSRT && filepath.Ext(p) == ".txt" {
 				p = strings.TrimSuffix(p, ".txt") + ".srt"
 			}
-			return s.dialog.Replace(s.ctx.Theme, p, func() tea.Cmd { return s.save(p, *format) })
+			return s.Dialog.Replace(s.Ctx.Theme, p, func() tea.Cmd { return s.save(p, *format) })
 		},
 		huh.NewGroup(
 			huh.NewSelect[string]().Title("Format").Options(
@@ -308,7 +300,7 @@ func (s *Screen) openSave() tea.Cmd {
 			huh.NewInput().Title("Save as").Description("Relative to the current folder; .txt becomes .srt for SRT.").
 				Value(path).Validate(checkSavePath),
 		))
-	return s.dialog.ShowForm(f)
+	return s.Dialog.ShowForm(f)
 }
 
 // save writes the transcript on screen to path in the background.
@@ -339,8 +331,7 @@ func checkSavePath(p string) error {
 
 // SetSize lays the screen out.
 func (s *Screen) SetSize(w, h int) {
-	s.width, s.height = w, h
-	s.dialog.SetSize(w, h)
+	s.ScreenBase.SetSize(w, h)
 	s.layout()
 }
 
@@ -352,24 +343,24 @@ func (s *Screen) layout() {
 	if s.table.Filtering() {
 		h++
 	}
-	s.table.SetSize(s.width, max(3, min(h, s.height-2-s.segmentHeight())))
+	s.table.SetSize(s.Width(), max(3, min(h, s.Height()-2-s.segmentHeight())))
 }
 
 // segmentHeight is the room under the table for the selected segment: a
 // rule, its time and speaker, and its text.
-func (s *Screen) segmentHeight() int { return min(8, max(4, (s.height-2)/4)) }
+func (s *Screen) segmentHeight() int { return min(8, max(4, (s.Height()-2)/4)) }
 
 // View renders the header, the info line, then the error or the segments
 // and the selected one in full.
 func (s *Screen) View() string {
-	th := s.ctx.Theme
+	th := s.Ctx.Theme
 	if s.tr == nil {
 		return s.noCredentials()
 	}
 	head := th.Title.Render("Transcribe")
 	var info string
 	switch {
-	case s.busy:
+	case s.Busy() != "":
 		head += th.Muted.Render("  transcribing " + s.file + "...")
 		info = th.Muted.Render("The service answers once the whole file is transcribed; press n to send another instead.")
 	case s.err != nil:
@@ -385,35 +376,35 @@ func (s *Screen) View() string {
 			info = th.Muted.Render("Press n to transcribe an audio file, h for the recordings webhooks brought.")
 		}
 	}
-	lines := []string{ui.Fit(head, s.width, 1), ui.Fit(info, s.width, 1)}
+	lines := []string{ui.Fit(head, s.Width(), 1), ui.Fit(info, s.Width(), 1)}
 	switch {
-	case s.err != nil && !s.busy:
-		msg := lipgloss.NewStyle().Width(max(s.width-2, 10)).Render(s.err.Error())
+	case s.err != nil && s.Busy() == "":
+		msg := lipgloss.NewStyle().Width(max(s.Width()-2, 10)).Render(s.err.Error())
 		lines = append(lines, th.Error.Render(msg))
 	case s.result != nil:
 		lines = append(lines, s.table.View(), s.segmentView())
 	}
-	return s.dialog.View(ui.Fit(strings.Join(lines, "\n"), s.width, s.height), s.width, s.height)
+	return s.Frame(ui.Fit(strings.Join(lines, "\n"), s.Width(), s.Height()))
 }
 
 // segmentView shows the selected segment whole: its time and speaker, and
 // its text wrapped to the width.
 func (s *Screen) segmentView() string {
-	th := s.ctx.Theme
+	th := s.Ctx.Theme
 	h := s.segmentHeight()
-	out := []string{th.Muted.Render(strings.Repeat("─", s.width))}
+	out := []string{th.Muted.Render(strings.Repeat("─", s.Width()))}
 	row, ok := s.table.Selected()
 	if !ok {
-		return ui.Fit(strings.Join(out, "\n"), s.width, h)
+		return ui.Fit(strings.Join(out, "\n"), s.Width(), h)
 	}
 	seg := s.result.Result.Segments[s.segmentIndex(row)]
 	out = append(out, th.Muted.Render(span(seg))+" "+th.Header.Render(seg.Speaker))
-	text := lipgloss.NewStyle().Width(max(s.width-2, 10)).Render(seg.Text)
+	text := lipgloss.NewStyle().Width(max(s.Width()-2, 10)).Render(seg.Text)
 	out = append(out, strings.Split(text, "\n")...)
 	if len(out) > h {
 		out = append(out[:h-1], th.Muted.Render("…"))
 	}
-	return ui.Fit(strings.Join(out, "\n"), s.width, h)
+	return ui.Fit(strings.Join(out, "\n"), s.Width(), h)
 }
 
 // segmentIndex is the segment a row shows (its ID is the index).
@@ -424,8 +415,8 @@ func (s *Screen) segmentIndex(r table.Row) int {
 
 // noCredentials explains how to make the section work.
 func (s *Screen) noCredentials() string {
-	th := s.ctx.Theme
-	profile := s.ctx.Profile
+	th := s.Ctx.Theme
+	profile := s.Ctx.Profile
 	if profile == "" {
 		profile = "default"
 	}
@@ -440,28 +431,14 @@ func (s *Screen) noCredentials() string {
 		"",
 		th.Muted.Render("In --demo the simulator's credentials are preset."),
 	}
-	return ui.Fit(lipgloss.NewStyle().Width(max(s.width, 20)).Render(strings.Join(text, "\n")), s.width, s.height)
+	return ui.Fit(lipgloss.NewStyle().Width(max(s.Width(), 20)).Render(strings.Join(text, "\n")), s.Width(), s.Height())
 }
 
-// CapturingInput is true while the form or the filter has the keyboard.
-func (s *Screen) CapturingInput() bool { return s.dialog.Open() || s.table.Filtering() }
-
-// CapturingBack is true while esc closes the form or clears the filter.
-func (s *Screen) CapturingBack() bool { return s.CapturingInput() || s.table.FilterText() != "" }
-
-// ShortHelp implements help.KeyMap.
+// ShortHelp is the base's, and nothing while the section is not set up
+// (the page says what to do).
 func (s *Screen) ShortHelp() []key.Binding {
-	switch {
-	case s.dialog.Open():
-		return s.dialog.ShortHelp()
-	case s.tr == nil, s.table.Filtering():
+	if s.tr == nil {
 		return nil
 	}
-	k := s.table.Keys
-	return append(s.actions().ShortHelp(), k.Filter, k.Up, k.Down)
-}
-
-// FullHelp implements help.KeyMap.
-func (s *Screen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{s.actions().FullHelp(), s.table.Keys.Navigation()}
+	return s.ScreenBase.ShortHelp()
 }

@@ -173,14 +173,20 @@ func Open(o Options) (*Desk, error) {
 	return d, nil
 }
 
+// lockRetry is the pause between tries of a journal another desk holds.
+const lockRetry = 50 * time.Millisecond
+
+// openJournal opens the journal, trying again for LockWait while another
+// desk holds it. The tries are counted, not timed: the desk's clock (Now)
+// may be a test's fixed one, and the lock is another process's, so the
+// pause between tries is real time whatever the clock says.
 func openJournal(o Options) (*scanqueue.Journal, error) {
-	deadline := time.Now().Add(o.LockWait)
-	for {
+	for tries := max(1, int(o.LockWait/lockRetry)); ; tries-- {
 		j, err := scanqueue.Open(o.Dir, o.EventID, o.SessionID, scanqueue.WithClock(o.Now))
-		if !errors.Is(err, scanqueue.ErrLocked) || time.Now().After(deadline) {
+		if !errors.Is(err, scanqueue.ErrLocked) || tries <= 1 {
 			return j, err
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(lockRetry)
 	}
 }
 

@@ -3,6 +3,7 @@ package venue
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"net"
@@ -432,5 +433,36 @@ func TestDeskWithoutTheRegistrantsListWorksByEmail(t *testing.T) {
 		if w == retryEvery {
 			t.Fatalf("a refused list is asked for again after %v", w)
 		}
+	}
+}
+
+// TestOpenWaitsForAJournalBeingLetGo: a desk opening a journal another
+// holds tries again while LockWait lasts, on a clock that never moves (the
+// desk's fixed clock does not decide how long it waits), and opens it once
+// it is let go; held for good, it says so.
+func TestOpenWaitsForAJournalBeingLetGo(t *testing.T) {
+	v := newVenue(t, sim.Options{})
+	dir := t.TempDir()
+	held, err := scanqueue.Open(dir, v.event, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Dir: dir, EventID: v.event, Name: "late", Client: v.client(1), CheckIn: v.client(1).Attendees.CheckIn,
+		Now: v.clk.Now, Local: time.UTC, Wait: untilWoken, LockWait: 2 * lockRetry}
+	if _, err := Open(o); !errors.Is(err, scanqueue.ErrLocked) {
+		t.Fatalf("held for good: %v, want ErrLocked", err)
+	}
+	opened := make(chan error, 1)
+	o.LockWait = time.Hour // tries until let go
+	go func() {
+		d, err := Open(o)
+		if err == nil {
+			err = d.Close()
+		}
+		opened <- err
+	}()
+	held.Close()
+	if err := <-opened; err != nil {
+		t.Fatalf("after the journal was let go: %v", err)
 	}
 }
