@@ -171,8 +171,9 @@ func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
 		t.Fatalf("exit status %s", st)
 	}
 
-	// A new server; the headless command sends what the desk left.
-	vars2, _ := startSim(t)
+	// The server back at its address (a journal belongs to its server);
+	// the headless command sends what the desk left.
+	vars2, _ := startSimWith(t, "--addr", strings.TrimSuffix(strings.TrimPrefix(vars["EVDESK_BASE_URL"], "http://"), "/v2"))
 	env2 := append(env, "EVDESK_BASE_URL="+vars2["EVDESK_BASE_URL"], "EVDESK_TOKEN="+vars2["EVDESK_TOKEN"])
 	out, err := runCLI(env2, "checkin", id, "-o", "json")
 	if err != nil {
