@@ -161,10 +161,15 @@ func (m *Model) comparer() func(i, j int) int {
 	return func(i, j int) int {
 		a, b := &keys[i], &keys[j]
 		var c int
-		if a.isNum || b.isNum {
+		switch { // compareKeys, with the usual cases inlined
+		case a.isNum || b.isNum:
 			c = compareKeys(a, b)
-		} else {
-			c = compareText(a, b)
+		case a.pre[0] != b.pre[0]:
+			c = cmp.Compare(a.pre[0], b.pre[0])
+		case a.pre[1] != b.pre[1]:
+			c = cmp.Compare(a.pre[1], b.pre[1])
+		default:
+			c = foldCompare(a.str, b.str)
 		}
 		if c != 0 {
 			return sign * c
@@ -379,9 +384,11 @@ func (m *Model) sortRows(s []int) []int {
 }
 
 // merge merges sorted b into sorted a in place, from the back. Each row of
-// b finds its place by a binary search and the rows of a after it move in
-// one copy, so a page costs its length times log n compares and one pass of
-// copying, however the pages interleave.
+// b finds its place in the rows of a not passed yet, and the rows of a after
+// it move in one copy, so a page costs about its length times log(n/its
+// length) compares and one pass of copying, however the pages interleave.
+// The search first steps back by the gap expected between two places (the
+// rows left over the rows of b left), then bisects within the last step.
 func (m *Model) merge(a, b []int) []int {
 	n := len(a)
 	a = grow(a, len(b))[:n+len(b)]
@@ -389,8 +396,13 @@ func (m *Model) merge(a, b []int) []int {
 	hi, end := n, len(a) // a[:hi] not moved yet; a[end:] final
 	for j := len(b) - 1; j >= 0; j-- {
 		x := b[j]
-		lo, k := 0, hi // the first of a[:hi] after x
-		for lo < k {
+		step := max(1, hi/(j+1))
+		lo, k := hi, hi // the first of a[:hi] after x is in a[lo:k+1]
+		for lo > 0 && c(a[lo-1], x) > 0 {
+			k = lo - 1
+			lo = max(0, lo-step)
+		}
+		for lo < k { // bisect a[lo:k]: the first after x, or k
 			mid := int(uint(lo+k) >> 1)
 			if c(a[mid], x) > 0 {
 				k = mid
