@@ -179,19 +179,22 @@ func (m *Model) comparer() func(i, j int) int {
 }
 
 func (m *Model) cell(i, col int) string {
-	if c := m.store.cellsOf(i); col < len(c) {
+	if c := m.rows[i].Cells; col < len(c) {
 		return c[col]
 	}
 	return ""
 }
 
 // SetRows replaces every row, keeping the filter, the sort and (when the row
-// is still there) the cursor's row. The table copies the rows (store.go), so
-// the caller may reuse them.
+// is still there) the cursor's row. The table keeps rows as they are (it
+// copies them only before it changes one), so the caller must not change
+// them afterwards.
 func (m *Model) SetRows(rows []Row) {
 	keep := m.mark()
-	m.store.reset()
-	m.dead, m.keys = m.dead[:0], m.keys[:0]
+	if m.shared {
+		m.rows, m.shared = nil, false // the caller's array: never written
+	}
+	m.rows, m.dead, m.keys = m.rows[:0], m.dead[:0], m.keys[:0]
 	m.hay.reset()
 	m.order.reset()
 	m.filtered.reset()
@@ -215,11 +218,12 @@ func (m *Model) AppendRows(rows []Row) {
 }
 
 func (m *Model) appendRows(rows []Row) {
-	if m.store.len() == 0 && m.adopt(rows) {
+	if len(m.rows) == 0 && m.adopt(rows) {
 		return
 	}
-	first := m.store.len()
-	m.store.grow(rows)
+	m.own()
+	first := len(m.rows)
+	m.rows = grow(m.rows, len(rows))
 	if m.sortCol >= 0 {
 		m.keys = grow(m.keys, len(rows))
 	}
@@ -231,42 +235,48 @@ func (m *Model) appendRows(rows []Row) {
 			if i < first {
 				m.replace(i, r)
 			} else { // twice in this batch: not placed yet, overwrite
-				m.store.set(i, r)
+				m.rows[i] = r
 				m.derive(i)
 			}
 			continue
 		}
-		i := m.store.add(r)
-		m.byID[r.ID] = i
-		m.derive(i)
+		m.byID[r.ID] = len(m.rows)
+		m.rows = append(m.rows, r)
+		m.derive(len(m.rows) - 1)
 		m.live++
 	}
 	m.place(first)
 }
 
-// adopt takes a whole load into an empty table as it comes, when no ID
-// comes twice in it. A load in arrival order with no filter is taken without
+// adopt takes a whole load into an empty table as it is, when no ID comes
+// twice in it. A load in arrival order with no filter is adopted without
 // that check, which would be most of its cost: rows sharing an ID are
 // folded into one when the table first needs the IDs (settleIDs).
 func (m *Model) adopt(rows []Row) bool {
 	plain := m.sortCol < 0 && !m.desc && !m.grouped && m.query == "" && m.where == nil
-	m.store.load(rows)
-	if !plain && !distinctIDs(m.store.ids) {
-		m.store.reset()
+	if !plain && !distinctIDs(rows) {
 		return false
 	}
+	m.rows, m.shared = rows[:len(rows):len(rows)], true // an append copies
 	m.live = len(rows)
 	m.unindex()
 	m.unchecked = plain && len(rows) > 1
 	if m.sortCol >= 0 || m.grouped {
 		m.keys = slices.Grow(m.keys, len(rows))
 		m.groupOf = slices.Grow(m.groupOf, len(rows))
-		for i := range m.store.len() {
+		for i := range m.rows {
 			m.derive(i)
 		}
 	}
 	m.place(0)
 	return true
+}
+
+// own makes the rows the table's own before it changes one.
+func (m *Model) own() {
+	if m.shared {
+		m.rows, m.shared = slices.Clone(m.rows), false
+	}
 }
 
 // isDead reports whether row i was removed.
@@ -275,10 +285,10 @@ func (m *Model) isDead(i int) bool { return i < len(m.dead) && m.dead[i] }
 // kill marks row i removed, growing the removal marks on first use.
 func (m *Model) kill(i int) {
 	if len(m.dead) <= i {
-		m.dead = append(m.dead, make([]bool, m.store.len()-len(m.dead))...)
+		m.dead = append(m.dead, make([]bool, len(m.rows)-len(m.dead))...)
 	}
 	m.dead[i] = true
-	m.store.drop(i)
+	m.rows[i] = Row{}
 	m.hay.drop(i)
 	m.live--
 }
@@ -287,12 +297,12 @@ func (m *Model) kill(i int) {
 // filter text (once the hay covers it), its sort key and its group. i may be
 // the newest row.
 func (m *Model) derive(i int) {
-	m.hay.set(i, m.store.cellsOf(i))
+	m.hay.set(i, m.rows[i].Cells)
 	if m.sortCol >= 0 {
 		m.keys = setAt(m.keys, i, makeKey(m.cell(i, m.sortCol)))
 	}
 	if m.grouped {
-		m.groupOf = setAt(m.groupOf, i, m.groups.rankOf(m.store.group(i)))
+		m.groupOf = setAt(m.groupOf, i, m.groups.rankOf(m.rows[i].Group))
 	}
 }
 
@@ -322,14 +332,14 @@ func (m *Model) arrival() bool { return m.sortCol < 0 && !m.desc && !m.grouped }
 // place puts the rows from first on into the order and, when they pass the
 // filter, into the view.
 func (m *Model) place(first int) {
-	n := m.store.len() - first
+	n := len(m.rows) - first
 	if m.order.len() == 0 { // a one-shot load: the new rows are the whole order
 		m.reorder()
 		return
 	}
-	added := m.sortRows(appendRange(make([]int, 0, n), first, m.store.len()))
+	added := m.sortRows(appendRange(make([]int, 0, n), first, len(m.rows)))
 	if m.order.ident && m.order.n == first && m.follows(added) {
-		m.order.toRange(m.store.len()) // still every row, in arrival order
+		m.order.toRange(len(m.rows)) // still every row, in arrival order
 	} else {
 		m.order.set(m.merge(m.order.ints(), added))
 	}
@@ -423,8 +433,9 @@ func (m *Model) UpdateRow(r Row) bool {
 }
 
 func (m *Model) replace(i int, r Row) {
+	m.own()
 	if m.sortCol < 0 && !m.grouped { // arrival order: the row keeps its place
-		m.store.set(i, r)
+		m.rows[i] = r
 		m.derive(i)
 		if m.filters() {
 			p, ok := m.positionOf(&m.filtered, i), m.matches(i)
@@ -439,7 +450,7 @@ func (m *Model) replace(i int, r Row) {
 	}
 	m.order.set(m.remove(m.order.ints(), i))
 	m.filtered.set(m.remove(m.filtered.list, i))
-	m.store.set(i, r)
+	m.rows[i] = r
 	m.derive(i)
 	m.order.set(m.insertSorted(m.order.list, i))
 	if m.filters() && m.matches(i) {
@@ -458,6 +469,7 @@ func (m *Model) RemoveRow(id string) bool {
 		keep.id = "" // stay at the same position: the next row
 	}
 	delete(m.byID, id)
+	m.own()
 	m.order.set(m.remove(m.order.ints(), i))
 	m.filtered.set(m.remove(m.filtered.list, i))
 	m.kill(i)
@@ -495,8 +507,8 @@ func (m *Model) resort() {
 	keep := m.mark()
 	m.keys = m.keys[:0]
 	if m.sortCol >= 0 {
-		m.keys = slices.Grow(m.keys, m.store.len())
-		for i := range m.store.len() {
+		m.keys = slices.Grow(m.keys, len(m.rows))
+		for i := range m.rows {
 			m.keys = append(m.keys, makeKey(m.cell(i, m.sortCol)))
 		}
 	}
@@ -508,11 +520,11 @@ func (m *Model) resort() {
 // reorder builds the order of every live row, then the filter. In arrival
 // order, or when the rows come sorted, the order is the range of the rows.
 func (m *Model) reorder() {
-	if m.live == m.store.len() && (m.arrival() || m.inOrder()) {
-		m.order.toRange(m.store.len())
+	if m.live == len(m.rows) && (m.arrival() || m.inOrder()) {
+		m.order.toRange(len(m.rows))
 	} else {
 		s := slices.Grow(m.order.spare(), m.live)
-		for i := range m.store.len() {
+		for i := range m.rows {
 			if !m.isDead(i) {
 				s = append(s, i)
 			}
@@ -525,7 +537,7 @@ func (m *Model) reorder() {
 // inOrder reports whether the rows, in arrival order, are in display order.
 func (m *Model) inOrder() bool {
 	c := m.comparer()
-	for i := 1; i < m.store.len(); i++ {
+	for i := 1; i < len(m.rows); i++ {
 		if c(i-1, i) > 0 {
 			return false
 		}

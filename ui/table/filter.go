@@ -8,7 +8,7 @@ import (
 
 // matches reports whether row i passes the applied filter.
 func (m *Model) matches(i int) bool {
-	if m.where != nil && !m.where(m.store.row(i)) {
+	if m.where != nil && !m.where(m.rows[i]) {
 		return false
 	}
 	return m.matchesQuery(i)
@@ -20,7 +20,7 @@ func (m *Model) matchesQuery(i int) bool {
 		return true
 	}
 	if !m.hay.covers(i) {
-		m.hay.cover(&m.store)
+		m.hay.cover(m.rows)
 	}
 	return bytes.Contains(m.hay.of(i), m.needle)
 }
@@ -32,7 +32,7 @@ func (m *Model) matchesQuery(i int) bool {
 func (m *Model) Count(keep func(Row) bool) int {
 	n := 0
 	for p := range m.order.len() {
-		if i := m.order.at(p); (keep == nil || keep(m.store.row(i))) && m.matchesQuery(i) {
+		if i := m.order.at(p); (keep == nil || keep(m.rows[i])) && m.matchesQuery(i) {
 			n++
 		}
 	}
@@ -62,7 +62,7 @@ func (m *Model) applyFilter(raw string) {
 	narrowing := m.query != "" && strings.Contains(q, m.query)
 	m.query, m.needle = q, []byte(q)
 	if narrowing {
-		m.hay.cover(&m.store)       // done already, as the previous query needed it
+		m.hay.cover(m.rows)         // done already, as the previous query needed it
 		kept := m.filtered.list[:0] // in place: writes never pass reads
 		for _, i := range m.filtered.list {
 			if bytes.Contains(m.hay.of(i), m.needle) {

@@ -50,13 +50,13 @@ func (m *Model) SetGrouped(on bool) {
 	m.groups.reset()
 	m.groupOf = m.groupOf[:0]
 	if on {
-		m.groupOf = slices.Grow(m.groupOf, m.store.len())
-		for i := range m.store.len() {
+		m.groupOf = slices.Grow(m.groupOf, len(m.rows))
+		for i, r := range m.rows {
 			if m.isDead(i) { // never shown; must not claim a place for ""
 				m.groupOf = append(m.groupOf, 0)
 				continue
 			}
-			m.groupOf = append(m.groupOf, m.groups.rankOf(m.store.group(i)))
+			m.groupOf = append(m.groupOf, m.groups.rankOf(r.Group))
 		}
 	}
 	m.resort()

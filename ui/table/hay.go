@@ -30,18 +30,18 @@ func (h *hay) reset() {
 }
 
 // cover builds the text of every row not covered yet.
-func (h *hay) cover(s *store) {
-	first := len(h.spans)
+func (h *hay) cover(rows []Row) {
+	rows = rows[len(h.spans):]
 	size := 0
-	for i := first; i < s.len(); i++ {
-		for _, c := range s.cellsOf(i) {
+	for _, r := range rows {
+		for _, c := range r.Cells {
 			size += len(c) + 1
 		}
 	}
 	h.buf = slices.Grow(h.buf, size) // sized once for the lot
-	h.spans = slices.Grow(h.spans, s.len()-first)
-	for i := first; i < s.len(); i++ {
-		h.spans = append(h.spans, h.write(s.cellsOf(i)))
+	h.spans = slices.Grow(h.spans, len(rows))
+	for _, r := range rows {
+		h.spans = append(h.spans, h.write(r.Cells))
 	}
 }
 

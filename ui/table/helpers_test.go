@@ -77,7 +77,7 @@ func visibleIDs(m Model) []string {
 	ids := make([]string, m.visible().len())
 	for p := range m.visible().len() {
 		i := m.visible().at(p)
-		ids[p] = m.store.ids[i]
+		ids[p] = m.rows[i].ID
 	}
 	return ids
 }

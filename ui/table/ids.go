@@ -36,18 +36,19 @@ func (m *Model) index() {
 		clear(m.byID)
 	}
 	folded := false
-	for i, id := range m.store.ids {
+	for i, r := range m.rows {
 		if m.isDead(i) {
 			continue
 		}
-		if j, twice := m.byID[id]; twice {
-			m.store.set(j, m.store.row(i))
+		if j, twice := m.byID[r.ID]; twice {
+			m.own()
+			m.rows[j] = r
 			m.derive(j)
 			m.kill(i)
 			folded = true
 			continue
 		}
-		m.byID[id] = i
+		m.byID[r.ID] = i
 	}
 	m.indexed, m.unchecked = true, false
 	if folded {
@@ -59,7 +60,7 @@ func (m *Model) index() {
 // settleIDs folds rows sharing an ID in an unchecked load, before a sort,
 // filter or grouping reads every row anyway.
 func (m *Model) settleIDs() {
-	if m.unchecked && !distinctIDs(m.store.ids) {
+	if m.unchecked && !distinctIDs(m.rows) {
 		m.index()
 	}
 	m.unchecked = false
@@ -72,30 +73,30 @@ func (m *Model) unindex() { m.indexed = false }
 // else through the index, else (rather than build the index for one lookup)
 // by a scan.
 func (m *Model) find(k mark) (int, bool) {
-	if k.row < m.store.len() && !m.isDead(k.row) && m.store.ids[k.row] == k.id {
+	if k.row < len(m.rows) && !m.isDead(k.row) && m.rows[k.row].ID == k.id {
 		return k.row, true
 	}
 	if m.indexed {
 		i, ok := m.byID[k.id]
 		return i, ok
 	}
-	i := slices.Index(m.store.ids, k.id)
+	i := slices.IndexFunc(m.rows, func(r Row) bool { return r.ID == k.id })
 	return i, i >= 0 && !m.isDead(i)
 }
 
 // distinctIDs reports whether no ID comes twice. Each ID's hash sets a bit
 // in a bitset with at least eight bits a row, which stays in cache; only the
 // few IDs whose bit is hit twice are compared exactly.
-func distinctIDs(ids []string) bool {
-	if len(ids) < 2 {
+func distinctIDs(rows []Row) bool {
+	if len(rows) < 2 {
 		return true
 	}
-	size := uint64(1) << max(6, bits.Len(uint(len(ids)))+3)
+	size := uint64(1) << max(6, bits.Len(uint(len(rows)))+3)
 	seen, twice := make([]uint64, size/64), make([]uint64, size/64)
 	seed := maphash.MakeSeed()
 	hits := 0
-	for _, id := range ids {
-		h := maphash.String(seed, id) & (size - 1)
+	for _, r := range rows {
+		h := maphash.String(seed, r.ID) & (size - 1)
 		w, b := h/64, uint64(1)<<(h%64)
 		if seen[w]&b != 0 {
 			twice[w] |= b
@@ -107,15 +108,15 @@ func distinctIDs(ids []string) bool {
 		return true
 	}
 	suspects := make(map[string]bool, 2*hits)
-	for _, id := range ids {
-		h := maphash.String(seed, id) & (size - 1)
+	for _, r := range rows {
+		h := maphash.String(seed, r.ID) & (size - 1)
 		if twice[h/64]&(uint64(1)<<(h%64)) == 0 {
 			continue
 		}
-		if suspects[id] {
+		if suspects[r.ID] {
 			return false
 		}
-		suspects[id] = true
+		suspects[r.ID] = true
 	}
 	return true
 }

@@ -43,7 +43,9 @@ type Model struct {
 	// Keys are this table's bindings; change them per instance if needed.
 	Keys KeyMap
 
-	store store // the rows, in arrival order; a removed row keeps its slot
+	rows []Row // arrival order; a removed row keeps its slot
+	// shared: rows is the caller's array, copied before any change (own)
+	shared bool
 	hay    hay    // per row: the lower-case text the filter scans (hay.go)
 	dead   []bool // per row, up to the last removal: removed (isDead)
 
@@ -165,7 +167,7 @@ func (m Model) Selected() (Row, bool) {
 	if m.cursor < 0 || m.cursor >= m.visible().len() {
 		return Row{}, false
 	}
-	return m.store.row(m.visible().at(m.cursor)), true
+	return m.rows[m.visible().at(m.cursor)], true
 }
 
 // NearEnd reports whether the cursor is within one screenful of the last
