@@ -504,6 +504,10 @@ func TestAnUnreachableServerSaysSo(t *testing.T) {
 	r.Says("LOAD FAILED: list events: cannot reach 127.0.0.1:1: connection refused (3 attempts)")
 	r.Contains("load failed", "ERROR: load failed")
 	r.Lacks("No events here", "loading...")
+	// No listing was read: no count is 0, and the failure is the events',
+	// not the upcoming listing's (the first one asked for).
+	r.Contains("1 All ? 2 Upcoming ? 3 Draft ? 4 Past ? 5 Cancelled ?", "Loading events failed")
+	r.Lacks("All 0", "Loading upcoming")
 	r.Golden("unreachable_80x24")
 	r.Press("E")
 	r.Says("Server 127.0.0.1:1", "Cause connection refused", "Attempts 3")
