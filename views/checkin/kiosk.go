@@ -16,9 +16,12 @@ import (
 
 // kiosk keeps a desk on screen until a supervisor unlocks it: the kiosk
 // key (a chord no scanner types) opens a PIN prompt, and the PIN (digits
-// only) unlocks. A scan typed into the prompt is never taken for a PIN
-// attempt: the first character that is not a digit closes the prompt, and
-// the scan it cut short is refused whole when its Enter comes.
+// only) unlocks. A scan is never taken for a PIN attempt: while the
+// prompt is open the shell tells a scanner's keys from a person's
+// (ui.KeyJudge), and a scan closes the prompt and is read whole, digits
+// first included. A person's key that is not a digit closes the prompt
+// too; should it be a scan the shell took for a person's (a slow
+// scanner), its start went to the prompt, and it is refused at its Enter.
 type kiosk struct {
 	pin       string
 	locked    bool
@@ -82,6 +85,23 @@ func kioskLockedText(k key.Binding) string {
 // interrupt closes the prompt because a scan came into it.
 func (k *kiosk) interrupt() {
 	k.prompting, k.typed, k.garbled = false, nil, true
+}
+
+// JudgesKeys asks the shell to tell a scanner's keys from a person's while
+// the PIN prompt is open (ui.KeyJudge).
+func (d *Desk) JudgesKeys() bool { return d.kiosk != nil && d.kiosk.prompting }
+
+// onScannedKey takes a key the shell knows a scanner typed: over the PIN
+// prompt it closes the prompt (what a person typed there is dropped) and
+// starts the scan, which is then read as at any time.
+func (d *Desk) onScannedKey(k tea.KeyPressMsg) (ui.Screen, tea.Cmd) {
+	var note tea.Cmd
+	if d.kiosk != nil && d.kiosk.prompting {
+		d.kiosk.prompting, d.kiosk.typed = false, nil
+		note = ui.Toast(ui.ToastInfo, "A scan came in: the PIN prompt closed ("+d.keys.Kiosk.Help().Key+" opens it again)")
+	}
+	s, cmd := d.Update(k)
+	return s, tea.Batch(note, cmd)
 }
 
 // onKioskKey handles the kiosk key and the PIN prompt; handled is false for
