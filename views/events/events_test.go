@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
@@ -573,4 +574,38 @@ func TestPaletteOffersNoMoves(t *testing.T) {
 		r.Type(move)
 		r.Lacks("> " + move)
 	}
+}
+
+// deskStub stands for the check-in desk the console opens from an event.
+type deskStub struct{}
+
+func (d *deskStub) Title() string                       { return "Desk" }
+func (d *deskStub) Init() tea.Cmd                       { return nil }
+func (d *deskStub) Update(tea.Msg) (ui.Screen, tea.Cmd) { return d, nil }
+func (d *deskStub) View() string                        { return "THE DESK" }
+func (d *deskStub) SetSize(int, int)                    {}
+func (d *deskStub) ShortHelp() []key.Binding            { return nil }
+func (d *deskStub) FullHelp() [][]key.Binding           { return nil }
+
+// The desk on a draft asks first (nobody can be registered, so it has
+// nobody to check in), and the previous screen's note does not follow onto
+// it; on a published event it opens at once.
+func TestTheDeskOnADraftAsksFirst(t *testing.T) {
+	srv := viewtest.NewServerWith(t, nil)
+	deps := views.Env{Client: srv.Client(t, sim.DemoToken), Now: func() time.Time { return testNow }, Local: time.UTC,
+		CheckInDesk: func(c *ui.Context, id, name string) ui.Screen { return &deskStub{} }}
+	r := viewtest.OpenContext(t, viewtest.Context(), "Events", 100, 30, func(c *ui.Context) ui.Screen { return NewList(c, deps) })
+	r.Press("3", "enter")
+	r.Contains("DRAFT")
+	r.Press("b") // a why-not: the draft is no conference
+	r.Contains("Exhibitors: only conference")
+	r.Press("i")
+	r.Says("is a draft: nobody can register before it is published, so the desk has nobody to check in", "Open the desk anyway?")
+	r.Lacks("THE DESK")
+	r.Press("y")
+	r.Contains("THE DESK")
+	r.Lacks("Exhibitors: only conference", "Open the desk anyway?")
+	r.Press("esc", "esc", "2", "enter", "i")
+	r.Contains("THE DESK")
+	r.Lacks("anyway?")
 }
