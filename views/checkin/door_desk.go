@@ -274,7 +274,7 @@ func (d *Desk) showWalkInForm(w walkin.Walkin) tea.Cmd {
 		for i, ss := range s.Sessions {
 			label := sanitize.Line(ss.Name)
 			if !ss.Start.IsZero() {
-				label = ss.Start.In(d.deps.Local).Format("Mon 02 Jan 15:04") + "  " + label
+				label = ui.ZoneTime(ss.Start, ss.Zone, d.deps.Local) + "  " + label
 			}
 			opts[i] = huh.NewOption(label, ss.ID).Selected(slices.Contains(f.sessions, ss.ID))
 		}
