@@ -558,9 +558,16 @@ func TestDetailHintsShowWhatFits(t *testing.T) {
 	r.Press("2", "enter")
 	r.Contains("UPCOMING")
 	r.Contains("o co-editors", "m emails", "O open the event page", "l access links", "b booths", "t tickets")
+	// At 140 columns what can be done comes first: publishing and deleting
+	// a draft, which a published event cannot, give way (? lists them).
+	r = newRig(t, 140, 30)
+	r.Press("2", "enter")
+	r.Contains("c cancel event", "d duplicate", "e edit", "o co-editors", "m emails", "l access links", "t tickets", "…")
+	r.Lacks("p publish", "x delete draft")
 	r = newRig(t, 80, 24)
 	r.Press("2", "enter")
-	r.Contains("p publish", "…")
+	r.Contains("c cancel event", "…")
+	r.Lacks("p publish")
 }
 
 // The palette offers actions, not moves: no "up" or "page down".
