@@ -474,7 +474,7 @@ func (d *Desk) submit(raw string) tea.Cmd {
 		for _, tok := range splitScans(text) {
 			f, err := roster.Resolve(d.rost.Roster, tok)
 			if err != nil {
-				d.push(refusal(now, tok, err, d.rost, d.deps.Local))
+				d.push(d.forKiosk(refusal(now, tok, err, d.rost, d.deps.Local)))
 				ring = true
 				continue
 			}

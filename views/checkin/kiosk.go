@@ -172,6 +172,15 @@ func (d *Desk) onKioskKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
+// forKiosk words a refused scan for the public at a locked kiosk without
+// search: the remedy is theirs to take, not the staff's search.
+func (d *Desk) forKiosk(e entry) entry {
+	if e.kind == kindUnknownTicket && d.kioskLocked() && !d.deps.KioskSearch {
+		e.msg = "nothing was sent: type your email instead, or ask at the desk"
+	}
+	return e
+}
+
 // kioskLine is the PIN prompt, drawn in place of the scan input.
 func (d *Desk) kioskLine() string {
 	t := d.ctx.Theme

@@ -71,7 +71,8 @@ func TestKioskPromptGivesWayToAScan(t *testing.T) {
 	r.Send(ctrl('k'))
 	r.Burst("246813", "enter")
 	r.Lacks("PIN > ", "Kiosk unlocked", "Wrong PIN")
-	r.Contains("ticket 246813")
+	r.Contains("ticket 246813", "nothing was sent: type your email instead, or ask at the desk")
+	r.Lacks("ctrl+f") // no search at this kiosk
 	if !r.desk().kiosk.locked || r.desk().kiosk.wrong != 0 {
 		t.Fatalf("a scanned code acted as a PIN: %+v", r.desk().kiosk)
 	}
