@@ -77,6 +77,15 @@ func TestKioskPromptGivesWayToAScan(t *testing.T) {
 		t.Fatalf("a scanned code acted as a PIN: %+v", r.desk().kiosk)
 	}
 
+	// A person who rolls the PIN's last digits into Enter faster than the
+	// shell holds a key types a short run: it ends the PIN.
+	r.Send(ctrl('k'))
+	r.Type("2468")
+	r.Burst("13", "enter")
+	r.Contains("Kiosk unlocked")
+	r.Send(ctrl('k'))
+	r.Contains("Kiosk locked")
+
 	// A scan the shell took for a person's keys (a slow scanner) gave its
 	// digits to the prompt: the rest is refused at its Enter, never sent.
 	r.Send(ctrl('k'))
