@@ -60,15 +60,7 @@ func TestScansIntoTheWalkInFormAreRecordedAtTheDesk(t *testing.T) {
 	tm.scan(second, "KPEnter")
 	tm.keys("-l", "ly")
 	tm.waitText("Walk-in: register and check in", "> Wally")
-	tm.keys("Enter")
-	tm.keys("-l", "Inn")
-	tm.keys("Enter")
-	tm.keys("-l", "Contoso")
-	tm.keys("Enter")
-	tm.waitText(who)
-	tm.keys("Enter") // the address, as filled in
-	tm.waitText("Ticket type")
-	tm.keys("Enter") // the first ticket type
+	tm.fillWalkIn("", "Inn", "Contoso", who)
 	tm.waitText("[OK] CHECKED IN", "Wally Inn (Contoso)")
 	tm.waitText("This desk today 3", "Pending 0")
 	tm.keys("C-c")
