@@ -229,3 +229,23 @@ func TestAScanIntoTheKioskPromptIsRecorded(t *testing.T) {
 		t.Fatalf("locked %v, wrong PINs %d", r.desk().kiosk.locked, r.desk().kiosk.wrong)
 	}
 }
+
+// A kiosk that takes walk-ins (walk_ins = true) puts the form before the
+// public: a scan while it is open is the next person's check-in, recorded
+// at the desk, and nothing of it reaches the form.
+func TestAKioskWalkInFormTakesNoScan(t *testing.T) {
+	r := newRig(t, withSize(80, 24), withKioskPIN("246813"), withExtras(views.Extras{WalkIns: true}))
+	r.settle("ONLINE")
+	r.scan("kiosk.walker@example.org")
+	r.settle("NOT REGISTERED")
+	r.Send(fkey(5))
+	r.Contains("Walk-in: register and check in", "First name")
+	next := r.registered(42)
+	r.Burst(next, "enter")
+	r.settle("Scan recorded at the desk")
+	r.Contains("Walk-in: register and check in")
+	r.Lacks(next) // neither in the form nor, at a kiosk, on screen whole
+	if r.checkIns(next) != 1 {
+		t.Fatalf("the scan was checked in %d times", r.checkIns(next))
+	}
+}
