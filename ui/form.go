@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -9,7 +8,6 @@ import (
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui/internal/teax"
 	"github.com/evdesk/evdesk/ui/timer"
 )
@@ -258,11 +256,7 @@ func (f *Form) asking() bool {
 func (f *Form) withNotes(body string) string {
 	var lines []string
 	if f.notTyped != "" {
-		n := len([]rune(f.notTyped))
-		text := fmt.Sprintf("! NOT TYPED: %d characters came at once, faster than a person types "+
-			"(a barcode scanner, a typing tool, or a paste without bracketed paste), so they were not typed here: %q. "+
-			"Type them, or paste with the terminal's paste.", n, sanitize.Line(f.notTyped))
-		lines = append(lines, WrapWords(text, f.width)...)
+		lines = append(lines, WrapWords(notTypedNote(f.notTyped), f.width)...)
 	}
 	if f.hasty && f.asking() {
 		lines = append(lines, WrapWords("! "+hastyHint, f.width)...)

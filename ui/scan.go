@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui/timer"
 )
 
@@ -308,6 +309,14 @@ func textOf(msgs []tea.Msg) string {
 		}
 	}
 	return b.String()
+}
+
+// notTypedNote is what a field says of a burst not typed into it (text,
+// sanitised here).
+func notTypedNote(text string) string {
+	return fmt.Sprintf("! NOT TYPED: %d characters came at once, faster than a person types "+
+		"(a barcode scanner, a typing tool, or a paste without bracketed paste), so they were not typed here: %q. "+
+		"Type them, or paste with the terminal's paste.", len([]rune(text)), sanitize.Line(text))
 }
 
 // notTypedMax bounds what a NotTypedMsg carries, in runes.

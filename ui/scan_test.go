@@ -210,6 +210,9 @@ func TestAScanOutsideTheDeskActsNowhere(t *testing.T) {
 	if h.app.palette() == nil || h.app.palette().input.Value() != "" {
 		t.Fatalf("the scan reached the palette: open %v", h.app.palette() != nil)
 	}
+	if !strings.Contains(uitest.Words(h.plain()), `not typed here: "dana.cole@example.com"`) {
+		t.Fatalf("the palette does not say what it did not take:\n%s", h.plain())
+	}
 	h.press("esc")
 
 	// A pasted scan (a line and its break) goes nowhere; a person's paste
