@@ -256,7 +256,7 @@ func (f *Form) asking() bool {
 func (f *Form) withNotes(body string) string {
 	var lines []string
 	if f.notTyped != "" {
-		lines = append(lines, WrapWords(notTypedNote(f.notTyped), f.width)...)
+		lines = append(lines, WrapWords(NotTypedNote(f.notTyped), f.width)...)
 	}
 	if f.hasty && f.asking() {
 		lines = append(lines, WrapWords("! "+hastyHint, f.width)...)

@@ -222,7 +222,7 @@ func (a *App) paletteView(p *commandPalette, w, h int) string {
 	rows := max(3, min(12, h-6))
 	lines := []string{p.input.View(), ""}
 	if a.notTyped != "" { // a burst the palette did not take, until a person's key
-		for _, l := range wrapWords(notTypedNote(a.notTyped), width-4) {
+		for _, l := range wrapWords(NotTypedNote(a.notTyped), width-4) {
 			lines = append(lines, th.Error.Render(l))
 		}
 		lines = append(lines, "")

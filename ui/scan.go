@@ -311,9 +311,9 @@ func textOf(msgs []tea.Msg) string {
 	return b.String()
 }
 
-// notTypedNote is what a field says of a burst not typed into it (text,
+// NotTypedNote is what a field says of a burst not typed into it (text,
 // sanitised here).
-func notTypedNote(text string) string {
+func NotTypedNote(text string) string {
 	return fmt.Sprintf("! NOT TYPED: %d characters came at once, faster than a person types "+
 		"(a barcode scanner, a typing tool, or a paste without bracketed paste), so they were not typed here: %q. "+
 		"Type them, or paste with the terminal's paste.", len([]rune(text)), sanitize.Line(text))
