@@ -177,6 +177,9 @@ func (b *ScreenBase) ConfirmQuit() string { return b.Dialog.QuitReason() }
 // keyboard.
 func (b *ScreenBase) CapturingInput() bool { return b.Dialog.Open() || b.filtering() }
 
+// Asking reports whether the dialog asks a yes/no question (Asker).
+func (b *ScreenBase) Asking() bool { return b.Dialog.Asking() }
+
 // CapturingBack is true while esc means something here: it closes a
 // dialog, clears the list's filter, or is one of the actions.
 func (b *ScreenBase) CapturingBack() bool {

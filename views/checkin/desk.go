@@ -180,6 +180,18 @@ func (d *Desk) CapturingInput() bool { return true }
 // the shell brings them here from under its own panels (ui.ScanTaker).
 func (d *Desk) TakesScans() bool { return true }
 
+// SortsScans is true while a form, the search or the kiosk's PIN prompt
+// is open over the scan input: the shell then tells a scanner's keys from
+// a person's, so a scan is recorded as a scan (ui.ScanMsg, onScanned) and
+// never typed into the form, and the person's keys go to the form.
+func (d *Desk) SortsScans() bool {
+	return d.door.dialog.Open() || d.searching || (d.kiosk != nil && d.kiosk.prompting)
+}
+
+// Asking reports whether the desk's dialog asks a yes/no question
+// (ui.Asker).
+func (d *Desk) Asking() bool { return d.door.dialog.Asking() }
+
 // Reopen opens the same desk again, for the shell's way back to the desk
 // after it has left (ui.Reopener).
 func (d *Desk) Reopen() ui.Screen {
@@ -216,8 +228,8 @@ func (d *Desk) ConfirmQuit() string {
 }
 
 func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	if k, ok := msg.(ui.ScannedKeyMsg); ok {
-		return d.onScannedKey(k.Key)
+	if m, ok := msg.(ui.ScanMsg); ok {
+		return d, d.onScanned(m)
 	}
 	doorCmd, handled := d.updateDoor(msg)
 	if handled {
@@ -743,4 +755,38 @@ func (d *Desk) FullHelp() [][]key.Binding {
 		d.actions().FullHelp(),      // a key that is off (a locked kiosk) says why
 		d.doorActions().ShortHelp(), // the ? panel lists them all; a key that is off says why
 	}
+}
+
+// onScanned takes what a scanner typed while a form, the search or the
+// PIN prompt had the keyboard (ui.ScanMsg): it goes to the scan input and
+// each code's end records it, as at the bare desk, whatever is open; the
+// form keeps what the person typed, and the search does not pick its
+// chosen row for a scan.
+func (d *Desk) onScanned(m ui.ScanMsg) tea.Cmd {
+	if cmd, handled := d.scanOverPIN(m); handled {
+		return cmd
+	}
+	var cmds []tea.Cmd
+	if d.kiosk != nil && d.kiosk.prompting { // a scan, whole: no PIN try
+		d.kiosk.prompting, d.kiosk.typed = false, nil
+		cmds = append(cmds, ui.Toast(ui.ToastInfo, "A scan came in: the PIN prompt closed ("+d.keys.Kiosk.Help().Key+" opens it again)"))
+	}
+	over := d.door.dialog.Open()
+	for _, k := range m.Keys {
+		if !ui.EndsScan(k) {
+			d.input, _ = d.input.Update(k)
+			continue
+		}
+		raw := d.input.Value()
+		d.input.Reset()
+		if strings.TrimSpace(raw) != "" && over {
+			cmds = append(cmds, ui.Toast(ui.ToastInfo, "Scan recorded at the desk; the form keeps what you typed"))
+		}
+		cmds = append(cmds, d.submit(raw))
+	}
+	if m.Paste != "" {
+		cmds = append(cmds, d.onPaste(m.Paste))
+	}
+	d.refilter()
+	return tea.Batch(cmds...)
 }

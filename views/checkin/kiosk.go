@@ -17,8 +17,8 @@ import (
 // kiosk keeps a desk on screen until a supervisor unlocks it: the kiosk
 // key (a chord no scanner types) opens a PIN prompt, and the PIN (digits
 // only) unlocks. A scan is never taken for a PIN attempt: while the
-// prompt is open the shell tells a scanner's keys from a person's
-// (ui.KeyJudge), and a scan closes the prompt and is read whole, digits
+// prompt is open the shell sorts a scanner's keys from a person's
+// (ui.ScanSorter), and a scan closes the prompt and is read whole, digits
 // first included. A person's key that is not a digit closes the prompt
 // too; should it be a scan the shell took for a person's (a slow
 // scanner), its start went to the prompt, and it is refused at its Enter.
@@ -32,17 +32,7 @@ type kiosk struct {
 	garbled bool
 	wrong   int       // wrong PINs in a row
 	until   time.Time // no PIN is taken before this (after too many wrong)
-	// burst holds the digits of a run the shell judged a scanner's while
-	// they may still be a person rolling the PIN's last digits into Enter
-	// (rollKeys at most).
-	burst []tea.KeyPressMsg
 }
-
-// rollKeys is how many digits a person types into Enter faster than the
-// shell's scan gate holds a key (people roll two or three keys): a run of
-// that many digits and Enter over the prompt is the PIN's end, not a scan.
-// No ticket code is that short.
-const rollKeys = 2
 
 // maxTyped bounds what the PIN prompt keeps (config.CheckKioskPIN allows
 // 12 digits at most).
@@ -97,41 +87,31 @@ func (k *kiosk) interrupt() {
 	k.prompting, k.typed, k.garbled = false, nil, true
 }
 
-// JudgesKeys asks the shell to tell a scanner's keys from a person's while
-// the PIN prompt is open (ui.KeyJudge).
-func (d *Desk) JudgesKeys() bool { return d.kiosk != nil && d.kiosk.prompting }
+// rollKeys is how many digits a person types into Enter faster than the
+// shell's scan gate holds a key (people roll two or three keys): such a
+// run over a PIN already begun ends the PIN, it is not a scan. No ticket
+// code is that short.
+const rollKeys = 2
 
-// onScannedKey takes a key the shell knows a scanner typed: over the PIN
-// prompt it closes the prompt (what a person typed there is dropped) and
-// starts the scan, which is then read as at any time. A run of rollKeys
-// digits or fewer into Enter was a person's, and ends the PIN.
-func (d *Desk) onScannedKey(k tea.KeyPressMsg) (ui.Screen, tea.Cmd) {
+// scanOverPIN takes a burst over the open PIN prompt that is a person
+// rolling the PIN's last digits into Enter; handled is false for a scan.
+func (d *Desk) scanOverPIN(m ui.ScanMsg) (tea.Cmd, bool) {
 	ks := d.kiosk
-	if ks == nil || !ks.prompting {
-		return d.Update(k)
+	if ks == nil || !ks.prompting || len(ks.typed) == 0 || m.Paste != "" ||
+		len(m.Keys) < 2 || len(m.Keys) > rollKeys+1 || !ui.EndsScan(m.Keys[len(m.Keys)-1]) {
+		return nil, false
 	}
-	digit := k.Code >= '0' && k.Code <= '9' && k.Mod == 0
-	switch {
-	case digit && len(ks.burst) < rollKeys:
-		ks.burst = append(ks.burst, k)
-		return d, nil
-	case (k.Code == tea.KeyEnter || k.Code == tea.KeyKpEnter) && k.Mod == 0 && len(ks.burst) > 0:
-		for _, b := range ks.burst { // the PIN's last digits, rolled
-			if len(ks.typed) < maxTyped {
-				ks.typed = append(ks.typed, byte(b.Code))
-			}
+	for _, k := range m.Keys[:len(m.Keys)-1] {
+		if k.Code < '0' || k.Code > '9' || k.Mod != 0 {
+			return nil, false
 		}
-		ks.burst = nil
-		return d.Update(k)
 	}
-	keys := append(ks.burst, k)
-	ks.prompting, ks.typed, ks.burst = false, nil, nil
-	cmds := []tea.Cmd{ui.Toast(ui.ToastInfo, "A scan came in: the PIN prompt closed ("+d.keys.Kiosk.Help().Key+" opens it again)")}
-	for _, key := range keys {
-		_, cmd := d.Update(key)
+	var cmds []tea.Cmd
+	for _, k := range m.Keys {
+		cmd, _ := d.onKioskKey(k)
 		cmds = append(cmds, cmd)
 	}
-	return d, tea.Batch(cmds...)
+	return tea.Batch(cmds...), true
 }
 
 // onKioskKey handles the kiosk key and the PIN prompt; handled is false for
@@ -158,7 +138,7 @@ func (d *Desk) onKioskKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			return ui.Toast(ui.ToastError, fmt.Sprintf("Too many wrong PINs (%d in a row): the next try is in %s",
 				ks.wrong, waitWords(now, ks.until))), true
 		}
-		ks.prompting, ks.typed, ks.burst = true, nil, nil
+		ks.prompting, ks.typed = true, nil
 		return nil, true
 	}
 	switch {

@@ -173,7 +173,7 @@ func (s *Screen) actions() ui.Actions {
 	return ui.Actions{
 		{Key: k.Open, Help: "details", Why: selected, Run: func() tea.Cmd { return s.openDetail(false) }},
 		{Key: k.Raw, Help: "raw JSON", Why: selected, Run: func() tea.Cmd { return s.openDetail(true) }},
-		{Key: ui.Numbers(k.Views, int(nFilters), "quick filters"), Why: loaded, RunKey: s.showFilter},
+		{Key: s.filterKeys(k.Views), Why: loaded, RunKey: s.showFilter},
 		{Key: k.Baseline, Why: loaded, Run: s.openBaselineForm},
 		{Key: k.Compare, Run: s.openCompareForm, Why: func() string {
 			switch {

@@ -117,13 +117,10 @@ func (s *Screen) setColumns(speakerW int) {
 // Title is the breadcrumb.
 func (s *Screen) Title() string { return "Transcribe" }
 
-// Init opens the form when the service is usable.
-func (s *Screen) Init() tea.Cmd {
-	if s.tr == nil {
-		return nil
-	}
-	return s.openForm()
-}
+// Init does nothing: the tab opens on its screen, which says that n opens
+// the form (a form that opened by itself took the n its text asks for, and
+// tabbing past the section typed into it).
+func (s *Screen) Init() tea.Cmd { return nil }
 
 func (s *Screen) openForm() tea.Cmd {
 	file, lang := new(string), new(string)
@@ -179,7 +176,7 @@ func (s *Screen) transcribeRecording(rec webhook.Recording) tea.Cmd {
 	if s.tr == nil {
 		return nil
 	}
-	s.Dialog = ui.Dialog{} // the form Init opened gives way to the recording
+	s.Dialog = ui.Dialog{} // an open form gives way to the recording
 	s.Dialog.SetSize(s.Width(), s.Height())
 	s.err, s.file = nil, rec.URL
 	tr := s.tr
