@@ -22,12 +22,11 @@ import (
 	"github.com/evdesk/evdesk/ui"
 )
 
-// deskDoor is what the desk shows and keeps of the extras: the walk-in
-// form (a dialog over the desk), what the form offers, and the latest
-// print job of each person.
+// deskDoor is what the desk shows and keeps of the extras: what the
+// walk-in form (the desk's dialog) offers, and the latest print job of
+// each person.
 type deskDoor struct {
 	dr       *door
-	dialog   ui.Dialog
 	setup    *walkin.Setup
 	setupErr error
 	// loading: the setup is being fetched for a form the operator asked
