@@ -22,9 +22,9 @@ import (
 // venue desk behind it sends the journal and refreshes the roster and the
 // arrivals in the background.
 //
-// On its screen base the desk is its state and its actions in three modes
-// (the desk, the search, the kiosk's PIN prompt: actions): what no action
-// takes is typing (typing).
+// On its screen base the desk is its state and its actions, in one of
+// three modes (actions): the desk, the registrant search, the kiosk's PIN
+// prompt. What no action takes is typing.
 type Desk struct {
 	ui.ScreenBase
 	deps views.Env
