@@ -41,6 +41,11 @@ type ScreenConfig struct {
 	// Body takes what neither the dialog nor the actions took: the list or
 	// the pane that fills the screen (Feed), or the screen's own handling.
 	Body func(tea.Msg) tea.Cmd
+	// Waiting, when set, is true while the screen has nothing to act on
+	// (its data has not loaded, its service is not set up; the page says
+	// so): the one-line help then lists refresh alone. The actions still
+	// answer, each with its why-not.
+	Waiting func() bool
 }
 
 // Feed is a Body that updates the component at m in place (a table, a
@@ -190,13 +195,19 @@ func (b *ScreenBase) CapturingBack() bool {
 }
 
 // ShortHelp is the open dialog's keys, nothing while the filter is typed
-// into (its line says how it works), else the actions and Help.
+// into (its line says how it works), refresh alone while Waiting, else
+// the actions and Help.
 func (b *ScreenBase) ShortHelp() []key.Binding {
 	switch {
 	case b.Dialog.Open():
 		return b.Dialog.ShortHelp()
 	case b.filtering():
 		return nil
+	case b.cfg.Waiting != nil && b.cfg.Waiting():
+		if b.cfg.Refresh == nil {
+			return nil
+		}
+		return []key.Binding{b.Ctx.Keys.Refresh}
 	}
 	return append(b.Actions().ShortHelp(), b.cfg.Help...)
 }
