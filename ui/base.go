@@ -41,6 +41,10 @@ type ScreenConfig struct {
 	// Body takes what neither the dialog nor the actions took: the list or
 	// the pane that fills the screen (Feed), or the screen's own handling.
 	Body func(tea.Msg) tea.Cmd
+	// Typing: the screen's input has every key (a desk a scanner types
+	// into), so the shell's single-key shortcuts never act over it, and
+	// esc is always the screen's.
+	Typing bool
 	// Waiting, when set, is true while the screen has nothing to act on
 	// (its data has not loaded, its service is not set up; the page says
 	// so): the one-line help then lists refresh alone. The actions still
@@ -179,8 +183,8 @@ func (b *ScreenBase) Frame(body string) string { return b.Dialog.View(body, b.wi
 func (b *ScreenBase) ConfirmQuit() string { return b.Dialog.QuitReason() }
 
 // CapturingInput is true while a dialog or the list's filter has the
-// keyboard.
-func (b *ScreenBase) CapturingInput() bool { return b.Dialog.Open() || b.filtering() }
+// keyboard, and always for a Typing screen.
+func (b *ScreenBase) CapturingInput() bool { return b.cfg.Typing || b.Dialog.Open() || b.filtering() }
 
 // CapturingBack is true while esc means something here: it closes a
 // dialog, clears the list's filter, or is one of the actions.

@@ -174,3 +174,12 @@ func TestScreenBaseWaitingListsRefreshAlone(t *testing.T) {
 		t.Fatalf("short help once ready: %v", short)
 	}
 }
+
+// A typing screen (a desk a scanner types into) has every key and esc.
+func TestScreenBaseTypingCapturesEverything(t *testing.T) {
+	r := newBaseRig()
+	r.b.Configure(ui.ScreenConfig{Typing: true})
+	if !r.b.CapturingInput() || !r.b.CapturingBack() {
+		t.Fatal("a typing screen lets the shell's keys act over its input")
+	}
+}

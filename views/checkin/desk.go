@@ -79,7 +79,9 @@ func newDesk(ctx *ui.Context, d views.Env, eventID, eventName, sessionID, sessio
 		board: newBoard(ctx, d, eventID, sessionID),
 	}
 	dk.today = map[string]bool{}
-	dk.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: dk.actions, Body: dk.typing,
+	// The scan input has every key, so a scanner's keystrokes never reach
+	// the shell or a table; esc clears it first, then leaves.
+	dk.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: dk.actions, Body: dk.typing, Typing: true,
 		Nav: []key.Binding{dk.keys.Yes}})
 	if d.KioskPIN != "" {
 		dk.kiosk = newKiosk(d.KioskPIN)
@@ -255,10 +257,6 @@ func (d *Desk) Close() {
 	go d.rt.shutdown()
 }
 
-// CapturingInput is always true: the scan input owns every key, so a
-// scanner's keystrokes never reach the shell or a table.
-func (d *Desk) CapturingInput() bool { return true }
-
 // TakesScans is always true: a barcode scanner's codes belong here, and
 // the shell brings them here from under its own panels (ui.ScanTaker).
 func (d *Desk) TakesScans() bool { return true }
@@ -268,9 +266,6 @@ func (d *Desk) TakesScans() bool { return true }
 func (d *Desk) Reopen() ui.Screen {
 	return newDesk(d.Ctx, d.deps, d.eventID, d.eventName, d.sessionID, d.sessionName)
 }
-
-// CapturingBack is true: esc clears the input first, then leaves.
-func (d *Desk) CapturingBack() bool { return true }
 
 // Locked keeps a locked kiosk on screen (ui.Locker).
 func (d *Desk) Locked() string {
