@@ -296,6 +296,9 @@ func (d *Desk) ConfirmQuit() string {
 // Update takes the desk's own messages; keys and pastes go to the base
 // (the walk-in form when open, the actions, then typing).
 func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if k, ok := msg.(ui.ScannedKeyMsg); ok {
+		return d.onScannedKey(k.Key)
+	}
 	doorCmd, handled := d.updateDoor(msg)
 	if handled {
 		return d, doorCmd
