@@ -106,80 +106,90 @@ func (d *Desk) scanOverPIN(m ui.ScanMsg) (tea.Cmd, bool) {
 			return nil, false
 		}
 	}
-	var cmds []tea.Cmd
-	for _, k := range m.Keys {
-		cmd, _ := d.onKioskKey(k)
-		cmds = append(cmds, cmd)
+	for _, k := range m.Keys[:len(m.Keys)-1] {
+		ks.typePIN(k)
 	}
-	return tea.Batch(cmds...), true
+	return d.tryPIN(), true
 }
 
-// onKioskKey handles the kiosk key and the PIN prompt; handled is false for
-// keys the desk handles as usual.
-func (d *Desk) onKioskKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+// lockOrPrompt is the kiosk key: it locks an unlocked kiosk (closing the
+// supervisor's search and board), and opens the PIN prompt of a locked
+// one, unless wrong PINs wait out their backoff.
+func (d *Desk) lockOrPrompt() tea.Cmd {
 	ks := d.kiosk
-	if !ks.prompting {
-		if !key.Matches(k, d.keys.Kiosk) {
-			return nil, false
+	if !ks.locked {
+		ks.locked = true
+		if d.searching {
+			d.closeSearch() // the supervisor's search is not the public's
 		}
-		if !ks.locked {
-			ks.locked = true
-			if d.searching {
-				d.closeSearch() // the supervisor's search is not the public's
-			}
-			if d.showBoard {
-				d.toggleBoard()
-			}
-			return ui.Toast(ui.ToastInfo, "Kiosk locked"), true
+		if d.showBoard {
+			d.toggleBoard()
 		}
-		if now := d.deps.Now(); now.Before(ks.until) {
-			d.ctx.Log.Warn("kiosk: PIN prompt refused while waiting", "event", d.eventID, "desk", d.deps.Desk,
-				"wrong", ks.wrong, "until", ks.until)
-			return ui.Toast(ui.ToastError, fmt.Sprintf("Too many wrong PINs (%d in a row): the next try is in %s",
-				ks.wrong, waitWords(now, ks.until))), true
-		}
-		ks.prompting, ks.typed = true, nil
-		return nil, true
+		return ui.Toast(ui.ToastInfo, "Kiosk locked")
 	}
+	if now := d.deps.Now(); now.Before(ks.until) {
+		d.Ctx.Log.Warn("kiosk: PIN prompt refused while waiting", "event", d.eventID, "desk", d.deps.Desk,
+			"wrong", ks.wrong, "until", ks.until)
+		return ui.Toast(ui.ToastError, fmt.Sprintf("Too many wrong PINs (%d in a row): the next try is in %s",
+			ks.wrong, waitWords(now, ks.until)))
+	}
+	ks.prompting, ks.typed = true, nil
+	return nil
+}
+
+// promptActions are the PIN prompt's keys: enter tries the PIN, esc or
+// the kiosk key cancel. Digits are typing (typePIN).
+func (d *Desk) promptActions() ui.Actions {
+	return ui.Actions{
+		{Key: ui.With(d.enter(d.keys.Submit), "unlock"), Run: d.tryPIN},
+		{Key: ui.Combine(d.keys.Back.Help().Key, "cancel", d.keys.Back, d.keys.Kiosk), Run: func() tea.Cmd {
+			d.kiosk.prompting, d.kiosk.typed = false, nil
+			return nil
+		}},
+	}
+}
+
+// typePIN takes a key typed into the prompt: a digit, or backspace; any
+// other key is dropped, and handled is false for text: a scan is coming
+// in, so the prompt closes and the desk takes the rest of it, which is
+// refused at its Enter.
+func (k *kiosk) typePIN(key tea.KeyPressMsg) (handled bool) {
 	switch {
-	case k.Code >= '0' && k.Code <= '9' && k.Mod == 0:
-		if len(ks.typed) < maxTyped {
-			ks.typed = append(ks.typed, byte(k.Code))
+	case key.Code >= '0' && key.Code <= '9' && key.Mod == 0:
+		if len(k.typed) < maxTyped {
+			k.typed = append(k.typed, byte(key.Code))
 		}
-		return nil, true
-	case k.Code == tea.KeyBackspace:
-		if len(ks.typed) > 0 {
-			ks.typed = ks.typed[:len(ks.typed)-1]
+	case key.Code == tea.KeyBackspace:
+		if len(k.typed) > 0 {
+			k.typed = k.typed[:len(k.typed)-1]
 		}
-		return nil, true
-	case key.Matches(k, d.keys.Back, d.keys.Kiosk):
-		ks.prompting, ks.typed = false, nil
-		return nil, true
-	case d.isSubmit(k) || k.Code == tea.KeyEnter:
-		ok := subtle.ConstantTimeCompare(ks.typed, []byte(ks.pin)) == 1
-		ks.prompting, ks.typed = false, nil
-		now := d.deps.Now()
-		if !ok {
-			ks.wrong++
-			wait := backoff(ks.wrong)
-			ks.until = now.Add(wait)
-			d.ctx.Log.Warn("kiosk: wrong PIN", "event", d.eventID, "desk", d.deps.Desk, "wrong", ks.wrong, "wait", wait)
-			if wait > 0 {
-				return ui.Toast(ui.ToastError, fmt.Sprintf("Wrong PIN (%d in a row): the desk stays locked; the next try is in %s",
-					ks.wrong, waitWords(now, ks.until))), true
-			}
-			return ui.Toast(ui.ToastError, "Wrong PIN: the desk stays locked"), true
-		}
-		d.ctx.Log.Info("kiosk: unlocked", "event", d.eventID, "desk", d.deps.Desk, "wrong_before", ks.wrong)
-		ks.locked, ks.wrong, ks.until = false, 0, time.Time{}
-		return ui.Toast(ui.ToastSuccess, "Kiosk unlocked: esc leaves the desk, ctrl+c quits; "+d.keys.Kiosk.Help().Key+" locks again"), true
-	case k.Text != "":
-		// A scan is coming in: the prompt closes and the desk takes the
-		// rest of it, which is refused at its Enter.
-		ks.interrupt()
-		return nil, false
+	case key.Text != "":
+		k.interrupt()
+		return false
 	}
-	return nil, true
+	return true
+}
+
+// tryPIN checks what was typed into the prompt: wrong PINs back off.
+func (d *Desk) tryPIN() tea.Cmd {
+	ks := d.kiosk
+	ok := subtle.ConstantTimeCompare(ks.typed, []byte(ks.pin)) == 1
+	ks.prompting, ks.typed = false, nil
+	now := d.deps.Now()
+	if !ok {
+		ks.wrong++
+		wait := backoff(ks.wrong)
+		ks.until = now.Add(wait)
+		d.Ctx.Log.Warn("kiosk: wrong PIN", "event", d.eventID, "desk", d.deps.Desk, "wrong", ks.wrong, "wait", wait)
+		if wait > 0 {
+			return ui.Toast(ui.ToastError, fmt.Sprintf("Wrong PIN (%d in a row): the desk stays locked; the next try is in %s",
+				ks.wrong, waitWords(now, ks.until)))
+		}
+		return ui.Toast(ui.ToastError, "Wrong PIN: the desk stays locked")
+	}
+	d.Ctx.Log.Info("kiosk: unlocked", "event", d.eventID, "desk", d.deps.Desk, "wrong_before", ks.wrong)
+	ks.locked, ks.wrong, ks.until = false, 0, time.Time{}
+	return ui.Toast(ui.ToastSuccess, "Kiosk unlocked: esc leaves the desk, ctrl+c quits; "+d.keys.Kiosk.Help().Key+" locks again")
 }
 
 // forKiosk words a refused scan for the public at a locked kiosk without
@@ -193,7 +203,7 @@ func (d *Desk) forKiosk(e entry) entry {
 
 // kioskLine is the PIN prompt, drawn in place of the scan input.
 func (d *Desk) kioskLine() string {
-	t := d.ctx.Theme
+	t := d.Ctx.Theme
 	dots := strings.Repeat("*", len(d.kiosk.typed))
 	return t.Key.Render("PIN > ") + dots + t.Muted.Render("   (digits, then enter; esc cancels)")
 }
