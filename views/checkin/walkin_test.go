@@ -169,3 +169,36 @@ func TestImportedNamesShowAtTheDesk(t *testing.T) {
 		t.Fatalf("the search does not find them by name:\n%s", v)
 	}
 }
+
+// A walk-in stays on the roster when the desk is left and opened again on
+// the same journal folder (#16): the roster at hand was cached before they
+// registered and is not due for a download, so the desk learns them again
+// from its walk-in journal. The search finds them and the roster counts
+// them, as before it closed.
+func TestAWalkInStaysOnTheRosterAfterReopening(t *testing.T) {
+	dir := t.TempDir()
+	r := newRig(t, withSize(100, 30), withJournalDir(dir), withExtras(views.Extras{WalkIns: true}))
+	r.settle("ONLINE", "roster 20,000")
+	const who = "back.again@example.org"
+	r.scan(who)
+	r.settle("NOT REGISTERED", "F5: register them")
+	r.Send(fkey(5))
+	r.fillWalkIn("Rhea", "Turner", "")
+	r.Press("enter") // the ticket type
+	r.settle("[OK] CHECKED IN", "Rhea Turner", "roster 20,001")
+	rt := r.desk().rt
+	r.Press("esc") // the leave question
+	r.Press("ctrl+y")
+	r.Contains("choose an upcoming event")
+	<-rt.down
+
+	picker := r.app.Top().(*Picker)
+	r.Send(pushMsg(NewDesk(picker.ctx, r.deps, r.ids.LargeConferenceEventID, "Observability Summit APAC", "", "")))
+	r.settle("ONLINE", "roster 20,001")
+	r.Send(ctrl('f'))
+	r.Type("Rhea")
+	r.Contains(who, "Rhea Turner")
+	if n := r.checkIns(who); n != 1 {
+		t.Fatalf("check-ins %d", n)
+	}
+}

@@ -76,8 +76,9 @@ type Walkin struct {
 	Reason string `json:"-"`
 	// Questions are required questions the server named in a refusal.
 	Questions []string `json:"-"`
-	// Tickets the server made.
-	Tickets []api.Ticket `json:"-"`
+	// Tickets the server made, and when the desk heard so.
+	Tickets      []api.Ticket `json:"-"`
+	RegisteredAt time.Time    `json:"-"`
 	// SentAt is when the registration last went out with no answer.
 	SentAt time.Time `json:"-"`
 	// ScanID is the check-in's scan in the check-in journal.
@@ -307,7 +308,7 @@ func (j *Journal) settle(w *Walkin, rec record) {
 	case recSent:
 		w.State, w.SentAt = Uncertain, rec.At
 	case recRegistered:
-		w.State, w.Tickets, w.Reason = Registered, rec.Tickets, ""
+		w.State, w.Tickets, w.Reason, w.RegisteredAt = Registered, rec.Tickets, "", rec.At
 	case recRefused:
 		w.State, w.Reason, w.Questions = Refused, rec.Reason, rec.Questions
 		for _, q := range rec.Questions {
@@ -368,7 +369,7 @@ func (j *Journal) Add(w Walkin) (Walkin, error) {
 	}
 	j.seq++
 	w.ID, w.At, w.State = "w"+strconv.Itoa(j.seq), j.now().UTC(), Waiting
-	w.Reason, w.Questions, w.Tickets, w.ScanID = "", nil, nil, ""
+	w.Reason, w.Questions, w.Tickets, w.ScanID, w.RegisteredAt = "", nil, nil, "", time.Time{}
 	if err := j.append(record{Type: recWalkin, Walkin: &w}); err != nil {
 		j.seq--
 		return Walkin{}, err
@@ -444,6 +445,18 @@ func (j *Journal) Latest(email string) (Walkin, bool) {
 		}
 	}
 	return Walkin{}, false
+}
+
+// Registrants are the walk-ins the server registered (their check-in sent
+// or not), oldest first.
+func (j *Journal) Registrants() []Walkin {
+	var out []Walkin
+	for _, w := range j.All() {
+		if w.State == Registered || w.State == CheckedIn {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // Unsettled counts walk-ins whose check-in is not yet in the check-in

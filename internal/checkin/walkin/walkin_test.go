@@ -229,6 +229,15 @@ func TestWalkInsOfflineKeepTheirOrder(t *testing.T) {
 			t.Fatalf("%s not registered", e)
 		}
 	}
+	// Opened once more, the journal names them registered, with their
+	// tickets and when: the desk puts them back on its roster.
+	d.s.Close()
+	d.j.Close()
+	d = r.open(dir, ev)
+	got := d.j.Registrants()
+	if len(got) != 2 || got[0].Email != "one@example.org" || len(got[1].Tickets) != 1 || !got[1].RegisteredAt.Equal(r.clock()) {
+		t.Fatalf("registrants after reopening: %+v", got)
+	}
 }
 
 // A registration the server refuses leaves the check-in unsent and says
