@@ -145,7 +145,7 @@ func TestWalkInsAreOffAtAKiosk(t *testing.T) {
 	r.settle("NOT REGISTERED")
 	r.Lacks("F5")
 	r.Send(fkey(5))
-	r.Contains("Walk-ins are off at a kiosk desk")
+	r.Contains("Walk-ins are off at a kiosk: walk_ins = true in the profile allows them")
 	r.Lacks("Walk-in: register")
 }
 
@@ -200,5 +200,29 @@ func TestAWalkInStaysOnTheRosterAfterReopening(t *testing.T) {
 	r.Contains(who, "Rhea Turner")
 	if n := r.checkIns(who); n != 1 {
 		t.Fatalf("check-ins %d", n)
+	}
+}
+
+// At 80 columns the desk says everything of the door in full: a detail
+// too long for one row of the result box wraps onto the next, and the
+// notices of F5 and F7 fit the notice line.
+func TestTheDoorIsReadableAt80Columns(t *testing.T) {
+	r := newRig(t, withSize(80, 24), withExtras(views.Extras{WalkIns: true}))
+	r.settle("ONLINE", "roster 20,000")
+	r.Send(fkey(5)) // nobody scanned yet
+	r.Contains("Scan or type their email first: F5 registers someone NOT REGISTERED")
+	r.Send(fkey(7)) // no printer in the profile
+	r.Contains("No badge printer: set badge_printer in the profile (CUPS queue, ipp://)")
+	r.Golden("desk_no_printer_80x24")
+	r.Lacks("ipp://…")
+	r.srv.down()
+	r.scan("not.listed@example.org")
+	r.settle("[!?] NOT REGISTERED", "F5: register them as a walk-in")
+	r.Contains("by roster, updated 10:00; saved, and the server will have the last word", "it answers")
+	r.Golden("desk_not_registered_offline_80x24")
+	for _, l := range strings.Split(r.View(), "\n") {
+		if strings.Contains(l, "│") && strings.Contains(l, "…") {
+			t.Fatalf("the result box is cut at 80 columns:\n%s", r.View())
+		}
 	}
 }
