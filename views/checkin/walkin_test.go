@@ -44,6 +44,17 @@ func (r *rig) fillWalkIn(first, last, company string) {
 	r.Press("enter", "enter") // company, then the address as it is
 }
 
+// walkIn scans someone the server does not know and registers them at
+// the desk with a name, the first ticket type.
+func (r *rig) walkIn(who, first, last string) {
+	r.t.Helper()
+	r.scan(who)
+	r.settle("NOT REGISTERED", "F5: register them")
+	r.Send(fkey(5))
+	r.fillWalkIn(first, last, "")
+	r.Press("enter") // the ticket type
+}
+
 // An unregistered person is registered at the desk and checked in: F5 on
 // the NOT REGISTERED result opens the form with their address; submitted,
 // the ticket is made and the check-in sent, once; the name shows.
@@ -113,11 +124,7 @@ func TestARefusedWalkInSaysWhy(t *testing.T) {
 		func(c *rigConfig) { c.eventID = func(f sim.Fixtures) string { return f.QuestionsEventID } })
 	r.settle("ONLINE", "roster ")
 	const who = "asked@example.org"
-	r.scan(who)
-	r.settle("NOT REGISTERED", "F5: register them")
-	r.Send(fkey(5))
-	r.fillWalkIn("Ann", "Swer", "")
-	r.Press("enter") // the ticket type
+	r.walkIn(who, "Ann", "Swer")
 	r.settle("WALK-IN REFUSED", "the registration form requires Job title, Organization")
 	if r.checkInsAt(r.ids.QuestionsEventID, who) != 0 || r.listed(r.ids.QuestionsEventID, who) {
 		t.Fatal("a refused walk-in was checked in")
@@ -180,11 +187,7 @@ func TestAWalkInStaysOnTheRosterAfterReopening(t *testing.T) {
 	r := newRig(t, withSize(100, 30), withJournalDir(dir), withExtras(views.Extras{WalkIns: true}))
 	r.settle("ONLINE", "roster 20,000")
 	const who = "back.again@example.org"
-	r.scan(who)
-	r.settle("NOT REGISTERED", "F5: register them")
-	r.Send(fkey(5))
-	r.fillWalkIn("Rhea", "Turner", "")
-	r.Press("enter") // the ticket type
+	r.walkIn(who, "Rhea", "Turner")
 	r.settle("[OK] CHECKED IN", "Rhea Turner", "roster 20,001")
 	rt := r.desk().rt
 	r.Press("esc") // the leave question
