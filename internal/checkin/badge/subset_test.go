@@ -1,6 +1,8 @@
 package badge
 
 import (
+	"bytes"
+	"sync"
 	"testing"
 
 	"github.com/tdewolff/font"
@@ -23,7 +25,7 @@ func TestTheCJKFontIsCutToTheBadge(t *testing.T) {
 // characters to a glyph.
 func drawsEach(t *testing.T, text string) []byte {
 	t.Helper()
-	b := cjkFont([]rune(text))
+	b := cutFont(fontCJK, cjkTTF, []rune(text))
 	f, err := font.ParseSFNT(b, 0)
 	if err != nil {
 		t.Fatalf("%q: %v", text, err)
@@ -34,4 +36,22 @@ func drawsEach(t *testing.T, text string) []byte {
 		}
 	}
 	return b
+}
+
+// Cuts of one font may run at once (the desk's print queue, a CLI run),
+// and leave the parsed font as it was: a cut made again is the same.
+func TestCutsLeaveTheFontAsParsed(t *testing.T) {
+	first := cutFont(fontCJK, cjkTTF, []rune("山田"))
+	var wg sync.WaitGroup
+	for _, text := range []string{"株式会社", "サンプル", "太郎", "東京"} {
+		wg.Go(func() {
+			if b := cutFont(fontCJK, cjkTTF, []rune(text)); len(b) == len(cjkTTF) {
+				t.Errorf("%q: not cut", text)
+			}
+		})
+	}
+	wg.Wait()
+	if again := cutFont(fontCJK, cjkTTF, []rune("山田")); !bytes.Equal(first, again) {
+		t.Fatal("the same characters cut from the font again give another font")
+	}
 }
