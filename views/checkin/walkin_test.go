@@ -3,6 +3,7 @@ package checkin
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
@@ -181,7 +182,8 @@ func TestImportedNamesShowAtTheDesk(t *testing.T) {
 // the same journal folder (#16): the roster at hand was cached before they
 // registered and is not due for a download, so the desk learns them again
 // from its walk-in journal. The search finds them and the roster counts
-// them, as before it closed.
+// them, as before it closed; a roster taken after their registration has
+// the last word.
 func TestAWalkInStaysOnTheRosterAfterReopening(t *testing.T) {
 	dir := t.TempDir()
 	r := newRig(t, withSize(100, 30), withJournalDir(dir), withExtras(views.Extras{WalkIns: true}))
@@ -204,6 +206,25 @@ func TestAWalkInStaysOnTheRosterAfterReopening(t *testing.T) {
 	if n := r.checkIns(who); n != 1 {
 		t.Fatalf("check-ins %d", n)
 	}
+
+	// A roster taken after the registration has the last word: one that
+	// does not list them (their ticket was cancelled since) leaves them
+	// off when the desk opens again.
+	r.Press("esc", "esc") // the search, then the leave question
+	rt = r.desk().rt
+	r.Press("ctrl+y")
+	<-rt.down
+	ev := r.ids.LargeConferenceEventID
+	cached, err := roster.Load(roster.CachePath(dir, ev), ev)
+	if err != nil || cached == nil {
+		t.Fatalf("the cached roster: %v", err)
+	}
+	later := roster.New(ev, testNow.Add(time.Minute), cached.Total(), cached.People())
+	if err := roster.Save(roster.CachePath(dir, ev), later); err != nil {
+		t.Fatal(err)
+	}
+	r.Send(pushMsg(NewDesk(picker.ctx, r.deps, ev, "Observability Summit APAC", "", "")))
+	r.settle("ONLINE", "roster 20,000, updated 10:01")
 }
 
 // At 80 columns the desk says everything of the door in full: a detail
