@@ -72,7 +72,7 @@ func (rt *runtime) openDoor(d views.Env, v *venue.Desk, eventID, sessionID strin
 			if h := hooksOf(d); h != nil && h.walkinSleep != nil {
 				o.Sleep = h.walkinSleep
 			}
-			learnWalkIns(v, j)
+			learnWalkIns(v, d.JournalDir, eventID)
 			dr.walker = walkin.Start(j, o)
 		}
 	}
@@ -159,14 +159,15 @@ func walkInPerson(w walkin.Walkin) roster.Person {
 	return p
 }
 
-// learnWalkIns puts the walk-ins an earlier desk registered back on the
-// roster: the roster cached beside the journal may predate them, and is
-// not downloaded again before it is due (#16). A roster taken after a
+// learnWalkIns puts the walk-ins that desks of the event on this computer
+// registered (this one earlier, or another session's) back on the roster:
+// the roster cached beside the journals may predate them, and is not
+// downloaded again before it is due (#16). A roster taken after a
 // registration has the last word on it, as the walk-in sender holds.
-func learnWalkIns(v *venue.Desk, j *walkin.Journal) {
+func learnWalkIns(v *venue.Desk, dir, eventID string) {
 	ro := v.Roster()
 	var people []roster.Person
-	for _, w := range j.Registrants() {
+	for _, w := range walkin.RegistrantsIn(dir, eventID) {
 		if ro == nil || !w.RegisteredAt.Before(ro.Updated()) {
 			people = append(people, walkInPerson(w))
 		}

@@ -181,9 +181,9 @@ func TestImportedNamesShowAtTheDesk(t *testing.T) {
 // A walk-in stays on the roster when the desk is left and opened again on
 // the same journal folder (#16): the roster at hand was cached before they
 // registered and is not due for a download, so the desk learns them again
-// from its walk-in journal. The search finds them and the roster counts
-// them, as before it closed; a roster taken after their registration has
-// the last word.
+// from the walk-in journals of the event's desks. The search finds them and
+// the roster counts them, as before it closed, at a session's desk too; a
+// roster taken after their registration has the last word.
 func TestAWalkInStaysOnTheRosterAfterReopening(t *testing.T) {
 	dir := t.TempDir()
 	r := newRig(t, withSize(100, 30), withJournalDir(dir), withExtras(views.Extras{WalkIns: true}))
@@ -207,14 +207,26 @@ func TestAWalkInStaysOnTheRosterAfterReopening(t *testing.T) {
 		t.Fatalf("check-ins %d", n)
 	}
 
+	// A desk of one of the event's sessions, opened on this computer,
+	// finds them on the roster too.
+	leave := func() {
+		r.Press("esc", "esc") // the search, then the leave question
+		rt := r.desk().rt
+		r.Press("ctrl+y")
+		<-rt.down
+	}
+	leave()
+	ev, sid := r.ids.LargeConferenceEventID, r.ids.LargeConferenceSessionID
+	r.Send(pushMsg(NewDesk(picker.ctx, r.deps, ev, "Observability Summit APAC", sid, "")))
+	r.settle("ONLINE", "session "+sid, "roster 20,001")
+	r.Send(ctrl('f'))
+	r.Type("Rhea")
+	r.Contains(who, "Rhea Turner")
+
 	// A roster taken after the registration has the last word: one that
 	// does not list them (their ticket was cancelled since) leaves them
 	// off when the desk opens again.
-	r.Press("esc", "esc") // the search, then the leave question
-	rt = r.desk().rt
-	r.Press("ctrl+y")
-	<-rt.down
-	ev := r.ids.LargeConferenceEventID
+	leave()
 	cached, err := roster.Load(roster.CachePath(dir, ev), ev)
 	if err != nil || cached == nil {
 		t.Fatalf("the cached roster: %v", err)
