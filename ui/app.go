@@ -468,6 +468,9 @@ func (a *App) push(s Screen) tea.Cmd {
 	s.SetSize(a.contentSize())
 	e := a.newEntry(s)
 	a.stacks[a.active] = append(a.stacks[a.active], e)
+	if a.toast.level == ToastInfo {
+		a.toast = toast{} // a note on the screen below (a why-not) is not the new one's
+	}
 	return addressTo(e.id, s.Init())
 }
 

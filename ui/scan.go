@@ -179,7 +179,7 @@ type holdOverMsg struct{ seq int }
 // the focused screen takes scans, as a person and a scanner type into it
 // alike. Any other key is held until the gate knows whose it is.
 func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
-	if !typedByScanner(k) || (a.takesScans() && a.palette() == nil) {
+	if !typedByScanner(k) || (a.takesScans() && a.palette() == nil && !a.judgesKeys()) {
 		return tea.Batch(a.Quiet(), a.handleKey(k))
 	}
 	if a.everyKeyTyped {
@@ -224,9 +224,10 @@ func (a *App) decided(out gateOut) tea.Cmd {
 // console learns how many badges to scan again.
 func (a *App) onScan(codes int, msgs ...tea.Msg) tea.Cmd {
 	if a.takesScans() {
+		judging := a.judgesKeys()
 		cmds := make([]tea.Cmd, len(msgs))
 		for i, m := range msgs {
-			cmds[i] = a.updateTop(m)
+			cmds[i] = a.updateTop(a.scannedAs(m, judging))
 		}
 		return tea.Batch(cmds...)
 	}

@@ -216,6 +216,9 @@ func (d *Desk) ConfirmQuit() string {
 }
 
 func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if k, ok := msg.(ui.ScannedKeyMsg); ok {
+		return d.onScannedKey(k.Key)
+	}
 	doorCmd, handled := d.updateDoor(msg)
 	if handled {
 		return d, doorCmd
@@ -408,8 +411,8 @@ func (d *Desk) leave() tea.Cmd {
 // keyboard-wedge mode may paste); a last line without its newline stays in
 // the input.
 func (d *Desk) onPaste(content string) tea.Cmd {
-	if d.kiosk != nil && d.kiosk.prompting {
-		d.kiosk.interrupt()
+	if d.kiosk != nil && d.kiosk.prompting { // a paste is whole: nothing of it went to the prompt
+		d.kiosk.prompting, d.kiosk.typed = false, nil
 	}
 	if !strings.ContainsAny(content, "\r\n") {
 		var cmd tea.Cmd
@@ -462,7 +465,7 @@ func (d *Desk) submit(raw string) tea.Cmd {
 	if d.kiosk != nil && d.kiosk.garbled {
 		d.kiosk.garbled = false
 		d.push(entry{at: now, email: raw, kind: kindInvalid,
-			msg: "A scan arrived while the kiosk PIN was being typed and was cut short. Scan it again."})
+			msg: "Its start went to the PIN prompt: scan it again."})
 		return d.ring()
 	}
 	var keys, emails []string
@@ -471,7 +474,7 @@ func (d *Desk) submit(raw string) tea.Cmd {
 		for _, tok := range splitScans(text) {
 			f, err := roster.Resolve(d.rost.Roster, tok)
 			if err != nil {
-				d.push(refusal(now, tok, err, d.rost, d.deps.Local))
+				d.push(d.forKiosk(refusal(now, tok, err, d.rost, d.deps.Local)))
 				ring = true
 				continue
 			}

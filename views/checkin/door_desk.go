@@ -272,9 +272,9 @@ func (d *Desk) showWalkInForm(w walkin.Walkin) tea.Cmd {
 	if s.NeedsSessions() && len(s.Sessions) > 0 {
 		opts := make([]huh.Option[string], len(s.Sessions))
 		for i, ss := range s.Sessions {
-			label := sanitize.Line(ss.Name)
+			label := sanitize.Line(sessionLabel(d.eventName, ss.Name)) // the form names the event
 			if !ss.Start.IsZero() {
-				label = ss.Start.In(d.deps.Local).Format("Mon 02 Jan 15:04") + "  " + label
+				label = ui.ZoneTime(ss.Start, ss.Zone, d.deps.Local) + "  " + label
 			}
 			opts[i] = huh.NewOption(label, ss.ID).Selected(slices.Contains(f.sessions, ss.ID))
 		}

@@ -16,9 +16,12 @@ import (
 
 // kiosk keeps a desk on screen until a supervisor unlocks it: the kiosk
 // key (a chord no scanner types) opens a PIN prompt, and the PIN (digits
-// only) unlocks. A scan typed into the prompt is never taken for a PIN
-// attempt: the first character that is not a digit closes the prompt, and
-// the scan it cut short is refused whole when its Enter comes.
+// only) unlocks. A scan is never taken for a PIN attempt: while the
+// prompt is open the shell tells a scanner's keys from a person's
+// (ui.KeyJudge), and a scan closes the prompt and is read whole, digits
+// first included. A person's key that is not a digit closes the prompt
+// too; should it be a scan the shell took for a person's (a slow
+// scanner), its start went to the prompt, and it is refused at its Enter.
 type kiosk struct {
 	pin       string
 	locked    bool
@@ -29,7 +32,17 @@ type kiosk struct {
 	garbled bool
 	wrong   int       // wrong PINs in a row
 	until   time.Time // no PIN is taken before this (after too many wrong)
+	// burst holds the digits of a run the shell judged a scanner's while
+	// they may still be a person rolling the PIN's last digits into Enter
+	// (rollKeys at most).
+	burst []tea.KeyPressMsg
 }
+
+// rollKeys is how many digits a person types into Enter faster than the
+// shell's scan gate holds a key (people roll two or three keys): a run of
+// that many digits and Enter over the prompt is the PIN's end, not a scan.
+// No ticket code is that short.
+const rollKeys = 2
 
 // maxTyped bounds what the PIN prompt keeps (config.CheckKioskPIN allows
 // 12 digits at most).
@@ -84,6 +97,43 @@ func (k *kiosk) interrupt() {
 	k.prompting, k.typed, k.garbled = false, nil, true
 }
 
+// JudgesKeys asks the shell to tell a scanner's keys from a person's while
+// the PIN prompt is open (ui.KeyJudge).
+func (d *Desk) JudgesKeys() bool { return d.kiosk != nil && d.kiosk.prompting }
+
+// onScannedKey takes a key the shell knows a scanner typed: over the PIN
+// prompt it closes the prompt (what a person typed there is dropped) and
+// starts the scan, which is then read as at any time. A run of rollKeys
+// digits or fewer into Enter was a person's, and ends the PIN.
+func (d *Desk) onScannedKey(k tea.KeyPressMsg) (ui.Screen, tea.Cmd) {
+	ks := d.kiosk
+	if ks == nil || !ks.prompting {
+		return d.Update(k)
+	}
+	digit := k.Code >= '0' && k.Code <= '9' && k.Mod == 0
+	switch {
+	case digit && len(ks.burst) < rollKeys:
+		ks.burst = append(ks.burst, k)
+		return d, nil
+	case (k.Code == tea.KeyEnter || k.Code == tea.KeyKpEnter) && k.Mod == 0 && len(ks.burst) > 0:
+		for _, b := range ks.burst { // the PIN's last digits, rolled
+			if len(ks.typed) < maxTyped {
+				ks.typed = append(ks.typed, byte(b.Code))
+			}
+		}
+		ks.burst = nil
+		return d.Update(k)
+	}
+	keys := append(ks.burst, k)
+	ks.prompting, ks.typed, ks.burst = false, nil, nil
+	cmds := []tea.Cmd{ui.Toast(ui.ToastInfo, "A scan came in: the PIN prompt closed ("+d.keys.Kiosk.Help().Key+" opens it again)")}
+	for _, key := range keys {
+		_, cmd := d.Update(key)
+		cmds = append(cmds, cmd)
+	}
+	return d, tea.Batch(cmds...)
+}
+
 // onKioskKey handles the kiosk key and the PIN prompt; handled is false for
 // keys the desk handles as usual.
 func (d *Desk) onKioskKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
@@ -108,7 +158,7 @@ func (d *Desk) onKioskKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			return ui.Toast(ui.ToastError, fmt.Sprintf("Too many wrong PINs (%d in a row): the next try is in %s",
 				ks.wrong, waitWords(now, ks.until))), true
 		}
-		ks.prompting, ks.typed = true, nil
+		ks.prompting, ks.typed, ks.burst = true, nil, nil
 		return nil, true
 	}
 	switch {
@@ -150,6 +200,15 @@ func (d *Desk) onKioskKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return nil, true
+}
+
+// forKiosk words a refused scan for the public at a locked kiosk without
+// search: the remedy is theirs to take, not the staff's search.
+func (d *Desk) forKiosk(e entry) entry {
+	if e.kind == kindUnknownTicket && d.kioskLocked() && !d.deps.KioskSearch {
+		e.msg = "nothing was sent: type your email instead, or ask at the desk"
+	}
+	return e
 }
 
 // kioskLine is the PIN prompt, drawn in place of the scan input.

@@ -82,6 +82,22 @@ func TestWalkInOnline(t *testing.T) {
 	r.Contains(who, "Wally Inn")
 }
 
+// The walk-in form offers a series' sessions by start, in the session's
+// own zone and saying which (the registration screen shows the same), and
+// by their names without the event's in front.
+func TestWalkInSessionsSayTheirZone(t *testing.T) {
+	r := newRig(t, withSize(100, 36), withExtras(views.Extras{WalkIns: true}),
+		func(c *rigConfig) { c.eventID = func(f sim.Fixtures) string { return f.RecurringEventID } })
+	r.settle("ONLINE")
+	r.scan("walk.in@example.org")
+	r.settle("[!!] NOT REGISTERED", "F5: register them as a walk-in")
+	r.Send(fkey(5))
+	r.Contains("Sessions *")
+	r.Says("18:00 PST", "Pottery for Beginners (weekly) · whole event")
+	r.Contains("[ ] Thu 26 Nov 18:00 PST  Thu 26 Nov 2026")
+	r.Lacks("(weekly): ")
+}
+
 // Offline, the walk-in waits in the journal (after the scan that found
 // them unregistered); when the server is back, the registration goes
 // first, then the check-in, and the person ends checked in once.

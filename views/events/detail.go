@@ -160,12 +160,29 @@ func (s *DetailScreen) actions() ui.Actions {
 		})},
 	}
 	if s.env.CheckInDesk != nil {
-		as = append(as, ui.Action{Key: k.CheckIn, Minor: true, Run: push(func() ui.Screen { return s.env.CheckInDesk(s.Ctx, e.EventID, name) })})
+		as = append(as, ui.Action{Key: k.CheckIn, Minor: true, Run: s.openDesk})
 	}
 	if s.env.CheckInHistory != nil {
 		as = append(as, ui.Action{Key: k.History, Minor: true, Run: push(func() ui.Screen { return s.env.CheckInHistory(s.Ctx, e.EventID, name) })})
 	}
 	return as
+}
+
+// openDesk opens the check-in desk; on a draft or a cancelled event, where
+// nobody can be registered, it says so and asks first.
+func (s *DetailScreen) openDesk() tea.Cmd {
+	e := s.event
+	open := func() tea.Cmd { return ui.Push(s.env.CheckInDesk(s.Ctx, e.EventID, e.Name)) }
+	var why string
+	switch s.bucket {
+	case BucketDraft:
+		why = "is a draft: nobody can register before it is published"
+	case BucketCancelled:
+		why = "is cancelled: nobody can register"
+	default:
+		return open()
+	}
+	return s.ask(fmt.Sprintf("%q %s, so the desk has nobody to check in (each scan: NOT REGISTERED). Open the desk anyway?", e.Name, why), false, open)
 }
 
 // publish asks first: registration opens once it is published.

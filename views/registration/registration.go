@@ -96,7 +96,7 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ..
 		Empty:   "No sessions still to come: past sessions are not offered.",
 		Columns: []table.Column{
 			{Title: "", Width: 3},
-			{Title: "When", Width: 16},
+			{Title: "When", Width: 21},
 			{Title: "Session", Width: 20, Flex: 1},
 		},
 		Load: func(ctx context.Context) ([]api.Session, error) {
@@ -325,11 +325,7 @@ func (s *Screen) row(ss api.Session) table.Row {
 	}
 	when := "-"
 	if ss.StartTime != nil {
-		t := ss.StartTime.UTC()
-		if loc, err := time.LoadLocation(ss.Timezone); err == nil && ss.Timezone != "" {
-			t = t.In(loc)
-		}
-		when = t.Format("Mon 02 Jan 15:04")
+		when = ui.ZoneTime(*ss.StartTime, ss.Timezone, time.UTC)
 	}
 	return table.Row{ID: ss.SessionID, Cells: []string{mark, when, ss.Name}}
 }

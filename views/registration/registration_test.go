@@ -134,7 +134,7 @@ func TestPastSessionsAreNeverOffered(t *testing.T) {
 	offered := r.offered(t)
 	r.Contains(fmt.Sprintf("0 of %d chosen", len(offered)), fmt.Sprintf("%d sessions", len(offered)))
 	for _, ss := range all {
-		when := ss.StartTime.In(mustZone(t, ss.Timezone)).Format("Mon 02 Jan 15:04")
+		when := ss.StartTime.In(mustZone(t, ss.Timezone)).Format("Mon 02 Jan 15:04 MST")
 		if slices.ContainsFunc(offered, func(o api.Session) bool { return o.SessionID == ss.SessionID }) {
 			r.Contains(when)
 		} else {
