@@ -21,6 +21,7 @@ import (
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/viewtest"
 )
 
@@ -59,7 +60,7 @@ func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) (string, string), ho
 	dir := t.TempDir()
 	id, name := pick(s.Fixtures())
 	d := viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen {
-		return New(c, client, id, name, WithClock(clk.Now), WithLocation(time.UTC), WithExportDir(dir))
+		return New(c, views.Env{Client: client, Now: clk.Now, Local: time.UTC}, id, name, WithExportDir(dir))
 	})
 	return &rig{Driver: d, sim: s, ids: s.Fixtures(), dir: dir, clock: clk}
 }
@@ -357,7 +358,7 @@ func TestTypesKeysMeanOneThing(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := ui.DefaultGlobalKeys()
-	s := New(&ui.Context{Theme: ui.NewTheme(true, true), Keys: keys}, client, "e1", "Launch")
+	s := New(&ui.Context{Theme: ui.NewTheme(true, true), Keys: keys}, views.Env{Client: client}, "e1", "Launch")
 	var bindings []key.Binding
 	for _, group := range s.FullHelp() {
 		bindings = append(bindings, group...)

@@ -142,7 +142,7 @@ func (s *DetailScreen) actions() ui.Actions {
 		{Key: k.Browse, Help: "open the event page", Minor: true, Run: func() tea.Cmd { return ui.Browse(s.Ctx, e.EventURL) }},
 		{Key: k.Coeditors, Run: push(func() ui.Screen { return coeditors.New(s.Ctx, s.env.Client, e.EventID, name) })},
 		{Key: k.Emails, Run: push(func() ui.Screen {
-			return emails.New(s.Ctx, s.env.Client, e.EventID, name, emails.WithClock(s.env.Now), emails.WithLocation(s.env.Local))
+			return emails.New(s.Ctx, s.env, e.EventID, name)
 		})},
 		{Key: k.Links, Minor: true, Run: push(func() ui.Screen {
 			return accesslinks.New(s.Ctx, s.env.Client, e.EventID, name, e.EventType == api.EventTypeRecurring)
@@ -155,8 +155,7 @@ func (s *DetailScreen) actions() ui.Actions {
 				return ""
 			}},
 		{Key: k.Register, Minor: true, Run: push(func() ui.Screen {
-			return registration.New(s.Ctx, s.env.Client, e.EventID, name, registration.WithClock(s.env.Now),
-				registration.WithLearner(s.env.LearnNames))
+			return registration.New(s.Ctx, s.env, e.EventID, name)
 		})},
 	}
 	if s.env.CheckInDesk != nil {
