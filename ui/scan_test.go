@@ -408,3 +408,62 @@ func TestABurstNotTypedIsToldToTheForm(t *testing.T) {
 		t.Fatalf("not bounded: %d runes", len([]rune(got)))
 	}
 }
+
+// At a scan input that has every key at once (the bare desk), the watch
+// follows each run with real key timings and, when a run turns out to be a
+// scanner's, tells the screen what of its input the run typed: what a
+// person typed before is set aside, never sent glued to the scan. What a
+// person types, rolled keys into Enter included, is sent as typed.
+func TestScanWatchSetsAsideAPersonsText(t *testing.T) {
+	scan := "liam.yamamoto@example.org"
+	cases := []struct {
+		name      string
+		keys      typing
+		sent      string // each Enter's input, one per line
+		setAside  string
+		remaining string
+	}{
+		{"typed, then a scan", typed("ab", ms(140), "").then(ms(600), typed(scan, ms(3), "enter")), scan, "ab", ""},
+		{"typed, then a scan in one read", typed("hu", ms(90), "").then(ms(400), typed(scan, 0, "enter")), scan, "hu", ""},
+		{"digits in a wait, then a scan", typed("2", 0, "").then(ms(2000), typed(scan, ms(12), "tab")), scan, "2", ""},
+		{"a person's address", typed("ann@x.org", ms(110), "enter"), "ann@x.org", "", ""},
+		{"rolled into Enter", typed("ann@x.o", ms(110), "").then(ms(120), typed("rg", ms(20), "enter")), "ann@x.org", "", ""},
+		{"three rolled keys", typed("hello", ms(100), "").then(ms(90), typed("the", ms(22), "")), "", "", "hellothe"},
+		{"key repeat", typed("ab", ms(100), "").then(ms(200), typed("xxxxxx", ms(30), "")), "", "", "abxxxxxx"},
+		{"two scans back to back", typed("ab", ms(100), "").then(ms(300), typed("a@x.org", 0, "enter")).then(0, typed("b@y.org", 0, "enter")), "a@x.org\nb@y.org", "ab", ""},
+		{"a scan with no terminator", typed("ab", ms(100), "").then(ms(300), typed("4006381333931", ms(5), "")), "", "ab", "4006381333931"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var w scanWatch
+			var input string
+			var sent, aside []string
+			for i, k := range c.keys {
+				if i > 0 && k.after >= HoldFor {
+					w = scanWatch{} // the hold timer fired before the key came
+				}
+				if typedSoFar, began := w.key(k.key); began {
+					if before, ok := strings.CutSuffix(input, typedSoFar); ok && before != "" {
+						aside = append(aside, before)
+					}
+					input = typedSoFar
+				}
+				if EndsScan(k.key) {
+					sent = append(sent, input)
+					input = ""
+					continue
+				}
+				input += k.key.Text
+			}
+			if got := strings.Join(sent, "\n"); got != c.sent {
+				t.Errorf("sent %q, want %q", got, c.sent)
+			}
+			if got := strings.Join(aside, "|"); got != c.setAside {
+				t.Errorf("set aside %q, want %q", got, c.setAside)
+			}
+			if input != c.remaining {
+				t.Errorf("input left %q, want %q", input, c.remaining)
+			}
+		})
+	}
+}

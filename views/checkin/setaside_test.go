@@ -1,0 +1,80 @@
+package checkin
+
+import (
+	"testing"
+)
+
+// A scanner's burst replaces what a person half-typed in the scan input,
+// at the bare desk (its keys act at once), in the search, and at a locked
+// kiosk: the scan is sent as scanned, never glued onto the typing, and the
+// desk says once what it set aside.
+func TestAScanReplacesHalfTypedText(t *testing.T) {
+	t.Run("bare desk", func(t *testing.T) {
+		r := newRig(t)
+		r.settle("ONLINE")
+		who := r.registered(43)
+		r.Type("ab")
+		r.Burst(who, "enter")
+		r.settle("[OK] CHECKED IN")
+		r.Contains(`set aside, not sent: "ab"`)
+		r.Lacks("NOT REGISTERED", "ab"+who)
+		if r.checkIns(who) != 1 {
+			t.Fatalf("the scan was checked in %d times", r.checkIns(who))
+		}
+		// A person's typing, Enter and all, is sent as typed.
+		next := r.registered(44)
+		r.Type(next)
+		r.Press("enter")
+		r.settle(next)
+		if r.checkIns(next) != 1 {
+			t.Fatalf("the typed address was checked in %d times", r.checkIns(next))
+		}
+	})
+	t.Run("search", func(t *testing.T) {
+		r := newRig(t)
+		r.settle("ONLINE", "roster 20,000")
+		r.Send(ctrl('f'))
+		r.Type("hu")
+		who := r.registered(45)
+		r.Burst(who, "enter")
+		r.settle("[OK] CHECKED IN")
+		r.Contains(`set aside, not sent: "hu"`)
+		if r.checkIns(who) != 1 {
+			t.Fatalf("the scan was checked in %d times", r.checkIns(who))
+		}
+	})
+	t.Run("locked kiosk", func(t *testing.T) {
+		r := newRig(t, withKioskPIN("246813"))
+		r.settle("ONLINE")
+		r.Type("29") // digits typed while wrong PINs wait, say
+		who := r.registered(46)
+		r.Burst(who, "enter")
+		r.settle("[OK] CHECKED IN", kioskWho(entry{email: who}))
+		r.Contains("(2 characters) was cleared")
+		if r.checkIns(who) != 1 {
+			t.Fatalf("the scan was checked in %d times", r.checkIns(who))
+		}
+	})
+}
+
+// The history opened from the desk (F3) is a view over the desk, as the
+// board is: a scan there brings the desk back and is recorded, whole and
+// once, never ignored.
+func TestAScanOverTheHistoryIsRecorded(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE")
+	r.Send(fkey(3))
+	r.Contains("Email", "First seen here")
+	who := r.registered(47)
+	r.Burst(who, "enter")
+	r.settle("[OK] CHECKED IN")
+	r.Lacks("ignored", "First seen here")
+	if r.checkIns(who) != 1 {
+		t.Fatalf("the scan was checked in %d times", r.checkIns(who))
+	}
+	// A person's keys are the history's: its filter, not a scan.
+	r.Send(fkey(3))
+	r.Type("/")
+	r.Type("zz")
+	r.Contains("First seen here")
+}
