@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -465,5 +466,68 @@ func TestScanWatchSetsAsideAPersonsText(t *testing.T) {
 				t.Errorf("input left %q, want %q", input, c.remaining)
 			}
 		})
+	}
+}
+
+// passerScreen is a view over the desk that passes it its scans, as the
+// desk's history does.
+type passerScreen struct{ fakeScreen }
+
+func (p *passerScreen) PassesScans() bool { return true }
+func (p *passerScreen) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	_, cmd := p.fakeScreen.Update(msg)
+	return p, cmd
+}
+
+// At the desk the shell tells the screen when a scan begins, before its
+// deciding key, with what of the scan its input already holds (the bare
+// desk: keys act at once) or nothing (a form open: the gate held the
+// keys); over a view that passes scans (the history), the desk comes back
+// for the scan. Real key timings; the hold timer fires on each pause.
+func TestTheDeskIsToldWhenAScanBegins(t *testing.T) {
+	scan := "liam.yamamoto@example.org"
+	person := typed("ab", ms(140), "").then(ms(600), typed(scan, ms(3), "enter"))
+	timed := func(h *harness, keys typing) {
+		for i, k := range keys {
+			if i > 0 && k.after >= HoldFor {
+				h.app.Quiet() // the hold timer fired
+			}
+			h.app.Update(k.key)
+		}
+		h.app.Quiet()
+	}
+
+	h := newHarness(t, WithSection("Check-in"))
+	desk := h.roots["Check-in"]
+	desk.scans = true
+	timed(h, person)
+	if got, want := strings.Join(desk.msgs, "|"), "starts lia"; !strings.Contains(got, want) {
+		t.Fatalf("the bare desk was told %q, want %q", got, want)
+	}
+	if got := strings.Join(desk.keys, ""); got != "ab"+scan+"enter" {
+		t.Fatalf("the bare desk's keys %q", got)
+	}
+
+	desk.keys, desk.msgs, desk.sorts = nil, nil, true
+	timed(h, person)
+	if desk.msgs[0] != "starts " || received(desk) != "ab["+scan+"enter]" {
+		t.Fatalf("with a form open the desk was told %q, then got %q", desk.msgs[0], received(desk))
+	}
+
+	desk.keys, desk.msgs, desk.sorts = nil, nil, false
+	over := &passerScreen{fakeScreen{title: "History"}}
+	h.send(PushMsg{Screen: over})
+	timed(h, typed("zz", ms(150), "").then(ms(500), typed(scan, ms(3), "enter")))
+	if h.app.Top() != Screen(desk) {
+		t.Fatalf("a scan over the history did not bring the desk back: top %q, history keys %q, desk %q\n%s", h.app.Top().Title(), over.keys, received(desk), h.plain())
+	}
+	if got := strings.Join(over.keys, ""); got != "zz" {
+		t.Fatalf("the history's keys %q", got)
+	}
+	if got := strings.Join(desk.keys, ""); got != scan+"enter" || !slices.Contains(desk.msgs, "starts ") {
+		t.Fatalf("the desk got keys %q, messages %q", got, desk.msgs)
+	}
+	if strings.Contains(h.plain(), scanNote) {
+		t.Fatal("the scan was ignored")
 	}
 }
