@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -278,7 +279,7 @@ func (w *scanWatch) key(k tea.KeyPressMsg) (typed string, began bool) {
 		return "", false
 	}
 	w.run = append(w.run, k)
-	if len(w.run) < ScanRun || !isScan(w.run) {
+	if !w.isScan() {
 		return "", false
 	}
 	var b strings.Builder
@@ -291,6 +292,21 @@ func (w *scanWatch) key(k tea.KeyPressMsg) (typed string, began bool) {
 	}
 	w.scanning, w.ended, w.run = true, EndsScan(k), nil
 	return b.String(), true
+}
+
+// isScan reports whether the run so far is a scanner's: ScanRun
+// characters or more (Enter counted), not one key over and over. The
+// terminal may hand a burst over as one key of many characters.
+func (w *scanWatch) isScan() bool {
+	n := 0
+	for _, k := range w.run {
+		if EndsScan(k) {
+			n++
+		} else {
+			n += utf8.RuneCountInString(k.Text)
+		}
+	}
+	return n >= ScanRun && (len(w.run) == 1 || !sameKey(w.run))
 }
 
 // ScanStartsMsg tells the screen that takes scans that a scan begins: the
