@@ -53,7 +53,7 @@ func TestAScanReplacesHalfTypedTextEndToEnd(t *testing.T) {
 	tk.waitText("CHECK-IN DESK", "KIOSK", "ONLINE")
 	tk.personTypes("29")
 	tk.scan(kiosk, "Enter")
-	tk.waitText("[OK] CHECKED IN", "(2 characters) was cleared")
+	tk.waitText("[OK] CHECKED IN", "cleared, not sent: 2 typed characters")
 	tk.waitText("Pending 0")
 
 	got := actionsAt(t, c, id, bare, search, history, kiosk)

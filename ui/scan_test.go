@@ -433,6 +433,8 @@ func TestScanWatchSetsAsideAPersonsText(t *testing.T) {
 		{"key repeat", typed("ab", ms(100), "").then(ms(200), typed("xxxxxx", ms(30), "")), "", "", "abxxxxxx"},
 		{"two scans back to back", typed("ab", ms(100), "").then(ms(300), typed("a@x.org", 0, "enter")).then(0, typed("b@y.org", 0, "enter")), "a@x.org\nb@y.org", "ab", ""},
 		{"a scan with no terminator", typed("ab", ms(100), "").then(ms(300), typed("4006381333931", ms(5), "")), "", "ab", "4006381333931"},
+		{"a burst handed over as one key", typed("ab", ms(100), "").then(ms(300), typing{{0, tea.KeyPressMsg{Text: scan}}}).
+			then(0, typed("", 0, "enter")), scan, "ab", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -503,7 +503,7 @@ func (d *Desk) setAside(typed string) tea.Cmd {
 	d.input.CursorEnd()
 	d.refilter()
 	if d.kioskLocked() {
-		return ui.Toast(ui.ToastInfo, fmt.Sprintf("A scan came in: what was typed before it (%d characters) was cleared, not sent", len([]rune(aside))))
+		return ui.Toast(ui.ToastInfo, fmt.Sprintf("A scan came in; cleared, not sent: %d typed characters", len([]rune(aside))))
 	}
-	return ui.Toast(ui.ToastInfo, "A scan came in: what was typed before it was set aside, not sent: "+quote(sanitize.Line(aside)))
+	return ui.Toast(ui.ToastInfo, "A scan came in; set aside, not sent: "+quote(sanitize.Line(aside)))
 }

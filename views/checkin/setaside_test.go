@@ -50,7 +50,7 @@ func TestAScanReplacesHalfTypedText(t *testing.T) {
 		who := r.registered(46)
 		r.Burst(who, "enter")
 		r.settle("[OK] CHECKED IN", kioskWho(entry{email: who}))
-		r.Contains("(2 characters) was cleared")
+		r.Contains("cleared, not sent: 2 typed characters")
 		if r.checkIns(who) != 1 {
 			t.Fatalf("the scan was checked in %d times", r.checkIns(who))
 		}
