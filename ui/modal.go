@@ -40,7 +40,7 @@ func Fit(s string, w, h int) string {
 			continue
 		}
 		l := lines[i]
-		lw := ansi.StringWidth(l)
+		lw := Width(l)
 		if lw > w {
 			l, lw = ansi.Truncate(l, w, "…"), w // a cut line says so
 		}

@@ -304,18 +304,15 @@ func (d *Desk) boxView() string {
 		v = verdict{mark: "--", word: "READY", role: roleInfo, detail: "Scan a ticket or badge, or type an email, then press Enter."}
 	}
 	inner := max(1, w-4)
-	center := lipgloss.NewStyle().Width(inner).Align(lipgloss.Center)
-	body := []string{
-		center.Render(badge(t, v.role).Render("  [" + v.mark + "] " + v.word + "  ")),
-		center.Render(ansi.Truncate(lipgloss.NewStyle().Bold(true).Render(email), inner, "…")),
-	}
-	if scan != "" {
-		body = append(body, center.Render(ansi.Truncate(t.Muted.Render(scan), inner, "…")))
-	}
+	h := d.boxHeight()
 	// The detail takes the rows left, wrapped; the door's line (a badge's
 	// print state, what a key does) gets a row of its own where there is
 	// one, else it follows the detail.
-	rows := max(1, d.boxHeight()-2-len(body))
+	heads := 2 // the word mark, the email
+	if scan != "" {
+		heads++
+	}
+	rows := max(1, h-2-heads)
 	var door, after string
 	if scanned && d.card == nil {
 		if line, r := d.doorLine(e); line != "" && rows >= 2 {
@@ -326,23 +323,42 @@ func (d *Desk) boxView() string {
 			after = t.Muted.Render(" · ") + text(t, r).Render(ui.OneLine(line))
 		}
 	}
+	key := boxKey{v: v, email: email, scan: scan, door: door, after: after, w: w, h: h, noColor: t.NoColor}
+	if d.draw.boxOut != "" && d.draw.box == key {
+		return d.draw.boxOut
+	}
+	body := []string{
+		center(badge(t, v.role).Render("  ["+v.mark+"] "+v.word+"  "), inner),
+		center(ui.Truncate(lipgloss.NewStyle().Bold(true).Render(email), inner, "…"), inner),
+	}
+	if scan != "" {
+		body = append(body, center(ui.Truncate(t.Muted.Render(scan), inner, "…"), inner))
+	}
 	details := wrapRows(ui.OneLine(v.detail), inner, rows)
 	for i, l := range details {
 		l = text(t, v.role).Render(l)
 		if i == len(details)-1 {
 			l += after
 		}
-		body = append(body, center.Render(ansi.Truncate(l, inner, "…")))
+		body = append(body, center(ui.Truncate(l, inner, "…"), inner))
 	}
 	if door != "" {
-		body = append(body, center.Render(ansi.Truncate(door, inner, "…")))
+		body = append(body, center(ui.Truncate(door, inner, "…"), inner))
 	}
-	spare := max(0, d.boxHeight()-2-len(body))
-	st := lipgloss.NewStyle().Border(border(v.role)).Padding((spare+1)/2, 1, spare-(spare+1)/2, 1).Width(w)
-	if !t.NoColor {
-		st = st.BorderForeground(text(t, v.role).GetForeground())
+	spare := max(0, h-2-len(body))
+	top, bottom := (spare+1)/2, spare-(spare+1)/2
+	var out string
+	if w < 8 { // too narrow for the hand-drawn frame's sums
+		st := lipgloss.NewStyle().Border(border(v.role)).Padding(top, 1, bottom, 1).Width(w)
+		if !t.NoColor {
+			st = st.BorderForeground(text(t, v.role).GetForeground())
+		}
+		out = st.Render(strings.Join(body, "\n"))
+	} else {
+		out = d.draw.frameBox(t, v.role, w, top, bottom, body)
 	}
-	return st.Render(strings.Join(body, "\n"))
+	d.draw.box, d.draw.boxOut = key, out
+	return out
 }
 
 // wrapRows wraps plain text to width w in at most n rows, the last cut

@@ -1,0 +1,40 @@
+package ui
+
+import (
+	"testing"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Width must agree with ansi.StringWidth on every string, the fast path's
+// and the rest.
+func TestWidthAgreesWithANSI(t *testing.T) {
+	bold := lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#ff0000")).Background(lipgloss.Color("4"))
+	cases := []string{
+		"", "plain text", bold.Render("styled"), "a" + bold.Render(" [OK] CHECKED IN ") + " b",
+		"café", "日本語", "e\u0301", "👍🏽 ok", "tab\there", "\x1b]8;;http://x\x07link\x1b]8;;\x07",
+		"\x1b[", "\x1b[31", "\x1b[31m", "bell\a", "del\x7f", "\x1b(B", "╔══╗", "…",
+	}
+	for _, s := range cases {
+		if got, want := Width(s), ansi.StringWidth(s); got != want {
+			t.Errorf("Width(%q) = %d, ansi.StringWidth says %d", s, got, want)
+		}
+	}
+	for _, s := range cases {
+		for w := 0; w < 8; w++ {
+			if got, want := Truncate(s, w, "…"), ansi.Truncate(s, w, "…"); got != want {
+				t.Errorf("Truncate(%q, %d) = %q, ansi.Truncate says %q", s, w, got, want)
+			}
+		}
+	}
+}
+
+func FuzzWidth(f *testing.F) {
+	f.Add("abc\x1b[1mdef\x1b[0m")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Width(s), ansi.StringWidth(s); got != want {
+			t.Fatalf("Width(%q) = %d, ansi.StringWidth says %d", s, got, want)
+		}
+	})
+}
