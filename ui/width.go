@@ -1,10 +1,14 @@
 package ui
 
-import "github.com/charmbracelet/x/ansi"
+import (
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 // Width is ansi.StringWidth with a fast path for what frames are mostly
-// made of, printable ASCII and CSI sequences (colours), whose width is the
-// count of printable bytes; anything else goes to ansi.StringWidth, whose
+// made of, printable ASCII, CSI sequences (colours) and narrow punctuation
+// and box drawing, whose width is their count of runes; anything else goes to ansi.StringWidth, whose
 // grapheme walk costs a frame several times more.
 func Width(s string) int {
 	n := 0
@@ -23,11 +27,35 @@ func Width(s string) int {
 				return ansi.StringWidth(s)
 			}
 			i = j
+		case c >= 0x80:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !narrow(r) {
+				return ansi.StringWidth(s)
+			}
+			n++
+			i += size - 1
 		default:
 			return ansi.StringWidth(s)
 		}
 	}
 	return n
+}
+
+// narrow says r is one column whatever follows it: the frames' punctuation
+// and box drawing. A rune that may join the one before it (a combining mark,
+// a joiner, a variation selector) is never narrow, so it goes the slow way.
+func narrow(r rune) bool {
+	switch {
+	case r >= 0xa1 && r <= 0xff && r != 0xad: // Latin-1, not the soft hyphen
+		return true
+	case r >= 0x2010 && r <= 0x2027: // dashes, quotes, bullets, "…"
+		return true
+	case r >= 0x2190 && r <= 0x21ff: // arrows
+		return true
+	case r >= 0x2500 && r <= 0x257f: // box drawing
+		return true
+	}
+	return false
 }
 
 // Truncate is ansi.Truncate, at the cost of Width when s fits.

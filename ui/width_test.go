@@ -14,7 +14,7 @@ func TestWidthAgreesWithANSI(t *testing.T) {
 	cases := []string{
 		"", "plain text", bold.Render("styled"), "a" + bold.Render(" [OK] CHECKED IN ") + " b",
 		"café", "日本語", "e\u0301", "👍🏽 ok", "tab\there", "\x1b]8;;http://x\x07link\x1b]8;;\x07",
-		"\x1b[", "\x1b[31", "\x1b[31m", "bell\a", "del\x7f", "\x1b(B", "╔══╗", "…",
+		"\x1b[", "\x1b[31", "\x1b[31m", "bell\a", "del\x7f", "\x1b(B", "╔══╗", "…", "a · b", "x\u00ad", "é\u0301", "·\u0301", "…\u200d", "→\ufe0f", "ü", "\u2028", "\u2029", "¡¿", "\xff\xfe",
 	}
 	for _, s := range cases {
 		if got, want := Width(s), ansi.StringWidth(s); got != want {
@@ -32,6 +32,7 @@ func TestWidthAgreesWithANSI(t *testing.T) {
 
 func FuzzWidth(f *testing.F) {
 	f.Add("abc\x1b[1mdef\x1b[0m")
+	f.Add("a · b … ║ → é")
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := Width(s), ansi.StringWidth(s); got != want {
 			t.Fatalf("Width(%q) = %d, ansi.StringWidth says %d", s, got, want)

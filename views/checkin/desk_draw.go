@@ -20,6 +20,7 @@ type drawCache struct {
 	recent map[recentKey]string
 	title  titleKey
 	titled string
+	paints *paints
 }
 
 // boxKey is everything a result box is drawn from.
@@ -40,12 +41,14 @@ type boxEdges struct {
 // recentKey is everything a line of the recent scans is drawn from.
 type recentKey struct {
 	when, word, email, note string
+	noted                   bool // a note, even an empty one
 	role                    role
 	w                       int
 }
 
 // titleKey is everything the title line is drawn from.
 type titleKey struct {
+	theme                *ui.Theme
 	event, session, desk string
 	kiosk, locked, bell  bool
 	w                    int
@@ -99,4 +102,48 @@ func (c *drawCache) frameBox(t *ui.Theme, r role, w, top, bottom int, body []str
 	}
 	b.WriteString("\n" + e.bottom)
 	return b.String()
+}
+
+// paint is a style's escape sequences around one line of text, taken from
+// lipgloss once: its Render walks all of a style's properties for every
+// text, which made the desk's few words of colour a good part of a frame.
+type paint struct {
+	pre, post string
+	st        lipgloss.Style
+}
+
+func paintOf(st lipgloss.Style) paint {
+	s := st.Render("x")
+	i := strings.IndexByte(s, 'x') // escape sequences hold no 'x'
+	return paint{pre: s[:i], post: s[i+1:], st: st}
+}
+
+// on styles s as the style's Render does.
+func (p paint) on(s string) string {
+	if s == "" || strings.ContainsAny(s, "\n\t\r") {
+		return p.st.Render(s)
+	}
+	return p.pre + s + p.post
+}
+
+// paints are the desk's styles, as paints, for one theme.
+type paints struct {
+	theme                             *ui.Theme
+	muted, bold, title, header, error paint
+	text, badge                       [roleInfo + 1]paint
+}
+
+// paints returns the theme's paints, taken at the first frame.
+func (d *Desk) paints() *paints {
+	t := d.Ctx.Theme
+	if p := d.draw.paints; p != nil && p.theme == t {
+		return p
+	}
+	p := &paints{theme: t, muted: paintOf(t.Muted), bold: paintOf(lipgloss.NewStyle().Bold(true)),
+		title: paintOf(t.Title), header: paintOf(t.Header), error: paintOf(t.Error)}
+	for r := roleOK; r <= roleInfo; r++ {
+		p.text[r], p.badge[r] = paintOf(text(t, r)), paintOf(badge(t, r))
+	}
+	d.draw.paints = p
+	return p
 }
