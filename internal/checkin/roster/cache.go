@@ -1,9 +1,9 @@
 package roster
 
 import (
-	json "github.com/goccy/go-json"
 	"errors"
 	"fmt"
+	json "github.com/goccy/go-json"
 	"io"
 	"os"
 	"path/filepath"
