@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"charm.land/lipgloss/v2"
@@ -38,4 +39,28 @@ func FuzzWidth(f *testing.F) {
 			t.Fatalf("Width(%q) = %d, ansi.StringWidth says %d", s, got, want)
 		}
 	})
+}
+
+// Fit pads every line to w and cuts it with "…", and takes h lines, no
+// more, no fewer.
+func TestFitPadsCutsAndCounts(t *testing.T) {
+	bold := lipgloss.NewStyle().Bold(true)
+	cases := []struct {
+		s    string
+		w, h int
+		want string
+	}{
+		{"", 3, 2, "   \n   "},
+		{"ab\ncdef", 3, 3, "ab \ncd…\n   "},
+		{"a\nb\nc", 2, 2, "a \nb "},
+		{"日本", 3, 1, "日…"},
+		{bold.Render("ab"), 3, 1, bold.Render("ab") + " "},
+		{"x", 0, 1, ""},
+		{"x", 70, 1, "x" + strings.Repeat(" ", 69)},
+	}
+	for _, c := range cases {
+		if got := Fit(c.s, c.w, c.h); got != c.want {
+			t.Errorf("Fit(%q, %d, %d) = %q, want %q", c.s, c.w, c.h, got, c.want)
+		}
+	}
 }
