@@ -67,11 +67,11 @@ const maxDeskName = 40
 func checkDeskName(name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
-		return errors.New("--desk is blank: name the desk, such as \"Door A\" (default: this computer's name)")
+		return flagErrorf("--desk is blank: name the desk, such as \"Door A\" (default: this computer's name)")
 	case len([]rune(name)) > maxDeskName:
-		return fmt.Errorf("--desk is %d characters long: keep it to %d, such as \"Door A\"", len([]rune(name)), maxDeskName)
+		return flagErrorf("--desk is %d characters long: keep it to %d, such as \"Door A\"", len([]rune(name)), maxDeskName)
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return errors.New("--desk holds a control character: use letters, digits, spaces and punctuation")
+		return flagErrorf("--desk holds a control character: use letters, digits, spaces and punctuation")
 	}
 	return nil
 }
@@ -118,10 +118,10 @@ func newDeskCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			if board && kiosk {
-				return errors.New("--board and --kiosk do not go together: --kiosk locks a desk that scans; the board scans nothing")
+				return flagErrorf("--board and --kiosk do not go together: --kiosk locks a desk that scans; the board scans nothing")
 			}
 			if headless && (board || kiosk) {
-				return errors.New("--headless goes alone: it reads scans on standard input and has no screen for --board or --kiosk")
+				return flagErrorf("--headless goes alone: it reads scans on standard input and has no screen for --board or --kiosk")
 			}
 			if err := vf.check(cmd); err != nil {
 				return err

@@ -6,6 +6,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -229,6 +230,9 @@ func NewRootCmd(f *Factory) *cobra.Command {
 func explainMistakes(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
+		if c.HasSubCommands() && !c.Runnable() {
+			groupRefusesUnknownCommands(c)
+		}
 		if check := c.Args; check != nil {
 			c.Args = func(cmd *cobra.Command, args []string) error {
 				if err := check(cmd, args); err != nil {
@@ -243,6 +247,29 @@ func explainMistakes(root *cobra.Command) {
 	}
 	walk(root)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return withUsage(cmd, err, "") })
+}
+
+// groupRefusesUnknownCommands makes a group of commands (events, phone,
+// auth) refuse a word that is none of its commands, as a usage error (2):
+// cobra would print the group's help and exit 0, and a script's typo
+// would pass for success. Alone, the group prints its help.
+func groupRefusesUnknownCommands(group *cobra.Command) {
+	group.Use += " COMMAND"
+	group.DisableFlagsInUseLine = true
+	if group.SuggestionsMinimumDistance <= 0 {
+		group.SuggestionsMinimumDistance = 2 // cobra sets it on the root only
+	}
+	group.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+		if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+			msg += "; did you mean " + orList(near) + "?"
+		}
+		return errors.New(msg)
+	}
+	group.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 }
 
 // missingArgs names the arguments the usage line asks for that args lacks
@@ -271,14 +298,24 @@ func withUsage(cmd *cobra.Command, err error, missing string) error {
 		what = "missing " + missing
 	}
 	// "evdesk:" already leads the line: the command is named without it.
-	msg := fmt.Sprintf("%s: %s\n\nUsage:\n  %s", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), what, cmd.UseLine())
+	use := cmd.UseLine()
+	msg := fmt.Sprintf("%s: %s\n\nUsage:\n  %s", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), what, use)
 	if !cmd.HasParent() {
-		msg = fmt.Sprintf("%s\n\nUsage:\n  %s", what, cmd.UseLine())
+		msg = fmt.Sprintf("%s\n\nUsage:\n  %s", what, use)
 	}
 	if cmd.Example != "" {
 		msg += "\n\nExample:\n" + cmd.Example
 	}
 	if cmd.HasAvailableSubCommands() {
+		var names []string
+		for _, sub := range cmd.Commands() {
+			if sub.IsAvailableCommand() {
+				names = append(names, sub.Name())
+			}
+		}
+		if cmd.HasParent() {
+			msg += "\n\nCommands: " + strings.Join(names, ", ")
+		}
 		msg += "\n\nRun `" + cmd.CommandPath() + " --help` for its commands."
 	}
 	return &usageError{msg: msg, err: err}

@@ -267,3 +267,37 @@ func TestInterruptedCommandSaysSo(t *testing.T) {
 		t.Fatalf("stderr: %q", got)
 	}
 }
+
+// TestUsageMistakesExitTwo: a word that is none of a group's commands, a
+// missing required flag and flags that do not go together are usage
+// errors (exit 2), told before anything is opened; a group alone prints
+// its help and succeeds.
+func TestUsageMistakesExitTwo(t *testing.T) {
+	isolateXDG(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"events", "lst"}, `unknown command "lst" for "evdesk events"; did you mean get or list?`},
+		{[]string{"phone", "lst"}, `unknown command "lst" for "evdesk phone"`},
+		{[]string{"auth", "stat"}, `unknown command "stat" for "evdesk auth"; did you mean status?`},
+		{[]string{"venue", "init", "Hall"}, "--out is required"},
+		{[]string{"desk", "ev1", "--board", "--kiosk"}, "--board and --kiosk do not go together"},
+		{[]string{"desk", "ev1", "--desk", " "}, "--desk is blank"},
+		{[]string{"desk", "ev1", "--listen", ":9000"}, "--listen goes with --venue FILE"},
+		{[]string{"desk", "ev1", "--venue", "v.json", "--join", "nowhere"}, `--join "nowhere": give HOST:PORT`},
+		{[]string{"sim", "--rps", "-1"}, "must not be negative"},
+		{[]string{"sim", "--webhook-url", "http://127.0.0.1:1/hook"}, "--webhook-url needs --webhook-secret"},
+	} {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, _, stderr := run1(t, c.args...)
+			if code != exitUsage || !strings.Contains(stderr, c.want) {
+				t.Fatalf("exit %d, want 2 and %q in:\n%s", code, c.want, stderr)
+			}
+		})
+	}
+	code, out, stderr := run1(t, "events")
+	if code != exitOK || !strings.Contains(out, "Available Commands:") {
+		t.Fatalf("events alone: exit %d\n%s%s", code, out, stderr)
+	}
+}

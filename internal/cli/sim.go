@@ -41,19 +41,19 @@ func newSimCmd() *cobra.Command {
 				return err
 			}
 			if opts.RPS < 0 || opts.Latency < 0 || opts.TokenTTL < 0 {
-				return fmt.Errorf("--rps, --latency and --token-ttl must not be negative")
+				return flagErrorf("--rps, --latency and --token-ttl must not be negative")
 			}
 			// OAuth gives a token's life in whole seconds: below one it
 			// would read as 0, a token that never expires.
 			if opts.TokenTTL != 0 && (opts.TokenTTL < time.Second || opts.TokenTTL%time.Second != 0) {
-				return fmt.Errorf("--token-ttl %v: give whole seconds, at least 1s (tokens carry their life in seconds)", opts.TokenTTL)
+				return flagErrorf("--token-ttl %v: give whole seconds, at least 1s (tokens carry their life in seconds)", opts.TokenTTL)
 			}
 			if err := checkSimWebhook(&opts.Webhook); err != nil {
 				return err
 			}
 			if redirectURI != "" {
 				if err := config.CheckRedirectURI(redirectURI); err != nil {
-					return fmt.Errorf("--redirect-uri %q %v", redirectURI, err)
+					return flagErrorf("--redirect-uri %q %v", redirectURI, err)
 				}
 			}
 			opts.NoRateLimit = opts.RPS == 0
@@ -143,14 +143,14 @@ func checkSimWebhook(o *sim.WebhookOptions) error {
 		o.Every = 0
 		return nil
 	case o.URL == "":
-		return fmt.Errorf("--webhook-secret needs --webhook-url (where to deliver)")
+		return flagErrorf("--webhook-secret needs --webhook-url (where to deliver)")
 	case o.Secret == "":
-		return fmt.Errorf("--webhook-url needs --webhook-secret (the endpoint's secret token, which signs every delivery)")
+		return flagErrorf("--webhook-url needs --webhook-secret (the endpoint's secret token, which signs every delivery)")
 	case o.Every < 0:
-		return fmt.Errorf("--webhook-every must not be negative")
+		return flagErrorf("--webhook-every must not be negative")
 	}
 	if err := sim.CheckWebhookURL(o.URL); err != nil {
-		return fmt.Errorf("--webhook-url %v", err)
+		return flagErrorf("--webhook-url %v", err)
 	}
 	return nil
 }
@@ -208,7 +208,7 @@ const simOtherHostTokenEnv = "EVDESK_TOKEN_OTHER_HOST"
 
 func validateShare(flag string, v float64) error {
 	if v < 0 || v > 1 {
-		return fmt.Errorf("%s must be between 0 and 1 (a share of requests), got %g", flag, v)
+		return flagErrorf("%s must be between 0 and 1 (a share of requests), got %g", flag, v)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -52,7 +51,7 @@ func newVenueInitCmd(f *Factory) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if strings.TrimSpace(out) == "" {
-				return errors.New("--out is required: the file to write the venue's secret to, such as venue.json")
+				return flagErrorf("--out is required: the file to write the venue's secret to, such as venue.json")
 			}
 			sec, err := mesh.NewSecret(strings.TrimSpace(args[0]))
 			if err != nil {
@@ -107,16 +106,18 @@ func (v *venueFlags) check(cmd *cobra.Command) error {
 	if v.file == "" {
 		for _, name := range []string{"listen", "join", "no-mdns", "arrivals"} {
 			if cmd.Flags().Changed(name) {
-				return fmt.Errorf("--%s goes with --venue FILE (the venue's secret file)", name)
+				return flagErrorf("--%s goes with --venue FILE (the venue's secret file)", name)
 			}
 		}
 		return nil
 	}
 	if _, _, err := mesh.CheckListen(v.listen); err != nil {
-		return err
+		return &usageError{msg: err.Error(), err: err}
 	}
-	_, err := mesh.CheckJoin(v.join)
-	return err
+	if _, err := mesh.CheckJoin(v.join); err != nil {
+		return &usageError{msg: err.Error(), err: err}
+	}
+	return nil
 }
 
 // opener returns what makes the desk's membership of its venue, or nil
