@@ -419,10 +419,20 @@ func authStatus(out io.Writer, p config.Profile, st *auth.Store, now time.Time) 
 		}
 		row("storage", storage)
 	}
-	if info.AI != "" {
+	switch { // the environment's pair wins over the stored one, as transcription reads them
+	case p.AIKey != "" && p.AISecret != "":
+		row("transcription", "from "+config.EnvAIKey+" and "+config.EnvAISecret+" (not shown)")
+	case info.AI != "":
 		row("transcription", fmt.Sprintf("API key %s stored in %s", info.AIKeyHint, st.Describe(p.Name, info.AI)))
-	} else {
+	default:
 		row("transcription", "no credentials (`evdesk login --ai`)")
+	}
+	if (p.AIKey == "") != (p.AISecret == "") {
+		set, unset := config.EnvAIKey, config.EnvAISecret
+		if p.AIKey == "" {
+			set, unset = unset, set
+		}
+		row("warning", set+" is set without "+unset+": transcription needs both, so it is not used")
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("profile %q: %s", p.Name, strings.Join(problems, "; "))
