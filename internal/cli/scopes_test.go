@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/evdesk/evdesk/api"
-	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/auth"
+	"github.com/evdesk/evdesk/config"
 )
 
 // loginInProcess runs `evdesk login` against a simulator with the app's
