@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -313,6 +314,9 @@ func (e *eventFields) update(current *api.Event) (*api.EventUpdate, error) {
 	}
 	base := u.Recurrence
 	if base == nil && current != nil {
+		if current.Recurrence == nil && e.given("duration") { // the event says no, not the command line (exit 1)
+			return nil, fmt.Errorf("--duration: event %s does not repeat, and a session length belongs to a recurring event's schedule (give --type recurring and --repeat to make it one)", current.EventID)
+		}
 		base = current.Recurrence
 	}
 	if r, err := e.withDuration(base, current != nil || u.Recurrence != nil); err != nil {
@@ -431,7 +435,7 @@ func (e *eventFields) withDuration(schedule *api.Recurrence, known bool) (*api.R
 		if !known {
 			return nil, nil
 		}
-		return nil, flagErrorf("--duration is the session length of a recurring event: give it with --type recurring and --repeat (create), or on an event that repeats (update)")
+		return nil, flagErrorf("--duration is the session length of a recurring event: give it with --type recurring and --repeat")
 	}
 	r := *schedule
 	r.Duration = e.duration

@@ -349,8 +349,8 @@ func TestEventsSessionLength(t *testing.T) {
 	if code != 0 {
 		t.Fatal("create a single event")
 	}
-	if code, _, stderr := run1(t, "events", "update", strings.TrimSpace(single), "--duration", "30"); code != exitUsage ||
-		!strings.Contains(stderr, "--duration is the session length of a recurring event") {
+	if code, _, stderr := run1(t, "events", "update", strings.TrimSpace(single), "--duration", "30"); code != exitFailed ||
+		!strings.Contains(stderr, "does not repeat, and a session length belongs to a recurring event's schedule") {
 		t.Fatalf("--duration on a single event: exit %d %s", code, stderr)
 	}
 }

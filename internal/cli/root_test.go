@@ -109,7 +109,7 @@ func TestVersionReportsModuleAndRevision(t *testing.T) {
 			"evdesk v1.4.0\ngo: go1.26.8 darwin/amd64\n"},
 		{"go run", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
 			Settings: []debug.BuildSetting{{Key: "GOOS", Value: "linux"}, {Key: "GOARCH", Value: "amd64"}}},
-			"evdesk dev\ngo: go1.26.8 linux/amd64\n"},
+			"evdesk dev\nrevision: " + noRevision + "\ngo: go1.26.8 linux/amd64\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ios, _, out, errOut := TestStreams()
@@ -120,6 +120,12 @@ func TestVersionReportsModuleAndRevision(t *testing.T) {
 			}
 			if f.version() != strings.TrimPrefix(strings.SplitN(c.want, "\n", 2)[0], "evdesk ") {
 				t.Errorf("user agent version %q", f.version())
+			}
+			// --version: the commit when known, else that none was recorded.
+			line, revision := f.versionLine(), strings.Contains(c.want, "revision: 0123")
+			if revision != strings.Contains(line, "(0123456789ab, 2026-11-08T09:30:00Z)") ||
+				strings.Contains(c.want, "not recorded") != strings.Contains(line, "no revision recorded") {
+				t.Errorf("--version: %q", line)
 			}
 		})
 	}
