@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime"
@@ -132,13 +133,21 @@ func shortCommit(rev string) string {
 	return rev
 }
 
-func newVersionCmd(f *Factory) *cobra.Command {
+// versionOptions are version's: what the binary knows of its making.
+type versionOptions struct {
+	deps
+	Build buildVersion
+}
+
+func newVersionCmd(f *Factory, runF runFunc[versionOptions]) *cobra.Command {
+	o := &versionOptions{deps: f.deps()}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the evdesk version, the commit it was built from and the Go release",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return readBuildVersion(version, f.BuildInfo).write(cmd.OutOrStdout())
+			o.Build = readBuildVersion(version, f.BuildInfo)
+			return run(cmd, o, runF, func(_ context.Context, o *versionOptions) error { return o.Build.write(o.IO.Out) })
 		},
 	}
 }
