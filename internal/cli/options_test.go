@@ -82,6 +82,13 @@ func TestCommandsTakeTheirOptionsWithoutASimulator(t *testing.T) {
 		t.Errorf("login: %+v %v", login, err)
 	}
 
+	var desk *deskOptions
+	exec(newDeskCmd(f, capture(&desk)), "ev1", "--session", "s1", "--desk", " Door A ", "--kiosk", "--venue", "v.json", "--join", "10.0.0.2:7422")
+	if desk.EventID != "ev1" || desk.SessionID != "s1" || desk.Desk != "Door A" || !desk.Kiosk || desk.Board || desk.Headless ||
+		desk.Venue.file != "v.json" || len(desk.Venue.join) != 1 {
+		t.Errorf("desk: %+v", desk)
+	}
+
 	var ver *versionOptions
 	f.BuildInfo = func() (*debug.BuildInfo, bool) {
 		return &debug.BuildInfo{Main: debug.Module{Version: "v2.0.0"}}, true

@@ -204,7 +204,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newConfigCmd(f))
 	root.AddCommand(newCoeditorsCmd(f))
 	root.AddCommand(newEmailsCmd(f))
-	root.AddCommand(newDeskCmd(f))
+	root.AddCommand(newDeskCmd(f, nil))
 	root.AddCommand(writing(newCheckinCmd(f, nil)))
 	root.AddCommand(newVenueCmd(f))
 	root.AddCommand(newPhoneCmd(f))
