@@ -89,6 +89,12 @@ func TestCommandsTakeTheirOptionsWithoutASimulator(t *testing.T) {
 		t.Errorf("desk: %+v", desk)
 	}
 
+	var simo *simOptions
+	exec(newSimCmd(f, capture(&simo)), "--addr", "127.0.0.1:0", "--tls", "--rps", "0", "--env-file", "sim.env", "--token-ttl", "3s")
+	if simo.Addr != "127.0.0.1:0" || !simo.TLS || simo.Sim.RPS != 0 || simo.EnvFile != "sim.env" || simo.Sim.TokenTTL != 3*time.Second {
+		t.Errorf("sim: %+v", simo)
+	}
+
 	var ver *versionOptions
 	f.BuildInfo = func() (*debug.BuildInfo, bool) {
 		return &debug.BuildInfo{Main: debug.Module{Version: "v2.0.0"}}, true

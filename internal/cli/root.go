@@ -195,7 +195,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	pf.DurationVar(&f.flags.timeout, "timeout", DefaultTimeout,
 		"give up on a command that has not finished after this long (0: no limit; the console has none)")
 	// One line a command: what each engineer adds merges as its own line.
-	root.AddCommand(newSimCmd())
+	root.AddCommand(newSimCmd(f, nil))
 	root.AddCommand(newEventsCmd(f))
 	root.AddCommand(newVersionCmd(f, nil))
 	root.AddCommand(newLoginCmd(f, nil))
