@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -241,6 +240,7 @@ type authOptions struct {
 	deps
 	Profile func() (config.Profile, error)
 	Store   func(auth.StoreOptions) *auth.Store
+	Getenv  func(string) string
 	// All and Forget are logout's --all and --forget-secrets.
 	All, Forget bool
 }
@@ -248,7 +248,7 @@ type authOptions struct {
 // newAuthOptions binds the options to the factory and the command's
 // --profile.
 func newAuthOptions(f *Factory, cmd **cobra.Command) *authOptions {
-	return &authOptions{deps: f.deps(), Store: f.AuthStore,
+	return &authOptions{deps: f.deps(), Store: f.AuthStore, Getenv: f.Getenv,
 		Profile: func() (config.Profile, error) { return f.loadProfile(*cmd) }}
 }
 
@@ -299,7 +299,7 @@ func logoutRun(ctx context.Context, o *authOptions) error {
 			errs = append(errs, err)
 		}
 	}
-	if tok := strings.TrimSpace(os.Getenv(config.EnvToken)); tok != "" {
+	if tok := strings.TrimSpace(o.Getenv(config.EnvToken)); tok != "" {
 		fmt.Fprintf(out, "Note: %s is still set in this environment; unset it to stop using that token.\n", config.EnvToken)
 	}
 	return errors.Join(errs...)
