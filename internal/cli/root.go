@@ -220,8 +220,32 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newChangelogCmd(f, nil))
 	root.AddCommand(helpTopics()...)
 	f.completeWithData(root)
+	// cobra adds help and completion as it runs: added now, they are
+	// walked as the other commands are (an unknown word is a usage error).
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			refuseUnknownHelpTopics(c)
+		}
+	}
 	explainMistakes(root)
 	return root
+}
+
+// refuseUnknownHelpTopics makes `evdesk help WORD` a usage error (2) when
+// WORD names no command or topic: cobra prints the root's help and exits 0.
+func refuseUnknownHelpTopics(help *cobra.Command) {
+	show := help.Run
+	help.Run = nil
+	help.RunE = func(c *cobra.Command, args []string) error {
+		cmd, rest, err := c.Root().Find(args)
+		if cmd == nil || err != nil || len(rest) > 0 {
+			return &usageError{msg: fmt.Sprintf("help: no command or help topic %q: `%s --help` lists them", strings.Join(args, " "), c.Root().Name())}
+		}
+		show(c, args)
+		return nil
+	}
 }
 
 // explainMistakes makes a command line with the wrong arguments or an

@@ -294,6 +294,9 @@ func TestUsageMistakesExitTwo(t *testing.T) {
 		{[]string{"desk", "ev1", "--venue", "v.json", "--join", "nowhere"}, `--join "nowhere": give HOST:PORT`},
 		{[]string{"sim", "--rps", "-1"}, "must not be negative"},
 		{[]string{"sim", "--webhook-url", "http://127.0.0.1:1/hook"}, "--webhook-url needs --webhook-secret"},
+		{[]string{"completion", "fsh"}, `unknown command "fsh" for "evdesk completion"`},
+		{[]string{"help", "lst"}, `help: no command or help topic "lst"`},
+		{[]string{"help", "events", "lst"}, `help: no command or help topic "events lst"`},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			code, _, stderr := run1(t, c.args...)
@@ -302,8 +305,9 @@ func TestUsageMistakesExitTwo(t *testing.T) {
 			}
 		})
 	}
-	code, out, stderr := run1(t, "events")
-	if code != exitOK || !strings.Contains(out, "Available Commands:") {
-		t.Fatalf("events alone: exit %d\n%s%s", code, out, stderr)
+	for _, args := range [][]string{{"events"}, {"help", "events"}, {"help", "exit-codes"}, {"completion", "bash"}} {
+		if code, out, stderr := run1(t, args...); code != exitOK || out == "" {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, stderr)
+		}
 	}
 }
