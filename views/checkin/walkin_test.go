@@ -70,6 +70,22 @@ func TestWalkInOnline(t *testing.T) {
 	r.Contains(who, "Wally Inn")
 }
 
+// The walk-in form offers a series' sessions by start, in the session's
+// own zone and saying which (the registration screen shows the same), and
+// by their names without the event's in front.
+func TestWalkInSessionsSayTheirZone(t *testing.T) {
+	r := newRig(t, withSize(100, 36), withExtras(views.Extras{WalkIns: true}),
+		func(c *rigConfig) { c.eventID = func(f sim.Fixtures) string { return f.RecurringEventID } })
+	r.settle("ONLINE")
+	r.scan("walk.in@example.org")
+	r.settle("[!!] NOT REGISTERED", "F5: register them as a walk-in")
+	r.Send(fkey(5))
+	r.Contains("Sessions *")
+	r.Says("18:00 PST", "Pottery for Beginners (weekly) · whole event")
+	r.Contains("[ ] Thu 26 Nov 18:00 PST  Thu 26 Nov 2026")
+	r.Lacks("(weekly): ")
+}
+
 // Offline, the walk-in waits in the journal (after the scan that found
 // them unregistered); when the server is back, the registration goes
 // first, then the check-in, and the person ends checked in once.
@@ -167,5 +183,85 @@ func TestImportedNamesShowAtTheDesk(t *testing.T) {
 	r.Type("ngstr")
 	if v := r.View(); !strings.Contains(v, who) || !strings.Contains(v, "Zoë Ångström") {
 		t.Fatalf("the search does not find them by name:\n%s", v)
+	}
+}
+
+// Scans that arrive while the walk-in form is open are scans at the desk:
+// each is recorded and checked in, and the form keeps what the operator
+// typed; nothing a scanner types moves its choices or submits it (issue
+// 20; QA: the walk-in form at the desk). A scan ending with nothing waits
+// in the scan input for its Enter, as at the bare desk.
+func TestScansWhileTheWalkInFormIsOpenAreRecorded(t *testing.T) {
+	r := newRig(t, withSize(80, 24), withExtras(views.Extras{WalkIns: true}))
+	r.settle("ONLINE", "roster 20,000")
+	const who = "walk.in@example.org"
+	r.scan(who)
+	r.settle("[!!] NOT REGISTERED")
+	r.Send(fkey(5))
+	r.Contains("Walk-in: register and check in", "First name")
+	r.Type("Wal")
+	first, second := r.registered(60), r.registered(61)
+	r.Burst(first, "enter")
+	r.Burst("jjjk", "") // a code that ends with nothing
+	r.Burst("x", "tab") // and its tail (x toggled a session before)
+	r.Burst(second, "kpenter")
+	r.Contains("Walk-in: register and check in", "Scan recorded at the desk; the form keeps what you typed")
+	r.Type("ly")
+	r.fillWalkIn("", "Inn", "Contoso")
+	r.Press("enter") // the ticket type
+	r.settle("[OK] CHECKED IN", "Wally Inn (Contoso)")
+	if r.checkIns(first) != 1 || r.checkIns(second) != 1 || r.checkIns(who) != 1 {
+		t.Fatalf("check-ins: scanned %d and %d, walk-in %d", r.checkIns(first), r.checkIns(second), r.checkIns(who))
+	}
+	r.Contains("jjjkx") // refused at the desk: no such code
+}
+
+// A scan during the registrant search is the scan, whatever row the
+// search has chosen: a code the desk cannot read is refused, never taken
+// for the registrant it happens to match.
+func TestAScanDuringTheSearchIsNotThePick(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE", "roster 20,000")
+	r.Send(ctrl('f'))
+	part := r.registered(70)[:7]
+	r.Burst(part, "enter")
+	r.settle(part)
+	if got := r.sim.CheckIns(r.ids.LargeConferenceEventID, ""); len(got) != 0 {
+		t.Fatalf("the scan checked in the search's pick: %+v", got)
+	}
+}
+
+// A scan into the kiosk's PIN prompt is recorded whole, and is no PIN try.
+func TestAScanIntoTheKioskPromptIsRecorded(t *testing.T) {
+	r := newRig(t, withKioskPIN("246813"))
+	r.settle("ONLINE")
+	r.Send(ctrl('k'))
+	r.Type("12")
+	who := r.registered(41)
+	r.Burst(who, "enter")
+	r.settle("[OK] CHECKED IN", kioskWho(entry{email: who}))
+	r.Lacks("PIN > ", "Wrong PIN", "cut short")
+	if !r.desk().kiosk.locked || r.desk().kiosk.wrong != 0 {
+		t.Fatalf("locked %v, wrong PINs %d", r.desk().kiosk.locked, r.desk().kiosk.wrong)
+	}
+}
+
+// A kiosk that takes walk-ins (walk_ins = true) puts the form before the
+// public: a scan while it is open is the next person's check-in, recorded
+// at the desk, and nothing of it reaches the form.
+func TestAKioskWalkInFormTakesNoScan(t *testing.T) {
+	r := newRig(t, withSize(80, 24), withKioskPIN("246813"), withExtras(views.Extras{WalkIns: true}))
+	r.settle("ONLINE")
+	r.scan("kiosk.walker@example.org")
+	r.settle("NOT REGISTERED")
+	r.Send(fkey(5))
+	r.Contains("Walk-in: register and check in", "First name")
+	next := r.registered(42)
+	r.Burst(next, "enter")
+	r.settle("Scan recorded at the desk")
+	r.Contains("Walk-in: register and check in")
+	r.Lacks(next) // neither in the form nor, at a kiosk, on screen whole
+	if r.checkIns(next) != 1 {
+		t.Fatalf("the scan was checked in %d times", r.checkIns(next))
 	}
 }

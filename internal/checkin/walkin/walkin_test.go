@@ -356,3 +356,32 @@ func TestATornLastLineIsDropped(t *testing.T) {
 		t.Fatalf("%+v %v", w, err)
 	}
 }
+
+// The setup keeps each session's own zone, also in the kept copy used
+// offline, so the walk-in form shows a start in the zone it names.
+func TestTheSetupKeepsEachSessionsZone(t *testing.T) {
+	r := newRig(t)
+	id := r.sim.Fixtures().RecurringEventID
+	dir := t.TempDir()
+	s, err := LoadSetup(context.Background(), r.online, dir, id, t0)
+	if err != nil || !s.NeedsSessions() || len(s.Sessions) == 0 {
+		t.Fatalf("setup: %v, %+v", err, s)
+	}
+	served, err := r.online.Attendees.Sessions(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zones := map[string]string{}
+	for _, ss := range served {
+		zones[ss.SessionID] = ss.Timezone
+	}
+	kept, err := LoadSetup(context.Background(), r.offline, dir, id, t0)
+	if err != nil || !kept.Cached {
+		t.Fatalf("kept: %v, %+v", err, kept)
+	}
+	for i, se := range s.Sessions {
+		if se.Zone == "" || se.Zone != zones[se.ID] || kept.Sessions[i].Zone != se.Zone {
+			t.Fatalf("session %s: zone %q, the server's %q, kept %q", se.ID, se.Zone, zones[se.ID], kept.Sessions[i].Zone)
+		}
+	}
+}
