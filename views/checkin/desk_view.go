@@ -19,11 +19,14 @@ func (d *Desk) boxHeight() int {
 	if d.Height() >= 24 {
 		return 7
 	}
-	// A ticket's line, and the door's (a badge, a walk-in), need a row
-	// of their own.
+	// A ticket's line, the door's (a badge, a walk-in), and a detail too
+	// long for one, need a row of their own.
 	h := 5
 	if e, ok := d.latest(); ok && d.card == nil {
 		if scanText(e) != "" {
+			h++
+		}
+		if v := describe(e, d.conn(), d.deps.Local); ansi.StringWidth(ui.OneLine(v.detail)) > d.Width()-4 {
 			h++
 		}
 		if line, _ := d.doorLine(e); line != "" {
@@ -309,24 +312,54 @@ func (d *Desk) boxView() string {
 	if scan != "" {
 		body = append(body, center.Render(ansi.Truncate(t.Muted.Render(scan), inner, "…")))
 	}
-	detail := text(t, v.role).Render(ui.OneLine(v.detail))
+	// The detail takes the rows left, wrapped; the door's line (a badge's
+	// print state, what a key does) gets a row of its own where there is
+	// one, else it follows the detail.
+	rows := max(1, d.boxHeight()-2-len(body))
+	var door, after string
 	if scanned && d.card == nil {
-		// The door's line (a badge's print state, what a key does) gets
-		// a row of its own where there is one.
-		if line, r := d.doorLine(e); line != "" && len(body)+2 < d.boxHeight()-1 {
-			body = append(body, center.Render(ansi.Truncate(detail, inner, "…")))
-			detail = text(t, r).Render(ui.OneLine(line))
+		if line, r := d.doorLine(e); line != "" && rows >= 2 {
+			rows--
+			door = text(t, r).Render(ui.OneLine(line))
 		} else if line != "" {
-			detail += t.Muted.Render(" · ") + text(t, r).Render(ui.OneLine(line))
+			rows = 1
+			after = t.Muted.Render(" · ") + text(t, r).Render(ui.OneLine(line))
 		}
 	}
-	body = append(body, center.Render(ansi.Truncate(detail, inner, "…")))
+	details := wrapRows(ui.OneLine(v.detail), inner, rows)
+	for i, l := range details {
+		l = text(t, v.role).Render(l)
+		if i == len(details)-1 {
+			l += after
+		}
+		body = append(body, center.Render(ansi.Truncate(l, inner, "…")))
+	}
+	if door != "" {
+		body = append(body, center.Render(ansi.Truncate(door, inner, "…")))
+	}
 	spare := max(0, d.boxHeight()-2-len(body))
 	st := lipgloss.NewStyle().Border(border(v.role)).Padding((spare+1)/2, 1, spare-(spare+1)/2, 1).Width(w)
 	if !t.NoColor {
 		st = st.BorderForeground(text(t, v.role).GetForeground())
 	}
 	return st.Render(strings.Join(body, "\n"))
+}
+
+// wrapRows wraps plain text to width w in at most n rows, the last cut
+// with "…" when the text is longer.
+func wrapRows(s string, w, n int) []string {
+	if n <= 1 || ansi.StringWidth(s) <= w {
+		return []string{ansi.Truncate(s, w, "…")}
+	}
+	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	if len(lines) > n {
+		lines[n-1] = ansi.Truncate(strings.Join(lines[n-1:], " "), w, "…")
+		lines = lines[:n]
+	}
+	return lines
 }
 
 // recentView lists the latest scans, newest first, in h rows.

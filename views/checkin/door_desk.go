@@ -146,7 +146,7 @@ func (d *Desk) walkInEmail() string {
 func (d *Desk) cannotWalkIn() string {
 	switch {
 	case !d.deps.Extras.WalkIns && d.kiosk != nil:
-		return "Walk-ins are off at a kiosk desk: walk_ins = true in the profile allows them"
+		return "Walk-ins are off at a kiosk: walk_ins = true in the profile allows them"
 	case !d.deps.Extras.WalkIns:
 		return "Walk-ins are off in this profile (walk_ins = false)"
 	case d.door.dr == nil && d.openErr == nil:
@@ -154,7 +154,7 @@ func (d *Desk) cannotWalkIn() string {
 	case d.door.dr == nil || d.door.dr.walkins == nil:
 		return "Walk-ins cannot be saved on this computer: the journal did not open"
 	case d.walkInEmail() == "":
-		return "Scan or type the person's email first: " + d.Ctx.Keys.WalkIn.Help().Key + " registers someone the desk answers NOT REGISTERED"
+		return "Scan or type their email first: " + d.Ctx.Keys.WalkIn.Help().Key + " registers someone NOT REGISTERED"
 	}
 	return ""
 }
@@ -401,7 +401,7 @@ func describeWalkIn(e entry, c conn) verdict {
 func (d *Desk) cannotPrint() string {
 	switch {
 	case d.deps.Extras.Printer == "":
-		return "No badge printer: set badge_printer in the profile (a CUPS queue, or ipp://host:631/printers/NAME)"
+		return "No badge printer: set badge_printer in the profile (CUPS queue, ipp://)"
 	case d.door.dr == nil:
 		return "Wait: the desk is still opening"
 	case d.door.dr.printErr != nil:

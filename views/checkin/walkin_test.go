@@ -3,6 +3,7 @@ package checkin
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
@@ -42,6 +43,17 @@ func (r *rig) fillWalkIn(first, last, company string) {
 	r.Press("enter")
 	r.Type(company)
 	r.Press("enter", "enter") // company, then the address as it is
+}
+
+// walkIn scans someone the server does not know and registers them at
+// the desk with a name, the first ticket type.
+func (r *rig) walkIn(who, first, last string) {
+	r.t.Helper()
+	r.scan(who)
+	r.settle("NOT REGISTERED", "F5: register them")
+	r.Send(fkey(5))
+	r.fillWalkIn(first, last, "")
+	r.Press("enter") // the ticket type
 }
 
 // An unregistered person is registered at the desk and checked in: F5 on
@@ -129,11 +141,7 @@ func TestARefusedWalkInSaysWhy(t *testing.T) {
 		func(c *rigConfig) { c.eventID = func(f sim.Fixtures) string { return f.QuestionsEventID } })
 	r.settle("ONLINE", "roster ")
 	const who = "asked@example.org"
-	r.scan(who)
-	r.settle("NOT REGISTERED", "F5: register them")
-	r.Send(fkey(5))
-	r.fillWalkIn("Ann", "Swer", "")
-	r.Press("enter") // the ticket type
+	r.walkIn(who, "Ann", "Swer")
 	r.settle("WALK-IN REFUSED", "the registration form requires Job title, Organization")
 	if r.checkInsAt(r.ids.QuestionsEventID, who) != 0 || r.listed(r.ids.QuestionsEventID, who) {
 		t.Fatal("a refused walk-in was checked in")
@@ -161,7 +169,7 @@ func TestWalkInsAreOffAtAKiosk(t *testing.T) {
 	r.settle("NOT REGISTERED")
 	r.Lacks("F5")
 	r.Send(fkey(5))
-	r.Contains("Walk-ins are off at a kiosk desk")
+	r.Contains("Walk-ins are off at a kiosk: walk_ins = true in the profile allows them")
 	r.Lacks("Walk-in: register")
 }
 
@@ -263,5 +271,90 @@ func TestAKioskWalkInFormTakesNoScan(t *testing.T) {
 	r.Lacks(next) // neither in the form nor, at a kiosk, on screen whole
 	if r.checkIns(next) != 1 {
 		t.Fatalf("the scan was checked in %d times", r.checkIns(next))
+	}
+}
+
+// A walk-in stays on the roster when the desk is left and opened again on
+// the same journal folder (#16): the roster at hand was cached before they
+// registered and is not due for a download, so the desk learns them again
+// from the walk-in journals of the event's desks. The search finds them and
+// the roster counts them, as before it closed, at a session's desk too; a
+// roster taken after their registration has the last word.
+func TestAWalkInStaysOnTheRosterAfterReopening(t *testing.T) {
+	dir := t.TempDir()
+	r := newRig(t, withSize(100, 30), withJournalDir(dir), withExtras(views.Extras{WalkIns: true}))
+	r.settle("ONLINE", "roster 20,000")
+	const who = "back.again@example.org"
+	r.walkIn(who, "Rhea", "Turner")
+	r.settle("[OK] CHECKED IN", "Rhea Turner", "roster 20,001")
+	rt := r.desk().rt
+	r.Press("esc") // the leave question
+	r.Press("ctrl+y")
+	r.Contains("choose an upcoming event")
+	<-rt.down
+
+	picker := r.app.Top().(*Picker)
+	r.Send(pushMsg(NewDesk(picker.ctx, r.deps, r.ids.LargeConferenceEventID, "Observability Summit APAC", "", "")))
+	r.settle("ONLINE", "roster 20,001")
+	r.Send(ctrl('f'))
+	r.Type("Rhea")
+	r.Contains(who, "Rhea Turner")
+	if n := r.checkIns(who); n != 1 {
+		t.Fatalf("check-ins %d", n)
+	}
+
+	// A desk of one of the event's sessions, opened on this computer,
+	// finds them on the roster too.
+	leave := func() {
+		r.Press("esc", "esc") // the search, then the leave question
+		rt := r.desk().rt
+		r.Press("ctrl+y")
+		<-rt.down
+	}
+	leave()
+	ev, sid := r.ids.LargeConferenceEventID, r.ids.LargeConferenceSessionID
+	r.Send(pushMsg(NewDesk(picker.ctx, r.deps, ev, "Observability Summit APAC", sid, "")))
+	r.settle("ONLINE", "session "+sid, "roster 20,001")
+	r.Send(ctrl('f'))
+	r.Type("Rhea")
+	r.Contains(who, "Rhea Turner")
+
+	// A roster taken after the registration has the last word: one that
+	// does not list them (their ticket was cancelled since) leaves them
+	// off when the desk opens again.
+	leave()
+	cached, err := roster.Load(roster.CachePath(dir, ev), ev)
+	if err != nil || cached == nil {
+		t.Fatalf("the cached roster: %v", err)
+	}
+	later := roster.New(ev, testNow.Add(time.Minute), cached.Total(), cached.People())
+	if err := roster.Save(roster.CachePath(dir, ev), later); err != nil {
+		t.Fatal(err)
+	}
+	r.Send(pushMsg(NewDesk(picker.ctx, r.deps, ev, "Observability Summit APAC", "", "")))
+	r.settle("ONLINE", "roster 20,000, updated 10:01")
+}
+
+// At 80 columns the desk says everything of the door in full: a detail
+// too long for one row of the result box wraps onto the next, and the
+// notices of F5 and F7 fit the notice line.
+func TestTheDoorIsReadableAt80Columns(t *testing.T) {
+	r := newRig(t, withSize(80, 24), withExtras(views.Extras{WalkIns: true}))
+	r.settle("ONLINE", "roster 20,000")
+	r.Send(fkey(5)) // nobody scanned yet
+	r.Contains("Scan or type their email first: F5 registers someone NOT REGISTERED")
+	r.Send(fkey(7)) // no printer in the profile
+	r.Contains("No badge printer: set badge_printer in the profile (CUPS queue, ipp://)")
+	r.Golden("desk_no_printer_80x24")
+	r.Lacks("ipp://…")
+	r.srv.down()
+	r.scan("not.listed@example.org")
+	r.settle("[!?] NOT REGISTERED", "F5: register them as a walk-in")
+	r.Contains("by roster, updated 10:00; saved, and the server will have the last word", "it answers")
+	r.Golden("desk_not_registered_offline_80x24")
+	for _, l := range strings.Split(r.View(), "\n") {
+		if strings.Contains(l, "│") && strings.Contains(l, "…") {
+			t.Fatalf("the result box is cut at 80 columns:\n%s", r.View())
+		}
 	}
 }
