@@ -609,7 +609,11 @@ func (n *Node) rejoin() {
 	n.mu.Unlock()
 	n.graceOver.Store(true)
 	if err := n.reconcile(); err != nil {
+		// A venue that has just grown (its streams moving to three
+		// copies) may not answer in time: the next heartbeat tries again,
+		// or what this desk admitted alone would never reach the venue.
 		n.trouble(err)
+		n.setUnsure()
 	}
 	n.d.VenueChanged()
 }
