@@ -118,8 +118,14 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, jet
 		return nil, err
 	}
 	local := hex.EncodeToString(pw)
+	// A watcher's engine is named apart: it holds no copy of the venue's
+	// data, so it never counts among the desks that do (peers).
+	name := deskEngine + id
+	if !jetStream {
+		name = boardEngine + id
+	}
 	opts := &server.Options{
-		ServerName: "desk-" + id,
+		ServerName: name,
 		Host:       "127.0.0.1", Port: server.RANDOM_PORT,
 		Username: "desk", Password: local,
 		JetStream: jetStream,
@@ -163,8 +169,15 @@ func loopbackFor(host string) string {
 	return host
 }
 
+// The prefixes of engines' names: a desk's, which keeps a copy of the
+// venue's data, and a watcher's (a supervisor's board), which keeps none.
+const (
+	deskEngine  = "desk-"
+	boardEngine = "board-"
+)
+
 // peers counts the other desks this one has a route to (a pair of desks
-// may share several routes).
+// may share several routes); watchers do not count.
 func (e *engine) peers() int {
 	rz, err := e.ns.Routez(&server.RoutezOptions{})
 	if err != nil {
@@ -172,7 +185,9 @@ func (e *engine) peers() int {
 	}
 	ids := map[string]bool{}
 	for _, r := range rz.Routes {
-		ids[r.RemoteID] = true
+		if strings.HasPrefix(r.RemoteName, deskEngine) {
+			ids[r.RemoteID] = true
+		}
 	}
 	return len(ids)
 }
