@@ -95,9 +95,22 @@ type engine struct {
 	nc *nats.Conn
 }
 
-// startEngine starts the desk's engine; a watcher's (jetStream false)
-// keeps none of the venue's data and reaches the desks' through them.
-func startEngine(sec *Secret, dir, id, host string, port int, join []string, jetStream bool) (*engine, error) {
+// role is what an engine is to its venue.
+type role int
+
+const (
+	// deskRole: a desk's engine, with its share of the venue's data.
+	deskRole role = iota
+	// probeRole: a desk's engine before it has met its venue: no store yet
+	// (Node.probe).
+	probeRole
+	// boardRole: a watcher's (a supervisor's board): it keeps none of the
+	// venue's data and reaches the desks' through them.
+	boardRole
+)
+
+// startEngine starts an engine of the venue in its role.
+func startEngine(sec *Secret, dir, id, host string, port int, join []string, as role) (*engine, error) {
 	tlsc, err := sec.TLS()
 	if err != nil {
 		return nil, err
@@ -121,14 +134,14 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, jet
 	// A watcher's engine is named apart: it holds no copy of the venue's
 	// data, so it never counts among the desks that do (peers).
 	name := deskEngine + id
-	if !jetStream {
+	if as == boardRole {
 		name = boardEngine + id
 	}
 	opts := &server.Options{
 		ServerName: name,
 		Host:       "127.0.0.1", Port: server.RANDOM_PORT,
 		Username: "desk", Password: local,
-		JetStream: jetStream,
+		JetStream: as == deskRole,
 		StoreDir:  filepath.Join(dir, "store"),
 		// The venue's scans are small; bound what the engine may take.
 		JetStreamMaxMemory: 64 << 20,

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/evdesk/evdesk/internal/atomicfile"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 )
 
@@ -74,6 +76,11 @@ func (n *Node) setup() error {
 	n.mu.Lock()
 	n.ready = true
 	n.mu.Unlock()
+	if !joinedBefore(n.o.Dir) {
+		if err := atomicfile.WriteFile(filepath.Join(n.o.Dir, joinedMark), []byte(n.o.Secret.ID+"\n"), 0o600); err != nil {
+			n.trouble(fmt.Errorf("venue: %w", err))
+		}
+	}
 	return nil
 }
 
