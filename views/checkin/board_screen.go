@@ -67,7 +67,7 @@ func NewBoard(ctx *ui.Context, d views.Env, eventID, eventName, sessionID string
 		eventName = eventID
 	}
 	return &Board{ctx: ctx, deps: d, eventID: eventID, eventName: eventName, sessionID: sessionID,
-		b: newBoard(ctx, d, eventID, sessionID), arr: arr,
+		b: newBoard(ctx, d, eventID, eventName, sessionID), arr: arr,
 		keys: boardKeys{Refresh: ui.With(ctx.Keys.Refresh, "sync now")}}
 }
 

@@ -122,7 +122,7 @@ func newDesk(ctx *ui.Context, d views.Env, eventID, eventName, sessionID, sessio
 		ctx: ctx, deps: d, keys: newDeskKeys(ctx.Keys), rt: newRuntime(),
 		eventID: eventID, eventName: eventName, sessionID: sessionID, sessionName: sessionName,
 		input: in, today: map[string]bool{}, bell: d.Bell,
-		board: newBoard(ctx, d, eventID, sessionID),
+		board: newBoard(ctx, d, eventID, eventName, sessionID),
 	}
 	if d.KioskPIN != "" {
 		dk.kiosk = newKiosk(d.KioskPIN)
