@@ -171,9 +171,9 @@ func (b *board) narrow(w, h int) []string {
 	// The sessions take up to two fifths of the rows, in columns of
 	// sessionCol; the chart and the latest arrivals have the rest.
 	var sessions []string
+	cols := max(1, w/sessionCol)
+	need := 1 + max(1, (len(b.sessions)+cols-1)/cols)
 	if b.sessionID == "" {
-		cols := max(1, w/sessionCol)
-		need := 1 + max(1, (len(b.sessions)+cols-1)/cols)
 		sessions = append([]string{""}, b.sessionLines(w, min(need, max(2, h*2/5)), cols)...)
 	}
 	room := h - len(sessions) - 1
@@ -201,6 +201,11 @@ func (b *board) narrow(w, h int) []string {
 		if r := chartRows(room - len(block) - 1); r > 0 {
 			block = append(append(block, ""), b.chart(w, r)...)
 		}
+	}
+	if left := h - 1 - len(block) - 1; b.sessionID == "" && left > len(sessions)-1 {
+		// The chart and the latest took less than their share: the
+		// sessions have the rest.
+		sessions = append([]string{""}, b.sessionLines(w, min(need, left), cols)...)
 	}
 	return append(append([]string{""}, block...), sessions...)
 }
