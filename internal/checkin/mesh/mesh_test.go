@@ -2,6 +2,7 @@ package mesh
 
 import (
 	"bytes"
+	"crypto/tls"
 	"encoding/json"
 	"io"
 	"net"
@@ -165,6 +166,20 @@ func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
 		up := d1.node.Info().Upstream
 		return up != "" && d2.node.Info().Upstream == up && d3.node.Info().Upstream == up
 	})
+	// Three desks keep three copies of the venue.
+	waitFor(t, "three copies", func() bool { return d1.node.Info().Replicas == 3 })
+	// Only a desk with the venue's file gets through a desk's door: the
+	// links are TLS both ways with the venue's own authority.
+	if err := routeHandshake(d1.addr, r.sec); err != nil {
+		t.Fatalf("a desk of the venue: %v", err)
+	}
+	stranger, err := NewSecret("Test Hall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := routeHandshake(d1.addr, stranger); err == nil {
+		t.Fatal("a desk with another venue's file got through the TLS handshake")
+	}
 	// A supervisor's board watches the venue without being a desk of it.
 	ob, err := Observe(Options{Secret: r.sec, Dir: t.TempDir(), Listen: "127.0.0.1:" + strconv.Itoa(freePort(t)),
 		Join: []string{d2.addr}}, r.event, "")
@@ -272,4 +287,21 @@ func TestAdmittedOnBothSidesOfASplit(t *testing.T) {
 	if r.sent[who] != 1 {
 		t.Fatalf("%s sent %d times", who, r.sent[who])
 	}
+}
+
+// routeHandshake opens a link to a desk's route port as a desk with sec
+// would: TLS with sec's certificate, checking the desk's against sec's
+// authority.
+func routeHandshake(addr string, sec *Secret) error {
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	cfg, err := sec.TLS()
+	if err != nil {
+		return err
+	}
+	return tls.Client(conn, cfg).Handshake()
 }
