@@ -305,31 +305,30 @@ func (d *deskProc) verdictOf(email string) string {
 // waitReplicas waits until the desk says its venue keeps n copies.
 func (d *deskProc) waitReplicas(tb testing.TB, n int) {
 	tb.Helper()
-	deadline := time.After(time.Minute)
-	for {
-		d.mu.Lock()
-		got, changed := d.replicas, d.changed
-		d.mu.Unlock()
-		if got == n {
-			return
-		}
-		select {
-		case <-changed:
-		case <-d.exited:
-			tb.Fatalf("%s exited waiting for %d copies", d.name, n)
-		case <-deadline:
-			tb.Fatalf("%s: the venue keeps %d copies, not %d", d.name, got, n)
-		}
-	}
+	d.waitLine(tb, fmt.Sprintf("%d copies", n), time.Minute, func() (bool, string) {
+		return d.replicas == n, fmt.Sprintf("%d copies", d.replicas)
+	})
 }
 
 // waitVenue waits until the desk's venue line satisfies ok.
 func (d *deskProc) waitVenue(tb testing.TB, what string, limit time.Duration, ok func(state, upstream string, desks int) bool) {
 	tb.Helper()
+	d.waitLine(tb, what, limit, func() (bool, string) {
+		return ok(d.state, d.upstream, d.desks), fmt.Sprintf("state %q, upstream %q, %d desks", d.state, d.upstream, d.desks)
+	})
+}
+
+// waitLine waits until cond (which reads the desk's venue line, under its
+// lock) holds; its text says what the line was, for a failure.
+func (d *deskProc) waitLine(tb testing.TB, what string, limit time.Duration, cond func() (bool, string)) {
+	tb.Helper()
 	deadline := time.After(limit)
 	for {
-		state, up, n, changed := d.venue()
-		if ok(state, up, n) {
+		d.mu.Lock()
+		ok, was := cond()
+		changed := d.changed
+		d.mu.Unlock()
+		if ok {
 			return
 		}
 		select {
@@ -337,7 +336,7 @@ func (d *deskProc) waitVenue(tb testing.TB, what string, limit time.Duration, ok
 		case <-d.exited:
 			tb.Fatalf("%s exited waiting for %s", d.name, what)
 		case <-deadline:
-			tb.Fatalf("%s: no %s after %v (state %q, upstream %q, %d desks)", d.name, what, limit, state, up, n)
+			tb.Fatalf("%s: no %s after %v (%s)", d.name, what, limit, was)
 		}
 	}
 }
