@@ -118,7 +118,9 @@ func TestTranscribeEndToEnd(t *testing.T) {
 	tm := startTerm(t, 100, 30, "--demo")
 	tm.waitText("63 loaded")
 	tm.keys("BTab") // the last section
-	tm.waitText("[Transcribe]", "Transcribe an audio file")
+	tm.waitText("[Transcribe]", "Press n to transcribe an audio file")
+	tm.keys("n") // the tab opens on its screen; n opens the form
+	tm.waitText("Transcribe an audio file", "Audio file URL")
 	tm.keys("Enter")
 	tm.waitText("Language")
 	tm.keys("Enter")

@@ -338,7 +338,7 @@ func (tm *term) typeText(text string) {
 		shown = string([]rune(shown)[max(0, len([]rune(shown))-16):])
 		tm.waitForScreen(fmt.Sprintf("%q typed", shown), tm.joined, func(s string) bool {
 			for _, l := range strings.Split(s, "\n") {
-				if strings.HasSuffix(strings.TrimRight(l, " │┃"), shown) {
+				if strings.HasSuffix(strings.TrimRight(l, " │┃║"), shown) {
 					return true
 				}
 			}

@@ -19,16 +19,7 @@ func TestWalkInEndToEnd(t *testing.T) {
 	tm.waitText("[!!] NOT REGISTERED", "F5: register them as a walk-in")
 	tm.keys("F5")
 	tm.waitText("Walk-in: register and check in", "First name")
-	tm.keys("-l", "Wally")
-	tm.keys("Enter")
-	tm.keys("-l", "Inn")
-	tm.keys("Enter")
-	tm.keys("-l", "Contoso")
-	tm.keys("Enter")
-	tm.waitText("walk.in@example.org")
-	tm.keys("Enter") // the address, as filled in
-	tm.waitText("Ticket type")
-	tm.keys("Enter") // the first ticket type
+	tm.fillWalkIn("Wally", "Inn", "Contoso", "walk.in@example.org")
 	tm.waitText("[OK] CHECKED IN", "Wally Inn (Contoso)", "This desk today 1")
 	tm.keys("C-f")
 	tm.keys("-l", "wally")
@@ -40,4 +31,19 @@ func TestWalkInEndToEnd(t *testing.T) {
 	if st := tm.exitStatus(); st != "0" {
 		t.Fatalf("exit status %s", st)
 	}
+}
+
+// fillWalkIn answers the open walk-in form as an operator does: the first
+// name (or the rest of it), last name and company typed, then Enter
+// through the address as filled in and the first ticket type.
+func (tm *term) fillWalkIn(first, last, company, email string) {
+	tm.t.Helper()
+	for _, text := range []string{first, last, company} {
+		tm.keys("-l", text)
+		tm.keys("Enter")
+	}
+	tm.waitText(email)
+	tm.keys("Enter") // the address, as filled in
+	tm.waitText("Ticket type")
+	tm.keys("Enter") // the first ticket type
 }

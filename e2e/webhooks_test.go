@@ -177,9 +177,6 @@ func TestRecordingDeliveredToAListenerBecomesATranscript(t *testing.T) {
 	tm := startTermEnv(t, 100, 30, env)
 	tm.waitText("63 loaded")
 	tm.keys("BTab") // Transcribe is the last section
-	tm.waitText("Transcribe an audio file")
-	tm.keys("Escape")
-	tm.waitGone("Audio file URL")
 	tm.waitText("h for the recordings webhooks brought")
 	tm.keys("h")
 	tm.waitText("1 recording", "yes", "keynote-welcome.mp3")

@@ -142,7 +142,8 @@ var screens = []screen{
 	{Name: "transcript", About: "a timed transcript of a sample recording",
 		Section: "Transcribe",
 		Steps: []step{
-			{Wait: []string{"Transcribe an audio file"}},
+			{Wait: []string{"Press n to transcribe an audio file"}},
+			{Keys: "n", Wait: []string{"Transcribe an audio file", "Audio file URL"}},
 			{Keys: enter + enter, Wait: []string{"7 segments", "Priya Raman"}},
 		}},
 	{Name: "phone-settings", About: "phone settings grouped by theme, call forwarding explained",

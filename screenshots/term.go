@@ -30,9 +30,11 @@ var (
 	termBg = color.RGBA{0x1A, 0x1B, 0x26, 0xFF}
 )
 
-// How long a step may take, and how the screen is watched meanwhile.
+// How long a step may take, and how the screen is watched meanwhile. A
+// step ends as soon as its text shows; the bound is for a CI machine under
+// the race detector and other builds (20 s was reached there).
 const (
-	stepTimeout  = 20 * time.Second
+	stepTimeout  = 90 * time.Second
 	pollInterval = 20 * time.Millisecond
 	// settledPolls is how many identical polls in a row count as settled.
 	settledPolls = 5

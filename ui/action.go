@@ -81,18 +81,24 @@ func (as Actions) Dispatch(k tea.KeyPressMsg, d *Dialog, ctx *Context) (cmd tea.
 }
 
 // ShortHelp lists the actions for the one-line help by importance: the
-// major ones, then the minor ones; the line shows what fits (ending in …)
-// and ? lists them all.
+// major ones, then the minor ones, then those that cannot be done now (a
+// draft's publish on a published event); the line shows what fits (ending
+// in …) and ? lists them all.
 func (as Actions) ShortHelp() []key.Binding {
 	out := make([]key.Binding, 0, len(as))
+	var later []key.Binding
 	for _, minor := range []bool{false, true} {
 		for _, a := range as {
-			if a.Minor == minor {
+			switch {
+			case a.Minor != minor:
+			case a.Why != nil && a.Why() != "":
+				later = append(later, a.Binding())
+			default:
 				out = append(out, a.Binding())
 			}
 		}
 	}
-	return out
+	return append(out, later...)
 }
 
 // FullHelp lists every action, for the ? panel.

@@ -52,6 +52,8 @@ type App struct {
 	everyKeyTyped bool         // no scanner: every key is a person's (WithEveryKeyTyped)
 	holdSeq       int          // numbers held keys, so an old hold timer decides nothing
 	ignored       int          // scans ignored since a person last pressed a key
+	notTyped      string       // their text, for a form that had the keys
+	hasty         bool         // the key being handled came in another's burst
 	deskWay       *deskWay     // how to get back to the desk that takes scans
 	background    []Background // work left running by screens that have gone
 	calls, quits  int          // Async calls started, quits asked: see Activity
@@ -324,7 +326,7 @@ func (a *App) resize(w, h int) {
 }
 
 func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	a.ignored = 0 // a person is here: the note on ignored scans was seen
+	a.ignored, a.notTyped = 0, "" // a person is here: the note on ignored scans was seen
 	keys := a.ctx.Keys
 	ctrlC := key.Matches(k, keys.Interrupt)
 	top := a.topOverlay()
@@ -364,6 +366,10 @@ func (a *App) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return top.onKey(a, k)
 	}
 	screen := a.Top()
+	if q, ok := screen.(Asker); ok && a.hasty && q.Asking() {
+		// A key in another's burst answers no question (deliberate.go).
+		return a.updateTop(HastyKeyMsg{Key: k})
+	}
 	if c, ok := screen.(InputCapturer); ok && c.CapturingInput() {
 		return a.updateTop(k)
 	}
@@ -468,6 +474,9 @@ func (a *App) push(s Screen) tea.Cmd {
 	s.SetSize(a.contentSize())
 	e := a.newEntry(s)
 	a.stacks[a.active] = append(a.stacks[a.active], e)
+	if a.toast.level == ToastInfo {
+		a.toast = toast{} // a note on the screen below (a why-not) is not the new one's
+	}
 	return addressTo(e.id, s.Init())
 }
 

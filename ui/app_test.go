@@ -842,3 +842,19 @@ func TestPopupsAreOneStack(t *testing.T) {
 		t.Fatalf("esc twice left %d popups", len(h.app.overlays))
 	}
 }
+
+// A note on the screen below (a why-not) leaves with it when a screen is
+// pushed over it; an error stays, as it is news wherever the user goes.
+func TestANoteStaysWithItsScreen(t *testing.T) {
+	h := newHarness(t)
+	h.send(ToastMsg{Level: ToastInfo, Text: "Exhibitors: only conference events have them"})
+	h.send(PushMsg{Screen: &fakeScreen{title: "Desk"}})
+	if strings.Contains(h.plain(), "only conference events") {
+		t.Fatalf("the note of the screen below is on the new one:\n%s", h.plain())
+	}
+	h.send(ToastMsg{Level: ToastError, Text: "Saving failed: refused"})
+	h.send(PushMsg{Screen: &fakeScreen{title: "Other"}})
+	if !strings.Contains(h.plain(), "Saving failed: refused") {
+		t.Fatalf("an error left with its screen:\n%s", h.plain())
+	}
+}

@@ -192,18 +192,6 @@ func (a *App) statusView() string {
 		}
 		left = append(left, onBar(t, t.Error).Render(ansi.Truncate(note, max(0, room), "…")))
 	}
-	if a.inFlight > 0 {
-		frame := spinFrames[a.spinFrame%len(spinFrames)]
-		if a.ctx.ReduceMotion {
-			frame = "*" // still: the count says work is under way
-		}
-		spin := onBar(t, t.Info).Render(frame)
-		busy := fmt.Sprintf(" %d in flight ", a.inFlight)
-		if note := a.ctx.Retries.Text(); note != "" { // the tries, counted
-			busy = fmt.Sprintf(" %d in flight, %s ", a.inFlight, sanitize.Line(note))
-		}
-		left = append(left, bar(" ")+spin+bar(busy))
-	}
 	helpKey := a.ctx.Keys.Help.Help().Key
 	if c, ok := a.Top().(InputCapturer); ok && c.CapturingInput() {
 		helpKey = a.ctx.Keys.HelpAnywhere.Help().Key // ? would be typed
@@ -211,6 +199,19 @@ func (a *App) statusView() string {
 	right := onBar(t, t.Key).Render(" "+helpKey) + bar(" help ")
 	if a.lastErr != "" {
 		right = onBar(t, t.Key).Render(" E") + bar(" details ") + right
+	}
+	if a.inFlight > 0 {
+		frame := spinFrames[a.spinFrame%len(spinFrames)]
+		if a.ctx.ReduceMotion {
+			frame = "*" // still: the count says work is under way
+		}
+		spin := onBar(t, t.Info).Render(frame)
+		busy := fmt.Sprintf(" %d in flight ", a.inFlight)
+		if note := a.ctx.Retries.Text(); note != "" { // the tries, counted, cut before the keys are
+			room := w - ansi.StringWidth(strings.Join(left, "")+right) - 2
+			busy = ansi.Truncate(fmt.Sprintf(" %d in flight, %s", a.inFlight, sanitize.Line(note)), max(room-1, ansi.StringWidth(busy)-1), "…") + " "
+		}
+		left = append(left, bar(" ")+spin+bar(busy))
 	}
 	if a.news != nil {
 		right = onBar(t, t.Key).Render(" "+a.ctx.Keys.News.Help().Key) + bar(" read ") + right

@@ -41,6 +41,15 @@ type ScreenConfig struct {
 	// Body takes what neither the dialog nor the actions took: the list or
 	// the pane that fills the screen (Feed), or the screen's own handling.
 	Body func(tea.Msg) tea.Cmd
+	// Typing: the screen's input has every key (a desk a scanner types
+	// into), so the shell's single-key shortcuts never act over it, and
+	// esc is always the screen's.
+	Typing bool
+	// Waiting, when set, is true while the screen has nothing to act on
+	// (its data has not loaded, its service is not set up; the page says
+	// so): the one-line help then lists refresh alone. The actions still
+	// answer, each with its why-not.
+	Waiting func() bool
 }
 
 // Feed is a Body that updates the component at m in place (a table, a
@@ -174,8 +183,11 @@ func (b *ScreenBase) Frame(body string) string { return b.Dialog.View(body, b.wi
 func (b *ScreenBase) ConfirmQuit() string { return b.Dialog.QuitReason() }
 
 // CapturingInput is true while a dialog or the list's filter has the
-// keyboard.
-func (b *ScreenBase) CapturingInput() bool { return b.Dialog.Open() || b.filtering() }
+// keyboard, and always for a Typing screen.
+func (b *ScreenBase) CapturingInput() bool { return b.cfg.Typing || b.Dialog.Open() || b.filtering() }
+
+// Asking reports whether the dialog asks a yes/no question (Asker).
+func (b *ScreenBase) Asking() bool { return b.Dialog.Asking() }
 
 // CapturingBack is true while esc means something here: it closes a
 // dialog, clears the list's filter, or is one of the actions.
@@ -190,13 +202,19 @@ func (b *ScreenBase) CapturingBack() bool {
 }
 
 // ShortHelp is the open dialog's keys, nothing while the filter is typed
-// into (its line says how it works), else the actions and Help.
+// into (its line says how it works), refresh alone while Waiting, else
+// the actions and Help.
 func (b *ScreenBase) ShortHelp() []key.Binding {
 	switch {
 	case b.Dialog.Open():
 		return b.Dialog.ShortHelp()
 	case b.filtering():
 		return nil
+	case b.cfg.Waiting != nil && b.cfg.Waiting():
+		if b.cfg.Refresh == nil {
+			return nil
+		}
+		return []key.Binding{b.Ctx.Keys.Refresh}
 	}
 	return append(b.Actions().ShortHelp(), b.cfg.Help...)
 }

@@ -146,3 +146,40 @@ func TestScreenBaseHelpListsTheActionsThenRefresh(t *testing.T) {
 		t.Fatalf("full help %v", full)
 	}
 }
+
+// A screen with nothing to act on yet lists refresh alone in its one-line
+// help; its actions still answer, and the ? panel lists them.
+func TestScreenBaseWaitingListsRefreshAlone(t *testing.T) {
+	r := newBaseRig()
+	waiting := true
+	r.b.Configure(ui.ScreenConfig{
+		Actions: func() ui.Actions {
+			return ui.Actions{{Key: r.b.Ctx.Keys.New, Help: "new thing", Run: func() tea.Cmd { r.ran = append(r.ran, "new"); return nil }}}
+		},
+		Refresh: func() tea.Cmd { return nil },
+		Waiting: func() bool { return waiting },
+	})
+	if short := r.b.ShortHelp(); len(short) != 1 || short[0].Help().Desc != "refresh" {
+		t.Fatalf("short help while waiting: %v", short)
+	}
+	if full := r.b.FullHelp(); len(full) != 1 || len(full[0]) != 2 {
+		t.Fatalf("full help while waiting: %v", full)
+	}
+	r.b.Update(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	if !slices.Equal(r.ran, []string{"new"}) {
+		t.Fatalf("the action did not answer while waiting: %v", r.ran)
+	}
+	waiting = false
+	if short := r.b.ShortHelp(); len(short) != 2 {
+		t.Fatalf("short help once ready: %v", short)
+	}
+}
+
+// A typing screen (a desk a scanner types into) has every key and esc.
+func TestScreenBaseTypingCapturesEverything(t *testing.T) {
+	r := newBaseRig()
+	r.b.Configure(ui.ScreenConfig{Typing: true})
+	if !r.b.CapturingInput() || !r.b.CapturingBack() {
+		t.Fatal("a typing screen lets the shell's keys act over its input")
+	}
+}

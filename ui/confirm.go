@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -21,6 +23,7 @@ type Confirm struct {
 	maxWidth  int
 	keys      ConfirmKeys
 	guarded   bool
+	hasty     bool // a key in a burst was refused: the hint says why
 }
 
 // ConfirmKeys are the dialog's bindings, for help.
@@ -84,6 +87,10 @@ func (c Confirm) Confirmed() bool { return c.confirmed }
 
 // Update handles a key; done is true once answered, and cmd is onYes on yes.
 func (c Confirm) Update(msg tea.Msg) (Confirm, tea.Cmd, bool) {
+	if _, ok := msg.(HastyKeyMsg); ok && !c.done {
+		c.hasty = true // it answers nothing (deliberate.go)
+		return c, nil, false
+	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || c.done {
 		return c, nil, c.done
@@ -131,6 +138,9 @@ func (c Confirm) View() string {
 	if c.guarded {
 		buttons = "Yes: " + t.Key.Render(c.keys.Yes.Help().Key) + "    No: " + t.Key.Render(c.keys.No.Help().Key)
 		hint = t.Muted.Render("other keys go on to the screen (scans are still recorded)")
+	}
+	if c.hasty {
+		hint = t.Error.Render(strings.Join(wrapWords(hastyHint, inner), "\n")) + "\n" + hint
 	}
 	body := lipgloss.JoinVertical(lipgloss.Left, q, "", buttons, hint)
 	box := t.Border.Padding(0, 1)

@@ -42,6 +42,12 @@ func (d *Dialog) Settle(err error, field string) tea.Cmd {
 	return d.ShowForm(f.reopen(err, field))
 }
 
+// Asking reports whether a yes/no question has the keys: a confirmation,
+// or a form's confirm field (Asker).
+func (d *Dialog) Asking() bool {
+	return d.confirm != nil || (d.form != nil && d.form.asking())
+}
+
 // Sending reports whether a kept form waits for its request's answer.
 func (d *Dialog) Sending() bool { return d.sending != nil }
 

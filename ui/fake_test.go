@@ -23,6 +23,7 @@ type fakeScreen struct {
 	closed    bool
 	capturing bool
 	scans     bool // takes a scanner's codes, as the desk does
+	sorts     bool // and has a form open over its scan input (ScanSorter)
 	backLocal bool
 	guard     string
 	lock      string
@@ -43,6 +44,14 @@ func (f *fakeScreen) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		if f.onKey != nil {
 			return f, f.onKey(m.String())
 		}
+	case ScanMsg:
+		var b strings.Builder
+		for _, k := range m.Keys {
+			b.WriteString(k.String())
+		}
+		f.msgs = append(f.msgs, "scan "+b.String()+m.Paste)
+	case NotTypedMsg:
+		f.msgs = append(f.msgs, "not typed "+m.Text)
 	case resultMsg:
 		f.msgs = append(f.msgs, fmt.Sprintf("result %d", m.n))
 		if f.results != nil {
@@ -66,6 +75,7 @@ func (f *fakeScreen) SetSize(w, h int) {
 func (f *fakeScreen) Title() string            { return f.title }
 func (f *fakeScreen) CapturingInput() bool     { return f.capturing || f.scans }
 func (f *fakeScreen) TakesScans() bool         { return f.scans }
+func (f *fakeScreen) SortsScans() bool         { return f.sorts }
 func (f *fakeScreen) CapturingBack() bool      { return f.backLocal }
 func (f *fakeScreen) ConfirmQuit() string      { return f.guard }
 func (f *fakeScreen) Close()                   { f.closed = true }

@@ -30,6 +30,13 @@ type Form struct {
 	refused  string // why the last submit failed, shown at the top
 	focusKey string // the field to focus once the form starts
 	frozen   string // the form as it was submitted, while it is sent
+
+	// notTyped is a burst too fast for a person that the shell did not
+	// type into the form (NotTypedMsg), shown by the focused field until
+	// the user moves on; hasty: a key in a burst did not answer the
+	// form's question (HastyKeyMsg).
+	notTyped string
+	hasty    bool
 }
 
 // NewForm builds a dialog; onSubmit runs inside the screen's Update once
@@ -141,11 +148,20 @@ var submitKey = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "s
 // Update feeds the form; done reports that it was submitted or abandoned.
 func (f *Form) Update(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	switch m := msg.(type) {
+	case NotTypedMsg:
+		f.notTyped = m.Text
+		return nil, false
+	case HastyKeyMsg:
+		f.hasty = true // it answers nothing (deliberate.go)
+		return nil, false
 	case tea.PasteMsg:
 		f.changed = true
 	case tea.KeyPressMsg:
 		if m.Text != "" || m.Code == tea.KeyBackspace || m.Code == tea.KeyDelete || m.Code == tea.KeySpace {
 			f.changed = true
+		}
+		if m.Code == tea.KeyEnter || m.Code == tea.KeyTab || m.Code == tea.KeyEscape {
+			f.notTyped, f.hasty = "", false // the user moves on from the field
 		}
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, submitKey) {
@@ -221,7 +237,43 @@ func (f *Form) settle(cmd tea.Cmd) tea.Cmd {
 
 // View renders the dialog box.
 func (f *Form) View() string {
-	return f.box(f.form.View(), "")
+	return f.box(f.withNotes(f.form.View()), "")
+}
+
+// asking reports whether the focused field is a yes/no question.
+func (f *Form) asking() bool {
+	fld := f.form.GetFocusedField()
+	if t, ok := fld.(tracked); ok {
+		fld = t.Field
+	}
+	_, ok := fld.(*huh.Confirm)
+	return ok
+}
+
+// withNotes puts the form's notes to the user under the focused field in
+// body (at the top when the field is not found): what was not typed into
+// it, and why a key did not answer its question.
+func (f *Form) withNotes(body string) string {
+	var lines []string
+	if f.notTyped != "" {
+		lines = append(lines, WrapWords(NotTypedNote(f.notTyped), f.width)...)
+	}
+	if f.hasty && f.asking() {
+		lines = append(lines, WrapWords("! "+hastyHint, f.width)...)
+	}
+	if len(lines) == 0 {
+		return body
+	}
+	note := f.theme.Error.Render(strings.Join(lines, "\n"))
+	if fld := f.form.GetFocusedField(); fld != nil {
+		if v := fld.View(); v != "" {
+			if i := strings.Index(body, v); i >= 0 {
+				end := i + len(v)
+				return body[:end] + "\n" + note + body[end:]
+			}
+		}
+	}
+	return note + "\n" + body
 }
 
 // box frames a form's body under its title, where the user is, and the

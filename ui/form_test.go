@@ -188,3 +188,28 @@ func TestSubmitFromAnyFieldStopsAtTheFirstRefusal(t *testing.T) {
 		t.Fatalf("done %v, submitted %v, %q %q", done, submitted, name, desc)
 	}
 }
+
+// The form says by the focused field what was not typed into it, and the
+// note goes once the user moves on.
+func TestAFormSaysWhatWasNotTyped(t *testing.T) {
+	var zone, name string
+	f := NewForm(NewTheme(true, true), "New event", nil,
+		huh.NewGroup(huh.NewInput().Title("Name").Value(&name), huh.NewInput().Title("Time zone").Value(&zone)))
+	f.SetSize(80, 24)
+	f.Init()
+	f.Update(uitest.Key("enter"))
+	f.Update(NotTypedMsg{Text: "Europe/Lisbon\x1b[2J"})
+	view := ansi.Strip(f.View())
+	zoneAt, noteAt := strings.Index(view, "Time zone"), strings.Index(view, "NOT TYPED")
+	if zoneAt < 0 || noteAt < zoneAt || !strings.Contains(uitest.Words(view), `17 characters came at once`) ||
+		!strings.Contains(view, "Europe/Lisbon") || strings.Contains(view, "\x1b[2J") {
+		t.Fatalf("the note is not under the field, or not sanitised:\n%s", view)
+	}
+	if zone != "" {
+		t.Fatalf("typed %q", zone)
+	}
+	f.Update(uitest.Key("tab"))
+	if strings.Contains(ansi.Strip(f.View()), "NOT TYPED") {
+		t.Fatal("the note stayed after the user moved on")
+	}
+}

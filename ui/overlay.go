@@ -88,6 +88,10 @@ func (q *question) onKey(a *App, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if a.hasty {
+		q.c, _, _ = q.c.Update(HastyKeyMsg{Key: k})
+		return nil
+	}
 	c, _, done := q.c.Update(k)
 	q.c = c
 	if !done {

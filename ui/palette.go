@@ -221,6 +221,12 @@ func (a *App) paletteView(p *commandPalette, w, h int) string {
 	width := max(20, min(w-4, 72))
 	rows := max(3, min(12, h-6))
 	lines := []string{p.input.View(), ""}
+	if a.notTyped != "" { // a burst the palette did not take, until a person's key
+		for _, l := range wrapWords(NotTypedNote(a.notTyped), width-4) {
+			lines = append(lines, th.Error.Render(l))
+		}
+		lines = append(lines, "")
+	}
 	from := max(0, min(p.cursor-rows+1, len(p.shown)-rows))
 	for i := from; i < min(len(p.shown), from+rows); i++ {
 		it := p.items[p.shown[i]]

@@ -32,3 +32,24 @@ func TestStatusBarCountsTheRetries(t *testing.T) {
 		t.Fatal("a nil note said something")
 	}
 }
+
+// At 80 columns a long retry is cut before the keys on the right are, and
+// what the server side put in it reaches the terminal sanitised.
+func TestStatusBarCutsALongRetryBeforeItsKeys(t *testing.T) {
+	note := &RetryNote{}
+	app := NewApp(&Context{Theme: NewTheme(true, true), Retries: note, Profile: "test"},
+		[]Section{{Name: "Events", New: func(*Context) Screen { return &fakeScreen{title: "Events"} }}})
+	app.Init()
+	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	app.Update(asyncStartMsg{})
+	note.Set("list events: try 2 of 3 in 2s (cannot reach evil\x1b]0;owned\x07.example.org:443: no such host, the whole long cause)")
+	raw := app.View().Content
+	if strings.Contains(raw, "\x1b]0;") {
+		t.Fatal("the note's escape sequence reached the terminal")
+	}
+	lines := strings.Split(strings.TrimRight(golden.Plain(raw), "\n"), "\n")
+	bar := lines[len(lines)-1]
+	if !strings.Contains(bar, "1 in flight, list events: try 2 of 3") || !strings.Contains(bar, "…") || !strings.HasSuffix(strings.TrimRight(bar, " "), "? help") {
+		t.Fatalf("the status bar at 80 columns:\n%q", bar)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui/timer"
 )
 
@@ -46,23 +47,29 @@ type scanGate struct {
 	scanning bool              // the run is a scanner's: its keys go as scanned
 	inCode   bool              // a scanned code has begun and not ended
 	ended    bool              // the latest scanned key ended a code
+	// afterScan: the run began right after a scan's end, within the
+	// hold: a key in it came in another key's burst.
+	afterScan bool
 }
 
 // gateOut is what the gate decided: keys a person typed, in order, to act
-// on; keys of scans; and how many codes those began.
+// on; keys of scans; and how many codes those began. hasty: the person's
+// keys came within the hold of another key (two or more together, or
+// right after a scan), so none of them is a deliberate answer.
 type gateOut struct {
 	person, scanned []tea.KeyPressMsg
 	codes           int
+	hasty           bool
 }
 
 // key takes a key a scanner could type, arriving within the run.
 func (g *scanGate) key(k tea.KeyPressMsg) gateOut {
 	var out gateOut
-	if g.scanning && g.ended && !endsScan(k) {
+	if g.scanning && g.ended && !EndsScan(k) {
 		// After a code's end, a second terminator (CR LF) is still the
 		// scan's; anything else is judged afresh: the next code, or a
 		// person's key.
-		g.scanning = false
+		g.scanning, g.afterScan = false, true
 	}
 	if g.scanning {
 		g.scan(&out, k)
@@ -70,7 +77,7 @@ func (g *scanGate) key(k tea.KeyPressMsg) gateOut {
 	}
 	g.held = append(g.held, k)
 	if isScan(g.held) {
-		g.scanning = true
+		g.scanning, g.afterScan = true, false
 		g.scan(&out, g.held...)
 		g.held = nil
 	}
@@ -80,7 +87,7 @@ func (g *scanGate) key(k tea.KeyPressMsg) gateOut {
 // scan hands keys out as scanned, counting the codes they begin.
 func (g *scanGate) scan(out *gateOut, keys ...tea.KeyPressMsg) {
 	for _, k := range keys {
-		g.ended = endsScan(k)
+		g.ended = EndsScan(k)
 		switch {
 		case g.ended:
 			g.inCode = false
@@ -95,7 +102,7 @@ func (g *scanGate) scan(out *gateOut, keys ...tea.KeyPressMsg) {
 // pause ends the run: its hold ran out, or a key no scanner types came.
 // Keys still held were a person's.
 func (g *scanGate) pause() gateOut {
-	out := gateOut{person: g.held}
+	out := gateOut{person: g.held, hasty: len(g.held) > 1 || (len(g.held) > 0 && g.afterScan)}
 	*g = scanGate{}
 	return out
 }
@@ -111,7 +118,7 @@ func isScan(run []tea.KeyPressMsg) bool {
 	if len(run) < 2 || sameKey(run) {
 		return false
 	}
-	return endsScan(run[len(run)-1]) || len(run) >= ScanRun
+	return EndsScan(run[len(run)-1]) || len(run) >= ScanRun
 }
 
 func sameKey(run []tea.KeyPressMsg) bool {
@@ -123,9 +130,9 @@ func sameKey(run []tea.KeyPressMsg) bool {
 	return true
 }
 
-// endsScan reports whether k is a key scanners end a code with: Enter,
+// EndsScan reports whether k is a key scanners end a code with: Enter,
 // keypad Enter, Tab or a line feed (ctrl+j).
-func endsScan(k tea.KeyPressMsg) bool {
+func EndsScan(k tea.KeyPressMsg) bool {
 	switch k.Code {
 	case tea.KeyEnter, tea.KeyKpEnter, tea.KeyTab:
 		return k.Mod == 0
@@ -141,7 +148,7 @@ func typedByScanner(k tea.KeyPressMsg) bool {
 	if k.Text != "" && k.Mod&^tea.ModShift == 0 {
 		return true
 	}
-	return endsScan(k)
+	return EndsScan(k)
 }
 
 // pastedScan reports whether a paste is what a scanner pastes (scanners in
@@ -176,10 +183,11 @@ type holdOverMsg struct{ seq int }
 
 // onKey lets the scan gate judge a key before it acts. A key no scanner
 // types ends the run before it and acts at once; so does every key where
-// the focused screen takes scans, as a person and a scanner type into it
-// alike. Any other key is held until the gate knows whose it is.
+// the focused screen takes scans and nothing else types there, as a person
+// and a scanner type into its scan input alike. Any other key is held
+// until the gate knows whose it is.
 func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
-	if !typedByScanner(k) || (a.takesScans() && a.palette() == nil) {
+	if !typedByScanner(k) || (a.takesScans() && a.palette() == nil && !a.sortsScans()) {
 		return tea.Batch(a.Quiet(), a.handleKey(k))
 	}
 	if a.everyKeyTyped {
@@ -204,9 +212,11 @@ func (a *App) Quiet() tea.Cmd { return a.decided(a.gate.pause()) }
 // scanner's as a scan.
 func (a *App) decided(out gateOut) tea.Cmd {
 	var cmds []tea.Cmd
+	a.hasty = out.hasty // no key of the run answers a question (deliberate.go)
 	for _, k := range out.person {
 		cmds = append(cmds, a.handleKey(k))
 	}
+	a.hasty = false
 	if len(out.scanned) > 0 {
 		msgs := make([]tea.Msg, len(out.scanned))
 		for i, k := range out.scanned {
@@ -218,12 +228,17 @@ func (a *App) decided(out gateOut) tea.Cmd {
 }
 
 // onScan gives what a scanner typed or pasted (codes new codes) to the
-// focused screen if it takes scans, whatever is open over it; anywhere
-// else the scan is dropped, and the status bar says so, counting the codes
-// lost, until a person next presses a key: whoever comes back to the
-// console learns how many badges to scan again.
+// focused screen if it takes scans, whatever is open over it (as a ScanMsg
+// where it has typing of its own open); anywhere else the scan is dropped,
+// and the status bar says so, counting the codes lost, until a person next
+// presses a key: whoever comes back to the console learns how many badges
+// to scan again. A form that had the keys says in itself what was not
+// typed into it (NotTypedMsg).
 func (a *App) onScan(codes int, msgs ...tea.Msg) tea.Cmd {
 	if a.takesScans() {
+		if a.sortsScans() {
+			return a.updateTop(scanMsgOf(msgs))
+		}
 		cmds := make([]tea.Cmd, len(msgs))
 		for i, m := range msgs {
 			cmds[i] = a.updateTop(m)
@@ -234,7 +249,91 @@ func (a *App) onScan(codes int, msgs ...tea.Msg) tea.Cmd {
 		a.ctx.Log.Info("a scan arrived outside the desk and was ignored")
 	}
 	a.ignored += codes // said once: later scans only count
+	a.notTyped = boundedText(a.notTyped + textOf(msgs))
+	if c, ok := a.Top().(InputCapturer); ok && c.CapturingInput() && len(a.overlays) == 0 {
+		return a.updateTop(NotTypedMsg{Text: a.notTyped})
+	}
 	return nil
+}
+
+// ScanSorter is a screen that takes scans and has, for now, typing of its
+// own open beside its scan input (the walk-in form, the registrant search
+// or the kiosk's PIN over the desk). While SortsScans reports true the
+// shell tells a scanner's keys from a person's there as it does everywhere:
+// a person's reach the screen as keys, for the form; a scanner's as a
+// ScanMsg, for the scan input, and never for the form.
+type ScanSorter interface {
+	SortsScans() bool
+}
+
+// ScanMsg is what a scanner typed (Keys, in order; a code may come in
+// several) or pasted (Paste, a line and its break) while the screen that
+// takes scans sorted them (ScanSorter): it belongs to the scan input,
+// whatever else is open.
+type ScanMsg struct {
+	Keys  []tea.KeyPressMsg
+	Paste string
+}
+
+// NotTypedMsg tells a screen whose form or filter had the keys that a
+// burst too fast for a person (a scanner, a typing tool, a paste without
+// bracketed paste) was not typed into it: Text is what it held, bounded,
+// since a person last pressed a key. The form shows it by its field, so
+// nothing is lost silently.
+type NotTypedMsg struct{ Text string }
+
+func scanMsgOf(msgs []tea.Msg) ScanMsg {
+	var m ScanMsg
+	for _, msg := range msgs {
+		switch msg := msg.(type) {
+		case tea.KeyPressMsg:
+			m.Keys = append(m.Keys, msg)
+		case tea.PasteMsg:
+			m.Paste += msg.Content
+		}
+	}
+	return m
+}
+
+// textOf is the text of a scan's keys or paste, without its terminators.
+func textOf(msgs []tea.Msg) string {
+	var b strings.Builder
+	for _, msg := range msgs {
+		switch msg := msg.(type) {
+		case tea.KeyPressMsg:
+			if !EndsScan(msg) {
+				b.WriteString(msg.Text)
+			}
+		case tea.PasteMsg:
+			b.WriteString(strings.TrimRight(msg.Content, "\r\n"))
+		}
+	}
+	return b.String()
+}
+
+// NotTypedNote is what a field says of a burst not typed into it (text,
+// sanitised here).
+func NotTypedNote(text string) string {
+	return fmt.Sprintf("! NOT TYPED: %d characters came at once, faster than a person types "+
+		"(a barcode scanner, a typing tool, or a paste without bracketed paste), so they were not typed here: %q. "+
+		"Type them, or paste with the terminal's paste.", len([]rune(text)), sanitize.Line(text))
+}
+
+// notTypedMax bounds what a NotTypedMsg carries, in runes.
+const notTypedMax = 120
+
+func boundedText(s string) string {
+	if r := []rune(s); len(r) > notTypedMax {
+		return string(r[:notTypedMax-1]) + "…"
+	}
+	return s
+}
+
+// sortsScans reports whether the focused screen takes scans and sorts
+// them from a person's keys now (ScanSorter).
+func (a *App) sortsScans() bool {
+	s, ok := a.Top().(ScanSorter)
+	return ok && s.SortsScans() && a.takesScans()
 }
 
 // scanNoteText is the status bar's note on an ignored scan, with the key

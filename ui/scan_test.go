@@ -210,6 +210,9 @@ func TestAScanOutsideTheDeskActsNowhere(t *testing.T) {
 	if h.app.palette() == nil || h.app.palette().input.Value() != "" {
 		t.Fatalf("the scan reached the palette: open %v", h.app.palette() != nil)
 	}
+	if !strings.Contains(uitest.Words(h.plain()), `not typed here: "dana.cole@example.com"`) {
+		t.Fatalf("the palette does not say what it did not take:\n%s", h.plain())
+	}
 	h.press("esc")
 
 	// A pasted scan (a line and its break) goes nowhere; a person's paste
@@ -301,5 +304,107 @@ func TestScanNoteFitsBesideNewsAndErrors(t *testing.T) {
 	bar := lines[len(lines)-1]
 	if !strings.HasSuffix(strings.TrimRight(bar, " "), "? help") || !strings.Contains(bar, "N read") || !strings.Contains(bar, "scan ignored (F6 desk)") {
 		t.Fatalf("status bar %q", bar)
+	}
+}
+
+// typeTimed types keys into the App with their timings: the hold timer
+// fires wherever a pause outlasts HoldFor, and at the end.
+func (h *harness) typeTimed(keys typing) {
+	h.t.Helper()
+	for i, k := range keys {
+		if i > 0 && k.after >= HoldFor && h.app.gate.holding() {
+			h.app.Quiet()
+		}
+		h.app.Update(k.key)
+	}
+	h.app.Quiet()
+}
+
+// received is what a screen got, in order: keys as themselves, scans in
+// brackets.
+func received(f *fakeScreen) string {
+	var b strings.Builder
+	for _, k := range f.keys {
+		b.WriteString(k)
+	}
+	var scans strings.Builder // a code may come in several ScanMsgs
+	for _, m := range f.msgs {
+		if s, ok := strings.CutPrefix(m, "scan "); ok {
+			scans.WriteString(s)
+		}
+	}
+	if scans.Len() > 0 {
+		b.WriteString("[" + scans.String() + "]")
+	}
+	return b.String()
+}
+
+// With a form open over the desk (ScanSorter), the shell sorts the keys
+// with their real timings: a person's go to the screen as keys, for the
+// form; a scanner's as a ScanMsg, for the scan input, never the form.
+func TestAFormOverTheDeskGetsAPersonsKeysAndTheDeskTheScans(t *testing.T) {
+	scan := "dana.cole@example.com"
+	cases := []struct {
+		name string
+		keys typing
+		want string
+	}{
+		{"a person types a name", typed("Wally", ms(110), "enter"), "Wallyenter"},
+		{"a fast typist", typed("Wa", ms(18), "").then(ms(70), typed("lly", ms(65), "")), "Wally"},
+		{"a whole scan in one read", typed(scan, 0, "enter"), "[" + scan + "enter]"},
+		{"a USB scanner, keypad Enter", typed(scan, ms(4), "kpenter"), "[" + scan + "enter]"},
+		{"a scanner with Tab", typed("4006381333931", ms(15), "tab"), "[4006381333931tab]"},
+		{"jjjk and x from a scanner", typed("jjjk", ms(2), "").then(ms(1), typed("x", 0, "enter")), "[jjjkxenter]"},
+		{"a person's key, then a scan", typed("W", 0, "").then(ms(400), typed(scan, ms(3), "enter")), "W[" + scan + "enter]"},
+		{"two scans back to back", typed("a@x.org", 0, "enter").then(0, typed("b@y.org", 0, "enter")), "[a@x.orgenterb@y.orgenter]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t)
+			desk := h.roots["Events"]
+			desk.scans, desk.sorts = true, true
+			h.typeTimed(c.keys)
+			if got := received(desk); got != c.want {
+				t.Fatalf("the desk got %s, want %s", got, c.want)
+			}
+			if strings.Contains(h.plain(), scanNote) {
+				t.Fatal("a scan at the desk was called ignored")
+			}
+		})
+	}
+}
+
+// A pasted scan (a line and its break) over the desk's form is a scan
+// too; a person's paste goes to the form.
+func TestAPasteOverTheDesksForm(t *testing.T) {
+	h := newHarness(t)
+	desk := h.roots["Events"]
+	desk.scans, desk.sorts = true, true
+	h.send(tea.PasteMsg{Content: "ana@example.org\n"})
+	h.send(tea.PasteMsg{Content: "Contoso Ltd"})
+	if got := strings.Join(desk.msgs, "|"); !strings.Contains(got, "scan ana@example.org\n|tea.PasteMsg") {
+		t.Fatalf("the desk got %q", got)
+	}
+}
+
+// A burst too fast for a person into a screen's form or filter is not
+// typed, and the screen is told what it held, so its form can say so by
+// the field; the text since a person's key is carried whole, bounded.
+func TestABurstNotTypedIsToldToTheForm(t *testing.T) {
+	h := newHarness(t)
+	events := h.roots["Events"]
+	events.capturing = true
+	h.typeTimed(typed("Europe/Lisbon", ms(8), ""))
+	if got := last(events.msgs); got != "not typed Europe/Lisbon" || len(events.keys) != 0 {
+		t.Fatalf("the form was told %q, keys %v", got, events.keys)
+	}
+	h.burst("ana@example.org", "enter")
+	if got := last(events.msgs); got != "not typed Europe/Lisbonana@example.org" {
+		t.Fatalf("the form was told %q", got)
+	}
+	h.press("x")
+	h.burst(strings.Repeat("7", 300), "enter")
+	if got := last(events.msgs); len([]rune(got)) != len("not typed ")+notTypedMax || !strings.HasSuffix(got, "…") {
+		t.Fatalf("not bounded: %d runes", len([]rune(got)))
 	}
 }

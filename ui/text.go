@@ -22,3 +22,9 @@ func EnumLabel(names map[string]string, v string) string { return words.Label(na
 // ClockAt writes a moment as a time of day when it falls on now's day in
 // loc, and with its date when it does not (see words.ClockAt).
 func ClockAt(t, now time.Time, loc *time.Location) string { return words.ClockAt(t, now, loc) }
+
+// ZoneTime writes a session's start in its own zone (fallback where the
+// zone is empty or unknown), with the zone's abbreviation.
+func ZoneTime(t time.Time, zone string, fallback *time.Location) string {
+	return words.ZoneTime(t, zone, fallback)
+}

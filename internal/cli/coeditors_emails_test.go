@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/views/emails"
 )
 
 // demoFixtures are the ids the embedded simulator seeds (the same on every
@@ -73,7 +74,7 @@ func TestEmailsCommands(t *testing.T) {
 		t.Fatalf("status: %v\n%s", err, out)
 	}
 	lines, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || len(lines) < 2 || strings.Join(lines[0], ",") != "email,name,status,failure_reason,sent_utc" {
+	if err != nil || len(lines) < 2 || strings.Join(lines[0], ",") != strings.Join(emails.ExportHeader, ",") {
 		t.Fatalf("csv: %v\n%s", err, out)
 	}
 	for _, l := range lines[1:] {

@@ -267,3 +267,20 @@ func TestInterruptedCommandSaysSo(t *testing.T) {
 		t.Fatalf("stderr: %q", got)
 	}
 }
+
+// An unreachable server is said after a few quick tries, naming the
+// address, the cause and the tries, instead of retrying for minutes and
+// printing nothing (the EVDESK_BASE_URL=http://127.0.0.1:1/v2).
+func TestAnUnreachableServerIsSaid(t *testing.T) {
+	isolateXDG(t)
+	t.Setenv("EVDESK_BASE_URL", "http://127.0.0.1:1/v2")
+	t.Setenv("EVDESK_TOKEN", "x")
+	ios, _, out, errOut := TestStreams()
+	if code := Run(t.Context(), NewFactory(ios), []string{"events", "list"}); code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	want := "evdesk: list events: cannot reach 127.0.0.1:1: connection refused (3 attempts); check the base URL"
+	if got := errOut.String(); !strings.HasPrefix(got, want) || out.Len() != 0 {
+		t.Fatalf("stdout %q, stderr %q", out.String(), got)
+	}
+}

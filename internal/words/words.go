@@ -64,3 +64,18 @@ func ClockAt(t, now time.Time, loc *time.Location) string {
 	}
 	return t.Format("2 Jan 2006 15:04")
 }
+
+// ZoneTime writes a session's start in its own zone (an IANA name; where
+// it is empty or unknown, in fallback) with the zone's abbreviation, so
+// two screens that show the same session in different zones both say
+// which: "Thu 26 Nov 18:00 PST".
+func ZoneTime(t time.Time, zone string, fallback *time.Location) string {
+	loc := fallback
+	if l, err := time.LoadLocation(zone); err == nil && zone != "" {
+		loc = l
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	return t.In(loc).Format("Mon 02 Jan 15:04 MST")
+}

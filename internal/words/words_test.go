@@ -1,6 +1,9 @@
 package words
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestWords(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
@@ -14,6 +17,29 @@ func TestWords(t *testing.T) {
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+// A session's start is written in its own zone and says which; an empty or
+// unknown zone falls back, still named.
+func TestZoneTime(t *testing.T) {
+	at := time.Date(2026, 11, 27, 2, 0, 0, 0, time.UTC)
+	lisbon, err := time.LoadLocation("Europe/Lisbon")
+	if err != nil {
+		t.Skip("no zone database:", err)
+	}
+	for _, tc := range []struct {
+		zone     string
+		fallback *time.Location
+		want     string
+	}{
+		{"America/Los_Angeles", time.UTC, "Thu 26 Nov 18:00 PST"},
+		{"", lisbon, "Fri 27 Nov 02:00 WET"},
+		{"Mars/Olympus", nil, "Fri 27 Nov 02:00 UTC"},
+	} {
+		if got := ZoneTime(at, tc.zone, tc.fallback); got != tc.want {
+			t.Errorf("ZoneTime(%q): got %q, want %q", tc.zone, got, tc.want)
 		}
 	}
 }

@@ -68,6 +68,7 @@ type Model struct {
 
 	input     textinput.Model
 	filtering bool           // input has focus
+	notTyped  string         // a burst the filter did not take (ui.NotTypedMsg), until the next key
 	query     string         // applied filter, lower-case
 	needle    []byte         // query, for scanning the hay
 	where     func(Row) bool // a screen's own row filter; nil keeps all

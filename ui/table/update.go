@@ -3,13 +3,21 @@ package table
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/evdesk/evdesk/ui"
 )
 
 // Update handles navigation, filter and sort keys, the mouse wheel and
 // clicks (mouse.go).
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case ui.NotTypedMsg:
+		if m.filtering {
+			m.notTyped = msg.Text // the footer says it, in place of the counts
+		}
+		return m, nil
 	case tea.KeyPressMsg:
+		m.notTyped = ""
 		if m.filtering {
 			return m.updateFilter(msg)
 		}

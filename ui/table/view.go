@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -114,6 +115,12 @@ func (m Model) View() string {
 		b.WriteString(m.input.View())
 	}
 	b.WriteString("\n")
+	if m.filtering && m.notTyped != "" {
+		note := fmt.Sprintf("! NOT TYPED: %d characters came at once, too fast for typing: %q; type them",
+			len([]rune(m.notTyped)), sanitize.Line(m.notTyped))
+		b.WriteString(t.Error.Render(fitCell(note, m.width)))
+		return b.String()
+	}
 	b.WriteString(t.Muted.Render(m.footer()))
 	return b.String()
 }

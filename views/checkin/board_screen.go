@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/internal/checkin/roster"
@@ -19,9 +18,8 @@ import (
 // (`evdesk desk EVENT --board`): it syncs the check-in history itself,
 // records nothing, and refreshes live.
 type Board struct {
-	ctx  *ui.Context
+	ui.ScreenBase
 	deps views.Env
-	keys boardKeys
 
 	eventID, eventName, sessionID string
 
@@ -33,11 +31,7 @@ type Board struct {
 	// vw watches the venue (--board --venue); closed once the screen is.
 	vw     views.VenueWatch
 	closed bool
-
-	width, height int
 }
-
-type boardKeys struct{ Refresh key.Binding }
 
 type (
 	boardSyncMsg struct {
@@ -66,9 +60,14 @@ func NewBoard(ctx *ui.Context, d views.Env, eventID, eventName, sessionID string
 	if eventName == "" {
 		eventName = eventID
 	}
-	return &Board{ctx: ctx, deps: d, eventID: eventID, eventName: eventName, sessionID: sessionID,
-		b: newBoard(ctx, d, eventID, eventName, sessionID), arr: arr,
-		keys: boardKeys{Refresh: ui.With(ctx.Keys.Refresh, "sync now")}}
+	s := &Board{deps: d, eventID: eventID, eventName: eventName, sessionID: sessionID,
+		b: newBoard(ctx, d, eventID, eventName, sessionID), arr: arr}
+	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: func() ui.Actions {
+		return ui.Actions{{Key: ctx.Keys.Refresh, Help: "sync now", Run: func() tea.Cmd {
+			return tea.Batch(s.syncNow(), s.b.loadSessions())
+		}}}
+	}})
+	return s
 }
 
 func (s *Board) Title() string { return "Board: " + s.eventName }
@@ -150,21 +149,15 @@ func (s *Board) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return s, s.b.update(msg)
 	case boardTickMsg:
 		return s, s.b.loadSessions()
-	case tea.KeyPressMsg:
-		if key.Matches(msg, s.keys.Refresh) {
-			return s, tea.Batch(s.syncNow(), s.b.loadSessions())
-		}
 	}
-	return s, nil
+	return s, s.ScreenBase.Update(msg)
 }
 
-func (s *Board) SetSize(w, h int) { s.width, s.height = w, h }
-
 func (s *Board) View() string {
-	t := s.ctx.Theme
-	head := ui.Heading(t, t.Title.Render(s.eventName)+t.Muted.Render(" · "+s.scope()),
+	t := s.Ctx.Theme
+	head := s.Heading(t.Title.Render(s.eventName)+t.Muted.Render(" · "+s.scope()),
 		ui.LoadState{Loading: s.sync.Running() && !s.b.have, Err: s.err})
-	return ui.Fit(head, s.width, 1) + "\n\n" + s.b.view(s.width, max(1, s.height-2))
+	return head + "\n\n" + s.b.view(s.Width(), max(1, s.Height()-2))
 }
 
 func (s *Board) scope() string {
@@ -173,7 +166,3 @@ func (s *Board) scope() string {
 	}
 	return "session " + s.sessionID
 }
-
-func (s *Board) ShortHelp() []key.Binding { return []key.Binding{s.keys.Refresh} }
-
-func (s *Board) FullHelp() [][]key.Binding { return [][]key.Binding{{s.keys.Refresh}} }

@@ -16,14 +16,17 @@ import (
 // boxHeight is the height of the result box, borders included: roomier
 // when the terminal is tall.
 func (d *Desk) boxHeight() int {
-	if d.height >= 24 {
+	if d.Height() >= 24 {
 		return 7
 	}
-	// A ticket's line, and the door's (a badge, a walk-in), need a row
-	// of their own.
+	// A ticket's line, the door's (a badge, a walk-in), and a detail too
+	// long for one, need a row of their own.
 	h := 5
 	if e, ok := d.latest(); ok && d.card == nil {
 		if scanText(e) != "" {
+			h++
+		}
+		if v := describe(e, d.conn(), d.deps.Local); ansi.StringWidth(ui.OneLine(v.detail)) > d.Width()-4 {
 			h++
 		}
 		if line, _ := d.doorLine(e); line != "" {
@@ -35,7 +38,7 @@ func (d *Desk) boxHeight() int {
 
 // layout says which optional rows fit: the gaps between blocks go first
 // when the terminal is short.
-func (d *Desk) gaps() bool { return d.height >= 18 }
+func (d *Desk) gaps() bool { return d.Height() >= 18 }
 
 // headLines counts the rows above the result box (or the search).
 func (d *Desk) headLines() int {
@@ -47,18 +50,18 @@ func (d *Desk) headLines() int {
 }
 
 func (d *Desk) searchTableHeight() int {
-	return max(3, d.height-d.headLines()-1)
+	return max(3, d.Height()-d.headLines()-1)
 }
 
 func (d *Desk) View() string {
-	if d.width <= 0 || d.height <= 0 {
+	if d.Width() <= 0 || d.Height() <= 0 {
 		return ""
 	}
-	return d.door.dialog.View(d.deskView(), d.width, d.height)
+	return d.Frame(d.deskView())
 }
 
 func (d *Desk) deskView() string {
-	w := d.width
+	w := d.Width()
 	lines := []string{d.titleLine(), d.connLine(), d.countersLine()}
 	if d.gaps() {
 		lines = append(lines, "")
@@ -73,15 +76,15 @@ func (d *Desk) deskView() string {
 	}
 	if d.searching {
 		lines = append(lines, d.searchHead(), d.reg.table.View())
-		return ui.Fit(strings.Join(lines, "\n"), w, d.height)
+		return ui.Fit(strings.Join(lines, "\n"), w, d.Height())
 	}
 	if d.showBoard {
 		// The latest scan keeps one line; the board takes the rest.
-		lines = append(lines, d.resultLine(), d.board.view(w, max(1, d.height-d.headLines()-1)))
-		return ui.Fit(strings.Join(lines, "\n"), w, d.height)
+		lines = append(lines, d.resultLine(), d.board.view(w, max(1, d.Height()-d.headLines()-1)))
+		return ui.Fit(strings.Join(lines, "\n"), w, d.Height())
 	}
 	lines = append(lines, d.boxView())
-	rest := d.height - d.headLines() - d.boxHeight()
+	rest := d.Height() - d.headLines() - d.boxHeight()
 	if rest >= 3 && !d.kioskLocked() { // the public sees no earlier scans
 		if d.gaps() {
 			lines = append(lines, "")
@@ -89,11 +92,11 @@ func (d *Desk) deskView() string {
 		}
 		lines = append(lines, d.recentView(rest))
 	}
-	return ui.Fit(strings.Join(lines, "\n"), w, d.height)
+	return ui.Fit(strings.Join(lines, "\n"), w, d.Height())
 }
 
 func (d *Desk) titleLine() string {
-	t := d.ctx.Theme
+	t := d.Ctx.Theme
 	left := t.Title.Render("CHECK-IN DESK") + "  " + lipgloss.NewStyle().Bold(true).Render(d.eventName) +
 		t.Muted.Render(" · "+d.sessionLabel())
 	kiosk := ""
@@ -112,11 +115,11 @@ func (d *Desk) titleLine() string {
 	for _, right := range []string{
 		join(kiosk, name+t.Muted.Render(" · "+bell)), join(kiosk, name), kiosk,
 	} {
-		if ansi.StringWidth(left)+ansi.StringWidth(right)+2 <= d.width {
-			return spread(left, right, d.width)
+		if ansi.StringWidth(left)+ansi.StringWidth(right)+2 <= d.Width() {
+			return spread(left, right, d.Width())
 		}
 	}
-	return spread(ansi.Truncate(left, max(0, d.width-ansi.StringWidth(kiosk)-2), "…"), kiosk, d.width)
+	return spread(ansi.Truncate(left, max(0, d.Width()-ansi.StringWidth(kiosk)-2), "…"), kiosk, d.Width())
 }
 
 // join puts the non-empty parts on one line, a space apart.
@@ -163,9 +166,9 @@ func (d *Desk) rosterText() string {
 }
 
 func (d *Desk) connLine() string {
-	t := d.ctx.Theme
+	t := d.Ctx.Theme
 	if d.openErr != nil {
-		return ui.Fit(badge(t, roleErr).Render(" NO JOURNAL ")+" "+t.Error.Render(journalProblem(d.openErr)), d.width, 1)
+		return ui.Fit(badge(t, roleErr).Render(" NO JOURNAL ")+" "+t.Error.Render(journalProblem(d.openErr)), d.Width(), 1)
 	}
 	r, word, detail := d.connWords()
 	pending := fmt.Sprintf("%d pending", d.counts.Pending+d.unsaved)
@@ -176,7 +179,7 @@ func (d *Desk) connLine() string {
 		line += t.Muted.Render(" · ") + text(t, r).Render(detail)
 	}
 	line += t.Muted.Render(" · " + d.rosterText())
-	return ui.Fit(ansi.Truncate(line, d.width, "…"), d.width, 1)
+	return ui.Fit(ansi.Truncate(line, d.Width(), "…"), d.Width(), 1)
 }
 
 // StatusText puts the connection and the unsent count in the shell's status
@@ -192,7 +195,7 @@ func (d *Desk) StatusText() string {
 // countersLine counts this desk's work today and all desks' check-ins
 // (as last synced) against the registrants.
 func (d *Desk) countersLine() string {
-	t := d.ctx.Theme
+	t := d.Ctx.Theme
 	reg := "..."
 	switch {
 	case d.rost.Total > 0:
@@ -211,7 +214,7 @@ func (d *Desk) countersLine() string {
 		item("Rejected", ui.Thousands(c.Rejected)),
 		item("Already", ui.Thousands(c.Already)),
 	}
-	return ui.Fit(strings.Join(parts, "  "), d.width, 1)
+	return ui.Fit(strings.Join(parts, "  "), d.Width(), 1)
 }
 
 // latest is this desk session's latest scan, if any (scans from before
@@ -248,10 +251,10 @@ func personText(e entry) string {
 
 // resultLine is the latest scan in one line (under the board).
 func (d *Desk) resultLine() string {
-	t := d.ctx.Theme
+	t := d.Ctx.Theme
 	e, ok := d.latest()
 	if !ok {
-		return ui.Fit(t.Muted.Render("Latest scan: none yet"), d.width, 1)
+		return ui.Fit(t.Muted.Render("Latest scan: none yet"), d.Width(), 1)
 	}
 	v := describe(e, d.conn(), d.deps.Local)
 	line := badge(t, v.role).Render(" ["+v.mark+"] "+v.word+" ") + " " + sanitize.Line(e.email)
@@ -261,14 +264,14 @@ func (d *Desk) resultLine() string {
 		}
 	}
 	line += t.Muted.Render(" · ") + text(t, v.role).Render(ui.OneLine(v.detail))
-	return ui.Fit(ansi.Truncate(line, d.width, "…"), d.width, 1)
+	return ui.Fit(ansi.Truncate(line, d.Width(), "…"), d.Width(), 1)
 }
 
 // boxView is the result of the latest scan, large and framed: the word
 // mark and the border style tell the outcome without colour.
 func (d *Desk) boxView() string {
-	t := d.ctx.Theme
-	w := d.width
+	t := d.Ctx.Theme
+	w := d.Width()
 	var v verdict
 	email, scan := "", ""
 	e, scanned := d.latest()
@@ -309,18 +312,31 @@ func (d *Desk) boxView() string {
 	if scan != "" {
 		body = append(body, center.Render(ansi.Truncate(t.Muted.Render(scan), inner, "…")))
 	}
-	detail := text(t, v.role).Render(ui.OneLine(v.detail))
+	// The detail takes the rows left, wrapped; the door's line (a badge's
+	// print state, what a key does) gets a row of its own where there is
+	// one, else it follows the detail.
+	rows := max(1, d.boxHeight()-2-len(body))
+	var door, after string
 	if scanned && d.card == nil {
-		// The door's line (a badge's print state, what a key does) gets
-		// a row of its own where there is one.
-		if line, r := d.doorLine(e); line != "" && len(body)+2 < d.boxHeight()-1 {
-			body = append(body, center.Render(ansi.Truncate(detail, inner, "…")))
-			detail = text(t, r).Render(ui.OneLine(line))
+		if line, r := d.doorLine(e); line != "" && rows >= 2 {
+			rows--
+			door = text(t, r).Render(ui.OneLine(line))
 		} else if line != "" {
-			detail += t.Muted.Render(" · ") + text(t, r).Render(ui.OneLine(line))
+			rows = 1
+			after = t.Muted.Render(" · ") + text(t, r).Render(ui.OneLine(line))
 		}
 	}
-	body = append(body, center.Render(ansi.Truncate(detail, inner, "…")))
+	details := wrapRows(ui.OneLine(v.detail), inner, rows)
+	for i, l := range details {
+		l = text(t, v.role).Render(l)
+		if i == len(details)-1 {
+			l += after
+		}
+		body = append(body, center.Render(ansi.Truncate(l, inner, "…")))
+	}
+	if door != "" {
+		body = append(body, center.Render(ansi.Truncate(door, inner, "…")))
+	}
 	spare := max(0, d.boxHeight()-2-len(body))
 	st := lipgloss.NewStyle().Border(border(v.role)).Padding((spare+1)/2, 1, spare-(spare+1)/2, 1).Width(w)
 	if !t.NoColor {
@@ -329,15 +345,32 @@ func (d *Desk) boxView() string {
 	return st.Render(strings.Join(body, "\n"))
 }
 
+// wrapRows wraps plain text to width w in at most n rows, the last cut
+// with "…" when the text is longer.
+func wrapRows(s string, w, n int) []string {
+	if n <= 1 || ansi.StringWidth(s) <= w {
+		return []string{ansi.Truncate(s, w, "…")}
+	}
+	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	if len(lines) > n {
+		lines[n-1] = ansi.Truncate(strings.Join(lines[n-1:], " "), w, "…")
+		lines = lines[:n]
+	}
+	return lines
+}
+
 // recentView lists the latest scans, newest first, in h rows.
 func (d *Desk) recentView(h int) string {
-	t := d.ctx.Theme
+	t := d.Ctx.Theme
 	lines := []string{t.Header.Render("Recent scans") + t.Muted.Render(" (newest first)")}
 	if len(d.recent) == 0 {
 		lines = append(lines, t.Muted.Render("  none yet"))
 	}
 	c := d.conn()
-	emailW := max(16, min(32, d.width-8-2-19-2-24))
+	emailW := max(16, min(32, d.Width()-8-2-19-2-24))
 	for _, e := range d.recent {
 		if len(lines) >= h {
 			break
@@ -359,15 +392,15 @@ func (d *Desk) recentView(h int) string {
 		case e.kind == kindRejected || e.kind == kindAlready || e.kind == kindNotRecorded || e.refused():
 			line += "  " + t.Muted.Render(ui.OneLine(e.msg))
 		}
-		lines = append(lines, ansi.Truncate(line, d.width, "…"))
+		lines = append(lines, ansi.Truncate(line, d.Width(), "…"))
 	}
 	return strings.Join(lines, "\n")
 }
 
 func (d *Desk) searchHead() string {
-	t := d.ctx.Theme
+	t := d.Ctx.Theme
 	head := t.Header.Render("Find a registrant") + t.Muted.Render(" on the roster: type part of the email or name above · ↑/↓ choose · enter checks in · esc closes")
-	return ui.Fit(ansi.Truncate(head, d.width, "…"), d.width, 1)
+	return ui.Fit(ansi.Truncate(head, d.Width(), "…"), d.Width(), 1)
 }
 
 // spread puts left and right on one line of width w.

@@ -72,6 +72,7 @@ func (rt *runtime) openDoor(d views.Env, v *venue.Desk, eventID, sessionID strin
 			if h := hooksOf(d); h != nil && h.walkinSleep != nil {
 				o.Sleep = h.walkinSleep
 			}
+			learnWalkIns(v, d.JournalDir, eventID)
 			dr.walker = walkin.Start(j, o)
 		}
 	}
@@ -130,14 +131,10 @@ var errEarlierScan = errors.New("an earlier scan of this address waits for the s
 // before the registration) is answered first: checked in, it stands; refused
 // as not registered, a new scan is written.
 func checkInWalkIn(v *venue.Desk, w walkin.Walkin) (string, error) {
-	p := roster.Person{Email: w.Email, Name: w.Name(), Company: w.Company, Status: "REGISTERED"}
-	for _, t := range w.Tickets {
-		p.Tickets = append(p.Tickets, roster.Ticket{ID: t.TicketID, QRCodeURL: t.QRCodeURL})
-	}
 	names := map[string]roster.Name{w.Email: {First: w.First, Last: w.Last, Company: w.Company, Source: "walk-in"}}
 	// The names book is a courtesy: a failure to save it leaves the
 	// check-in to go ahead.
-	_ = v.Learn(names, p)
+	_ = v.Learn(names, walkInPerson(w))
 	if sc, ok := v.Journal().Lookup(w.Email); ok {
 		switch sc.Outcome {
 		case scanqueue.Pending:
@@ -151,6 +148,33 @@ func checkInWalkIn(v *venue.Desk, w walkin.Walkin) (string, error) {
 		return "", err
 	}
 	return scans[0].ID, nil
+}
+
+// walkInPerson is a registered walk-in as the roster lists people.
+func walkInPerson(w walkin.Walkin) roster.Person {
+	p := roster.Person{Email: w.Email, Name: w.Name(), Company: w.Company, Status: api.RegistrationRegistered}
+	for _, t := range w.Tickets {
+		p.Tickets = append(p.Tickets, roster.Ticket{ID: t.TicketID, QRCodeURL: t.QRCodeURL})
+	}
+	return p
+}
+
+// learnWalkIns puts the walk-ins that desks of the event on this computer
+// registered (this one earlier, or another session's) back on the roster:
+// the roster cached beside the journals may predate them, and is not
+// downloaded again before it is due (#16). A roster taken after a
+// registration has the last word on it, as the walk-in sender holds.
+func learnWalkIns(v *venue.Desk, dir, eventID string) {
+	ro := v.Roster()
+	var people []roster.Person
+	for _, w := range walkin.RegistrantsIn(dir, eventID) {
+		if ro == nil || !w.RegisteredAt.Before(ro.Updated()) {
+			people = append(people, walkInPerson(w))
+		}
+	}
+	if len(people) > 0 {
+		_ = v.Learn(nil, people...) // no names to save: Learn cannot fail
+	}
 }
 
 // loadSetup fetches what the walk-in form offers, in the background.

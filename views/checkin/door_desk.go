@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
@@ -23,12 +22,11 @@ import (
 	"github.com/evdesk/evdesk/ui"
 )
 
-// deskDoor is what the desk shows and keeps of the extras: the walk-in
-// form (a dialog over the desk), what the form offers, and the latest
-// print job of each person.
+// deskDoor is what the desk shows and keeps of the extras: what the
+// walk-in form (the desk's dialog) offers, and the latest print job of
+// each person.
 type deskDoor struct {
 	dr       *door
-	dialog   ui.Dialog
 	setup    *walkin.Setup
 	setupErr error
 	// loading: the setup is being fetched for a form the operator asked
@@ -52,31 +50,19 @@ func (dd *deskDoor) wake() {
 const kindWalkIn kind = 100
 
 // doorActions are the desk's keys at the door, in the desk's action table:
-// register a walk-in, print or reprint a badge.
+// register a walk-in, print or reprint a badge. One the profile turns off
+// is minor: the one-line help lists it last, and it says why it is off.
 func (d *Desk) doorActions() ui.Actions {
-	k := d.ctx.Keys
+	k := d.Ctx.Keys
 	return ui.Actions{
-		{Key: k.WalkIn, Help: "register a walk-in", Why: d.cannotWalkIn, Run: d.openWalkIn},
-		{Key: k.PrintBadge, Help: "print the badge (again)", Why: d.cannotPrint, Run: d.printLatest},
+		{Key: k.WalkIn, Help: "register a walk-in", Why: d.cannotWalkIn, Run: d.openWalkIn, Minor: !d.deps.Extras.WalkIns},
+		{Key: k.PrintBadge, Help: "print the badge (again)", Why: d.cannotPrint, Run: d.printLatest,
+			Minor: d.deps.Extras.Printer == ""},
 	}
 }
 
-// doorHelp lists the door's keys that are on (doorActions: walk-in,
-// then print).
-func (d *Desk) doorHelp() []key.Binding {
-	as := d.doorActions()
-	var out []key.Binding
-	if d.deps.Extras.WalkIns {
-		out = append(out, as[0].Binding())
-	}
-	if d.deps.Extras.Printer != "" {
-		out = append(out, as[1].Binding())
-	}
-	return out
-}
-
-// updateDoor takes the extras' messages, and every key and paste while
-// the walk-in form is open; handled is false for the rest.
+// updateDoor takes the extras' messages, and feeds the walk-in form,
+// when open, the others as well; handled is false for the rest.
 func (d *Desk) updateDoor(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case walkinMsg:
@@ -102,17 +88,10 @@ func (d *Desk) updateDoor(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.st.Online {
 			d.door.wake() // the server answers: walk-ins go too
 		}
-	case tea.KeyPressMsg, tea.PasteMsg:
-		if d.door.dialog.Open() {
-			cmd, _ := d.door.dialog.Update(msg)
-			return cmd, true
-		}
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, d.keys.Retry) {
-			d.door.wake()
-		}
+	case tea.KeyPressMsg, tea.PasteMsg: // the base's: the form, the actions, typing
 	default:
-		if d.door.dialog.Open() {
-			cmd, _ := d.door.dialog.Update(msg)
+		if d.Dialog.Open() {
+			cmd, _ := d.Dialog.Update(msg)
 			return cmd, false // the desk takes it too (the pump's messages)
 		}
 	}
@@ -167,7 +146,7 @@ func (d *Desk) walkInEmail() string {
 func (d *Desk) cannotWalkIn() string {
 	switch {
 	case !d.deps.Extras.WalkIns && d.kiosk != nil:
-		return "Walk-ins are off at a kiosk desk: walk_ins = true in the profile allows them"
+		return "Walk-ins are off at a kiosk: walk_ins = true in the profile allows them"
 	case !d.deps.Extras.WalkIns:
 		return "Walk-ins are off in this profile (walk_ins = false)"
 	case d.door.dr == nil && d.openErr == nil:
@@ -175,7 +154,7 @@ func (d *Desk) cannotWalkIn() string {
 	case d.door.dr == nil || d.door.dr.walkins == nil:
 		return "Walk-ins cannot be saved on this computer: the journal did not open"
 	case d.walkInEmail() == "":
-		return "Scan or type the person's email first: " + d.ctx.Keys.WalkIn.Help().Key + " registers someone the desk answers NOT REGISTERED"
+		return "Scan or type their email first: " + d.Ctx.Keys.WalkIn.Help().Key + " registers someone NOT REGISTERED"
 	}
 	return ""
 }
@@ -272,9 +251,9 @@ func (d *Desk) showWalkInForm(w walkin.Walkin) tea.Cmd {
 	if s.NeedsSessions() && len(s.Sessions) > 0 {
 		opts := make([]huh.Option[string], len(s.Sessions))
 		for i, ss := range s.Sessions {
-			label := sanitize.Line(ss.Name)
+			label := sanitize.Line(sessionLabel(d.eventName, ss.Name)) // the form names the event
 			if !ss.Start.IsZero() {
-				label = ss.Start.In(d.deps.Local).Format("Mon 02 Jan 15:04") + "  " + label
+				label = ui.ZoneTime(ss.Start, ss.Zone, d.deps.Local) + "  " + label
 			}
 			opts[i] = huh.NewOption(label, ss.ID).Selected(slices.Contains(f.sessions, ss.ID))
 		}
@@ -328,8 +307,8 @@ func (d *Desk) showWalkInForm(w walkin.Walkin) tea.Cmd {
 	if d.door.setup.Cached {
 		title += " (offline: sent when the server answers)"
 	}
-	form := ui.NewForm(d.ctx.Theme, title, func() tea.Cmd { return d.saveWalkIn(build()) }, huh.NewGroup(fields...))
-	return d.door.dialog.ShowForm(form)
+	form := ui.NewForm(d.Ctx.Theme, title, func() tea.Cmd { return d.saveWalkIn(build()) }, huh.NewGroup(fields...))
+	return d.Dialog.ShowForm(form)
 }
 
 // saveWalkIn writes the walk-in to its journal in a command; the sender
@@ -422,13 +401,13 @@ func describeWalkIn(e entry, c conn) verdict {
 func (d *Desk) cannotPrint() string {
 	switch {
 	case d.deps.Extras.Printer == "":
-		return "No badge printer: set badge_printer in the profile (a CUPS queue, or ipp://host:631/printers/NAME)"
+		return "No badge printer: set badge_printer in the profile (CUPS queue, ipp://)"
 	case d.door.dr == nil:
 		return "Wait: the desk is still opening"
 	case d.door.dr.printErr != nil:
 		return "Badges cannot print: " + d.door.dr.printErr.Error()
 	case d.printEmail() == "":
-		return "Scan someone first: " + d.ctx.Keys.PrintBadge.Help().Key + " prints the badge of the latest check-in"
+		return "Scan someone first: " + d.Ctx.Keys.PrintBadge.Help().Key + " prints the badge of the latest check-in"
 	}
 	return ""
 }
@@ -574,18 +553,18 @@ func (d *Desk) doorLine(e entry) (string, role) {
 		case printing.Printed:
 			return "badge: PRINTED", roleOK
 		case printing.Failed:
-			return "badge: PRINT FAILED (" + d.ctx.Keys.PrintBadge.Help().Key + " retries): " + j.Reason, roleErr
+			return "badge: PRINT FAILED (" + d.Ctx.Keys.PrintBadge.Help().Key + " retries): " + j.Reason, roleErr
 		}
 		return "badge: PRINTING", roleInfo
 	}
 	if d.deps.Extras.WalkIns && d.door.dr != nil && d.door.dr.walkins != nil && d.walkInEmail() == e.email {
 		if e.kind == kindWalkIn {
-			return d.ctx.Keys.WalkIn.Help().Key + ": open their form again to put it right", roleInfo
+			return d.Ctx.Keys.WalkIn.Help().Key + ": open their form again to put it right", roleInfo
 		}
-		return d.ctx.Keys.WalkIn.Help().Key + ": register them as a walk-in and check them in", roleInfo
+		return d.Ctx.Keys.WalkIn.Help().Key + ": register them as a walk-in and check them in", roleInfo
 	}
 	if d.deps.Extras.Printer != "" && d.deps.Extras.PrintBadges == config.PrintAsk && d.printEmail() == e.email {
-		return d.ctx.Keys.PrintBadge.Help().Key + ": print their badge", roleInfo
+		return d.Ctx.Keys.PrintBadge.Help().Key + ": print their badge", roleInfo
 	}
 	return "", roleInfo
 }

@@ -188,7 +188,8 @@ func newRig(t testing.TB, opts ...rigOpt) *rig {
 	var appOpts []ui.Option
 	if !cfg.noDesk {
 		ev := cfg.eventID(r.ids)
-		name := map[string]string{r.ids.LargeConferenceEventID: "Observability Summit APAC"}[ev]
+		name := map[string]string{r.ids.LargeConferenceEventID: "Observability Summit APAC",
+			r.ids.RecurringEventID: "Pottery for Beginners (weekly)"}[ev]
 		sess := cfg.sessionID
 		appOpts = append(appOpts, ui.WithInitialScreen(func(c *ui.Context) ui.Screen {
 			if cfg.board {

@@ -1,7 +1,6 @@
 package checkin
 
 import (
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
@@ -15,9 +14,8 @@ import (
 // History lists the check-ins the server recorded for an event or one of
 // its sessions, streamed page by page into a filterable table.
 type History struct {
-	ctx  *ui.Context
+	ui.ScreenBase
 	deps views.Env
-	keys historyKeys
 
 	eventID, eventName, sessionID string
 
@@ -32,13 +30,9 @@ type History struct {
 	nextTotal int
 	// seen holds when a desk on this computer first knew each check-in
 	// (the service keeps no times), read again with every load.
-	seen   *roster.Arrivals
-	live   *roster.Arrivals // the open desk's own, when opened from a desk
-	width  int
-	height int
+	seen *roster.Arrivals
+	live *roster.Arrivals // the open desk's own, when opened from a desk
 }
-
-type historyKeys struct{ Refresh key.Binding }
 
 // historyPageSize is the largest page the listing serves.
 const historyPageSize = 300
@@ -57,8 +51,10 @@ func NewHistory(ctx *ui.Context, d views.Env, eventID, eventName, sessionID stri
 	if eventName == "" {
 		eventName = eventID
 	}
-	return &History{ctx: ctx, deps: d, eventID: eventID, eventName: eventName, sessionID: sessionID, table: t,
-		keys: historyKeys{Refresh: ctx.Keys.Refresh}}
+	h := &History{deps: d, eventID: eventID, eventName: eventName, sessionID: sessionID, table: t}
+	h.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{List: &h.table, Refresh: h.reload, Body: ui.Feed(&h.table),
+		Help: t.Keys.ShortHelp(), Nav: t.Keys.Navigation()})
+	return h
 }
 
 func (h *History) Title() string {
@@ -115,14 +111,8 @@ func (h *History) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return h, nil
 		}
 		return h, h.onPage(msg)
-	case tea.KeyPressMsg:
-		if !h.table.Filtering() && key.Matches(msg, h.keys.Refresh) {
-			return h, h.reload()
-		}
 	}
-	var cmd tea.Cmd
-	h.table, cmd = h.table.Update(msg)
-	return h, cmd
+	return h, h.ScreenBase.Update(msg)
 }
 
 func (h *History) onPage(m ui.Page[api.AttendeeAction]) tea.Cmd {
@@ -163,12 +153,12 @@ func (h *History) onPage(m ui.Page[api.AttendeeAction]) tea.Cmd {
 }
 
 func (h *History) SetSize(w, height int) {
-	h.width, h.height = w, height
+	h.ScreenBase.SetSize(w, height)
 	h.table.SetSize(w, max(1, height-2))
 }
 
 func (h *History) View() string {
-	th := h.ctx.Theme
+	th := h.Ctx.Theme
 	scope := "whole event"
 	if h.sessionID != "" {
 		scope = "session " + h.sessionID
@@ -180,20 +170,6 @@ func (h *History) View() string {
 			st.Summary += ", refreshing..."
 		}
 	}
-	head := ui.Heading(th, th.Title.Render("Check-in history")+th.Muted.Render(" · "+sanitize.Line(h.eventName)+" · "+scope), st)
-	return ui.Fit(head, h.width, 1) + "\n\n" + h.table.View()
-}
-
-// CapturingInput is true while the filter input has the keyboard.
-func (h *History) CapturingInput() bool { return h.table.Filtering() }
-
-// CapturingBack is true while a filter is applied: esc clears it first.
-func (h *History) CapturingBack() bool { return h.table.Filtering() || h.table.FilterText() != "" }
-
-func (h *History) ShortHelp() []key.Binding {
-	return append([]key.Binding{h.keys.Refresh}, h.table.Keys.ShortHelp()...)
-}
-
-func (h *History) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{h.keys.Refresh}}, [][]key.Binding{h.table.Keys.Navigation()}...)
+	head := h.Heading(th.Title.Render("Check-in history")+th.Muted.Render(" · "+sanitize.Line(h.eventName)+" · "+scope), st)
+	return head + "\n\n" + h.table.View()
 }

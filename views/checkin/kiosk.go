@@ -16,9 +16,12 @@ import (
 
 // kiosk keeps a desk on screen until a supervisor unlocks it: the kiosk
 // key (a chord no scanner types) opens a PIN prompt, and the PIN (digits
-// only) unlocks. A scan typed into the prompt is never taken for a PIN
-// attempt: the first character that is not a digit closes the prompt, and
-// the scan it cut short is refused whole when its Enter comes.
+// only) unlocks. A scan is never taken for a PIN attempt: while the
+// prompt is open the shell sorts a scanner's keys from a person's
+// (ui.ScanSorter), and a scan closes the prompt and is read whole, digits
+// first included. A person's key that is not a digit closes the prompt
+// too; should it be a scan the shell took for a person's (a slow
+// scanner), its start went to the prompt, and it is refused at its Enter.
 type kiosk struct {
 	pin       string
 	locked    bool
@@ -84,77 +87,123 @@ func (k *kiosk) interrupt() {
 	k.prompting, k.typed, k.garbled = false, nil, true
 }
 
-// onKioskKey handles the kiosk key and the PIN prompt; handled is false for
-// keys the desk handles as usual.
-func (d *Desk) onKioskKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+// rollKeys is how many digits a person types into Enter faster than the
+// shell's scan gate holds a key (people roll two or three keys): such a
+// run over a PIN already begun ends the PIN, it is not a scan. No ticket
+// code is that short.
+const rollKeys = 2
+
+// scanOverPIN takes a burst over the open PIN prompt that is a person
+// rolling the PIN's last digits into Enter; handled is false for a scan.
+func (d *Desk) scanOverPIN(m ui.ScanMsg) (tea.Cmd, bool) {
 	ks := d.kiosk
-	if !ks.prompting {
-		if !key.Matches(k, d.keys.Kiosk) {
-			return nil, false
-		}
-		if !ks.locked {
-			ks.locked = true
-			if d.searching {
-				d.closeSearch() // the supervisor's search is not the public's
-			}
-			if d.showBoard {
-				d.toggleBoard()
-			}
-			return ui.Toast(ui.ToastInfo, "Kiosk locked"), true
-		}
-		if now := d.deps.Now(); now.Before(ks.until) {
-			d.ctx.Log.Warn("kiosk: PIN prompt refused while waiting", "event", d.eventID, "desk", d.deps.Desk,
-				"wrong", ks.wrong, "until", ks.until)
-			return ui.Toast(ui.ToastError, fmt.Sprintf("Too many wrong PINs (%d in a row): the next try is in %s",
-				ks.wrong, waitWords(now, ks.until))), true
-		}
-		ks.prompting, ks.typed = true, nil
-		return nil, true
-	}
-	switch {
-	case k.Code >= '0' && k.Code <= '9' && k.Mod == 0:
-		if len(ks.typed) < maxTyped {
-			ks.typed = append(ks.typed, byte(k.Code))
-		}
-		return nil, true
-	case k.Code == tea.KeyBackspace:
-		if len(ks.typed) > 0 {
-			ks.typed = ks.typed[:len(ks.typed)-1]
-		}
-		return nil, true
-	case key.Matches(k, d.keys.Back, d.keys.Kiosk):
-		ks.prompting, ks.typed = false, nil
-		return nil, true
-	case d.isSubmit(k) || k.Code == tea.KeyEnter:
-		ok := subtle.ConstantTimeCompare(ks.typed, []byte(ks.pin)) == 1
-		ks.prompting, ks.typed = false, nil
-		now := d.deps.Now()
-		if !ok {
-			ks.wrong++
-			wait := backoff(ks.wrong)
-			ks.until = now.Add(wait)
-			d.ctx.Log.Warn("kiosk: wrong PIN", "event", d.eventID, "desk", d.deps.Desk, "wrong", ks.wrong, "wait", wait)
-			if wait > 0 {
-				return ui.Toast(ui.ToastError, fmt.Sprintf("Wrong PIN (%d in a row): the desk stays locked; the next try is in %s",
-					ks.wrong, waitWords(now, ks.until))), true
-			}
-			return ui.Toast(ui.ToastError, "Wrong PIN: the desk stays locked"), true
-		}
-		d.ctx.Log.Info("kiosk: unlocked", "event", d.eventID, "desk", d.deps.Desk, "wrong_before", ks.wrong)
-		ks.locked, ks.wrong, ks.until = false, 0, time.Time{}
-		return ui.Toast(ui.ToastSuccess, "Kiosk unlocked: esc leaves the desk, ctrl+c quits; "+d.keys.Kiosk.Help().Key+" locks again"), true
-	case k.Text != "":
-		// A scan is coming in: the prompt closes and the desk takes the
-		// rest of it, which is refused at its Enter.
-		ks.interrupt()
+	if ks == nil || !ks.prompting || len(ks.typed) == 0 || m.Paste != "" ||
+		len(m.Keys) < 2 || len(m.Keys) > rollKeys+1 || !ui.EndsScan(m.Keys[len(m.Keys)-1]) {
 		return nil, false
 	}
-	return nil, true
+	for _, k := range m.Keys[:len(m.Keys)-1] {
+		if k.Code < '0' || k.Code > '9' || k.Mod != 0 {
+			return nil, false
+		}
+	}
+	for _, k := range m.Keys[:len(m.Keys)-1] {
+		ks.typePIN(k)
+	}
+	return d.tryPIN(), true
+}
+
+// lockOrPrompt is the kiosk key: it locks an unlocked kiosk (closing the
+// supervisor's search and board), and opens the PIN prompt of a locked
+// one, unless wrong PINs wait out their backoff.
+func (d *Desk) lockOrPrompt() tea.Cmd {
+	ks := d.kiosk
+	if !ks.locked {
+		ks.locked = true
+		if d.searching {
+			d.closeSearch() // the supervisor's search is not the public's
+		}
+		if d.showBoard {
+			d.toggleBoard()
+		}
+		return ui.Toast(ui.ToastInfo, "Kiosk locked")
+	}
+	if now := d.deps.Now(); now.Before(ks.until) {
+		d.Ctx.Log.Warn("kiosk: PIN prompt refused while waiting", "event", d.eventID, "desk", d.deps.Desk,
+			"wrong", ks.wrong, "until", ks.until)
+		return ui.Toast(ui.ToastError, fmt.Sprintf("Too many wrong PINs (%d in a row): the next try is in %s",
+			ks.wrong, waitWords(now, ks.until)))
+	}
+	ks.prompting, ks.typed = true, nil
+	return nil
+}
+
+// promptActions are the PIN prompt's keys: enter tries the PIN, esc or
+// the kiosk key cancel. Digits are typing (typePIN).
+func (d *Desk) promptActions() ui.Actions {
+	return ui.Actions{
+		{Key: ui.With(d.enter(d.keys.Submit), "unlock"), Run: d.tryPIN},
+		{Key: ui.Combine(d.keys.Back.Help().Key, "cancel", d.keys.Back, d.keys.Kiosk), Run: func() tea.Cmd {
+			d.kiosk.prompting, d.kiosk.typed = false, nil
+			return nil
+		}},
+	}
+}
+
+// typePIN takes a key typed into the prompt: a digit, or backspace; any
+// other key is dropped, and handled is false for text: a scan is coming
+// in, so the prompt closes and the desk takes the rest of it, which is
+// refused at its Enter.
+func (k *kiosk) typePIN(key tea.KeyPressMsg) (handled bool) {
+	switch {
+	case key.Code >= '0' && key.Code <= '9' && key.Mod == 0:
+		if len(k.typed) < maxTyped {
+			k.typed = append(k.typed, byte(key.Code))
+		}
+	case key.Code == tea.KeyBackspace:
+		if len(k.typed) > 0 {
+			k.typed = k.typed[:len(k.typed)-1]
+		}
+	case key.Text != "":
+		k.interrupt()
+		return false
+	}
+	return true
+}
+
+// tryPIN checks what was typed into the prompt: wrong PINs back off.
+func (d *Desk) tryPIN() tea.Cmd {
+	ks := d.kiosk
+	ok := subtle.ConstantTimeCompare(ks.typed, []byte(ks.pin)) == 1
+	ks.prompting, ks.typed = false, nil
+	now := d.deps.Now()
+	if !ok {
+		ks.wrong++
+		wait := backoff(ks.wrong)
+		ks.until = now.Add(wait)
+		d.Ctx.Log.Warn("kiosk: wrong PIN", "event", d.eventID, "desk", d.deps.Desk, "wrong", ks.wrong, "wait", wait)
+		if wait > 0 {
+			return ui.Toast(ui.ToastError, fmt.Sprintf("Wrong PIN (%d in a row): the desk stays locked; the next try is in %s",
+				ks.wrong, waitWords(now, ks.until)))
+		}
+		return ui.Toast(ui.ToastError, "Wrong PIN: the desk stays locked")
+	}
+	d.Ctx.Log.Info("kiosk: unlocked", "event", d.eventID, "desk", d.deps.Desk, "wrong_before", ks.wrong)
+	ks.locked, ks.wrong, ks.until = false, 0, time.Time{}
+	return ui.Toast(ui.ToastSuccess, "Kiosk unlocked: esc leaves the desk, ctrl+c quits; "+d.keys.Kiosk.Help().Key+" locks again")
+}
+
+// forKiosk words a refused scan for the public at a locked kiosk without
+// search: the remedy is theirs to take, not the staff's search.
+func (d *Desk) forKiosk(e entry) entry {
+	if e.kind == kindUnknownTicket && d.kioskLocked() && !d.deps.KioskSearch {
+		e.msg = "nothing was sent: type your email instead, or ask at the desk"
+	}
+	return e
 }
 
 // kioskLine is the PIN prompt, drawn in place of the scan input.
 func (d *Desk) kioskLine() string {
-	t := d.ctx.Theme
+	t := d.Ctx.Theme
 	dots := strings.Repeat("*", len(d.kiosk.typed))
 	return t.Key.Render("PIN > ") + dots + t.Muted.Render("   (digits, then enter; esc cancels)")
 }

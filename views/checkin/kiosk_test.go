@@ -2,7 +2,9 @@ package checkin
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,24 +46,56 @@ func TestKioskStaysUntilThePIN(t *testing.T) {
 	r.Contains("choose an upcoming event") // left for the picker
 }
 
-// A badge scanned into the PIN prompt is never a PIN attempt: the prompt
-// closes at the first character that is not a digit, and the scan it cut
-// short is refused whole (scan it again); the next scan is a scan.
+// A badge scanned while the PIN prompt is open is never a PIN attempt
+// and never lost: the shell tells the scanner's keys from the person's,
+// the scan closes the prompt (what the person typed there is dropped) and
+// is read whole, digits first included; a code that reads like the PIN
+// unlocks nothing. Keys a person types are the prompt's as before.
 func TestKioskPromptGivesWayToAScan(t *testing.T) {
 	r := newRig(t, withKioskPIN("246813"))
 	r.settle("ONLINE")
+	who := r.registered(40)
+	r.Send(ctrl('k'))
+	r.Type("24") // the supervisor starts the PIN
+	r.Contains("PIN > **")
+	r.Burst(who, "enter")
+	r.Lacks("PIN > ", "Wrong PIN", "scan it again")
+	r.settle("[OK] CHECKED IN", kioskWho(entry{email: who}))
+	r.Contains("A scan came in: the PIN prompt closed (ctrl+k opens it again)")
+	if c := r.desk().v.Journal().Counts(); c.Total() != 1 {
+		t.Fatalf("the scan is not in the journal once: %+v", c)
+	}
+	if !r.desk().kiosk.locked || r.desk().kiosk.wrong != 0 {
+		t.Fatalf("the scan acted on the PIN: %+v", r.desk().kiosk)
+	}
+
+	// A scanned code of digits, the PIN's own, is a scan.
+	r.Send(ctrl('k'))
+	r.Burst("246813", "enter")
+	r.Lacks("PIN > ", "Kiosk unlocked", "Wrong PIN")
+	r.Contains("ticket 246813", "nothing was sent: type your email instead, or ask at the desk")
+	r.Lacks("ctrl+f") // no search at this kiosk
+	if !r.desk().kiosk.locked || r.desk().kiosk.wrong != 0 {
+		t.Fatalf("a scanned code acted as a PIN: %+v", r.desk().kiosk)
+	}
+
+	// A person who rolls the PIN's last digits into Enter faster than the
+	// shell holds a key types a short run: it ends the PIN.
+	r.Send(ctrl('k'))
+	r.Type("2468")
+	r.Burst("13", "enter")
+	r.Contains("Kiosk unlocked")
+	r.Send(ctrl('k'))
+	r.Contains("Kiosk locked")
+
+	// A scan the shell took for a person's keys (a slow scanner) gave its
+	// digits to the prompt: the rest is refused at its Enter, never sent.
 	r.Send(ctrl('k'))
 	r.scan("12ana@example.org")
 	r.Lacks("PIN > ", "Wrong PIN")
-	r.Contains("was cut short. Scan it again.")
-	if c := r.desk().v.Journal().Counts(); c.Total() != 0 {
+	r.Contains("Its start went to the PIN prompt: scan it again.")
+	if c := r.desk().v.Journal().Counts(); c.Total() != 1 {
 		t.Fatalf("the cut scan reached the journal: %+v", c)
-	}
-	who := r.registered(40)
-	r.scan(who)
-	r.settle("[OK] CHECKED IN", kioskWho(entry{email: who}))
-	if !r.desk().kiosk.locked {
-		t.Fatal("the scan unlocked the kiosk")
 	}
 }
 
@@ -174,5 +208,67 @@ func TestKioskSearchIsOffUnlessOfferedThenMasked(t *testing.T) {
 	}
 	if got, want := maskName("Dana  van Cole"), "Dana v. C."; got != want {
 		t.Fatalf("maskName = %q, want %q", got, want)
+	}
+}
+
+// The PIN prompt's help is its actions: enter unlocks, esc and the kiosk
+// key cancel, and every other key that is not typing (the desk's keys
+// among them) does nothing while the prompt is open: the public cannot
+// reach the desk's keys through it.
+func TestPINPromptHelpListsExactlyTheKeysThatAct(t *testing.T) {
+	r := newRig(t, withKioskPIN("246813"))
+	r.settle("ONLINE", "KIOSK")
+	open := func() {
+		if !r.desk().kiosk.prompting {
+			r.Send(ctrl('k'))
+			r.Contains("PIN > ")
+		}
+	}
+	open()
+	var short []string
+	for _, b := range r.desk().ShortHelp() {
+		short = append(short, b.Help().Key+" "+b.Help().Desc)
+	}
+	if want := []string{"enter unlock", "esc cancel"}; !slices.Equal(short, want) {
+		t.Fatalf("the prompt's help: %q, want %q", short, want)
+	}
+	listed := map[string]bool{}
+	for _, g := range append(r.desk().FullHelp(), r.app.ShellKeys()) {
+		for _, b := range g {
+			for _, k := range b.Keys() {
+				listed[k] = true
+			}
+		}
+	}
+	keys := []string{"esc", "up", "down", "pgup", "pgdown", "home", "end", "delete", "enter"}
+	for i := 1; i <= 12; i++ {
+		keys = append(keys, fmt.Sprintf("f%d", i))
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		if c != 'y' && c != 'j' && c != 'i' && c != 'm' { // ctrl+y answers questions; ctrl+j, i, m are Enter, Tab, Enter
+			keys = append(keys, "ctrl+"+string(c))
+		}
+	}
+	var wrong []string
+	for _, k := range keys {
+		open()
+		before, view := r.app.Activity(), r.View()
+		r.Press(k)
+		acted := r.View() != view || r.app.Activity() != before
+		for i := 0; r.app.Activity().Popups > 0 && i < 3; i++ {
+			r.Press("esc")
+		}
+		switch {
+		case acted && !listed[k]:
+			wrong = append(wrong, k+" acts but is not in the help")
+		case !acted && listed[k]:
+			wrong = append(wrong, k+" is in the help but does nothing")
+		}
+		if r.desk().searching || r.desk().showBoard || !r.desk().kiosk.locked {
+			t.Fatalf("%s in the PIN prompt reached the desk", k)
+		}
+	}
+	if len(wrong) > 0 {
+		t.Fatalf("the prompt's help is not true:\n%s", strings.Join(wrong, "\n"))
 	}
 }

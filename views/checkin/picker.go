@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
@@ -18,9 +17,9 @@ import (
 // published events, then the whole event or one of its sessions. Enter
 // opens the desk; h opens the history.
 type Picker struct {
-	ctx  *ui.Context
+	ui.ScreenBase
+	ctx  *ui.Context // the base's, by its old name (the tests')
 	deps views.Env
-	keys pickerKeys
 
 	events  table.Model
 	byID    map[string]api.Event
@@ -37,12 +36,6 @@ type Picker struct {
 	sessTask ui.Task
 	sessLoad bool
 	sessErr  error
-
-	width, height int
-}
-
-type pickerKeys struct {
-	Open, History, Refresh key.Binding
 }
 
 // wholeEvent is the sessions table's row for checking in to the event.
@@ -70,15 +63,37 @@ func NewPicker(ctx *ui.Context, d views.Env) ui.Screen {
 		table.Column{Title: "Starts (local)", Width: 16},
 		table.Column{Title: "Where", Width: 10, Flex: 2},
 	)
-	return &Picker{
-		ctx: ctx, deps: d, events: ev, sessions: ss, byID: map[string]api.Event{},
-		keys: pickerKeys{
-			Open:    ui.With(ctx.Keys.Open, "open desk"),
-			History: ui.With(ctx.Keys.History, "history"),
-			Refresh: ctx.Keys.Refresh,
+	p := &Picker{ctx: ctx, deps: d, events: ev, sessions: ss, byID: map[string]api.Event{}}
+	p.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: p.actions, List: stepList{p}, Refresh: p.refresh,
+		Body: func(msg tea.Msg) tea.Cmd {
+			t := p.current()
+			var cmd tea.Cmd
+			*t, cmd = t.Update(msg)
+			return cmd
 		},
-	}
+		Help: ev.Keys.ShortHelp(), Nav: ev.Keys.Navigation()})
+	return p
 }
+
+// actions open the desk (or the chosen event's sessions) and the history;
+// esc goes back from the sessions to the events.
+func (p *Picker) actions() ui.Actions {
+	k := p.ctx.Keys
+	as := ui.Actions{
+		{Key: ui.With(k.Open, "open desk"), Run: p.open},
+		{Key: ui.With(k.History, "history"), Run: p.history},
+	}
+	if !p.fixed && p.chosen != nil && p.sessions.FilterText() == "" {
+		as = append(as, ui.Action{Key: ui.With(k.Back, "other events"), Minor: true, Run: func() tea.Cmd { p.back(); return nil }})
+	}
+	return as
+}
+
+// stepList is the picker's list: the table of the step it is at.
+type stepList struct{ p *Picker }
+
+func (l stepList) Filtering() bool    { return l.p.current().Filtering() }
+func (l stepList) FilterText() string { return l.p.current().FilterText() }
 
 // NewSessionPicker opens a desk for one event: the whole event or one of
 // its sessions (the event detail's check-in key). An event without sessions
@@ -130,18 +145,8 @@ func (p *Picker) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return p, nil
 		}
 		return p, p.onSessions(msg)
-	case tea.KeyPressMsg:
-		if cmd, handled := p.onKey(msg); handled {
-			return p, cmd
-		}
 	}
-	var cmd tea.Cmd
-	if p.chosen != nil {
-		p.sessions, cmd = p.sessions.Update(msg)
-	} else {
-		p.events, cmd = p.events.Update(msg)
-	}
-	return p, cmd
+	return p, p.ScreenBase.Update(msg)
 }
 
 func (p *Picker) current() *table.Model {
@@ -151,25 +156,12 @@ func (p *Picker) current() *table.Model {
 	return &p.events
 }
 
-func (p *Picker) onKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	if p.current().Filtering() {
-		return nil, false
+// refresh loads the step's list again.
+func (p *Picker) refresh() tea.Cmd {
+	if p.fixed || p.chosen != nil {
+		return p.loadSessions()
 	}
-	switch {
-	case !p.fixed && p.chosen != nil && k.String() == "esc" && p.sessions.FilterText() == "":
-		p.back()
-		return nil, true
-	case key.Matches(k, p.keys.Refresh):
-		if p.fixed || p.chosen != nil {
-			return p.loadSessions(), true
-		}
-		return p.reload(), true
-	case key.Matches(k, p.keys.Open):
-		return p.open(), true
-	case key.Matches(k, p.keys.History):
-		return p.history(), true
-	}
-	return nil, false
+	return p.reload()
 }
 
 func (p *Picker) back() {
@@ -307,10 +299,8 @@ func (p *Picker) startText(t *time.Time) string {
 	return t.In(p.deps.Local).Format("2006-01-02 15:04")
 }
 
-var ()
-
 func (p *Picker) SetSize(w, h int) {
-	p.width, p.height = w, h
+	p.ScreenBase.SetSize(w, h)
 	p.events.SetSize(w, max(1, h-2))
 	p.sessions.SetSize(w, max(1, h-2))
 }
@@ -319,9 +309,9 @@ func (p *Picker) View() string {
 	th := p.ctx.Theme
 	var head string
 	if p.chosen == nil {
-		head = ui.Heading(th, th.Title.Render("Check-in")+th.Muted.Render(": choose an upcoming event"),
+		head = p.Heading(th.Title.Render("Check-in")+th.Muted.Render(": choose an upcoming event"),
 			ui.LoadState{Loading: p.loading, Err: p.err})
-		return ui.Fit(head, p.width, 1) + "\n\n" + p.events.View()
+		return head + "\n\n" + p.events.View()
 	}
 	head = th.Title.Render(p.chosen.Name) + th.Muted.Render(": check in to the whole event or one session")
 	switch {
@@ -330,25 +320,7 @@ func (p *Picker) View() string {
 	case p.sessErr != nil:
 		head += th.Error.Render("  ERROR: sessions failed, r to retry")
 	}
-	return ui.Fit(head, p.width, 1) + "\n\n" + p.sessions.View()
-}
-
-// CapturingInput is true while a filter input has the keyboard.
-func (p *Picker) CapturingInput() bool { return p.current().Filtering() }
-
-// CapturingBack is true while esc has a meaning here: a filter to clear,
-// or the sessions step to leave.
-func (p *Picker) CapturingBack() bool {
-	c := p.current()
-	return c.Filtering() || c.FilterText() != "" || (p.chosen != nil && !p.fixed)
-}
-
-func (p *Picker) ShortHelp() []key.Binding {
-	return append([]key.Binding{p.keys.Open, p.keys.History, p.keys.Refresh}, p.current().Keys.ShortHelp()...)
-}
-
-func (p *Picker) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{p.keys.Open, p.keys.History, p.keys.Refresh}}, [][]key.Binding{p.current().Keys.Navigation()}...)
+	return ui.Fit(head, p.Width(), 1) + "\n\n" + p.sessions.View()
 }
 
 // sessionLabel is a session's name without the event's name in front, as

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/internal/checkin/roster"
@@ -86,17 +85,23 @@ func (d *Desk) openSearch() tea.Cmd {
 		d.closeSearch()
 		return nil
 	}
-	if d.kioskLocked() && !d.deps.KioskSearch {
-		return ui.Toast(ui.ToastInfo, "Search is off at this kiosk: scan your ticket, or ask at the desk")
-	}
 	d.searching = true
 	if d.reg == nil || d.reg.masked != d.kioskLocked() {
-		d.reg = newRegistrants(d.ctx.Theme, d.ctx.Keys, d.kioskLocked())
+		d.reg = newRegistrants(d.Ctx.Theme, d.Ctx.Keys, d.kioskLocked())
 	}
-	d.reg.table.SetSize(d.width, d.searchTableHeight())
+	d.reg.table.SetSize(d.Width(), d.searchTableHeight())
 	d.reg.fill(d.rost)
 	d.refilter()
 	return nil
+}
+
+// cannotSearch is the search key's why-not: a locked kiosk searches only
+// when its profile says so.
+func (d *Desk) cannotSearch() string {
+	if !d.searching && d.kioskLocked() && !d.deps.KioskSearch {
+		return "Search is off at this kiosk: scan your ticket, or ask at the desk"
+	}
+	return ""
 }
 
 func (d *Desk) closeSearch() {
@@ -133,39 +138,44 @@ func registrantRow(p roster.Person, named bool) table.Row {
 // "DIRECT_JOIN" reads "direct join".
 func words(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", " ")) }
 
-// onSearchKey handles the keys the search gives a meaning; everything else
-// edits the input, which filters.
-func (d *Desk) onSearchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(k, d.keys.CloseSearch):
-		d.closeSearch()
-		return nil, true
-	case key.Matches(k, d.keys.Choose):
-		d.reg.table, _ = d.reg.table.Update(k)
-		return nil, true
-	case d.isSubmit(k):
-		raw := strings.TrimSpace(d.input.Value())
-		// What a scanner reads (an address, a ticket, a badge, a vCard's
-		// lines) is a scan, as ever.
-		if isScan(raw) || d.card != nil {
-			return nil, false
-		}
-		row, ok := d.reg.table.Selected()
-		switch {
-		case raw == "":
-			return ui.Toast(ui.ToastInfo, "Type part of a name or email to find the attendee, then enter"), true
-		case !ok:
-			return ui.Toast(ui.ToastInfo, "No registrant matches "+quote(raw)), true
-		}
-		d.input.Reset()
-		return d.submit(row.ID), true
-	case key.Matches(k, d.keys.Search, d.keys.History, d.keys.Bell, d.keys.Retry, d.keys.Board, d.keys.Kiosk):
-		return nil, false
+// searchActions are the search's keys, then the desk's that work in it;
+// typing filters. Enter checks in the chosen registrant, unless the input
+// reads as a scan: what a scanner reads (an address, a ticket, a badge, a
+// vCard's lines) is a scan, as ever.
+func (d *Desk) searchActions() ui.Actions {
+	as := ui.Actions{
+		{Key: d.keys.Choose, RunKey: func(k tea.KeyPressMsg) tea.Cmd {
+			d.reg.table, _ = d.reg.table.Update(k)
+			return nil
+		}},
+		{Key: d.enter(d.keys.Pick), Run: d.pick},
+		{Key: d.keys.CloseSearch, Run: func() tea.Cmd { d.closeSearch(); return nil }},
 	}
-	var cmd tea.Cmd
-	d.input, cmd = d.input.Update(k)
-	d.refilter()
-	return cmd, true
+	if d.kiosk != nil {
+		as = append(as, ui.Action{Key: d.keys.Kiosk, Run: d.lockOrPrompt, Minor: true})
+	}
+	for _, a := range d.commonActions() {
+		a.Minor = true
+		as = append(as, a)
+	}
+	return as
+}
+
+// pick checks in the registrant chosen in the search.
+func (d *Desk) pick() tea.Cmd {
+	raw := strings.TrimSpace(d.input.Value())
+	if isScan(raw) || d.card != nil {
+		return d.submitInput()
+	}
+	row, ok := d.reg.table.Selected()
+	switch {
+	case raw == "":
+		return ui.Toast(ui.ToastInfo, "Type part of a name or email to find the attendee, then enter")
+	case !ok:
+		return ui.Toast(ui.ToastInfo, "No registrant matches "+quote(raw))
+	}
+	d.input.Reset()
+	return d.submit(row.ID)
 }
 
 // isScan reports whether search text is a scan rather than a search: it

@@ -21,6 +21,7 @@ import (
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/table"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/viewtest"
 )
 
@@ -59,7 +60,7 @@ func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) (string, string), ho
 	dir := t.TempDir()
 	id, name := pick(s.Fixtures())
 	d := viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen {
-		return New(c, client, id, name, WithClock(clk.Now), WithLocation(time.UTC), WithExportDir(dir))
+		return New(c, views.Env{Client: client, Now: clk.Now, Local: time.UTC}, id, name, WithExportDir(dir))
 	})
 	return &rig{Driver: d, sim: s, ids: s.Fixtures(), dir: dir, clock: clk}
 }
@@ -98,6 +99,11 @@ func TestSendStatusChartFiltersSearchAndExport(t *testing.T) {
 		"Recipients by status", "Failed, by reason", "Delivered", "Missed schedule", "Unsubscribed",
 		fmt.Sprintf("Delivered       %7s", ui.Thousands(counts[api.SendDelivered])))
 	r.Golden("send_status")
+	r.Press("w") // every recipient: "all", without "the"
+	r.Contains(fmt.Sprintf("Export all %s recipients to CSV", ui.Thousands(total)))
+	r.Lacks("the all")
+	r.Press("esc")
+	r.Lacks("Export all")
 
 	// f cycles the status filter: scheduled, pending, delivered, failed.
 	r.Press("f", "f", "f", "f")
@@ -115,7 +121,7 @@ func TestSendStatusChartFiltersSearchAndExport(t *testing.T) {
 	path := filepath.Join(r.dir, "intro-to-kubernetes-webinar-reminder-1-day-before-send-status-filtered.csv")
 	r.Contains("Exported " + ui.Thousands(counts[api.SendFailed+"/"+api.FailureBounced]) + " recipient")
 	lines := readCSV(t, path)
-	if len(lines) != 1+counts[api.SendFailed+"/"+api.FailureBounced] || strings.Join(lines[0], ",") != "email,name,status,failure_reason,sent_date" {
+	if len(lines) != 1+counts[api.SendFailed+"/"+api.FailureBounced] || strings.Join(lines[0], ",") != "email,name,status,failure_reason,sent_utc" {
 		t.Fatalf("csv has %d lines, header %v", len(lines), lines[0])
 	}
 	for _, l := range lines[1:] {
@@ -308,7 +314,7 @@ func TestExportNeutralisesFormulasInEveryColumn(t *testing.T) {
 	if err := writeCSV(&out, rows, []sendRec{{}}, []int32{0}); err != nil {
 		t.Fatal(err)
 	}
-	want := "email,name,status,failure_reason,sent_date\n'+ana@example.org,'=HYPERLINK(1),'@SUM(A1),'-1+cmd,\n"
+	want := "email,name,status,failure_reason,sent_utc\n'+ana@example.org,'=HYPERLINK(1),'@SUM(A1),'-1+cmd,\n"
 	if out.String() != want {
 		t.Errorf("csv:\n%s\nwant:\n%s", out.String(), want)
 	}
@@ -352,7 +358,7 @@ func TestTypesKeysMeanOneThing(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := ui.DefaultGlobalKeys()
-	s := New(&ui.Context{Theme: ui.NewTheme(true, true), Keys: keys}, client, "e1", "Launch")
+	s := New(&ui.Context{Theme: ui.NewTheme(true, true), Keys: keys}, views.Env{Client: client}, "e1", "Launch")
 	var bindings []key.Binding
 	for _, group := range s.FullHelp() {
 		bindings = append(bindings, group...)

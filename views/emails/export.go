@@ -27,8 +27,10 @@ type exportDoneMsg struct {
 	err     error
 }
 
-// exportHeader is the CSV's first line: the API's field names.
-var exportHeader = []string{"email", "name", "status", "failure_reason", "sent_date"}
+// ExportHeader is the CSV's first line: the API's field names, but for
+// the send time, named with its zone as `evdesk emails status -o csv`
+// names it (one name in the console and the CLI).
+var ExportHeader = []string{"email", "name", "status", "failure_reason", "sent_utc"}
 
 // defaultExportPath is a file in the export folder named after the event
 // and the email.
@@ -43,16 +45,19 @@ func (s *SendStatusScreen) defaultExportPath() string {
 func (s *SendStatusScreen) openExport() tea.Cmd {
 	path := new(string)
 	*path = s.defaultExportPath()
-	what := "all " + ui.Thousands(len(s.recs)) + " recipients"
+	what := "all " + ui.Count(len(s.recs), "recipient")
+	if len(s.recs) == 1 {
+		what = "the 1 recipient"
+	}
 	if s.filtered() || s.table.FilterText() != "" {
-		what = ui.Thousands(s.table.VisibleLen()) + " recipients shown"
+		what = "the " + ui.Count(s.table.VisibleLen(), "recipient") + " shown"
 	}
 	if s.loading {
-		what = "recipients shown so far" // more arrive until it is written
+		what = "the recipients shown so far" // more arrive until it is written
 	}
 	// One short description line: huh v2.0.3 hides the input line under a
 	// description that wraps.
-	f := ui.NewForm(s.Ctx.Theme, "Export the "+what+" to CSV",
+	f := ui.NewForm(s.Ctx.Theme, "Export "+what+" to CSV",
 		func() tea.Cmd {
 			return s.Dialog.Replace(s.Ctx.Theme, strings.TrimSpace(*path), func() tea.Cmd { return s.startExport(*path) })
 		},
@@ -125,13 +130,13 @@ func (s *SendStatusScreen) onExported(m exportDoneMsg) tea.Cmd {
 }
 
 // writeCSV writes the picked recipients with the API's values: status and
-// reason words as the API sends them, sent_date in UTC (RFC 3339).
+// reason words as the API sends them, sent_utc in RFC 3339.
 func writeCSV(w io.Writer, rows []table.Row, recs []sendRec, picked []int32) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(exportHeader); err != nil {
+	if err := cw.Write(ExportHeader); err != nil {
 		return err
 	}
-	line := make([]string, len(exportHeader))
+	line := make([]string, len(ExportHeader))
 	for _, i := range picked {
 		r, cells := recs[i], rows[i].Cells
 		line[0], line[1] = cells[1], cells[0]

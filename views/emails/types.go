@@ -14,22 +14,17 @@ import (
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/resource"
 	"github.com/evdesk/evdesk/ui/table"
+	"github.com/evdesk/evdesk/views"
 )
 
-// Option adjusts the screens (tests fix the clock, zone and export folder).
+// Option adjusts the screens (tests set the export folder).
 type Option func(*options)
 
 type options struct {
-	now   func() time.Time
-	local *time.Location
-	dir   string // export folder; "" is the current directory
+	now   func() time.Time // relative times ("in 3 days")
+	local *time.Location   // the zone times are shown in
+	dir   string           // export folder; "" is the current directory
 }
-
-// WithClock sets the clock for relative times ("in 3 days").
-func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
-
-// WithLocation sets the zone times are shown in (default: the user's).
-func WithLocation(loc *time.Location) Option { return func(o *options) { o.local = loc } }
 
 // WithExportDir sets the folder the CSV export suggests (default: the
 // current directory).
@@ -44,9 +39,12 @@ type TypesScreen struct {
 	eventName string
 }
 
-// New builds the emails screen of one event.
-func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ...Option) ui.Screen {
-	o := options{now: time.Now, local: time.Local}
+// New builds the emails screen of one event, its times told by env's clock
+// and zone.
+func New(ctx *ui.Context, env views.Env, eventID, eventName string, opts ...Option) ui.Screen {
+	env = env.WithDefaults()
+	client := env.Client
+	o := options{now: env.Now, local: env.Local}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -142,7 +142,7 @@ func (s *DetailScreen) actions() ui.Actions {
 		{Key: k.Browse, Help: "open the event page", Minor: true, Run: func() tea.Cmd { return ui.Browse(s.Ctx, e.EventURL) }},
 		{Key: k.Coeditors, Run: push(func() ui.Screen { return coeditors.New(s.Ctx, s.env.Client, e.EventID, name) })},
 		{Key: k.Emails, Run: push(func() ui.Screen {
-			return emails.New(s.Ctx, s.env.Client, e.EventID, name, emails.WithClock(s.env.Now), emails.WithLocation(s.env.Local))
+			return emails.New(s.Ctx, s.env, e.EventID, name)
 		})},
 		{Key: k.Links, Minor: true, Run: push(func() ui.Screen {
 			return accesslinks.New(s.Ctx, s.env.Client, e.EventID, name, e.EventType == api.EventTypeRecurring)
@@ -155,17 +155,33 @@ func (s *DetailScreen) actions() ui.Actions {
 				return ""
 			}},
 		{Key: k.Register, Minor: true, Run: push(func() ui.Screen {
-			return registration.New(s.Ctx, s.env.Client, e.EventID, name, registration.WithClock(s.env.Now),
-				registration.WithLearner(s.env.LearnNames))
+			return registration.New(s.Ctx, s.env, e.EventID, name)
 		})},
 	}
 	if s.env.CheckInDesk != nil {
-		as = append(as, ui.Action{Key: k.CheckIn, Minor: true, Run: push(func() ui.Screen { return s.env.CheckInDesk(s.Ctx, e.EventID, name) })})
+		as = append(as, ui.Action{Key: k.CheckIn, Minor: true, Run: s.openDesk})
 	}
 	if s.env.CheckInHistory != nil {
 		as = append(as, ui.Action{Key: k.History, Minor: true, Run: push(func() ui.Screen { return s.env.CheckInHistory(s.Ctx, e.EventID, name) })})
 	}
 	return as
+}
+
+// openDesk opens the check-in desk; on a draft or a cancelled event, where
+// nobody can be registered, it says so and asks first.
+func (s *DetailScreen) openDesk() tea.Cmd {
+	e := s.event
+	open := func() tea.Cmd { return ui.Push(s.env.CheckInDesk(s.Ctx, e.EventID, e.Name)) }
+	var why string
+	switch s.bucket {
+	case BucketDraft:
+		why = "is a draft: nobody can register before it is published"
+	case BucketCancelled:
+		why = "is cancelled: nobody can register"
+	default:
+		return open()
+	}
+	return s.ask(fmt.Sprintf("%q %s, so the desk has nobody to check in (each scan: NOT REGISTERED). Open the desk anyway?", e.Name, why), false, open)
 }
 
 // publish asks first: registration opens once it is published.

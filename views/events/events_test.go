@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
@@ -504,6 +505,10 @@ func TestAnUnreachableServerSaysSo(t *testing.T) {
 	r.Says("LOAD FAILED: list events: cannot reach 127.0.0.1:1: connection refused (3 attempts)")
 	r.Contains("load failed", "ERROR: load failed")
 	r.Lacks("No events here", "loading...")
+	// No listing was read: no count is 0, and the failure is the events',
+	// not the upcoming listing's (the first one asked for).
+	r.Contains("1 All ? 2 Upcoming ? 3 Draft ? 4 Past ? 5 Cancelled ?", "Loading events failed")
+	r.Lacks("All 0", "Loading upcoming")
 	r.Golden("unreachable_80x24")
 	r.Press("E")
 	r.Says("Server 127.0.0.1:1", "Cause connection refused", "Attempts 3")
@@ -553,9 +558,16 @@ func TestDetailHintsShowWhatFits(t *testing.T) {
 	r.Press("2", "enter")
 	r.Contains("UPCOMING")
 	r.Contains("o co-editors", "m emails", "O open the event page", "l access links", "b booths", "t tickets")
+	// At 140 columns what can be done comes first: publishing and deleting
+	// a draft, which a published event cannot, give way (? lists them).
+	r = newRig(t, 140, 30)
+	r.Press("2", "enter")
+	r.Contains("c cancel event", "d duplicate", "e edit", "o co-editors", "m emails", "l access links", "t tickets", "…")
+	r.Lacks("p publish", "x delete draft")
 	r = newRig(t, 80, 24)
 	r.Press("2", "enter")
-	r.Contains("p publish", "…")
+	r.Contains("c cancel event", "…")
+	r.Lacks("p publish")
 }
 
 // The palette offers actions, not moves: no "up" or "page down".
@@ -569,4 +581,38 @@ func TestPaletteOffersNoMoves(t *testing.T) {
 		r.Type(move)
 		r.Lacks("> " + move)
 	}
+}
+
+// deskStub stands for the check-in desk the console opens from an event.
+type deskStub struct{}
+
+func (d *deskStub) Title() string                       { return "Desk" }
+func (d *deskStub) Init() tea.Cmd                       { return nil }
+func (d *deskStub) Update(tea.Msg) (ui.Screen, tea.Cmd) { return d, nil }
+func (d *deskStub) View() string                        { return "THE DESK" }
+func (d *deskStub) SetSize(int, int)                    {}
+func (d *deskStub) ShortHelp() []key.Binding            { return nil }
+func (d *deskStub) FullHelp() [][]key.Binding           { return nil }
+
+// The desk on a draft asks first (nobody can be registered, so it has
+// nobody to check in), and the previous screen's note does not follow onto
+// it; on a published event it opens at once.
+func TestTheDeskOnADraftAsksFirst(t *testing.T) {
+	srv := viewtest.NewServerWith(t, nil)
+	deps := views.Env{Client: srv.Client(t, sim.DemoToken), Now: func() time.Time { return testNow }, Local: time.UTC,
+		CheckInDesk: func(c *ui.Context, id, name string) ui.Screen { return &deskStub{} }}
+	r := viewtest.OpenContext(t, viewtest.Context(), "Events", 100, 30, func(c *ui.Context) ui.Screen { return NewList(c, deps) })
+	r.Press("3", "enter")
+	r.Contains("DRAFT")
+	r.Press("b") // a why-not: the draft is no conference
+	r.Contains("Exhibitors: only conference")
+	r.Press("i")
+	r.Says("is a draft: nobody can register before it is published, so the desk has nobody to check in", "Open the desk anyway?")
+	r.Lacks("THE DESK")
+	r.Press("y")
+	r.Contains("THE DESK")
+	r.Lacks("Exhibitors: only conference", "Open the desk anyway?")
+	r.Press("esc", "esc", "2", "enter", "i")
+	r.Contains("THE DESK")
+	r.Lacks("anyway?")
 }

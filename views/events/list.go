@@ -39,6 +39,9 @@ type ListScreen struct {
 	// hubOrder lists hub ids as the server gave them, for the create form.
 	hubOrder []string
 	counts   [5]int
+	// counted says which counts are whole: a listing not (yet) loaded has
+	// no count, and shows none rather than 0.
+	counted [5]bool
 	// incoming and incomingCounts collect a reload's answer; the rows on
 	// screen stay until it is whole (the first load shows as it arrives).
 	incoming       map[string]listedEvent
@@ -101,6 +104,7 @@ func (s *ListScreen) reload() tea.Cmd {
 	s.incoming, s.incomingCounts = map[string]listedEvent{}, [5]int{}
 	if !s.loaded {
 		s.events = s.incoming // the first load shows as it arrives
+		s.counted = [5]bool{}
 	}
 	s.stage = 0
 	s.loading = true
@@ -199,7 +203,11 @@ func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
 		s.loading = false
 		s.err = m.Err
 		s.table.LoadFailed(m.Err.Error())
-		return ui.Fail("Loading "+strings.ToLower(bucket.String())+" events", m.Err)
+		op := "Loading events" // the first listing: nothing is known
+		if s.stage > 0 {
+			op = "Loading " + strings.ToLower(bucket.String()) + " events"
+		}
+		return ui.Fail(op, m.Err)
 	}
 	for _, e := range m.Items {
 		if _, dup := s.incoming[e.EventID]; dup {
@@ -219,11 +227,15 @@ func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
 	if !m.Done {
 		return s.stream.Next()
 	}
+	if !s.loaded {
+		s.counted[bucket] = true
+	}
 	if s.stage+1 < len(loadOrder) {
 		s.stage++
 		return s.startStage()
 	}
 	s.events, s.counts, s.loaded = s.incoming, s.incomingCounts, true
+	s.counted = [5]bool{true, true, true, true, true}
 	s.table.SetRows(s.rowsFor(s.bucket))
 	s.loading = false
 	s.table.SetLoading(false)
@@ -302,7 +314,7 @@ func (s *ListScreen) View() string {
 	th := s.Ctx.Theme
 	var tabs []string
 	for i, name := range bucketNames {
-		label := fmt.Sprintf("%d %s %d", i+1, name, s.counts[i])
+		label := fmt.Sprintf("%d %s %s", i+1, name, s.countLabel(Bucket(i)))
 		if Bucket(i) == s.bucket {
 			tabs = append(tabs, th.TabActive.Render(label))
 		} else {
@@ -321,6 +333,20 @@ func (s *ListScreen) View() string {
 		head += th.Error.Render("  ERROR: load failed, r to retry")
 	}
 	return s.Frame(ui.Fit(head, s.Width(), 1) + "\n\n" + s.table.View())
+}
+
+// countLabel is a listing's count: "…" (or the count so far and "…")
+// while it loads, "?" when its load failed.
+func (s *ListScreen) countLabel(b Bucket) string {
+	switch {
+	case s.counted[b]:
+		return fmt.Sprint(s.counts[b])
+	case !s.loading:
+		return "?"
+	case s.counts[b] == 0:
+		return "…"
+	}
+	return fmt.Sprintf("%d…", s.counts[b])
 }
 
 // withoutSharedLead drops the leading words all names share, so a narrow

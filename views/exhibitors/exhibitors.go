@@ -527,11 +527,7 @@ func (s *Screen) sessionsField(v *addForm, check func(string, func(string)) func
 	for i, x := range s.sessions {
 		label := x.Name
 		if x.StartTime != nil { // in the session's own zone: the venue's time
-			loc, err := time.LoadLocation(x.Timezone)
-			if err != nil {
-				loc = time.UTC
-			}
-			label += "  " + x.StartTime.In(loc).Format("Mon 2 Jan 15:04")
+			label += "  " + ui.ZoneTime(*x.StartTime, x.Timezone, time.UTC)
 		}
 		opts[i] = huh.NewOption(label, x.SessionID)
 	}

@@ -1,6 +1,10 @@
 package phone
 
 import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
@@ -104,6 +108,28 @@ func (s *Screen) available(f filter) string {
 		return "7 shows the settings that differ from another profile's: press C to choose one"
 	}
 	return ""
+}
+
+// filterKeys are the number keys of the filters; the help names those
+// the bar shows now ("1-4", "1-4,6"), while the others' keys say how to
+// make them show.
+func (s *Screen) filterKeys(views key.Binding) key.Binding {
+	b := ui.Numbers(views, int(nFilters), "quick filters")
+	var shown []string
+	for f := filter(0); f < nFilters; f++ {
+		if s.available(f) != "" {
+			continue
+		}
+		if n := len(shown); n > 0 && strings.HasSuffix(shown[n-1], fmt.Sprint(int(f))) {
+			// f follows the last number shown: a range.
+			first, _, _ := strings.Cut(shown[n-1], "-")
+			shown[n-1] = first + "-" + fmt.Sprint(int(f)+1)
+			continue
+		}
+		shown = append(shown, fmt.Sprint(int(f)+1))
+	}
+	b.SetHelp(strings.Join(shown, ","), b.Help().Desc)
+	return b
 }
 
 // showFilter switches to the filter of number key k.

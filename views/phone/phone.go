@@ -10,10 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -80,7 +78,7 @@ func newScreen(ctx *ui.Context, env views.Env) *Screen {
 	t.SetGroupCounts(true)
 	s := &Screen{env: env, table: t}
 	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table, Refresh: s.load,
-		Nav: t.Keys.Navigation(), Body: s.onList})
+		Nav: t.Keys.Navigation(), Body: s.onList, Waiting: func() bool { return s.settings == nil }})
 	s.setColumns(1)
 	return s
 }
@@ -172,8 +170,9 @@ func (s *Screen) actions() ui.Actions {
 	}
 	return ui.Actions{
 		{Key: k.Open, Help: "details", Why: selected, Run: func() tea.Cmd { return s.openDetail(false) }},
+		{Key: s.table.Keys.Filter, Why: loaded, RunKey: func(k tea.KeyPressMsg) tea.Cmd { return s.onList(k) }}, // the search, second
 		{Key: k.Raw, Help: "raw JSON", Why: selected, Run: func() tea.Cmd { return s.openDetail(true) }},
-		{Key: ui.Numbers(k.Views, int(nFilters), "quick filters"), Why: loaded, RunKey: s.showFilter},
+		{Key: s.filterKeys(k.Views), Why: loaded, RunKey: s.showFilter},
 		{Key: k.Baseline, Why: loaded, Run: s.openBaselineForm},
 		{Key: k.Compare, Run: s.openCompareForm, Why: func() string {
 			switch {
@@ -341,27 +340,6 @@ func (s *Screen) openDetail(raw bool) tea.Cmd {
 		return nil
 	}
 	return ui.Push(newDetail(s.Ctx, s.settings, it.key, raw, s.notesOf(it.key)))
-}
-
-// ShortHelp is the base's with the search second; only refresh acts until
-// the settings have loaded.
-func (s *Screen) ShortHelp() []key.Binding {
-	short := s.ScreenBase.ShortHelp()
-	switch {
-	case s.Dialog.Open(), s.table.Filtering():
-		return short
-	case s.settings == nil:
-		return []key.Binding{s.Ctx.Keys.Refresh}
-	}
-	return slices.Insert(short, 1, s.table.Keys.Filter)
-}
-
-// FullHelp is the base's once the settings have loaded.
-func (s *Screen) FullHelp() [][]key.Binding {
-	if s.settings == nil {
-		return [][]key.Binding{{s.Ctx.Keys.Refresh}}
-	}
-	return s.ScreenBase.FullHelp()
 }
 
 // SetSize lays the screen out again.

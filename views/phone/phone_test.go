@@ -13,6 +13,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/phone/baseline"
 	"github.com/evdesk/evdesk/internal/phone/snapshot"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
@@ -383,5 +384,39 @@ func TestDeprecatedFieldsAreMarkedEverywhere(t *testing.T) {
 	containsLoose(t, r.Driver, `"recording_start_prompt": true, <- DEPRECATED: use inbound_audio_notification.recording_start_prompt`)
 	if n := strings.Count(r.View(), "<- DEPRECATED"); n != 3 { // not the notifications' own fields
 		t.Fatalf("%d lines marked:\n%s", n, r.View())
+	}
+}
+
+// The help names the number keys that show a filter now: 1-4 at first,
+// then those a snapshot, a baseline or another profile add (QA: the help
+// said 1-9 where four filters showed).
+func TestQuickFilterKeysSayTheirRealRange(t *testing.T) {
+	k := ui.DefaultGlobalKeys()
+	var s Screen
+	for _, c := range []struct {
+		snap, base, other bool
+		want              string
+	}{
+		{want: "1-4"},
+		{snap: true, want: "1-5"},
+		{base: true, want: "1-4,6"},
+		{other: true, want: "1-4,7"},
+		{snap: true, base: true, other: true, want: "1-7"},
+		{base: true, other: true, want: "1-4,6-7"},
+	} {
+		s.snap, s.audit.base, s.audit.other = nil, nil, nil
+		if c.snap {
+			s.snap = &snapshot.Snapshot{}
+		}
+		if c.base {
+			s.audit.base = &baseline.Baseline{}
+		}
+		if c.other {
+			s.audit.other = &api.PhoneSettings{}
+		}
+		b := s.filterKeys(k.Views)
+		if got := b.Help().Key; got != c.want || len(b.Keys()) != int(nFilters) {
+			t.Errorf("%+v: help %q with %d keys, want %q and every filter's key", c, got, len(b.Keys()), c.want)
+		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/resource"
 	"github.com/evdesk/evdesk/ui/table"
+	"github.com/evdesk/evdesk/views"
 )
 
 // flowMsg carries the event and what registering needs besides its
@@ -35,19 +36,6 @@ type flowMsg struct {
 	err       error
 }
 
-// Option adjusts the screen (tests fix the clock).
-type Option func(*Screen)
-
-// WithClock sets the clock that decides which sessions are over.
-func WithClock(now func() time.Time) Option { return func(s *Screen) { s.now = now } }
-
-// Learner hears what a registration made, in the background: the check-in
-// desks keep the names of the people registered.
-type Learner func(eventID string, asked []api.TicketRequest, res *api.TicketsResult)
-
-// WithLearner passes every registration's tickets to learn (nil: none).
-func WithLearner(learn Learner) Option { return func(s *Screen) { s.learn = learn } }
-
 // Screen is the guided registration flow of one event.
 type Screen struct {
 	*resource.Base[api.Session]
@@ -55,7 +43,7 @@ type Screen struct {
 	eventID   string
 	eventName string
 	now       func() time.Time
-	learn     Learner
+	learn     func(eventID string, asked []api.TicketRequest, res *api.TicketsResult)
 	flow      ui.Task
 	flowErr   error
 
@@ -80,13 +68,15 @@ type Screen struct {
 	typed     string
 }
 
-// New builds the registration flow of one event.
-func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ...Option) ui.Screen {
-	s := &Screen{client: client, eventID: eventID, eventName: eventName, now: time.Now, chosen: map[string]bool{},
-		answers: map[string]string{}}
-	for _, o := range opts {
-		o(s)
-	}
+// New builds the registration flow of one event: env's clock decides
+// which sessions are over, and env.LearnNames (when set) hears what each
+// registration made, in the background (the check-in desks keep the names
+// of the people registered).
+func New(ctx *ui.Context, env views.Env, eventID, eventName string) ui.Screen {
+	env = env.WithDefaults()
+	client := env.Client
+	s := &Screen{client: client, eventID: eventID, eventName: eventName, now: env.Now, learn: env.LearnNames,
+		chosen: map[string]bool{}, answers: map[string]string{}}
 	now := s.now
 	s.Base = resource.New(ctx, resource.Config[api.Session]{
 		Actions: s.actions,
@@ -96,7 +86,7 @@ func New(ctx *ui.Context, client *api.Client, eventID, eventName string, opts ..
 		Empty:   "No sessions still to come: past sessions are not offered.",
 		Columns: []table.Column{
 			{Title: "", Width: 3},
-			{Title: "When", Width: 16},
+			{Title: "When", Width: 21},
 			{Title: "Session", Width: 20, Flex: 1},
 		},
 		Load: func(ctx context.Context) ([]api.Session, error) {
@@ -325,11 +315,7 @@ func (s *Screen) row(ss api.Session) table.Row {
 	}
 	when := "-"
 	if ss.StartTime != nil {
-		t := ss.StartTime.UTC()
-		if loc, err := time.LoadLocation(ss.Timezone); err == nil && ss.Timezone != "" {
-			t = t.In(loc)
-		}
-		when = t.Format("Mon 02 Jan 15:04")
+		when = ui.ZoneTime(*ss.StartTime, ss.Timezone, time.UTC)
 	}
 	return table.Row{ID: ss.SessionID, Cells: []string{mark, when, ss.Name}}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
+	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/viewtest"
 )
 
@@ -35,12 +36,12 @@ func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) string) *rig {
 	s, client := srv.Sim, srv.Client(t, sim.DemoToken)
 	r := &rig{sim: s, client: client, id: pick(s.Fixtures())}
 	r.Driver = viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen {
-		r.screen = New(c, client, r.id, "Pottery for Beginners", WithClock(viewtest.Clock),
-			WithLearner(func(_ string, asked []api.TicketRequest, res *api.TicketsResult) {
+		r.screen = New(c, views.Env{Client: client, Now: viewtest.Clock,
+			LearnNames: func(_ string, asked []api.TicketRequest, res *api.TicketsResult) {
 				if res != nil && len(res.Tickets) > 0 {
 					r.learned = append(r.learned, asked...)
 				}
-			})).(*Screen)
+			}}, r.id, "Pottery for Beginners").(*Screen)
 		return r.screen
 	})
 	return r
@@ -134,7 +135,7 @@ func TestPastSessionsAreNeverOffered(t *testing.T) {
 	offered := r.offered(t)
 	r.Contains(fmt.Sprintf("0 of %d chosen", len(offered)), fmt.Sprintf("%d sessions", len(offered)))
 	for _, ss := range all {
-		when := ss.StartTime.In(mustZone(t, ss.Timezone)).Format("Mon 02 Jan 15:04")
+		when := ss.StartTime.In(mustZone(t, ss.Timezone)).Format("Mon 02 Jan 15:04 MST")
 		if slices.ContainsFunc(offered, func(o api.Session) bool { return o.SessionID == ss.SessionID }) {
 			r.Contains(when)
 		} else {
@@ -225,7 +226,7 @@ func TestCancelledEventIsRefusedAtOnce(t *testing.T) {
 // l (access links) or t (registration).
 func TestKeysMeanOneThing(t *testing.T) {
 	keys := ui.DefaultGlobalKeys()
-	s := New(&ui.Context{Theme: ui.NewTheme(true, true), Keys: keys}, nil, "e1", "Pottery")
+	s := New(&ui.Context{Theme: ui.NewTheme(true, true), Keys: keys}, views.Env{}, "e1", "Pottery")
 	var bindings []key.Binding
 	for _, group := range s.FullHelp() {
 		bindings = append(bindings, group...)
@@ -309,7 +310,7 @@ func TestEShowsEveryRefusedPerson(t *testing.T) {
 	client := srv.Client(t, sim.DemoToken)
 	id := srv.Fixtures().UpcomingEventID
 	r := viewtest.Open(t, 80, 24, func(c *ui.Context) ui.Screen {
-		return New(c, client, id, "Pottery for Beginners", WithClock(viewtest.Clock))
+		return New(c, views.Env{Client: client, Now: viewtest.Clock}, id, "Pottery for Beginners")
 	})
 	r.Press("a")
 	r.Contains("One a line")

@@ -42,7 +42,6 @@ func TestRecordingsReceivedAreTranscribedWithAKey(t *testing.T) {
 	older := spoolRecording(t, dir, sim.SampleBriefingURL, testNow.Add(-time.Hour))
 	spoolRecording(t, dir, sim.SamplePanelURL, testNow)
 	r := newRig(t, 100, 30, true, WithRecordings(webhook.Spool{Dir: dir}), WithLocal(time.UTC))
-	r.Press("esc") // the form Init opens
 	r.Contains("h for the recordings webhooks brought")
 	r.Press("h")
 	r.Contains("Recordings received", "2 recordings", "hybrid-events-panel.wav", "checkin-briefing.m4a")
@@ -64,7 +63,7 @@ func TestRecordingsWithHostileURLsAreSanitised(t *testing.T) {
 	spoolRecording(t, dir, "https://media.example/"+hostile.Payload+".mp3", testNow)
 	spoolRecording(t, dir, "https://media.example/\u0085\u009b1m\u202eRTL\u2066.mp3", testNow.Add(time.Second))
 	r := newRig(t, 100, 30, true, WithRecordings(webhook.Spool{Dir: dir}), WithLocal(time.UTC))
-	r.Press("esc", "h")
+	r.Press("h")
 	r.Contains("Recordings received", "1 recording")
 	for _, seq := range hostile.Sequences {
 		if strings.Contains(r.View(), seq) {
@@ -75,6 +74,6 @@ func TestRecordingsWithHostileURLsAreSanitised(t *testing.T) {
 
 func TestNoSpoolSaysWhy(t *testing.T) {
 	r := newRig(t, 100, 30, true)
-	r.Press("esc", "h")
+	r.Press("h")
 	r.Contains("No webhook listener keeps recordings")
 }

@@ -97,7 +97,8 @@ func New(ctx *ui.Context, tr *api.Transcriber, opts ...Option) ui.Screen {
 	s := &Screen{tr: tr, table: t, language: api.DefaultTranscribeLang, local: time.Local}
 	k := t.Keys
 	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: s.actions, List: &s.table,
-		Help: []key.Binding{k.Filter, k.Up, k.Down}, Nav: k.Navigation(), Body: s.onSegments})
+		Help: []key.Binding{k.Up, k.Down}, Nav: k.Navigation(), Body: s.onSegments,
+		Waiting: func() bool { return s.tr == nil }}) // the page says how to set it up
 	s.setColumns(minSpeakerWidth)
 	for _, o := range opts {
 		o(s)
@@ -117,13 +118,10 @@ func (s *Screen) setColumns(speakerW int) {
 // Title is the breadcrumb.
 func (s *Screen) Title() string { return "Transcribe" }
 
-// Init opens the form when the service is usable.
-func (s *Screen) Init() tea.Cmd {
-	if s.tr == nil {
-		return nil
-	}
-	return s.openForm()
-}
+// Init does nothing: the tab opens on its screen, which says that n opens
+// the form (a form that opened by itself took the n its text asks for, and
+// tabbing past the section typed into it).
+func (s *Screen) Init() tea.Cmd { return nil }
 
 func (s *Screen) openForm() tea.Cmd {
 	file, lang := new(string), new(string)
@@ -179,7 +177,7 @@ func (s *Screen) transcribeRecording(rec webhook.Recording) tea.Cmd {
 	if s.tr == nil {
 		return nil
 	}
-	s.Dialog = ui.Dialog{} // the form Init opened gives way to the recording
+	s.Dialog = ui.Dialog{} // an open form gives way to the recording
 	s.Dialog.SetSize(s.Width(), s.Height())
 	s.err, s.file = nil, rec.URL
 	tr := s.tr
@@ -208,9 +206,6 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 // onSegments moves over and filters the segments, once there are some.
 func (s *Screen) onSegments(msg tea.Msg) tea.Cmd {
 	if s.result == nil {
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, s.Ctx.Keys.Filter) && s.tr != nil {
-			return ui.Toast(ui.ToastInfo, "Nothing to filter yet: press n to transcribe a file")
-		}
 		return nil
 	}
 	var cmd tea.Cmd
@@ -218,6 +213,9 @@ func (s *Screen) onSegments(msg tea.Msg) tea.Cmd {
 	s.layout()
 	return cmd
 }
+
+// onSegmentsKey is onSegments for the filter key.
+func (s *Screen) onSegmentsKey(k tea.KeyPressMsg) tea.Cmd { return s.onSegments(k) }
 
 // onDone shows a transcript, or the error; a failure clears the previous
 // transcript and its filter, so nothing on screen belongs to another file.
@@ -278,6 +276,12 @@ func (s *Screen) actions() ui.Actions {
 				}
 				return setUp()
 			}},
+		{Key: s.table.Keys.Filter, RunKey: s.onSegmentsKey, Why: func() string {
+			if s.result == nil && s.tr != nil {
+				return "Nothing to filter yet: press n to transcribe a file"
+			}
+			return setUp()
+		}},
 	}
 }
 
@@ -432,13 +436,4 @@ func (s *Screen) noCredentials() string {
 		th.Muted.Render("In --demo the simulator's credentials are preset."),
 	}
 	return ui.Fit(lipgloss.NewStyle().Width(max(s.Width(), 20)).Render(strings.Join(text, "\n")), s.Width(), s.Height())
-}
-
-// ShortHelp is the base's, and nothing while the section is not set up
-// (the page says what to do).
-func (s *Screen) ShortHelp() []key.Binding {
-	if s.tr == nil {
-		return nil
-	}
-	return s.ScreenBase.ShortHelp()
 }

@@ -41,6 +41,9 @@ func newRig(t *testing.T, w, h int, withCreds bool, opts ...Option) *uitest.Driv
 func TestTranscribeSearchAndSave(t *testing.T) {
 	dir := t.TempDir()
 	r := newRig(t, 100, 30, true, WithSamples(sim.SampleKeynoteURL, sim.SamplePanelURL), WithDir(dir))
+	r.Contains("Press n to transcribe an audio file")
+	r.Lacks("Audio file URL") // the tab opens on its screen; n opens the form
+	r.Press("n")
 	r.Contains("Transcribe an audio file", "Audio file URL", "Samples:")
 	r.Golden("form")
 	r.Press("ctrl+u")
@@ -92,7 +95,7 @@ func TestTranscribeSearchAndSave(t *testing.T) {
 
 func TestTranscribeServiceError(t *testing.T) {
 	r := newRig(t, 100, 24, true)
-	r.Press("ctrl+u")
+	r.Press("n", "ctrl+u")
 	r.Type("https://" + sim.SampleHost + "/samples/gone.mp3")
 	r.Press("enter", "enter")
 	r.Contains("ERROR", "error 40001", "The audio file could not be fetched")
@@ -104,7 +107,7 @@ func TestTranscribeServiceError(t *testing.T) {
 // no filter, nothing to save.
 func TestFailedTranscriptionClearsThePreviousOne(t *testing.T) {
 	r := newRig(t, 100, 30, true)
-	r.Press("ctrl+u")
+	r.Press("n", "ctrl+u")
 	r.Type(sim.SamplePanelURL)
 	r.Press("enter", "enter")
 	r.Contains("Jamie Chen", "6 segments")

@@ -93,7 +93,8 @@ var ErrNoBadges = errors.New("badge: no badges to render")
 var fixedDate = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // newDoc starts a PDF of the layout's page size with the fonts the badges
-// need (the CJK font only when some badge has CJK text: it is large).
+// need, each cut to the characters it may draw (subset.go), and the CJK
+// font only when some badge has CJK text.
 func (l *Layout) newDoc(badges []Badge) *fpdf.Fpdf {
 	pdf := fpdf.NewCustom(&fpdf.InitType{OrientationStr: "P", UnitStr: "mm",
 		Size: fpdf.SizeType{Wd: l.WidthMM, Ht: l.HeightMM}})
@@ -102,23 +103,13 @@ func (l *Layout) newDoc(badges []Badge) *fpdf.Fpdf {
 	pdf.SetCreationDate(fixedDate)
 	pdf.SetModificationDate(fixedDate)
 	pdf.SetCreator("evdesk", true)
-	pdf.AddUTF8FontFromBytes(fontSans, "", sansTTF)
-	pdf.AddUTF8FontFromBytes(fontSansBold, "", sansBoldTTF)
-	if l.needsCJK(badges) {
-		pdf.AddUTF8FontFromBytes(fontCJK, "", cjkTTF)
+	sans := l.sansRunes(badges)
+	pdf.AddUTF8FontFromBytes(fontSans, "", cutFont(fontSans, sansTTF, sans))
+	pdf.AddUTF8FontFromBytes(fontSansBold, "", cutFont(fontSansBold, sansBoldTTF, sans))
+	if cjk := l.cjkRunes(badges); len(cjk) > 0 {
+		pdf.AddUTF8FontFromBytes(fontCJK, "", cutFont(fontCJK, cjkTTF, cjk))
 	}
 	return pdf
-}
-
-func (l *Layout) needsCJK(badges []Badge) bool {
-	for _, b := range badges {
-		for _, t := range l.Text {
-			if strings.ContainsFunc(b.value(t), isCJK) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Render writes one PDF with a page per badge.

@@ -32,6 +32,8 @@ type rig struct {
 
 	mu   sync.Mutex
 	sent map[string]int // address -> check-in requests that carried it
+
+	now func() time.Time // the desks' clock (nil: the wall clock)
 }
 
 func newRig(t *testing.T) *rig {
@@ -130,7 +132,7 @@ func (r *rig) openWith(name string, adjust func(*Options), join ...string) *mesh
 	}
 	c := r.client()
 	d, err := venue.Open(venue.Options{Dir: dir, EventID: r.event, Name: name, Client: c,
-		CheckIn: c.Attendees.CheckIn, Local: time.UTC, Venue: n,
+		CheckIn: c.Attendees.CheckIn, Local: time.UTC, Venue: n, Now: r.now,
 		Sender: func(so *scanqueue.SenderOptions) { so.MaxDelay = 200 * time.Millisecond }})
 	if err != nil {
 		n.Shutdown()

@@ -627,7 +627,7 @@ func (u *upstream) sync(eventID, sessionID string, force bool) error {
 		}
 	}
 	pager := c.Attendees.Pager(eventID, sessionID, api.ListAttendeeActionsOptions{PageSize: api.MaxAttendeesPerBatch})
-	now := time.Now().UTC()
+	now := u.n.cfg.Now().UTC() // the desk's clock, as the venue desk's own sync
 	var found []admission
 	for it, err := range pager.All(u.ctx) {
 		if err != nil {
@@ -729,9 +729,10 @@ func (u *upstream) shareRoster(eventID string) error {
 	if own := u.n.d.Roster(); own != nil && own.EventID() == eventID && (ro == nil || own.Updated().After(ro.Updated())) {
 		ro = own
 	}
-	if ro == nil || time.Since(ro.Updated()) >= u.n.o.RefreshEvery {
+	// The roster's times are the desk's clock's, as the venue desk's.
+	if ro == nil || u.n.cfg.Now().Sub(ro.Updated()) >= u.n.o.RefreshEvery {
 		var err error
-		if ro, err = roster.Download(ctx, u.n.cfg.Client, eventID, time.Now, nil); err != nil {
+		if ro, err = roster.Download(ctx, u.n.cfg.Client, eventID, u.n.cfg.Now, nil); err != nil {
 			return err
 		}
 		u.rosters[eventID] = ro

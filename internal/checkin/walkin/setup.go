@@ -45,6 +45,9 @@ type Session struct {
 	ID    string    `json:"id"`
 	Name  string    `json:"name"`
 	Start time.Time `json:"start,omitzero"`
+	// Zone is the session's own time zone (IANA), in which the form shows
+	// its start; "" in setups saved before it was kept (then the desk's).
+	Zone string `json:"zone,omitempty"`
 }
 
 // NeedsSessions reports whether a walk-in must choose sessions.
@@ -115,7 +118,7 @@ func fetchSetup(ctx context.Context, c *api.Client, eventID string, now time.Tim
 			if end != nil && !end.After(now) {
 				continue // over: nobody registers for it at the door
 			}
-			se := Session{ID: ss.SessionID, Name: ss.Name}
+			se := Session{ID: ss.SessionID, Name: ss.Name, Zone: ss.Timezone}
 			if ss.StartTime != nil {
 				se.Start = *ss.StartTime
 			}

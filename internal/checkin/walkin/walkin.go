@@ -76,8 +76,9 @@ type Walkin struct {
 	Reason string `json:"-"`
 	// Questions are required questions the server named in a refusal.
 	Questions []string `json:"-"`
-	// Tickets the server made.
-	Tickets []api.Ticket `json:"-"`
+	// Tickets the server made, and when the desk heard so.
+	Tickets      []api.Ticket `json:"-"`
+	RegisteredAt time.Time    `json:"-"`
 	// SentAt is when the registration last went out with no answer.
 	SentAt time.Time `json:"-"`
 	// ScanID is the check-in's scan in the check-in journal.
@@ -165,8 +166,9 @@ type Journal struct {
 	questions []string
 	closed    bool
 	changed   chan struct{}
-	// peek: the file is only read (UnsettledIn).
-	peek bool
+	// peek: the file is only read (UnsettledIn); anySession: of whichever
+	// desk of the event its header names (RegistrantsIn).
+	peek, anySession bool
 }
 
 // Path is the walk-in journal of an event (or session) in dir, beside its
@@ -182,19 +184,52 @@ const maxJournalBytes = 64 << 20
 // journal, in the walk-in journal of an event (or session) in dir, reading
 // the file without locking or changing it: 0 when there is none.
 func UnsettledIn(dir, eventID, sessionID string) (int, error) {
-	f, err := os.Open(Path(dir, eventID, sessionID))
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("walk-in journal: %w", err)
-	}
-	defer f.Close()
-	j := &Journal{path: f.Name(), event: eventID, session: sessionID, f: f, peek: true, byID: map[string]*Walkin{}}
-	if err := j.replay(); err != nil {
+	j, err := peek(Path(dir, eventID, sessionID), eventID, sessionID, false)
+	if j == nil || err != nil {
 		return 0, err
 	}
 	return j.Unsettled(), nil
+}
+
+// RegistrantsIn are the walk-ins the server registered at every desk of an
+// event whose journal is in dir (the whole event's and each session's),
+// read without locking or changing the files, as UnsettledIn: a desk that
+// opens puts them back on its roster. A journal that cannot be read is
+// passed over.
+func RegistrantsIn(dir, eventID string) []Walkin {
+	whole := filepath.Base(Path(dir, eventID, ""))
+	prefix := strings.TrimSuffix(whole, ".walkins.jsonl") + "."
+	entries, _ := os.ReadDir(dir)
+	var out []Walkin
+	for _, e := range entries {
+		name := e.Name()
+		if name != whole && !(strings.HasPrefix(name, prefix) && strings.HasSuffix(name, ".walkins.jsonl")) {
+			continue
+		}
+		if j, err := peek(filepath.Join(dir, name), eventID, "", true); j != nil && err == nil {
+			out = append(out, j.Registrants()...)
+		}
+	}
+	return out
+}
+
+// peek replays a walk-in journal of the event (of sessionID, or of any of
+// its desks) without locking or changing it: nil when there is none.
+func peek(path, eventID, sessionID string, anySession bool) (*Journal, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("walk-in journal: %w", err)
+	}
+	defer f.Close()
+	j := &Journal{path: path, event: eventID, session: sessionID, anySession: anySession, f: f, peek: true,
+		byID: map[string]*Walkin{}}
+	if err := j.replay(); err != nil {
+		return nil, err
+	}
+	return j, nil
 }
 
 // Open opens (creating) the walk-in journal in dir and replays it.
@@ -275,6 +310,9 @@ func (j *Journal) replay() error {
 
 func (j *Journal) apply(rec record, n int) error {
 	if n == 1 {
+		if j.anySession {
+			j.session = rec.Session
+		}
 		if rec.Type != recHeader || rec.Version != formatVersion || rec.Event != j.event || rec.Session != j.session {
 			return fmt.Errorf("not the walk-in journal of event %q session %q (version %d)", j.event, j.session, formatVersion)
 		}
@@ -307,7 +345,7 @@ func (j *Journal) settle(w *Walkin, rec record) {
 	case recSent:
 		w.State, w.SentAt = Uncertain, rec.At
 	case recRegistered:
-		w.State, w.Tickets, w.Reason = Registered, rec.Tickets, ""
+		w.State, w.Tickets, w.Reason, w.RegisteredAt = Registered, rec.Tickets, "", rec.At
 	case recRefused:
 		w.State, w.Reason, w.Questions = Refused, rec.Reason, rec.Questions
 		for _, q := range rec.Questions {
@@ -368,7 +406,7 @@ func (j *Journal) Add(w Walkin) (Walkin, error) {
 	}
 	j.seq++
 	w.ID, w.At, w.State = "w"+strconv.Itoa(j.seq), j.now().UTC(), Waiting
-	w.Reason, w.Questions, w.Tickets, w.ScanID = "", nil, nil, ""
+	w.Reason, w.Questions, w.Tickets, w.ScanID, w.RegisteredAt = "", nil, nil, "", time.Time{}
 	if err := j.append(record{Type: recWalkin, Walkin: &w}); err != nil {
 		j.seq--
 		return Walkin{}, err
@@ -444,6 +482,18 @@ func (j *Journal) Latest(email string) (Walkin, bool) {
 		}
 	}
 	return Walkin{}, false
+}
+
+// Registrants are the walk-ins the server registered (their check-in sent
+// or not), oldest first.
+func (j *Journal) Registrants() []Walkin {
+	var out []Walkin
+	for _, w := range j.All() {
+		if w.State == Registered || w.State == CheckedIn {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // Unsettled counts walk-ins whose check-in is not yet in the check-in

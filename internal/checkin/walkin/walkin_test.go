@@ -166,7 +166,8 @@ func TestWalkInOnline(t *testing.T) {
 	r := newRig(t)
 	ev := r.sim.Fixtures().UpcomingEventID
 	tt := r.ticketType(ev)
-	d := r.open(t.TempDir(), ev)
+	dir := t.TempDir()
+	d := r.open(dir, ev)
 	w, err := d.j.Add(Walkin{Email: " Walk.In@Example.org ", First: "Wally", Last: "Inn", TicketTypeID: tt.TicketTypeID, TicketTypeName: tt.Name})
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +175,19 @@ func TestWalkInOnline(t *testing.T) {
 	got := d.until(t, w.ID, CheckedIn)
 	if len(got.Tickets) != 1 || got.Tickets[0].TicketID == "" || got.ScanID != "scan-"+w.ID {
 		t.Fatalf("%+v", got)
+	}
+	// Another desk of the event reads them from the open journal, and a
+	// desk of another event does not; a damaged journal of the event is
+	// passed over.
+	damaged := strings.TrimSuffix(Path(dir, ev, ""), ".walkins.jsonl") + ".s1.walkins.jsonl"
+	if err := os.WriteFile(damaged, []byte("{\"t\":\"walkins\"\n\x1b[2Jnot json\n{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if regs := RegistrantsIn(dir, ev); len(regs) != 1 || regs[0].Email != "walk.in@example.org" || len(regs[0].Tickets) != 1 {
+		t.Fatalf("registrants of the event's desks: %+v", regs)
+	}
+	if regs := RegistrantsIn(dir, r.sim.Fixtures().ConferenceEventID); len(regs) != 0 {
+		t.Fatalf("registrants of another event: %+v", regs)
 	}
 	if !r.registered(ev, "walk.in@example.org") || len(d.checked) != 1 {
 		t.Fatalf("registered %v, checked in %v", r.registered(ev, "walk.in@example.org"), d.checked)
@@ -228,6 +242,15 @@ func TestWalkInsOfflineKeepTheirOrder(t *testing.T) {
 		if !r.registered(ev, e) {
 			t.Fatalf("%s not registered", e)
 		}
+	}
+	// Opened once more, the journal names them registered, with their
+	// tickets and when: the desk puts them back on its roster.
+	d.s.Close()
+	d.j.Close()
+	d = r.open(dir, ev)
+	got := d.j.Registrants()
+	if len(got) != 2 || got[0].Email != "one@example.org" || len(got[1].Tickets) != 1 || !got[1].RegisteredAt.Equal(r.clock()) {
+		t.Fatalf("registrants after reopening: %+v", got)
 	}
 }
 
@@ -354,5 +377,34 @@ func TestATornLastLineIsDropped(t *testing.T) {
 	}
 	if w, err := j.Add(Walkin{Email: "b@example.org", First: "B"}); err != nil || w.ID != "w2" {
 		t.Fatalf("%+v %v", w, err)
+	}
+}
+
+// The setup keeps each session's own zone, also in the kept copy used
+// offline, so the walk-in form shows a start in the zone it names.
+func TestTheSetupKeepsEachSessionsZone(t *testing.T) {
+	r := newRig(t)
+	id := r.sim.Fixtures().RecurringEventID
+	dir := t.TempDir()
+	s, err := LoadSetup(context.Background(), r.online, dir, id, t0)
+	if err != nil || !s.NeedsSessions() || len(s.Sessions) == 0 {
+		t.Fatalf("setup: %v, %+v", err, s)
+	}
+	served, err := r.online.Attendees.Sessions(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zones := map[string]string{}
+	for _, ss := range served {
+		zones[ss.SessionID] = ss.Timezone
+	}
+	kept, err := LoadSetup(context.Background(), r.offline, dir, id, t0)
+	if err != nil || !kept.Cached {
+		t.Fatalf("kept: %v, %+v", err, kept)
+	}
+	for i, se := range s.Sessions {
+		if se.Zone == "" || se.Zone != zones[se.ID] || kept.Sessions[i].Zone != se.Zone {
+			t.Fatalf("session %s: zone %q, the server's %q, kept %q", se.ID, se.Zone, zones[se.ID], kept.Sessions[i].Zone)
+		}
 	}
 }
