@@ -4,18 +4,22 @@ import (
 	"cmp"
 	"encoding/binary"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // sortKey is a cell prepared once for comparison: numbers compare as numbers
-// ("1,234" after "999"), everything else case-insensitively. pre is the
-// text's first eight bytes as a number, which orders most pairs without
-// reading the text itself (a cache miss each, in a sort or a merge).
+// ("1,234" after "999"), everything else case-insensitively. pre holds the
+// text's first sixteen bytes, lower-cased, as two numbers, which order most
+// pairs without reading the text itself (a cache miss each, in a sort or a
+// merge; eight bytes leave many ties: "Workshop A…", "Workshop B…").
+// An ASCII text is kept as it is and lower-cased as it is compared
+// (foldCompare), so a key costs no allocation; any other text is lower-cased
+// here, by Unicode's rules.
 type sortKey struct {
 	str   string
-	pre   uint64
+	pre   [2]uint64
 	num   float64
 	isNum bool
 }
@@ -27,10 +31,66 @@ func makeKey(cell string) sortKey {
 			return sortKey{num: f, isNum: true}
 		}
 	}
-	s = strings.ToLower(s)
-	var pre [8]byte
-	copy(pre[:], s)
-	return sortKey{str: s, pre: binary.BigEndian.Uint64(pre[:])}
+	if !isASCII(s) {
+		s = strings.ToLower(s)
+	}
+	var b [16]byte
+	copy(b[:], s)
+	return sortKey{str: s, pre: [2]uint64{fold8(binary.BigEndian.Uint64(b[:8])), fold8(binary.BigEndian.Uint64(b[8:]))}}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// fold8 lower-cases the ASCII letters among eight bytes.
+func fold8(w uint64) uint64 {
+	const high = 0x8080808080808080
+	if w&high == 0 { // as lowerASCII does, eight at once
+		return w | ((w+0x3f3f3f3f3f3f3f3f)&^(w+0x2525252525252525)&high)>>2
+	}
+	var out uint64
+	for sh := 0; sh < 64; sh += 8 {
+		out |= uint64(foldByte(byte(w>>sh))) << sh
+	}
+	return out
+}
+
+func foldByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + ('a' - 'A')
+	}
+	return c
+}
+
+// load8 reads eight bytes of s from i on as a big-endian number.
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[7]) | uint64(s[6])<<8 | uint64(s[5])<<16 | uint64(s[4])<<24 |
+		uint64(s[3])<<32 | uint64(s[2])<<40 | uint64(s[1])<<48 | uint64(s[0])<<56
+}
+
+// foldCompare compares two key texts as strings.Compare compares them
+// lower-cased (a non-ASCII text is stored lower-cased already).
+func foldCompare(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if x, y := fold8(load8(a, i)), fold8(load8(b, i)); x != y {
+			return cmp.Compare(x, y)
+		}
+	}
+	for ; i < n; i++ {
+		if x, y := foldByte(a[i]), foldByte(b[i]); x != y {
+			return cmp.Compare(x, y)
+		}
+	}
+	return cmp.Compare(len(a), len(b))
 }
 
 func compareKeys(a, b *sortKey) int {
@@ -41,10 +101,20 @@ func compareKeys(a, b *sortKey) int {
 		return -1
 	case b.isNum:
 		return 1
-	case a.pre != b.pre: // as the texts compare: a shorter one is padded with zeros
-		return cmp.Compare(a.pre, b.pre)
 	}
-	return strings.Compare(a.str, b.str)
+	return compareText(a, b)
+}
+
+// compareText compares two text keys.
+func compareText(a, b *sortKey) int {
+	// As the texts compare: a shorter one is padded with zeros.
+	if a.pre[0] != b.pre[0] {
+		return cmp.Compare(a.pre[0], b.pre[0])
+	}
+	if a.pre[1] != b.pre[1] {
+		return cmp.Compare(a.pre[1], b.pre[1])
+	}
+	return foldCompare(a.str, b.str)
 }
 
 // compare orders two row indices for display: by group when grouped, then
@@ -70,6 +140,42 @@ func (m *Model) compare(i, j int) int {
 		return cmp.Compare(i, j)
 	}
 	return c
+}
+
+// comparer is compare with its branches taken once, for the many
+// comparisons of a sort, a merge or a search: a sort by a column compares
+// the keys directly. It reads the keys as they are now.
+func (m *Model) comparer() func(i, j int) int {
+	switch {
+	case m.grouped:
+		return m.compare
+	case m.sortCol < 0 && m.desc:
+		return func(i, j int) int { return cmp.Compare(j, i) }
+	case m.sortCol < 0:
+		return cmp.Compare[int]
+	}
+	keys, sign := m.keys, 1
+	if m.desc {
+		sign = -1
+	}
+	return func(i, j int) int {
+		a, b := &keys[i], &keys[j]
+		var c int
+		switch { // compareKeys, with the usual cases inlined
+		case a.isNum || b.isNum:
+			c = compareKeys(a, b)
+		case a.pre[0] != b.pre[0]:
+			c = cmp.Compare(a.pre[0], b.pre[0])
+		case a.pre[1] != b.pre[1]:
+			c = cmp.Compare(a.pre[1], b.pre[1])
+		default:
+			c = foldCompare(a.str, b.str)
+		}
+		if c != 0 {
+			return sign * c
+		}
+		return cmp.Compare(i, j)
+	}
 }
 
 func (m *Model) cell(i, col int) string {
@@ -117,12 +223,12 @@ func (m *Model) appendRows(rows []Row) {
 	}
 	m.own()
 	first := len(m.rows)
-	m.rows = slices.Grow(m.rows, len(rows))
+	m.rows = grow(m.rows, len(rows))
 	if m.sortCol >= 0 {
-		m.keys = slices.Grow(m.keys, len(rows))
+		m.keys = grow(m.keys, len(rows))
 	}
 	if m.grouped {
-		m.groupOf = slices.Grow(m.groupOf, len(rows))
+		m.groupOf = grow(m.groupOf, len(rows))
 	}
 	for _, r := range rows {
 		if i, ok := m.lookup(r.ID); ok {
@@ -200,6 +306,17 @@ func (m *Model) derive(i int) {
 	}
 }
 
+// grow is slices.Grow, doubling: a list fed page by page is copied at every
+// quarter of growth otherwise (append's rate for a large slice).
+func grow[S ~[]E, E any](s S, n int) S {
+	if need := len(s) + n; need > cap(s) {
+		t := make(S, len(s), max(need, 2*cap(s)))
+		copy(t, s)
+		return t
+	}
+	return s
+}
+
 // setAt sets s[i], appending when i is just past the end.
 func setAt[T any](s []T, i int, v T) []T {
 	if i == len(s) {
@@ -254,56 +371,45 @@ func appendRange(s []int, from, to int) []int {
 // Arrival order needs no sort, and rows that come already in order (a
 // listing sorted by the server, or by group) are only checked.
 func (m *Model) sortRows(s []int) []int {
-	switch {
-	case m.sortCol < 0 && !m.grouped:
+	if m.sortCol < 0 && !m.grouped {
 		if m.desc {
 			slices.Reverse(s)
 		}
-	case slices.IsSortedFunc(s, m.compare):
-	case !m.grouped && m.sortCol >= 0 && m.allText(s):
-		// A sort by a text column (a name, a status), the usual one, with
-		// the general order's branches taken once here.
-		keys, sign := m.keys, 1
-		if m.desc {
-			sign = -1
-		}
-		slices.SortFunc(s, func(i, j int) int {
-			a, b := &keys[i], &keys[j]
-			if a.pre != b.pre {
-				return sign * cmp.Compare(a.pre, b.pre)
-			}
-			if c := strings.Compare(a.str, b.str); c != 0 {
-				return sign * c
-			}
-			return cmp.Compare(i, j)
-		})
-	default:
-		slices.SortFunc(s, m.compare)
+		return s
+	}
+	if c := m.comparer(); !slices.IsSortedFunc(s, c) {
+		slices.SortFunc(s, c)
 	}
 	return s
 }
 
-// allText reports whether the sort keys of rows s are all text.
-func (m *Model) allText(s []int) bool {
-	for _, i := range s {
-		if m.keys[i].isNum {
-			return false
-		}
-	}
-	return true
-}
-
 // merge merges sorted b into sorted a in place, from the back. Each row of
-// b finds its place by a binary search and the rows of a after it move in
-// one copy, so a page costs its length times log n compares and one pass of
-// copying, however the pages interleave.
+// b finds its place in the rows of a not passed yet, and the rows of a after
+// it move in one copy, so a page costs about its length times log(n/its
+// length) compares and one pass of copying, however the pages interleave.
+// The search first steps back by the gap expected between two places (the
+// rows left over the rows of b left), then bisects within the last step.
 func (m *Model) merge(a, b []int) []int {
 	n := len(a)
-	a = slices.Grow(a, len(b))[:n+len(b)]
+	a = grow(a, len(b))[:n+len(b)]
+	c := m.comparer()
 	hi, end := n, len(a) // a[:hi] not moved yet; a[end:] final
 	for j := len(b) - 1; j >= 0; j-- {
 		x := b[j]
-		k := sort.Search(hi, func(k int) bool { return m.compare(a[k], x) > 0 })
+		step := max(1, hi/(j+1))
+		lo, k := hi, hi // the first of a[:hi] after x is in a[lo:k+1]
+		for lo > 0 && c(a[lo-1], x) > 0 {
+			k = lo - 1
+			lo = max(0, lo-step)
+		}
+		for lo < k { // bisect a[lo:k]: the first after x, or k
+			mid := int(uint(lo+k) >> 1)
+			if c(a[mid], x) > 0 {
+				k = mid
+			} else {
+				lo = mid + 1
+			}
+		}
 		copy(a[end-(hi-k):end], a[k:hi])
 		end -= hi - k
 		hi = k
@@ -377,7 +483,7 @@ func (m *Model) positionOf(q *positions, i int) int {
 	if q.ident {
 		return q.index(i)
 	}
-	if k, ok := slices.BinarySearchFunc(q.list, i, m.compare); ok {
+	if k, ok := slices.BinarySearchFunc(q.list, i, m.comparer()); ok {
 		return k
 	}
 	return -1
@@ -385,14 +491,14 @@ func (m *Model) positionOf(q *positions, i int) int {
 
 // remove drops row i from s, a list in display order.
 func (m *Model) remove(s []int, i int) []int {
-	if k, ok := slices.BinarySearchFunc(s, i, m.compare); ok {
+	if k, ok := slices.BinarySearchFunc(s, i, m.comparer()); ok {
 		return slices.Delete(s, k, k+1)
 	}
 	return s
 }
 
 func (m *Model) insertSorted(s []int, i int) []int {
-	k, _ := slices.BinarySearchFunc(s, i, m.compare)
+	k, _ := slices.BinarySearchFunc(s, i, m.comparer())
 	return slices.Insert(s, k, i)
 }
 
@@ -430,8 +536,9 @@ func (m *Model) reorder() {
 
 // inOrder reports whether the rows, in arrival order, are in display order.
 func (m *Model) inOrder() bool {
+	c := m.comparer()
 	for i := 1; i < len(m.rows); i++ {
-		if m.compare(i-1, i) > 0 {
+		if c(i-1, i) > 0 {
 			return false
 		}
 	}
