@@ -189,8 +189,9 @@ func newDeskCmd(f *Factory) *cobra.Command {
 // openHeadless opens the desk without a screen and answers scans from
 // standard input until it ends (or a signal): `evdesk desk --headless`.
 func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps views.Env, vf *venueFlags, eventID, sessionID string) error {
+	vs := newVerdicts()
 	o := venue.Options{Dir: deps.JournalDir, EventID: eventID, SessionID: sessionID, Name: deps.Desk,
-		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn}
+		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn, OnAck: vs.onAck}
 	out := newLineWriter(cmd.OutOrStdout())
 	var tap func(email, desk string, at time.Time)
 	if vf.arrivals {
@@ -223,5 +224,5 @@ func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps view
 		return err
 	}
 	defer d.Close()
-	return runHeadless(ctx, d, cmd.InOrStdin(), out)
+	return runHeadless(ctx, d, cmd.InOrStdin(), out, vs)
 }
