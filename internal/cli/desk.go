@@ -210,8 +210,9 @@ func deskRun(ctx context.Context, o *deskOptions) error {
 // openHeadless opens the desk without a screen and answers scans from
 // standard input until it ends (or a signal): `evdesk desk --headless`.
 func openHeadless(ctx context.Context, ios *IOStreams, s *session, deps views.Env, vf *venueFlags, eventID, sessionID string) error {
+	vs := newVerdicts()
 	o := venue.Options{Dir: deps.JournalDir, EventID: eventID, SessionID: sessionID, Name: deps.Desk,
-		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn}
+		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn, OnAck: vs.onAck}
 	out := newLineWriter(ios.Out)
 	var tap func(email, desk string, at time.Time)
 	if vf.arrivals {
@@ -244,5 +245,5 @@ func openHeadless(ctx context.Context, ios *IOStreams, s *session, deps views.En
 		return err
 	}
 	defer d.Close()
-	return runHeadless(ctx, d, ios.In, out)
+	return runHeadless(ctx, d, ios.In, out, vs)
 }
