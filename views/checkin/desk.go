@@ -31,6 +31,7 @@ type Desk struct {
 	keys deskKeys
 	rt   *runtime
 	deskPlace
+	draw       drawCache         // what frames draw unchanged (desk_draw.go)
 	venueState                   // what the venue desk last said (record.go)
 	deskScans                    // what was scanned here (record.go)
 	rost       venue.RosterState // the roster as last told: it answers scans
