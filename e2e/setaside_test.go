@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"testing"
-
-	"github.com/evdesk/evdesk/api"
 )
 
 // A scan replaces what a person half-typed (QA): at the bare desk, in the
@@ -14,17 +12,10 @@ import (
 // 80x24.
 func TestAScanReplacesHalfTypedTextEndToEnd(t *testing.T) {
 	t.Parallel()
-	requireCheckinCommands(t)
-	vars, _ := startSim(t)
-	base, token := vars["EVDESK_BASE_URL"], vars["EVDESK_TOKEN"]
-	c, err := api.New(api.WithBaseURL(base), api.WithToken(token), api.WithRateLimit(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, env := deskSim(t)
 	id, regs := largeEvent()
 	bare, search, history, kiosk := regs[20], regs[21], regs[22], regs[23]
 
-	env := append(isolatedEnv(t), "EVDESK_BASE_URL="+base, "EVDESK_TOKEN="+token)
 	tm := startTermEnv(t, 80, 24, env, "desk", id, "--desk", "Door-S")
 	tm.waitText("CHECK-IN DESK", "ONLINE", "roster 20,000")
 	tm.personTypes("ab")

@@ -14,13 +14,9 @@ func TestAScanReplacesHalfTypedText(t *testing.T) {
 		r.settle("ONLINE")
 		who := r.registered(43)
 		r.Type("ab")
-		r.Burst(who, "enter")
-		r.settle("[OK] CHECKED IN")
+		r.scanChecksIn(who)
 		r.Contains(`set aside, not sent: "ab"`)
 		r.Lacks("NOT REGISTERED", "ab"+who)
-		if r.checkIns(who) != 1 {
-			t.Fatalf("the scan was checked in %d times", r.checkIns(who))
-		}
 		// A person's typing, Enter and all, is sent as typed.
 		next := r.registered(44)
 		r.Type(next)
@@ -35,25 +31,16 @@ func TestAScanReplacesHalfTypedText(t *testing.T) {
 		r.settle("ONLINE", "roster 20,000")
 		r.Send(ctrl('f'))
 		r.Type("hu")
-		who := r.registered(45)
-		r.Burst(who, "enter")
-		r.settle("[OK] CHECKED IN")
+		r.scanChecksIn(r.registered(45))
 		r.Contains(`set aside, not sent: "hu"`)
-		if r.checkIns(who) != 1 {
-			t.Fatalf("the scan was checked in %d times", r.checkIns(who))
-		}
 	})
 	t.Run("locked kiosk", func(t *testing.T) {
 		r := newRig(t, withKioskPIN("246813"))
 		r.settle("ONLINE")
 		r.Type("29") // digits typed while wrong PINs wait, say
 		who := r.registered(46)
-		r.Burst(who, "enter")
-		r.settle("[OK] CHECKED IN", kioskWho(entry{email: who}))
-		r.Contains("cleared, not sent: 2 typed characters")
-		if r.checkIns(who) != 1 {
-			t.Fatalf("the scan was checked in %d times", r.checkIns(who))
-		}
+		r.scanChecksIn(who)
+		r.Contains(kioskWho(entry{email: who}), "cleared, not sent: 2 typed characters")
 	})
 }
 
@@ -65,16 +52,22 @@ func TestAScanOverTheHistoryIsRecorded(t *testing.T) {
 	r.settle("ONLINE")
 	r.Send(fkey(3))
 	r.Contains("Email", "First seen here")
-	who := r.registered(47)
-	r.Burst(who, "enter")
-	r.settle("[OK] CHECKED IN")
+	r.scanChecksIn(r.registered(47))
 	r.Lacks("ignored", "First seen here")
-	if r.checkIns(who) != 1 {
-		t.Fatalf("the scan was checked in %d times", r.checkIns(who))
-	}
 	// A person's keys are the history's: its filter, not a scan.
 	r.Send(fkey(3))
 	r.Type("/")
 	r.Type("zz")
 	r.Contains("First seen here")
+}
+
+// scanChecksIn scans who as a scanner does and waits for the check-in,
+// which the server must hold once.
+func (r *rig) scanChecksIn(who string) {
+	r.t.Helper()
+	r.Burst(who, "enter")
+	r.settle("[OK] CHECKED IN")
+	if n := r.checkIns(who); n != 1 {
+		r.t.Fatalf("the scan of %s was checked in %d times", who, n)
+	}
 }
