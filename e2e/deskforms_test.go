@@ -54,7 +54,7 @@ func TestScansIntoTheWalkInFormAreRecordedAtTheDesk(t *testing.T) {
 
 	tm := startTermEnv(t, 80, 24, env, "desk", id, "--desk", "Door-W")
 	tm.waitText("CHECK-IN DESK", "ONLINE", "roster 20,000")
-	tm.keys("-l", who)
+	tm.personTypes(who)
 	tm.keys("Enter")
 	tm.waitText("[!!] NOT REGISTERED", "F5: register them as a walk-in")
 	tm.keys("F5")
