@@ -139,7 +139,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 func (s *Screen) onDone(m doneMsg) tea.Cmd {
 	settle := s.Dialog.Settle(m.err, refusedField(m.err))
 	if m.err != nil {
-		s.result, s.resultErr = "ERROR "+m.what+": "+errText(m.err), true
+		s.result, s.resultErr = "ERROR "+m.failed+": "+errText(m.err), true
 		return tea.Batch(ui.Fail(m.failed, m.err), s.Done(), settle)
 	}
 	s.result, s.resultErr = "OK "+m.what, false

@@ -201,3 +201,23 @@ func TestRefusedLinkFormStaysOpenAtItsField(t *testing.T) {
 		t.Fatalf("links %+v", l)
 	}
 }
+
+// A refused create says what failed ("Create link ..."), never the words of
+// its success ("Created ..."), in the banner left when the form is closed.
+func TestRefusedCreateSaysWhatFailed(t *testing.T) {
+	r := newRig(t, 110, 44)
+	r.Press("a")
+	r.Type("Team tables")
+	r.Press("enter", "right", "enter") // name; type: group-join
+	for range 5 {                      // sign-in, idp, ticket type, recurring, domains
+		r.Press("enter")
+	}
+	r.Type("ana@example.org")
+	r.Press("enter", "space", "enter") // addresses; options: email at join
+	r.Contains("Not saved")
+	r.Press("esc")
+	r.Contains("Discard what you typed in")
+	r.Press("y")
+	r.Contains("ERROR Create link Team tables: ")
+	r.Lacks("Created Team tables")
+}
