@@ -325,3 +325,39 @@ func TestEShowsEveryRefusedPerson(t *testing.T) {
 		"Refused kofi.mensah@example.org:", "[stock_not_exist]")
 	r.Golden("refused_people_errors_80x24")
 }
+
+// refusedWhole answers every create-tickets call as a server that refuses
+// the whole request does: 400 with the documented code and message.
+func refusedWhole(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/tickets") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_ = json.NewEncoder(w).Encode(api.Error{Code: api.CodeInvalidSaleDates, Message: "The ticket sale dates are invalid."})
+	})
+}
+
+// A whole request the server refuses (a 4xx) registered nobody: each
+// person says so with the refusal's meaning, never that the outcome is
+// unknown.
+func TestWholeRefusalSaysNobodyWasRegistered(t *testing.T) {
+	srv := viewtest.NewServerWith(t, refusedWhole)
+	client := srv.Client(t, sim.DemoToken)
+	id := srv.Fixtures().UpcomingEventID
+	r := viewtest.Open(t, 120, 30, func(c *ui.Context) ui.Screen {
+		return New(c, views.Env{Client: client, Now: viewtest.Clock}, id, "Pottery for Beginners")
+	})
+	r.Press("a")
+	r.Contains("One a line")
+	r.Type("ines.lopez@example.org")
+	r.Press("ctrl+j")
+	r.Type("kofi.mensah@example.org")
+	r.Press("enter")
+	r.Contains("ERROR nobody was registered",
+		"NOT REGISTERED ines.lopez@example.org: the request was refused (error 26401): the ticket type is not on sale",
+		"NOT REGISTERED kofi.mensah@example.org: the request was refused (error 26401):")
+	r.Lacks("UNKNOWN")
+}
