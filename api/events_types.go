@@ -72,9 +72,10 @@ var (
 		"Food & Drink", "Fitness & Health", "Home & Lifestyle", "Community & Spirituality", "Other"}
 )
 
-// EventTypeLabels, AttendanceLabels and AccessLevelLabels name the enum
-// values in words for people.
+// EventTypeLabels, MeetingTypeLabels, AttendanceLabels and
+// AccessLevelLabels name the enum values in words for people.
 var (
+	MeetingTypeLabels = map[string]string{MeetingTypeMeeting: "Meeting", MeetingTypeWebinar: "Webinar"}
 	EventTypeLabels = map[string]string{EventTypeSimple: "Single", EventTypeConference: "Conference",
 		EventTypeRecurring: "Recurring"}
 	AttendanceLabels = map[string]string{AttendanceVirtual: "Virtual", AttendanceInPerson: "In person",

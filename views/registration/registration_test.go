@@ -50,7 +50,8 @@ func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) string) *rig {
 func TestRecurringFlowRegistersAttendees(t *testing.T) {
 	r := newRig(t, 100, 30, func(f sim.Fixtures) string { return f.RecurringEventID })
 	r.Contains("[x] 1 Hub", "[x] 2 Published", "3 Access link Registration [registration]", "Ticket type General admission",
-		"multiple_sessions", "[ ] 4 Sessions    0 of", "not yet: choose one or more sessions")
+		"Registers   one or more sessions per ticket", "[ ] 4 Sessions    0 of", "not yet: choose one or more sessions")
+	r.Lacks("multiple_sessions") // words, not the API's value
 	r.Press("a")
 	r.Contains("Cannot register yet: choose one or more sessions")
 	// e chooses the link and the ticket type: keep the link, take VIP.
