@@ -76,7 +76,7 @@ var (
 // AccessLevelLabels name the enum values in words for people.
 var (
 	MeetingTypeLabels = map[string]string{MeetingTypeMeeting: "Meeting", MeetingTypeWebinar: "Webinar"}
-	EventTypeLabels = map[string]string{EventTypeSimple: "Single", EventTypeConference: "Conference",
+	EventTypeLabels   = map[string]string{EventTypeSimple: "Single", EventTypeConference: "Conference",
 		EventTypeRecurring: "Recurring"}
 	AttendanceLabels = map[string]string{AttendanceVirtual: "Virtual", AttendanceInPerson: "In person",
 		AttendanceHybrid: "Hybrid"}

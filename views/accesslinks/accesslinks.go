@@ -475,7 +475,6 @@ func (s *Screen) View() string {
 	return s.Base.View(above, below)
 }
 
-
 func onOff(b bool) string {
 	if b {
 		return "yes"

@@ -229,7 +229,7 @@ func TestCreateAnEventThroughTheForm(t *testing.T) {
 	r.Press("enter", "enter", "enter") // description, type, hub
 	r.Contains("Meeting type", "Webinar", "Meeting")
 	r.Lacks("WEBINAR", "MEETING") // words, not the API's values
-	r.Press("enter") // meeting type
+	r.Press("enter")              // meeting type
 	r.Contains("Timezone")
 	r.Press("ctrl+u")
 	r.Type("Europe/Lisbon")
