@@ -3,8 +3,8 @@ package phone
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
