@@ -174,11 +174,18 @@ func (d *Desk) connLine() string {
 	pending := fmt.Sprintf("%d pending", d.counts.Pending+d.unsaved)
 	// The detail (what is wrong, what to press) comes before the roster,
 	// which is the first to go on a narrow terminal.
-	line := badge(t, r).Render(" "+word+" ") + " " + lipgloss.NewStyle().Bold(true).Render(pending)
+	head := badge(t, r).Render(" "+word+" ") + " " + lipgloss.NewStyle().Bold(true).Render(pending)
+	roster := t.Muted.Render(" · " + d.rosterText())
+	line := head
 	if detail != "" {
 		line += t.Muted.Render(" · ") + text(t, r).Render(detail)
 	}
-	line += t.Muted.Render(" · " + d.rosterText())
+	line += roster
+	// Too narrow for it all: the next try comes first, the reason after it
+	// is what is cut.
+	if retry := retryWords(d.conn(), d.deps.Now(), d.deps.Local); retry != "" && ansi.StringWidth(line) > d.Width() {
+		line = head + t.Muted.Render(" · ") + text(t, r).Render(retry+"; "+strings.Replace(detail, "; "+retry, "", 1)) + roster
+	}
 	return ui.Fit(ansi.Truncate(line, d.Width(), "…"), d.Width(), 1)
 }
 

@@ -351,6 +351,7 @@ func TestTheDoorIsReadableAt80Columns(t *testing.T) {
 	r.scan("not.listed@example.org")
 	r.settle("[!?] NOT REGISTERED", "F5: register them as a walk-in")
 	r.Contains("by roster, updated 10:00; saved, and the server will have the last word", "it answers")
+	r.Contains("OFFLINE  1 pending · next try 10:00:00 (ctrl+r: now)") // the next try survives 80 columns
 	r.Golden("desk_not_registered_offline_80x24")
 	for _, l := range strings.Split(r.View(), "\n") {
 		if strings.Contains(l, "│") && strings.Contains(l, "…") {
