@@ -18,6 +18,7 @@ require (
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/go-pdf/fpdf v0.9.0
 	github.com/go-text/typesetting v0.3.5
+	github.com/goccy/go-json v0.10.5
 	github.com/gofrs/flock v0.13.1
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/hashicorp/mdns v1.0.7

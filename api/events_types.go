@@ -72,16 +72,17 @@ var (
 		"Food & Drink", "Fitness & Health", "Home & Lifestyle", "Community & Spirituality", "Other"}
 )
 
-// EventTypeLabels, MeetingTypeLabels, AttendanceLabels and
-// AccessLevelLabels name the enum values in words for people.
+// EventTypeLabels, AttendanceLabels, AccessLevelLabels, StatusLabels and
+// MeetingTypeLabels name the enum values in words for people.
 var (
-	MeetingTypeLabels = map[string]string{MeetingTypeMeeting: "Meeting", MeetingTypeWebinar: "Webinar"}
-	EventTypeLabels   = map[string]string{EventTypeSimple: "Single", EventTypeConference: "Conference",
+	EventTypeLabels = map[string]string{EventTypeSimple: "Single", EventTypeConference: "Conference",
 		EventTypeRecurring: "Recurring"}
 	AttendanceLabels = map[string]string{AttendanceVirtual: "Virtual", AttendanceInPerson: "In person",
 		AttendanceHybrid: "Hybrid"}
 	AccessLevelLabels = map[string]string{AccessPublic: "Public", AccessPrivateUnrestricted: "Private, unrestricted",
 		AccessPrivateRestricted: "Private, restricted"}
+	StatusLabels      = map[string]string{StatusPublished: "Published", StatusDraft: "Draft"}
+	MeetingTypeLabels = map[string]string{MeetingTypeMeeting: "Meeting", MeetingTypeWebinar: "Webinar"}
 )
 
 // Event is an event as the provider returns it (spec 2.1).

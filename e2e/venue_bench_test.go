@@ -205,7 +205,7 @@ func (v *venueRig) scanFor(tb testing.TB, ds []*deskProc, pool *[]string, rate i
 						r.again++
 						failed = append(failed, fmt.Sprintf("repeat of %s at %s: %+v", p, ds[i].name, ans))
 					}
-				case ans.Verdict != "CHECKED IN":
+				case ans.Verdict != "RECORDED":
 					failed = append(failed, fmt.Sprintf("first scan of %s at %s: %+v", p, ds[i].name, ans))
 				default:
 					r.fresh = append(r.fresh, p)

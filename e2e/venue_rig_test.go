@@ -158,8 +158,11 @@ type deskProc struct {
 	state    string
 	upstream string
 	desks    int
+	replicas int
 	roster   int
-	changed  chan struct{} // closed and replaced when the venue line changes
+	verdicts map[string]string // email -> the service's verdict line
+	tail     []string          // the latest lines of its output, for a failure's log
+	changed  chan struct{}     // closed and replaced when the venue line changes
 	arrivals []arrivalNote
 	exited   chan struct{}
 }
@@ -212,8 +215,10 @@ func (v *venueRig) startDesk(name string, join ...string) *deskProc {
 	go func() { _ = cmd.Wait(); close(d.exited) }()
 	v.tb.Cleanup(func() {
 		d.stop()
-		if v.tb.Failed() && stderr.Len() > 0 {
-			v.tb.Logf("%s stderr:\n%s", name, stderr.String())
+		if v.tb.Failed() {
+			d.mu.Lock()
+			v.tb.Logf("%s stdout (the latest lines):\n%s\n%s stderr:\n%s", name, strings.Join(d.tail, "\n"), name, stderr.String())
+			d.mu.Unlock()
 		}
 	})
 	v.mu.Lock()
@@ -226,14 +231,29 @@ func (d *deskProc) read(out io.Reader) {
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
+		// Each kind of line is read as its own shape ("roster" is a count
+		// on a venue line and a word on a scan's).
 		var kind struct {
-			Kind     string `json:"kind"`
+			Kind string `json:"kind"`
+		}
+		var vl struct {
 			State    string `json:"state"`
 			Upstream string `json:"upstream"`
 			Desks    int    `json:"desks"`
+			Replicas int    `json:"replicas"`
 			Roster   int    `json:"roster"`
 		}
+		var verdict struct {
+			Email   string `json:"email"`
+			Verdict string `json:"verdict"`
+		}
 		line := sc.Bytes()
+		d.mu.Lock()
+		d.tail = append(d.tail, string(line))
+		if len(d.tail) > 30 {
+			d.tail = d.tail[1:]
+		}
+		d.mu.Unlock()
 		if json.Unmarshal(line, &kind) != nil {
 			continue
 		}
@@ -248,9 +268,18 @@ func (d *deskProc) read(out io.Reader) {
 			d.mu.Lock()
 			d.arrivals = append(d.arrivals, a)
 			d.mu.Unlock()
-		case "venue":
+		case "verdict":
+			_ = json.Unmarshal(line, &verdict)
 			d.mu.Lock()
-			d.state, d.upstream, d.desks, d.roster = kind.State, kind.Upstream, kind.Desks, kind.Roster
+			if d.verdicts == nil {
+				d.verdicts = map[string]string{}
+			}
+			d.verdicts[verdict.Email] = verdict.Verdict
+			d.mu.Unlock()
+		case "venue":
+			_ = json.Unmarshal(line, &vl)
+			d.mu.Lock()
+			d.state, d.upstream, d.desks, d.roster, d.replicas = vl.State, vl.Upstream, vl.Desks, vl.Roster, vl.Replicas
 			close(d.changed)
 			d.changed = make(chan struct{})
 			d.mu.Unlock()
@@ -266,13 +295,40 @@ func (d *deskProc) venue() (state, upstream string, desks int, changed <-chan st
 	return d.state, d.upstream, d.desks, d.changed
 }
 
+// verdictOf is the service's verdict the desk wrote for email, if any.
+func (d *deskProc) verdictOf(email string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.verdicts[email]
+}
+
+// waitReplicas waits until the desk says its venue keeps n copies.
+func (d *deskProc) waitReplicas(tb testing.TB, n int) {
+	tb.Helper()
+	d.waitLine(tb, fmt.Sprintf("%d copies", n), time.Minute, func() (bool, string) {
+		return d.replicas == n, fmt.Sprintf("%d copies", d.replicas)
+	})
+}
+
 // waitVenue waits until the desk's venue line satisfies ok.
 func (d *deskProc) waitVenue(tb testing.TB, what string, limit time.Duration, ok func(state, upstream string, desks int) bool) {
 	tb.Helper()
+	d.waitLine(tb, what, limit, func() (bool, string) {
+		return ok(d.state, d.upstream, d.desks), fmt.Sprintf("state %q, upstream %q, %d desks", d.state, d.upstream, d.desks)
+	})
+}
+
+// waitLine waits until cond (which reads the desk's venue line, under its
+// lock) holds; its text says what the line was, for a failure.
+func (d *deskProc) waitLine(tb testing.TB, what string, limit time.Duration, cond func() (bool, string)) {
+	tb.Helper()
 	deadline := time.After(limit)
 	for {
-		state, up, n, changed := d.venue()
-		if ok(state, up, n) {
+		d.mu.Lock()
+		ok, was := cond()
+		changed := d.changed
+		d.mu.Unlock()
+		if ok {
 			return
 		}
 		select {
@@ -280,7 +336,7 @@ func (d *deskProc) waitVenue(tb testing.TB, what string, limit time.Duration, ok
 		case <-d.exited:
 			tb.Fatalf("%s exited waiting for %s", d.name, what)
 		case <-deadline:
-			tb.Fatalf("%s: no %s after %v (state %q, upstream %q, %d desks)", d.name, what, limit, state, up, n)
+			tb.Fatalf("%s: no %s after %v (%s)", d.name, what, limit, was)
 		}
 	}
 }

@@ -1,9 +1,14 @@
 package e2e
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -69,7 +74,7 @@ func TestVenueAgreesOfflineSurvivesItsUpstreamAndSendsOnce(t *testing.T) {
 	people := v.sim.RegistrantEmails(v.event)[:40]
 	v.sim.SetFaults(0, 1, 0) // the service is out of reach
 	for i, p := range people[:30] {
-		if ans := desks[i%3].scan(t, p); ans.Verdict != "CHECKED IN" || ans.Desk != desks[i%3].name {
+		if ans := desks[i%3].scan(t, p); ans.Verdict != "RECORDED" || ans.Desk != desks[i%3].name {
 			t.Fatalf("first scan of %s: %+v", p, ans)
 		}
 	}
@@ -99,7 +104,7 @@ func TestVenueAgreesOfflineSurvivesItsUpstreamAndSendsOnce(t *testing.T) {
 	took := time.Since(killed)
 	t.Logf("%s killed; %s took over in %v", up, func() string { _, u, _, _ := rest[0].venue(); return u }(), took.Round(10*time.Millisecond))
 	for i, p := range people[30:] {
-		if ans := rest[i%2].scan(t, p); ans.Verdict != "CHECKED IN" {
+		if ans := rest[i%2].scan(t, p); ans.Verdict != "RECORDED" {
 			t.Fatalf("scan of %s after the kill: %+v", p, ans)
 		}
 	}
@@ -126,4 +131,152 @@ func (d *deskProc) knows(email string) bool {
 		}
 	}
 	return false
+}
+
+// TestHeadlessDeskSaysWhatItKnowsThenTheServicesVerdict: a desk without a
+// screen answers a scan at once with what it knows (RECORDED, unconfirmed;
+// NOT REGISTERED when its roster does not list the person), then writes
+// the service's verdict as a line of its own naming the scan's id; a
+// person the service refuses is never left as admitted. SIGTERM ends it
+// with status 3 (interrupted), as the exit codes say.
+func TestHeadlessDeskSaysWhatItKnowsThenTheServicesVerdict(t *testing.T) {
+	t.Parallel()
+	v := newVenueRig(t, sim.Options{NoRateLimit: true})
+	cmd := v.command(t.TempDir(), "desk", v.event, "--headless", "--desk", "Gate 1")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill() }()
+	type line struct {
+		Kind, Scan, Verdict, Email, Roster, Desk, Detail, ID string
+		Confirmed                                            bool
+	}
+	lines := make(chan line, 16)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			var l line
+			if json.Unmarshal(sc.Bytes(), &l) == nil {
+				lines <- l
+			}
+		}
+		close(lines)
+	}()
+	next := func(what string) line {
+		t.Helper()
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("the desk ended before %s: %s", what, stderr.String())
+			}
+			return l
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no %s: %s", what, stderr.String())
+		}
+		return line{}
+	}
+	guest, stranger := v.sim.RegistrantEmails(v.event)[3], "nobody.here@example.org"
+	for _, who := range []string{guest, stranger} {
+		if _, err := io.WriteString(in, who+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var scans, verdicts []line
+	for len(scans) < 2 || len(verdicts) < 2 {
+		l := next("the answers and verdicts of two scans")
+		switch l.Kind {
+		case "scan":
+			scans = append(scans, l)
+		case "verdict":
+			verdicts = append(verdicts, l)
+		}
+	}
+	if g := scans[0]; g.Verdict != "RECORDED" || g.Confirmed || g.Desk != "Gate 1" || g.ID == "" || (g.Roster != "listed" && g.Roster != "none") {
+		t.Fatalf("the guest's answer: %+v", g)
+	}
+	if s := scans[1]; s.Confirmed || s.ID == "" || !(s.Verdict == "NOT REGISTERED" && s.Roster == "not listed" || s.Verdict == "RECORDED" && s.Roster == "none") {
+		t.Fatalf("the stranger's answer: %+v", s)
+	}
+	byID := map[string]line{}
+	for _, l := range verdicts {
+		byID[l.ID] = l
+	}
+	if g := byID[scans[0].ID]; g.Verdict != "CHECKED IN" || !g.Confirmed || g.Email != guest || g.Scan != guest {
+		t.Fatalf("the guest's verdict: %+v (verdicts %+v)", g, verdicts)
+	}
+	if s := byID[scans[1].ID]; s.Verdict != "NOT REGISTERED" || s.Confirmed || s.Email != stranger || !strings.Contains(s.Detail, "not registered") {
+		t.Fatalf("the stranger's verdict: %+v (verdicts %+v)", s, verdicts)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("after SIGTERM: %v (want exit status 3)\n%s", err, stderr.String())
+	}
+}
+
+// TestTwoDeskVenue: two doors are a venue too. Two desk processes, with a
+// supervisor's board watching from the start (a watcher is no desk: it
+// holds no copy), form the venue and keep two copies of it; a person
+// admitted at one door is ALREADY CHECKED IN at the other, the service's
+// verdict follows at the first, and the check-in reaches the service once.
+func TestTwoDeskVenue(t *testing.T) {
+	needVenueE2E(t)
+	t.Parallel()
+	v := newVenueRig(t, sim.Options{NoRateLimit: true})
+	a := v.startDesk("Door A")
+	b := v.startDesk("Door B", a.addr)
+	board := v.command(t.TempDir(), "checkin", "stats", v.event, "--venue", v.file, "--join", a.addr, "--no-mdns",
+		"--listen", freeAddr(t), "-o", "json")
+	var boardOut strings.Builder
+	board.Stdout = &boardOut
+	if err := board.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []*deskProc{a, b} {
+		d.waitVenue(t, "a venue of two desks", time.Minute, func(state, up string, n int) bool {
+			return state == "meshed" && up != "" && n == 2
+		})
+	}
+	if err := board.Wait(); err != nil {
+		t.Fatalf("checkin stats --venue: %v\n%s", err, boardOut.String())
+	}
+	var st struct {
+		Venue struct {
+			State    string `json:"state"`
+			Replicas int    `json:"replicas"`
+			Desks    []struct {
+				Name string `json:"name"`
+			} `json:"desks"`
+		} `json:"venue"`
+	}
+	if err := json.Unmarshal([]byte(boardOut.String()), &st); err != nil || st.Venue.State != "meshed" || len(st.Venue.Desks) == 0 {
+		t.Fatalf("the board: %v\n%s", err, boardOut.String())
+	}
+	a.waitReplicas(t, 2)
+	who := v.sim.RegistrantEmails(v.event)[5]
+	if ans := a.scan(t, who); ans.Verdict != "RECORDED" || ans.Desk != "Door A" {
+		t.Fatalf("Door A: %+v", ans)
+	}
+	waitUntil(t, "Door B to know "+who, 10*time.Second, func() bool { return b.knows(who) })
+	if ans := b.scan(t, who); ans.Verdict != "ALREADY CHECKED IN" || ans.Desk != "Door A" {
+		t.Fatalf("Door B: %+v", ans)
+	}
+	waitUntil(t, "the check-in at the service", time.Minute, func() bool { return v.sentCount(who) > 0 })
+	waitUntil(t, "Door A's verdict line", time.Minute, func() bool { return a.verdictOf(who) == "CHECKED IN" })
+	if n := v.sentCount(who); n != 1 {
+		t.Fatalf("%s reached the service in %d requests", who, n)
+	}
 }

@@ -26,26 +26,34 @@ func Fit(s string, w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
 	var b strings.Builder
+	b.Grow(len(s) + h*(w+1)) // frames are drawn often: one allocation
+	rest, more := s, true
 	for i := 0; i < h; i++ {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		if i >= len(lines) {
-			b.WriteString(strings.Repeat(" ", w))
-			continue
+		l := ""
+		if more {
+			l, rest, more = strings.Cut(rest, "\n")
 		}
-		l := lines[i]
-		lw := ansi.StringWidth(l)
+		lw := Width(l)
 		if lw > w {
 			l, lw = ansi.Truncate(l, w, "…"), w // a cut line says so
 		}
 		b.WriteString(l)
-		b.WriteString(strings.Repeat(" ", w-lw))
+		writeSpaces(&b, w-lw)
 	}
 	return b.String()
+}
+
+const spaces = "                                                                "
+
+// writeSpaces writes n spaces without making a string of them.
+func writeSpaces(b *strings.Builder, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		b.WriteString(spaces[:k])
+		n -= k
+	}
 }

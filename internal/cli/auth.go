@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -39,12 +38,32 @@ func profileArg(name string) string {
 	return " --profile " + name
 }
 
-func newLoginCmd(f *Factory) *cobra.Command {
-	var (
-		noBrowser, insecure, ai, webhookSecret bool
-		timeout                                time.Duration
-	)
-	cmd := &cobra.Command{
+// loginOptions are login's: the profile, the store and the browser come
+// through the factory, the terminal it asks on from the command.
+type loginOptions struct {
+	deps
+	Profile  func() (config.Profile, error)
+	Store    func(auth.StoreOptions) *auth.Store
+	Browser  func(url string) error
+	Terminal func() *auth.Terminal
+	// The flags: --no-browser, --insecure-storage, --ai, --webhook-secret
+	// and --timeout.
+	NoBrowser, Insecure, AI, WebhookSecret bool
+	Timeout                                time.Duration
+}
+
+func newLoginCmd(f *Factory, runF runFunc[loginOptions]) *cobra.Command {
+	var cmd *cobra.Command
+	o := &loginOptions{deps: f.deps(), Store: f.AuthStore, Browser: f.Browser,
+		Profile: func() (config.Profile, error) { return f.loadProfile(cmd) },
+		Terminal: func() *auth.Terminal {
+			out := cmd.ErrOrStderr()
+			if in := cmd.InOrStdin(); in != nil && !authIsStdin(cmd) {
+				return &auth.Terminal{In: auth.NewLineReader(in), Out: out}
+			}
+			return auth.StdTerminal(out)
+		}}
+	cmd = &cobra.Command{
 		Use:   "login",
 		Short: "Log in with your browser (OAuth) and keep the session in the keyring",
 		Long: "Log in to the profile's provider with the OAuth authorization-code flow (PKCE).\n" +
@@ -54,80 +73,79 @@ func newLoginCmd(f *Factory) *cobra.Command {
 			"With --ai, store the API key and secret that sign transcription tokens instead;\n" +
 			"with --webhook-secret, the secret token of the webhook endpoint (`evdesk webhooks listen`).",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := f.loadProfile(cmd)
-			if err != nil {
-				return err
-			}
-			out := cmd.ErrOrStderr()
-			term := auth.StdTerminal(out)
-			if in := cmd.InOrStdin(); in != nil && !authIsStdin(cmd) {
-				term = &auth.Terminal{In: auth.NewLineReader(in), Out: out}
-			}
-			st := f.AuthStore(auth.StoreOptions{AllowFile: insecure})
-			if ai {
-				return loginAI(cmd.Context(), p, st, term, insecure, out)
-			}
-			if webhookSecret {
-				return loginWebhookSecret(cmd.Context(), p, st, term, insecure, out)
-			}
-			if err := p.ValidateLogin(); err != nil {
-				return err
-			}
-			secret, prompted := p.ClientSecret, false
-			if secret == "" {
-				secret, err = st.ClientSecretFor(p) // never one stored for another sign-in server
-				if err != nil && !errors.Is(err, auth.ErrNotFound) {
-					fmt.Fprintf(out, "Could not read the stored client secret (%v).\n", err)
-				}
-				if secret == "" {
-					if secret, err = term.ReadSecret(cmd.Context(), fmt.Sprintf("Client secret for client id %s (input hidden): ", p.ClientID)); err != nil {
-						return fmt.Errorf("client secret: %w", err)
-					}
-					prompted = true
-				}
-			}
-			if err := ensureStorage(cmd.Context(), st, term, p.Name, insecure, out); err != nil {
-				return err
-			}
-			if len(p.Scopes) == 0 { // every scope evdesk's features need (README, Scopes and plans)
-				p.Scopes = api.RequestedScopes(p.PathWord)
-			}
-			sess, err := auth.Login(cmd.Context(), auth.LoginOptions{Profile: p, ClientSecret: secret, SaveClientSecret: prompted,
-				Store: st, NoBrowser: noBrowser, OpenBrowser: f.Browser, Input: term.In, Out: out, Timeout: timeout})
-			if err != nil {
-				if errors.Is(err, auth.ErrInvalidClient) && !prompted && p.ClientSecret == "" {
-					return fmt.Errorf("%w: if the stored client secret is wrong, run `evdesk logout --forget-secrets%s` and log in again", err, profileArg(p.Name))
-				}
-				return err
-			}
-			who := sess.UserID
-			if who == "" {
-				who = "(user not reported by the provider)"
-			}
-			fmt.Fprintf(out, "\nLogged in to profile %q as %s.\n", p.Name, who)
-			if len(sess.Scopes) > 0 {
-				fmt.Fprintf(out, "Scopes: %s\n", strings.Join(sess.Scopes, " "))
-				for _, g := range api.LeftOut(sess.Scopes, p.PathWord) {
-					fmt.Fprintf(out, "Not granted, so unavailable: %s (needs %s)\n", g.Feature, strings.Join(g.Missing, ", "))
-				}
-			}
-			announceBackend(out, st, p.Name, sess.Backend)
-			if p.Token != "" {
-				fmt.Fprintf(out, "Note: %s is set in this environment and overrides this login.\n", config.EnvToken)
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return run(cmd, o, runF, loginRun) },
 	}
 	cmd.Annotations = map[string]string{interactive: "its own --timeout"}
 	fl := cmd.Flags()
-	fl.BoolVar(&noBrowser, "no-browser", false, "do not open a browser; print the URL and wait for the redirect or a pasted URL/code")
-	fl.BoolVar(&insecure, "insecure-storage", false, "if the OS keyring is unavailable, keep credentials in a plain 0600 file in the config dir")
-	fl.BoolVar(&ai, "ai", false, "store the API key and secret for the AI (transcription) services instead of logging in")
-	fl.BoolVar(&webhookSecret, "webhook-secret", false, "store the webhook endpoint's secret token instead of logging in")
+	fl.BoolVar(&o.NoBrowser, "no-browser", false, "do not open a browser; print the URL and wait for the redirect or a pasted URL/code")
+	fl.BoolVar(&o.Insecure, "insecure-storage", false, "if the OS keyring is unavailable, keep credentials in a plain 0600 file in the config dir")
+	fl.BoolVar(&o.AI, "ai", false, "store the API key and secret for the AI (transcription) services instead of logging in")
+	fl.BoolVar(&o.WebhookSecret, "webhook-secret", false, "store the webhook endpoint's secret token instead of logging in")
 	cmd.MarkFlagsMutuallyExclusive("ai", "webhook-secret")
-	fl.DurationVar(&timeout, "timeout", auth.DefaultLoginTimeout, "how long to wait for the browser")
+	fl.DurationVar(&o.Timeout, "timeout", auth.DefaultLoginTimeout, "how long to wait for the browser")
 	return cmd
+}
+
+func loginRun(ctx context.Context, o *loginOptions) error {
+	p, err := o.Profile()
+	if err != nil {
+		return err
+	}
+	term := o.Terminal()
+	out := term.Out
+	st := o.Store(auth.StoreOptions{AllowFile: o.Insecure})
+	if o.AI {
+		return loginAI(ctx, p, st, term, o.Insecure, out)
+	}
+	if o.WebhookSecret {
+		return loginWebhookSecret(ctx, p, st, term, o.Insecure, out)
+	}
+	if err := p.ValidateLogin(); err != nil {
+		return err
+	}
+	secret, prompted := p.ClientSecret, false
+	if secret == "" {
+		secret, err = st.ClientSecretFor(p) // never one stored for another sign-in server
+		if err != nil && !errors.Is(err, auth.ErrNotFound) {
+			fmt.Fprintf(out, "Could not read the stored client secret (%v).\n", err)
+		}
+		if secret == "" {
+			if secret, err = term.ReadSecret(ctx, fmt.Sprintf("Client secret for client id %s (input hidden): ", p.ClientID)); err != nil {
+				return fmt.Errorf("client secret: %w", err)
+			}
+			prompted = true
+		}
+	}
+	if err := ensureStorage(ctx, st, term, p.Name, o.Insecure, out); err != nil {
+		return err
+	}
+	if len(p.Scopes) == 0 { // every scope evdesk's features need (README, Scopes and plans)
+		p.Scopes = api.RequestedScopes(p.PathWord)
+	}
+	sess, err := auth.Login(ctx, auth.LoginOptions{Profile: p, ClientSecret: secret, SaveClientSecret: prompted,
+		Store: st, NoBrowser: o.NoBrowser, OpenBrowser: o.Browser, Input: term.In, Out: out, Timeout: o.Timeout})
+	if err != nil {
+		if errors.Is(err, auth.ErrInvalidClient) && !prompted && p.ClientSecret == "" {
+			return fmt.Errorf("%w: if the stored client secret is wrong, run `evdesk logout --forget-secrets%s` and log in again", err, profileArg(p.Name))
+		}
+		return err
+	}
+	who := sess.UserID
+	if who == "" {
+		who = "(user not reported by the provider)"
+	}
+	fmt.Fprintf(out, "\nLogged in to profile %q as %s.\n", p.Name, who)
+	if len(sess.Scopes) > 0 {
+		fmt.Fprintf(out, "Scopes: %s\n", strings.Join(sess.Scopes, " "))
+		for _, g := range api.LeftOut(sess.Scopes, p.PathWord) {
+			fmt.Fprintf(out, "Not granted, so unavailable: %s (needs %s)\n", g.Feature, strings.Join(g.Missing, ", "))
+		}
+	}
+	announceBackend(out, st, p.Name, sess.Backend)
+	if p.Token != "" {
+		fmt.Fprintf(out, "Note: %s is set in this environment and overrides this login.\n", config.EnvToken)
+	}
+	return nil
 }
 
 // authIsStdin reports whether the command reads the process's standard input
@@ -222,6 +240,7 @@ type authOptions struct {
 	deps
 	Profile func() (config.Profile, error)
 	Store   func(auth.StoreOptions) *auth.Store
+	Getenv  func(string) string
 	// All and Forget are logout's --all and --forget-secrets.
 	All, Forget bool
 }
@@ -229,7 +248,7 @@ type authOptions struct {
 // newAuthOptions binds the options to the factory and the command's
 // --profile.
 func newAuthOptions(f *Factory, cmd **cobra.Command) *authOptions {
-	return &authOptions{deps: f.deps(), Store: f.AuthStore,
+	return &authOptions{deps: f.deps(), Store: f.AuthStore, Getenv: f.Getenv,
 		Profile: func() (config.Profile, error) { return f.loadProfile(*cmd) }}
 }
 
@@ -280,7 +299,7 @@ func logoutRun(ctx context.Context, o *authOptions) error {
 			errs = append(errs, err)
 		}
 	}
-	if tok := strings.TrimSpace(os.Getenv(config.EnvToken)); tok != "" {
+	if tok := strings.TrimSpace(o.Getenv(config.EnvToken)); tok != "" {
 		fmt.Fprintf(out, "Note: %s is still set in this environment; unset it to stop using that token.\n", config.EnvToken)
 	}
 	return errors.Join(errs...)
@@ -419,10 +438,20 @@ func authStatus(out io.Writer, p config.Profile, st *auth.Store, now time.Time) 
 		}
 		row("storage", storage)
 	}
-	if info.AI != "" {
+	switch { // the environment's pair wins over the stored one, as transcription reads them
+	case p.AIKey != "" && p.AISecret != "":
+		row("transcription", "from "+config.EnvAIKey+" and "+config.EnvAISecret+" (not shown)")
+	case info.AI != "":
 		row("transcription", fmt.Sprintf("API key %s stored in %s", info.AIKeyHint, st.Describe(p.Name, info.AI)))
-	} else {
+	default:
 		row("transcription", "no credentials (`evdesk login --ai`)")
+	}
+	if (p.AIKey == "") != (p.AISecret == "") {
+		set, unset := config.EnvAIKey, config.EnvAISecret
+		if p.AIKey == "" {
+			set, unset = unset, set
+		}
+		row("warning", set+" is set without "+unset+": transcription needs both, so it is not used")
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("profile %q: %s", p.Name, strings.Join(problems, "; "))

@@ -143,7 +143,7 @@ func checkinRun(ctx context.Context, o *checkinOptions) error {
 	var in *scanqueue.EmailList
 	if o.File != "" {
 		var err error
-		if in, err = readImport(o.IO.In, o.File); err != nil {
+		if in, err = readImport(ctx, o.IO.In, o.File); err != nil {
 			return err
 		}
 	}
@@ -271,11 +271,14 @@ func checkinListRun(ctx context.Context, o *checkinOptions) error {
 }
 
 // readImport reads the list of emails in FILE (or standard input for "-").
-func readImport(stdin io.Reader, name string) (*scanqueue.EmailList, error) {
+// Standard input is read apart from the command, so ctrl+c or SIGTERM ends
+// a wait on a pipe that never closes (a read cannot be interrupted; the
+// process leaves it behind as it exits).
+func readImport(ctx context.Context, stdin io.Reader, name string) (*scanqueue.EmailList, error) {
 	var data []byte
 	var err error
 	if name == "-" {
-		data, err = io.ReadAll(stdin)
+		data, err = readAllUntil(ctx, stdin)
 	} else {
 		data, err = os.ReadFile(name)
 	}
@@ -283,6 +286,25 @@ func readImport(stdin io.Reader, name string) (*scanqueue.EmailList, error) {
 		return nil, fmt.Errorf("read the list of emails: %w", err)
 	}
 	return scanqueue.ParseEmailList(data), nil
+}
+
+// readAllUntil reads r to its end, or gives up when ctx ends.
+func readAllUntil(ctx context.Context, r io.Reader) ([]byte, error) {
+	type answer struct {
+		data []byte
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		data, err := io.ReadAll(r)
+		done <- answer{data, err}
+	}()
+	select {
+	case a := <-done:
+		return a.data, a.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // progressLine draws a one-line progress bar on a terminal; elsewhere it

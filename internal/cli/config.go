@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +15,24 @@ import (
 	"github.com/evdesk/evdesk/internal/words"
 )
 
-func newConfigCmd() *cobra.Command {
+// configOptions are the config commands': the file, the environment a
+// profile is resolved in, and what each command was asked.
+type configOptions struct {
+	deps
+	Path      string // the config file
+	LookupEnv func(string) (string, bool)
+	Name      string // the profile: show's ("" for the one in use), set-profile's, use's
+	// Set applies set-profile's flags, only those given, to the profile's
+	// entry; MakeDefault is its --default.
+	Set         func(*config.ProfileEntry)
+	MakeDefault bool
+}
+
+func newConfigOptions(f *Factory) *configOptions {
+	return &configOptions{deps: f.deps(), LookupEnv: os.LookupEnv}
+}
+
+func newConfigCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Show and edit profiles in the config file",
@@ -23,43 +41,53 @@ func newConfigCmd() *cobra.Command {
 			"EVDESK_REDIRECT_URI, EVDESK_SCOPES). Secrets are never written to the file.",
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newConfigPathCmd(), newConfigShowCmd(), newConfigSetProfileCmd(), newConfigUseCmd())
+	cmd.AddCommand(newConfigPathCmd(f, nil), newConfigShowCmd(f, nil), newConfigSetProfileCmd(f, nil), newConfigUseCmd(f, nil))
 	return cmd
 }
 
-func newConfigPathCmd() *cobra.Command {
+func newConfigPathCmd(f *Factory, runF runFunc[configOptions]) *cobra.Command {
+	o := newConfigOptions(f)
 	return &cobra.Command{
 		Use:   "path",
 		Short: "Print the config file's path",
 		Args:  cobra.NoArgs,
-		Run: func(cmd *cobra.Command, _ []string) {
-			fmt.Fprintln(cmd.OutOrStdout(), config.Path())
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Path = config.Path()
+			return run(cmd, o, runF, func(_ context.Context, o *configOptions) error {
+				_, err := fmt.Fprintln(o.IO.Out, o.Path)
+				return err
+			})
 		},
 	}
 }
 
-func newConfigShowCmd() *cobra.Command {
+func newConfigShowCmd(f *Factory, runF runFunc[configOptions]) *cobra.Command {
+	o := newConfigOptions(f)
 	return &cobra.Command{
 		Use:   "show [NAME]",
 		Short: "Show the active profile (or NAME) with where each value comes from; never shows secrets",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := config.ReadFile(config.Path())
-			if err != nil {
-				return err
-			}
-			name := profileFlag(cmd)
+			o.Path, o.Name = config.Path(), profileFlag(cmd)
 			if len(args) == 1 {
-				name = args[0]
+				o.Name = args[0]
 			}
-			p, err := f.Resolve(name, os.LookupEnv)
-			if err != nil {
-				return err
-			}
-			showProfile(cmd.OutOrStdout(), f, p)
-			return nil
+			return run(cmd, o, runF, configShowRun)
 		},
 	}
+}
+
+func configShowRun(_ context.Context, o *configOptions) error {
+	f, err := config.ReadFile(o.Path)
+	if err != nil {
+		return err
+	}
+	p, err := f.Resolve(o.Name, o.LookupEnv)
+	if err != nil {
+		return err
+	}
+	showProfile(o.IO.Out, f, p)
+	return nil
 }
 
 // showProfile prints a resolved profile without secrets.
@@ -113,12 +141,12 @@ func redactURLUserinfo(s string) string {
 	return u.Redacted()
 }
 
-func newConfigSetProfileCmd() *cobra.Command {
+func newConfigSetProfileCmd(f *Factory, runF runFunc[configOptions]) *cobra.Command {
+	o := newConfigOptions(f)
 	var (
-		e          config.ProfileEntry
-		scopes     string
-		makeActive bool
-		mouse      bool
+		e      config.ProfileEntry
+		scopes string
+		mouse  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "set-profile NAME",
@@ -127,80 +155,44 @@ func newConfigSetProfileCmd() *cobra.Command {
 			"      --auth-url https://auth.example.com --client-id abc123",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			path := config.Path()
-			f, err := config.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			cur, exists := f.Profiles[name]
-			if !exists {
-				cur = config.ProfileEntry{RedirectURI: config.DefaultRedirectURI}
-			}
+			o.Path, o.Name = config.Path(), args[0]
 			fl := cmd.Flags()
-			set := func(flag string, dst *string, v string) {
-				if fl.Changed(flag) {
-					*dst = strings.TrimSpace(v)
+			o.Set = func(cur *config.ProfileEntry) {
+				set := func(flag string, dst *string, v string) {
+					if fl.Changed(flag) {
+						*dst = strings.TrimSpace(v)
+					}
+				}
+				set("base-url", &cur.BaseURL, e.BaseURL)
+				set("auth-url", &cur.AuthURL, strings.TrimRight(e.AuthURL, "/"))
+				set("path-word", &cur.PathWord, e.PathWord)
+				set("client-id", &cur.ClientID, e.ClientID)
+				set("redirect-uri", &cur.RedirectURI, e.RedirectURI)
+				set("token-env", &cur.TokenEnv, e.TokenEnv)
+				if fl.Changed("scopes") {
+					cur.Scopes = config.SplitScopes(scopes)
+				}
+				if fl.Changed("rate-limit") {
+					cur.RateLimit = e.RateLimit
+				}
+				if fl.Changed("max-response-mb") {
+					cur.MaxResponseMB = e.MaxResponseMB
+				}
+				if fl.Changed("max-listing-mb") {
+					cur.MaxListingMB = e.MaxListingMB
+				}
+				if fl.Changed("max-listing-items") {
+					cur.MaxListingItems = e.MaxListingItems
+				}
+				if fl.Changed("mouse") {
+					cur.Mouse = nil // the default: the console takes the mouse
+					if !mouse {
+						off := false
+						cur.Mouse = &off
+					}
 				}
 			}
-			set("base-url", &cur.BaseURL, e.BaseURL)
-			set("auth-url", &cur.AuthURL, strings.TrimRight(e.AuthURL, "/"))
-			set("path-word", &cur.PathWord, e.PathWord)
-			set("client-id", &cur.ClientID, e.ClientID)
-			set("redirect-uri", &cur.RedirectURI, e.RedirectURI)
-			set("token-env", &cur.TokenEnv, e.TokenEnv)
-			if fl.Changed("scopes") {
-				cur.Scopes = config.SplitScopes(scopes)
-			}
-			if fl.Changed("rate-limit") {
-				cur.RateLimit = e.RateLimit
-			}
-			if fl.Changed("max-response-mb") {
-				cur.MaxResponseMB = e.MaxResponseMB
-			}
-			if fl.Changed("max-listing-mb") {
-				cur.MaxListingMB = e.MaxListingMB
-			}
-			if fl.Changed("max-listing-items") {
-				cur.MaxListingItems = e.MaxListingItems
-			}
-			if fl.Changed("mouse") {
-				cur.Mouse = nil // the default: the console takes the mouse
-				if !mouse {
-					cur.Mouse = &mouse
-				}
-			}
-			if err := f.SetProfile(name, cur); err != nil {
-				var fe *config.FileError
-				if errors.As(err, &fe) {
-					return fmt.Errorf("profile %q not saved: %s: %s", name, fe.Key, fe.Msg)
-				}
-				return err
-			}
-			if makeActive {
-				if err := f.Use(name); err != nil {
-					return err
-				}
-			}
-			if err := f.Save(); err != nil {
-				return err
-			}
-			verb := "updated"
-			if !exists {
-				verb = "created"
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Profile %q %s in %s.\n", name, verb, path)
-			// Say which profile plain commands use, since adding one never
-			// switches to it.
-			inUse := f.InUse("", os.LookupEnv)
-			switch {
-			case inUse == name:
-				fmt.Fprintf(cmd.OutOrStdout(), "Commands without --profile use %q.\n", name)
-			default:
-				fmt.Fprintf(cmd.OutOrStdout(), "Commands without --profile still use %q; `evdesk config use %s` switches, --profile %s picks it once.\n",
-					inUse, name, name)
-			}
-			return nil
+			return run(cmd, o, runF, configSetProfileRun)
 		},
 	}
 	fl := cmd.Flags()
@@ -216,31 +208,79 @@ func newConfigSetProfileCmd() *cobra.Command {
 	fl.IntVar(&e.MaxListingMB, "max-listing-mb", 0, "most one listing reads across its pages, in MiB (0: the default)")
 	fl.IntVar(&e.MaxListingItems, "max-listing-items", 0, "most items one listing holds (0: the default)")
 	fl.BoolVar(&mouse, "mouse", true, "let the console take the mouse (--mouse=false leaves it to the terminal)")
-	fl.BoolVar(&makeActive, "default", false, "make this the default profile")
+	fl.BoolVar(&o.MakeDefault, "default", false, "make this the default profile")
 	return cmd
 }
 
-func newConfigUseCmd() *cobra.Command {
+func configSetProfileRun(_ context.Context, o *configOptions) error {
+	name, out := o.Name, o.IO.Out
+	f, err := config.ReadFile(o.Path)
+	if err != nil {
+		return err
+	}
+	cur, exists := f.Profiles[name]
+	if !exists {
+		cur = config.ProfileEntry{RedirectURI: config.DefaultRedirectURI}
+	}
+	o.Set(&cur)
+	if err := f.SetProfile(name, cur); err != nil {
+		var fe *config.FileError
+		if errors.As(err, &fe) {
+			return fmt.Errorf("profile %q not saved: %s: %s", name, fe.Key, fe.Msg)
+		}
+		return err
+	}
+	if o.MakeDefault {
+		if err := f.Use(name); err != nil {
+			return err
+		}
+	}
+	if err := f.Save(); err != nil {
+		return err
+	}
+	verb := "updated"
+	if !exists {
+		verb = "created"
+	}
+	fmt.Fprintf(out, "Profile %q %s in %s.\n", name, verb, o.Path)
+	// Say which profile plain commands use, since adding one never
+	// switches to it.
+	if inUse := f.InUse("", o.LookupEnv); inUse == name {
+		fmt.Fprintf(out, "Commands without --profile use %q.\n", name)
+	} else {
+		fmt.Fprintf(out, "Commands without --profile still use %q; `evdesk config use %s` switches, --profile %s picks it once.\n",
+			inUse, name, name)
+	}
+	return nil
+}
+
+func newConfigUseCmd(f *Factory, runF runFunc[configOptions]) *cobra.Command {
+	o := newConfigOptions(f)
 	return &cobra.Command{
 		Use:   "use NAME",
 		Short: "Make NAME the default profile (`default` is the implicit one: the environment's)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := config.ReadFile(config.Path())
-			if err != nil {
-				return err
-			}
-			if err := f.Use(args[0]); err != nil {
-				return err
-			}
-			if err := f.Save(); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Default profile is now %q.\n", args[0])
-			if env := strings.TrimSpace(os.Getenv(config.EnvProfile)); env != "" && env != args[0] {
-				fmt.Fprintf(cmd.OutOrStdout(), "%s=%s still wins in this shell.\n", config.EnvProfile, env)
-			}
-			return nil
+			o.Path, o.Name = config.Path(), args[0]
+			return run(cmd, o, runF, configUseRun)
 		},
 	}
+}
+
+func configUseRun(_ context.Context, o *configOptions) error {
+	f, err := config.ReadFile(o.Path)
+	if err != nil {
+		return err
+	}
+	if err := f.Use(o.Name); err != nil {
+		return err
+	}
+	if err := f.Save(); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.IO.Out, "Default profile is now %q.\n", o.Name)
+	if env, _ := o.LookupEnv(config.EnvProfile); strings.TrimSpace(env) != "" && strings.TrimSpace(env) != o.Name {
+		fmt.Fprintf(o.IO.Out, "%s=%s still wins in this shell.\n", config.EnvProfile, strings.TrimSpace(env))
+	}
+	return nil
 }

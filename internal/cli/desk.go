@@ -67,21 +67,34 @@ const maxDeskName = 40
 func checkDeskName(name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
-		return errors.New("--desk is blank: name the desk, such as \"Door A\" (default: this computer's name)")
+		return flagErrorf("--desk is blank: name the desk, such as \"Door A\" (default: this computer's name)")
 	case len([]rune(name)) > maxDeskName:
-		return fmt.Errorf("--desk is %d characters long: keep it to %d, such as \"Door A\"", len([]rune(name)), maxDeskName)
+		return flagErrorf("--desk is %d characters long: keep it to %d, such as \"Door A\"", len([]rune(name)), maxDeskName)
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return errors.New("--desk holds a control character: use letters, digits, spaces and punctuation")
+		return flagErrorf("--desk holds a control character: use letters, digits, spaces and punctuation")
 	}
 	return nil
 }
 
-func newDeskCmd(f *Factory) *cobra.Command {
-	var (
-		sessionID, desk        string
-		board, kiosk, headless bool
-		vf                     venueFlags
-	)
+// deskOptions are the desk's: its flags, the console's session (opened
+// when the run asks) and the console it runs in.
+type deskOptions struct {
+	deps
+	EventID, SessionID string
+	Desk               string // --desk, when given ("": this computer's name)
+	Board, Kiosk       bool
+	Headless           bool
+	Venue              venueFlags
+	// OpenConsole opens the console's session; RunConsole runs the console
+	// on it with the desk's screen.
+	OpenConsole func(context.Context) (*session, error)
+	RunConsole  func(context.Context, *session, ...ui.Option) error
+}
+
+func newDeskCmd(f *Factory, runF runFunc[deskOptions]) *cobra.Command {
+	o := &deskOptions{deps: f.deps(), RunConsole: f.runConsole,
+		OpenConsole: func(ctx context.Context) (*session, error) { return f.OpenSession(ctx, f.flags, forConsole) }}
+	var desk string
 	cmd := &cobra.Command{
 		Use: "desk EVENT_ID",
 		Example: "  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --desk \"Door A\"\n" +
@@ -117,88 +130,97 @@ func newDeskCmd(f *Factory) *cobra.Command {
 			if err := checkDeskName(desk); cmd.Flags().Changed("desk") && err != nil {
 				return err
 			}
-			if board && kiosk {
-				return errors.New("--board and --kiosk do not go together: --kiosk locks a desk that scans; the board scans nothing")
-			}
-			if headless && (board || kiosk) {
-				return errors.New("--headless goes alone: it reads scans on standard input and has no screen for --board or --kiosk")
-			}
-			if err := vf.check(cmd); err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			s, err := f.OpenSession(ctx, f.flags, forConsole)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if s.readOnly != "" && !board {
-				return fmt.Errorf("a desk records check-ins, and this session is read-only (%s): open the arrivals board with --board", s.readOnly)
-			}
-			if kiosk && s.kioskPIN == "" {
-				return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (6 to 12 digits)",
-					config.EnvKioskPIN, s.profile, config.Path())
-			}
-			eventID := args[0]
-			eventName, sessionName, err := resolveTarget(ctx, s, eventID, sessionID)
-			if err != nil {
-				return err
-			}
-			deps, err := checkinEnv(s)
-			if err != nil {
-				return err
-			}
 			if cmd.Flags().Changed("desk") {
-				deps.Desk = strings.TrimSpace(desk)
+				o.Desk = strings.TrimSpace(desk)
 			}
-			if headless {
-				return openHeadless(ctx, cmd, s, deps, &vf, eventID, sessionID)
+			if o.Board && o.Kiosk {
+				return flagErrorf("--board and --kiosk do not go together: --kiosk locks a desk that scans; the board scans nothing")
 			}
-			logf := func(format string, args ...any) { s.log.Info(fmt.Sprintf(format, args...)) }
-			if board {
-				deps.WatchVenue, err = vf.watcher(deps.JournalDir, s.place.server, logf)
-			} else {
-				deps.Venue, err = vf.opener(deps.JournalDir, s.place.server, logf, nil)
+			if o.Headless && (o.Board || o.Kiosk) {
+				return flagErrorf("--headless goes alone: it reads scans on standard input and has no screen for --board or --kiosk")
 			}
-			if err != nil {
+			if err := o.Venue.check(cmd); err != nil {
 				return err
 			}
-			if kiosk {
-				deps.KioskPIN, deps.KioskSearch = s.kioskPIN, s.kioskSearch
-				deps.Extras.WalkIns = s.desk.WalkInsAllowed(true)
-			}
-			open := func(c *ui.Context) ui.Screen {
-				return checkin.NewDesk(c, deps, eventID, eventName, sessionID, sessionName)
-			}
-			if board {
-				open = func(c *ui.Context) ui.Screen { return checkin.NewBoard(c, deps, eventID, eventName, sessionID) }
-			}
-			return f.runConsole(ctx, s, ui.WithSection("Check-in"), ui.WithInitialScreen(open))
+			o.EventID = args[0]
+			return run(cmd, o, runF, deskRun)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&sessionID, "session", "", "check in to this session of the event (default: the whole event)")
+	fl.StringVar(&o.SessionID, "session", "", "check in to this session of the event (default: the whole event)")
 	fl.StringVar(&desk, "desk", "", "this desk's name, sent with its check-ins and shown to the other desks (default: this computer's name)")
-	fl.BoolVar(&board, "board", false, "show the arrivals board only (a supervisor's screen; records nothing)")
-	fl.BoolVar(&headless, "headless", false, "no screen: read scans on standard input, one a line, and write each answer as a JSON line")
-	vf.add(cmd)
-	fl.BoolVar(&kiosk, "kiosk", false, "keep the desk on screen: leaving takes ctrl+k and the PIN ("+config.EnvKioskPIN+" or the profile's kiosk_pin)")
+	fl.BoolVar(&o.Board, "board", false, "show the arrivals board only (a supervisor's screen; records nothing)")
+	fl.BoolVar(&o.Headless, "headless", false, "no screen: read scans on standard input, one a line, and write each answer as a JSON line")
+	o.Venue.add(cmd)
+	fl.BoolVar(&o.Kiosk, "kiosk", false, "keep the desk on screen: leaving takes ctrl+k and the PIN ("+config.EnvKioskPIN+" or the profile's kiosk_pin)")
 	return cmd
+}
+
+func deskRun(ctx context.Context, o *deskOptions) error {
+	board, kiosk, sessionID, vf := o.Board, o.Kiosk, o.SessionID, &o.Venue
+	s, err := o.OpenConsole(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if s.readOnly != "" && !board {
+		return fmt.Errorf("a desk records check-ins, and this session is read-only (%s): open the arrivals board with --board", s.readOnly)
+	}
+	if kiosk && s.kioskPIN == "" {
+		return fmt.Errorf("--kiosk needs a PIN to unlock the desk: set %s, or kiosk_pin in profile %q of %s (6 to 12 digits)",
+			config.EnvKioskPIN, s.profile, config.Path())
+	}
+	eventID := o.EventID
+	eventName, sessionName, err := resolveTarget(ctx, s, eventID, sessionID)
+	if err != nil {
+		return err
+	}
+	deps, err := checkinEnv(s)
+	if err != nil {
+		return err
+	}
+	if o.Desk != "" {
+		deps.Desk = o.Desk
+	}
+	if o.Headless {
+		return openHeadless(ctx, o.IO, s, deps, vf, eventID, sessionID)
+	}
+	logf := func(format string, args ...any) { s.log.Info(fmt.Sprintf(format, args...)) }
+	if board {
+		deps.WatchVenue, err = vf.watcher(deps.JournalDir, s.place.server, logf)
+	} else {
+		deps.Venue, err = vf.opener(deps.JournalDir, s.place.server, logf, nil)
+	}
+	if err != nil {
+		return err
+	}
+	if kiosk {
+		deps.KioskPIN, deps.KioskSearch = s.kioskPIN, s.kioskSearch
+		deps.Extras.WalkIns = s.desk.WalkInsAllowed(true)
+	}
+	open := func(c *ui.Context) ui.Screen {
+		return checkin.NewDesk(c, deps, eventID, eventName, sessionID, sessionName)
+	}
+	if board {
+		open = func(c *ui.Context) ui.Screen { return checkin.NewBoard(c, deps, eventID, eventName, sessionID) }
+	}
+	return o.RunConsole(ctx, s, ui.WithSection("Check-in"), ui.WithInitialScreen(open))
 }
 
 // openHeadless opens the desk without a screen and answers scans from
 // standard input until it ends (or a signal): `evdesk desk --headless`.
-func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps views.Env, vf *venueFlags, eventID, sessionID string) error {
+func openHeadless(ctx context.Context, ios *IOStreams, s *session, deps views.Env, vf *venueFlags, eventID, sessionID string) error {
+	vs := newVerdicts()
 	o := venue.Options{Dir: deps.JournalDir, EventID: eventID, SessionID: sessionID, Name: deps.Desk,
-		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn}
-	out := newLineWriter(cmd.OutOrStdout())
+		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn, OnAck: vs.onAck}
+	out := newLineWriter(ios.Out)
 	var tap func(email, desk string, at time.Time)
 	if vf.arrivals {
 		tap = func(email, desk string, at time.Time) {
 			_ = out.write(arrivalLine{Kind: "arrival", Email: email, Desk: sanitize.Line(desk), At: at, Known: time.Now()})
 		}
 	}
-	errOut := cmd.ErrOrStderr()
+	errOut := ios.ErrOut
 	placeNotes(s, errOut, eventID, sessionID)
 	logf := func(format string, args ...any) {
 		s.log.Info(fmt.Sprintf(format, args...))
@@ -223,5 +245,5 @@ func openHeadless(ctx context.Context, cmd *cobra.Command, s *session, deps view
 		return err
 	}
 	defer d.Close()
-	return runHeadless(ctx, d, cmd.InOrStdin(), out)
+	return runHeadless(ctx, d, ios.In, out, vs)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,6 +29,7 @@ type eventFields struct {
 	// The schedule of a recurring event.
 	repeat, monthWeek, monthWeekday, until string
 	every, occurrences                     int
+	duration                               int // minutes each session lasts
 	on                                     []string
 	monthDays                              []int
 
@@ -84,6 +86,7 @@ func (e *eventFields) addFlags(cmd *cobra.Command, create bool) {
 	fl.StringVar(&e.monthWeekday, "month-weekday", "", "monthly: the weekday of --month-week, such as tue")
 	fl.IntVar(&e.occurrences, "occurrences", 0, "the series ends after N occurrences")
 	fl.StringVar(&e.until, "until", "", "the series ends on this date and time")
+	fl.IntVar(&e.duration, "duration", 0, "a recurring event's session length: the `MINUTES` each session lasts (recurrence.duration; alone, update changes it on the event's schedule)")
 	for flag, values := range map[string][]string{
 		"type": {"single", "conference", "recurring"}, "meeting-type": {"meeting", "webinar"},
 		"access": {"private-unrestricted", "private-restricted"}, "attendance": {"virtual", "in-person", "hybrid"},
@@ -204,6 +207,9 @@ func (e *eventFields) create() (*api.EventCreate, error) {
 	} else if r != nil {
 		req.Recurrence = r
 	}
+	if req.Recurrence, err = e.withDuration(req.Recurrence, true); err != nil {
+		return nil, err
+	}
 	if req.EventType == api.EventTypeRecurring && req.Recurrence == nil {
 		return nil, flagErrorf("--repeat is required for a recurring event: daily, weekly or monthly")
 	}
@@ -216,6 +222,16 @@ func (e *eventFields) create() (*api.EventCreate, error) {
 // needsEvent reports whether the update reads times that need the event's
 // own timezone (none given by --timezone or the file).
 func (e *eventFields) needsEvent() bool {
+	var schedule struct {
+		Recurrence *api.Recurrence `json:"recurrence"`
+	}
+	_ = json.Unmarshal(e.fileJSON, &schedule)
+	switch {
+	case e.durationAlone() && schedule.Recurrence == nil:
+		return true // the session length goes on the event's own schedule
+	case e.anySchedule() && !e.given("duration"):
+		return true // a new schedule keeps the event's session length
+	}
 	timed := false
 	for _, f := range []string{"start", "end", "lobby-start", "lobby-end", "until"} {
 		timed = timed || e.given(f)
@@ -291,9 +307,24 @@ func (e *eventFields) update(current *api.Event) (*api.EventUpdate, error) {
 	if r, err := e.recurrence(loc); err != nil {
 		return nil, err
 	} else if r != nil {
+		if current != nil && current.Recurrence != nil && !e.given("duration") {
+			r.Duration = current.Recurrence.Duration // as the console's form keeps it
+		}
 		u.Recurrence = r
 	}
-	if b, _ := json.Marshal(u); string(b) == "{}" {
+	base := u.Recurrence
+	if base == nil && current != nil {
+		if current.Recurrence == nil && e.given("duration") { // the event says no, not the command line (exit 1)
+			return nil, fmt.Errorf("--duration: event %s does not repeat, and a session length belongs to a recurring event's schedule (give --type recurring and --repeat to make it one)", current.EventID)
+		}
+		base = current.Recurrence
+	}
+	if r, err := e.withDuration(base, current != nil || u.Recurrence != nil); err != nil {
+		return nil, err
+	} else if e.given("duration") && r != nil {
+		u.Recurrence = r
+	}
+	if b, _ := json.Marshal(u); string(b) == "{}" && !e.given("duration") {
 		return nil, flagErrorf("nothing to change: give a flag for each field to change, or --from-file")
 	}
 	return u, u.Validate()
@@ -379,6 +410,38 @@ func (e *eventFields) lists(categories, tags, blocked *[]string) error {
 	return nil
 }
 
+// durationAlone reports whether --duration is the only schedule flag given.
+func (e *eventFields) durationAlone() bool { return e.given("duration") && !e.anySchedule() }
+
+// anySchedule reports whether a flag writes the schedule whole.
+func (e *eventFields) anySchedule() bool { return slices.ContainsFunc(scheduleFlags, e.given) }
+
+// scheduleFlags are the flags that write a recurring event's schedule whole;
+// --duration is apart: alone, it changes the session length of the
+// schedule there is.
+var scheduleFlags = []string{"repeat", "every", "on", "month-day", "month-week", "month-weekday", "occurrences", "until"}
+
+// withDuration is schedule with --duration's session length, when given.
+// known says whether schedule is all there is (false: before the event is
+// read, only the value is checked).
+func (e *eventFields) withDuration(schedule *api.Recurrence, known bool) (*api.Recurrence, error) {
+	if !e.given("duration") {
+		return schedule, nil
+	}
+	if e.duration < 1 {
+		return nil, flagErrorf("--duration %d: give the minutes each session lasts, 1 or more", e.duration)
+	}
+	if schedule == nil {
+		if !known {
+			return nil, nil
+		}
+		return nil, flagErrorf("--duration is the session length of a recurring event: give it with --type recurring and --repeat")
+	}
+	r := *schedule
+	r.Duration = e.duration
+	return &r, nil
+}
+
 // calendar is the schedule from --start and --end, or nil without them.
 func (e *eventFields) calendar(loc *time.Location) ([]api.CalendarEntry, error) {
 	if !e.given("start") && !e.given("end") {
@@ -436,11 +499,7 @@ func fullWeekday(i int) string { return strings.ToLower(time.Weekday(i - 1).Stri
 // recurrence is the schedule from the recurrence flags, or nil when none
 // was given.
 func (e *eventFields) recurrence(loc *time.Location) (*api.Recurrence, error) {
-	any := false
-	for _, f := range []string{"repeat", "every", "on", "month-day", "month-week", "month-weekday", "occurrences", "until"} {
-		any = any || e.given(f)
-	}
-	if !any {
+	if !e.anySchedule() {
 		return nil, nil
 	}
 	r := &api.Recurrence{RepeatInterval: e.every}

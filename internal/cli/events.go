@@ -137,13 +137,20 @@ func showEvent(ctx context.Context, s *session, o *eventOptions) error {
 	warnUnreadable(o.IO.ErrOut, *e)
 	return o.Export.Write(o.IO.Out, e, func(bool) rows {
 		r := rows{header: []string{"FIELD", "VALUE"}}
+		// Words, as `events list` and the console say them; -o json
+		// keeps the API's values.
 		for _, kv := range [][2]string{
-			{"ID", e.EventID}, {"Name", e.Name}, {"Type", e.EventType}, {"Status", e.Status},
-			{"Attendance", e.AttendanceType}, {"Access", e.AccessLevel}, {"Timezone", e.Timezone},
+			{"ID", e.EventID}, {"Name", e.Name}, {"Type", words.Label(api.EventTypeLabels, e.EventType)},
+			{"Status", words.Label(api.StatusLabels, e.Status)}, {"Meeting type", words.Label(api.MeetingTypeLabels, e.MeetingType)},
+			{"Attendance", words.Label(api.AttendanceLabels, e.AttendanceType)},
+			{"Access", words.Label(api.AccessLevelLabels, e.AccessLevel)}, {"Timezone", e.Timezone},
 			{"Start (UTC)", utc(e.StartTime)}, {"End (UTC)", utc(e.EndTime)}, {"Hub", e.HubID},
 			{"Host", e.HostID}, {"URL", e.EventURL}, {"Contact", strings.TrimSpace(e.ContactName + " " + e.ContactEmail)},
 		} {
 			r.cells = append(r.cells, []string{kv[0], kv[1]})
+		}
+		if e.Recurrence != nil && e.Recurrence.Duration > 0 {
+			r.cells = append(r.cells, []string{"Session length", words.Count(e.Recurrence.Duration, "minute")})
 		}
 		for _, kv := range append(e.Venue.Fields(), [2]string{"Location", api.DeprecatedLocation(e.PhysicalLocation)}) {
 			if kv[1] != "" {

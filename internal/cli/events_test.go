@@ -286,3 +286,71 @@ func TestLinksUpdateDefaultAndTicketTypeByName(t *testing.T) {
 		t.Fatalf("one default: %q", out)
 	}
 }
+
+// TestEventsSessionLength: --duration sets a recurring event's session
+// length (recurrence.duration) as the console's form does; alone on update
+// it changes only that, a new schedule keeps it, and an event that does
+// not repeat refuses it. `events get` says it, with the API's values in
+// words (the table) and as they are (JSON).
+func TestEventsSessionLength(t *testing.T) {
+	simServer(t)
+	code, id, stderr := run1(t, "events", "create", "--name", "Standup", "--description", "Daily", "--hub", sim.HubID,
+		"--type", "recurring", "--repeat", "weekly", "--on", "mon,thu", "--occurrences", "8", "--duration", "45",
+		"--start", "2027-03-15 09:00", "--end", "2027-03-15 09:45", "--jq", ".event_id")
+	id = strings.TrimSpace(id)
+	if code != 0 || id == "" {
+		t.Fatalf("create: exit %d %q %s", code, id, stderr)
+	}
+	duration := func() int {
+		t.Helper()
+		code, out, stderr := run1(t, "events", "get", id, "--jq", ".recurrence.duration")
+		if code != 0 {
+			t.Fatalf("get: %d %s", code, stderr)
+		}
+		var n int
+		_ = json.Unmarshal([]byte(out), &n)
+		return n
+	}
+	if d := duration(); d != 45 {
+		t.Fatalf("created with a session length of %d, want 45", d)
+	}
+	code, out, _ := run1(t, "events", "get", id)
+	for _, want := range []string{"Type            Recurring", "Status          Draft", "Meeting type", "Attendance      Virtual",
+		"Access          Private, unrestricted", "Session length  45 minutes"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Fatalf("table lacks %q:\n%s", want, out)
+		}
+	}
+	for _, raw := range []string{"RECURRING", "DRAFT", "PRIVATE_UNRESTRICTED", "virtual"} {
+		if strings.Contains(out, raw) {
+			t.Fatalf("table shows the API's %s:\n%s", raw, out)
+		}
+	}
+	if code, _, stderr := run1(t, "events", "update", id, "--duration", "60"); code != 0 {
+		t.Fatalf("update --duration: %d %s", code, stderr)
+	}
+	if d := duration(); d != 60 {
+		t.Fatalf("session length %d after update, want 60", d)
+	}
+	if code, out, stderr := run1(t, "events", "update", id, "--repeat", "daily", "--occurrences", "3", "--jq", ".recurrence"); code != 0 ||
+		!strings.Contains(out, `"duration":60`) || !strings.Contains(out, `"end_times":3`) {
+		t.Fatalf("new schedule: %d %s %s", code, out, stderr)
+	}
+	for _, args := range [][]string{
+		{"events", "update", id, "--duration", "0"},
+		{"events", "create", "--name", "n", "--description", "d", "--hub", "h", "--start", "2027-03-15 09:00", "--end", "2027-03-15 10:00", "--duration", "30"},
+	} {
+		if code, _, stderr := run1(t, args...); code != exitUsage || !strings.Contains(stderr, "--duration") {
+			t.Fatalf("%v: exit %d %s", args, code, stderr)
+		}
+	}
+	code, single, _ := run1(t, "events", "create", "--name", "Once", "--description", "d", "--hub", sim.HubID,
+		"--start", "2027-03-15 09:00", "--end", "2027-03-15 10:00", "--jq", ".event_id")
+	if code != 0 {
+		t.Fatal("create a single event")
+	}
+	if code, _, stderr := run1(t, "events", "update", strings.TrimSpace(single), "--duration", "30"); code != exitFailed ||
+		!strings.Contains(stderr, "does not repeat, and a session length belongs to a recurring event's schedule") {
+		t.Fatalf("--duration on a single event: exit %d %s", code, stderr)
+	}
+}

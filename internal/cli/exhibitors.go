@@ -22,7 +22,7 @@ func newExhibitorsCmd(f *Factory) *cobra.Command {
 			"error 1006. A sponsor needs its tier id; a tier applies only to sponsors. The API names\n" +
 			"tiers by id only: name-tier gives a tier a name that tables show in its place.",
 	}
-	cmd.AddCommand(newExhibitorsListCmd(f, nil), writing(newExhibitorsCreateCmd(f, nil)), newExhibitorsNameTierCmd())
+	cmd.AddCommand(newExhibitorsListCmd(f, nil), writing(newExhibitorsCreateCmd(f, nil)), newExhibitorsNameTierCmd(f, nil))
 	return cmd
 }
 
@@ -127,8 +127,17 @@ func newExhibitorsCreateCmd(f *Factory, runF runFunc[exhibitorsOptions]) *cobra.
 	return cmd
 }
 
-func newExhibitorsNameTierCmd() *cobra.Command {
-	var clear bool
+// nameTierOptions are name-tier's: the tier, its name ("" with Clear) and
+// the file the names are kept in.
+type nameTierOptions struct {
+	deps
+	TierID, Name string
+	Clear        bool
+	Path         string // tiers.toml
+}
+
+func newExhibitorsNameTierCmd(f *Factory, runF runFunc[nameTierOptions]) *cobra.Command {
+	o := &nameTierOptions{deps: f.deps()}
 	cmd := &cobra.Command{
 		Use:   "name-tier TIER_ID NAME",
 		Short: "Give a sponsor tier a name that tables show in place of its id (kept on this computer)",
@@ -139,35 +148,39 @@ func newExhibitorsNameTierCmd() *cobra.Command {
 		Example: "  evdesk exhibitors name-tier VlktEmPVBS8maDiNi3XaqD Platinum\n" +
 			"  evdesk exhibitors name-tier VlktEmPVBS8maDiNi3XaqD --clear",
 		Args: func(cmd *cobra.Command, args []string) error {
-			if clear && len(args) == 2 {
+			if o.Clear && len(args) == 2 {
 				return flagErrorf("--clear forgets the name: give only TIER_ID")
 			}
-			if clear {
+			if o.Clear {
 				return cobra.ExactArgs(1)(cmd, args)
 			}
 			return cobra.ExactArgs(2)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, name := args[0], ""
-			if !clear {
-				if name = strings.TrimSpace(args[1]); name == "" {
+			o.TierID = args[0]
+			if !o.Clear {
+				if o.Name = strings.TrimSpace(args[1]); o.Name == "" {
 					return flagErrorf("tier name is empty: give a name such as Gold, or use --clear to show the id again")
 				}
 			}
-			path := tiernames.Path()
-			if _, err := tiernames.Set(path, id, name); err != nil {
-				return err
-			}
-			if clear {
-				_, err := fmt.Fprintf(cmd.OutOrStdout(), "tier %s shows its id again (%s)\n", id, path)
-				return err
-			}
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "tier %s is named %s (%s)\n", id, name, path)
-			return err
+			o.Path = tiernames.Path()
+			return run(cmd, o, runF, nameTierRun)
 		},
 	}
-	cmd.Flags().BoolVar(&clear, "clear", false, "forget the tier's name, so its id shows again")
+	cmd.Flags().BoolVar(&o.Clear, "clear", false, "forget the tier's name, so its id shows again")
 	return cmd
+}
+
+func nameTierRun(_ context.Context, o *nameTierOptions) error {
+	if _, err := tiernames.Set(o.Path, o.TierID, o.Name); err != nil {
+		return err
+	}
+	if o.Clear {
+		_, err := fmt.Fprintf(o.IO.Out, "tier %s shows its id again (%s)\n", o.TierID, o.Path)
+		return err
+	}
+	_, err := fmt.Fprintf(o.IO.Out, "tier %s is named %s (%s)\n", o.TierID, o.Name, o.Path)
+	return err
 }
 
 // exhibitorsError adds what to do to the spec's exhibitor codes.

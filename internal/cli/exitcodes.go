@@ -31,10 +31,13 @@ var exitCodes = []struct {
 	meaning string
 }{
 	{exitOK, "success"},
-	{exitFailed, "the command failed (the message on standard error says why); for `phone check`,\n" +
+	{exitFailed, "the command failed (the message on standard error says why), including a name the\n" +
+		"account does not have: an event, a --ticket-type, --session or link the event does not have\n" +
+		"(the command line was well formed; the account said no); for `phone check`,\n" +
 		"`phone compare` and `phone settings --diff`: the policy drifted"},
-	{exitUsage, "a usage error (an unknown command or flag, a missing argument, a flag value\n" +
-		"evdesk does not accept, a request that breaks the API's rules before it is sent);\n" +
+	{exitUsage, "a usage error (an unknown command or flag, a missing argument, a flag value of a\n" +
+		"form evdesk does not accept, flags that do not go together, a request that breaks the\n" +
+		"API's rules before it is sent);\n" +
 		"for the drift commands: they could not tell (a broken baseline, an unreachable server)"},
 	{exitInterrupted, "interrupted (ctrl+c or SIGTERM) before the command finished"},
 	{exitSignIn, "sign-in needed: not logged in, the login lapsed, or the server refused the token\n" +

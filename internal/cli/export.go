@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"text/template"
+	"text/template/parse"
 	"time"
 	"unicode"
 
@@ -400,9 +401,15 @@ var templateFuncs = template.FuncMap{
 // runTemplate prints data through a Go template, as gh's --template does.
 // A template fails whole: nothing is printed from a half-run one.
 func runTemplate(w io.Writer, text string, data any) error {
-	t, err := template.New("--template").Funcs(templateFuncs).Option("missingkey=zero").Parse(text)
+	t, err := template.New("--template").Funcs(templateFuncs).Funcs(template.FuncMap{blankFunc: blankMissing}).
+		Option("missingkey=zero").Parse(text)
 	if err != nil {
 		return flagErrorf("--template: %v", err)
+	}
+	for _, tt := range t.Templates() {
+		if tt.Tree != nil {
+			printBlanks(tt.Root)
+		}
 	}
 	in, err := plainJSON(data)
 	if err != nil {
@@ -414,6 +421,46 @@ func runTemplate(w io.Writer, text string, data any) error {
 	}
 	_, err = w.Write(buf.Bytes()) // the output stream's sanitiser cleans it
 	return err
+}
+
+// blankFunc is the name printBlanks pipes every printed value through.
+const blankFunc = "evdeskBlankMissing"
+
+// blankMissing prints a key the answer lacks (JSON leaves empty fields
+// out) or a null as nothing, where text/template would print "<no value>".
+func blankMissing(v any) any {
+	if v == nil {
+		return ""
+	}
+	return v
+}
+
+// printBlanks ends each pipeline the template prints with blankMissing,
+// in every branch and loop of the tree.
+func printBlanks(n parse.Node) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Nodes {
+			printBlanks(c)
+		}
+	case *parse.ActionNode:
+		if len(n.Pipe.Decl) == 0 { // {{$x := ...}} prints nothing
+			n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand,
+				Args: []parse.Node{parse.NewIdentifier(blankFunc).SetTree(nil).SetPos(n.Pos)}})
+		}
+	case *parse.IfNode:
+		printBlanks(n.List)
+		printBlanks(n.ElseList)
+	case *parse.RangeNode:
+		printBlanks(n.List)
+		printBlanks(n.ElseList)
+	case *parse.WithNode:
+		printBlanks(n.List)
+		printBlanks(n.ElseList)
+	}
 }
 
 // rowsOf is rows from a header and cells.

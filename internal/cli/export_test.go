@@ -64,6 +64,10 @@ func TestExportFormatsWithoutASimulator(t *testing.T) {
 		{"template with helpers", []string{"-t", `{{range .}}{{.event_id}} {{timefmt "2006-01-02" .start_time}} {{upper .listing}}{{"\n"}}{{end}}`},
 			"e1 2027-03-14 UPCOMING\ne2 2027-03-14 UPCOMING\n"},
 		{"template join and pluck", []string{"-t", `{{join "," (pluck "event_id" .)}}`}, "e1,e2"},
+		// JSON leaves an empty field out: a template prints it as nothing,
+		// in loops and branches too, never "<no value>".
+		{"template: a missing key is blank", []string{"-t", `{{range .}}{{.event_id}}={{.tagline}}{{if .name}}/{{.nope}}{{end}};{{end}}`},
+			"e1=/;e2=/;"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			names := []string{"Launch", long}

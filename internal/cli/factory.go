@@ -221,7 +221,7 @@ func (f *Factory) openSession(ctx context.Context, flags rootFlags, console bool
 	}
 	s.insecure = profile.InsecureHTTPWarning()
 	s.feedClient = changelogClient(tlsConf)
-	ts, err := auth.TokenSourceFor(ctx, profile)
+	ts, err := auth.TokenSourceFor(ctx, profile, auth.WithStore(f.AuthStore(auth.StoreOptions{})))
 	if err != nil {
 		if _, set := os.LookupEnv(config.EnvToken); flags.other && set && errors.Is(err, auth.ErrLoginRequired) {
 			err = fmt.Errorf("%w (%s is the token of the profile in use: it is never sent to another profile's server)", err, config.EnvToken)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,25 +16,44 @@ import (
 	"github.com/evdesk/evdesk/internal/sanitize"
 )
 
-// answer is one line a headless desk writes for a scan.
+// answer is one line a headless desk writes for a scan ("scan", at once)
+// or for the service's word on a scan it answered RECORDED or NOT
+// REGISTERED ("verdict", when that word comes).
 type answer struct {
-	Kind string `json:"kind"` // "scan"
-	// Scan is what was read (safe for a terminal, shortened).
-	Scan string `json:"scan"`
-	// Verdict is the desk's word: CHECKED IN, ALREADY CHECKED IN, NOT
-	// REGISTERED, REJECTED, NOT RECOGNISED, UNKNOWN TICKET, NOT RECORDED.
+	Kind string `json:"kind"` // "scan" or "verdict"
+	// Scan is what was read (safe for a terminal, shortened); a verdict
+	// line of a scan from before this run has none.
+	Scan string `json:"scan,omitempty"`
+	// Verdict is the desk's word. At once: RECORDED (saved here, and in
+	// the venue; the service has not confirmed it yet), NOT REGISTERED
+	// (the roster does not list them; saved, the service decides),
+	// ALREADY CHECKED IN, REJECTED, NOT RECOGNISED, UNKNOWN TICKET, NOT
+	// RECORDED. The service's word: CHECKED IN, ALREADY CHECKED IN (the
+	// venue had admitted them elsewhere), NOT REGISTERED or REJECTED.
 	Verdict string `json:"verdict"`
 	Email   string `json:"email,omitempty"`
 	Person  string `json:"person,omitempty"`
+	// Roster is what the desk's roster says of the person when it
+	// answers a scan at once: listed, not listed, or none (no roster at
+	// hand yet).
+	Roster string `json:"roster,omitempty"`
 	// Desk and At are the desk that admitted the person first, and when.
 	Desk string    `json:"desk,omitempty"`
 	At   time.Time `json:"at,omitzero"`
-	// Confirmed: the service holds the check-in (false while it is on its
-	// way).
+	// Confirmed: the service holds the check-in.
 	Confirmed bool   `json:"confirmed"`
 	Detail    string `json:"detail,omitempty"`
-	ID        string `json:"id,omitempty"`
+	// ID is the scan's id in the desk's journal: a verdict line names
+	// the scan line it follows by it.
+	ID string `json:"id,omitempty"`
 }
+
+// Words of a roster in an answer.
+const (
+	rosterListed    = "listed"
+	rosterNotListed = "not listed"
+	rosterNone      = "none"
+)
 
 // venueLine is the line a headless desk writes when its venue changes.
 type venueLine struct {
@@ -53,13 +73,24 @@ type venueLine struct {
 const maxScanLine = 64 << 10
 
 // runHeadless is `evdesk desk --headless`: scans come one a line on in,
-// answers go as JSON lines to out, until in ends or ctx is cancelled.
-func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, w *lineWriter) error {
+// answers go as JSON lines to out, until in ends (nil) or ctx is cancelled
+// (ctx's error: the command was interrupted). The service's word on each
+// scan answered RECORDED or NOT REGISTERED follows as a verdict line when
+// it comes (vs is the desk's, fed by its OnAck).
+func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, w *lineWriter, vs *verdicts) error {
 	done := make(chan struct{})
 	if v := d.Venue(); v != nil {
 		go watchVenue(d, v, w, done)
 	}
 	defer close(done)
+	// Scans left waiting by an earlier run get their verdict lines too;
+	// any that settled before this look are in vs already.
+	for _, sc := range d.Journal().Scans() {
+		if sc.Outcome == scanqueue.Pending {
+			vs.await(sc.ID, "")
+		}
+	}
+	vs.startAll()
 	lines := make(chan string)
 	readErr := make(chan error, 1)
 	go func() {
@@ -80,20 +111,136 @@ func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, w *lineWriter
 		}
 	}()
 	for {
+		if err := vs.flush(d, w); err != nil {
+			return err
+		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return ctx.Err()
 		case err := <-readErr:
 			if errors.Is(err, io.EOF) {
-				return nil
+				return vs.flush(d, w)
 			}
 			return err
+		case <-vs.more:
 		case line := <-lines:
-			if err := w.write(scanLine(d, line)); err != nil {
+			a := scanLine(d, line)
+			if err := w.write(a); err != nil {
 				return err
+			}
+			if a.ID != "" && !a.Confirmed && (a.Verdict == verdictRecorded || a.Verdict == verdictNotRegistered) {
+				vs.await(a.ID, a.Scan)
 			}
 		}
 	}
+}
+
+// The desk's words for a scan the service has not answered yet.
+const (
+	verdictRecorded      = "RECORDED"
+	verdictNotRegistered = "NOT REGISTERED"
+)
+
+// verdicts gathers the scans the service answered (the desk's OnAck,
+// which must never wait on the headless loop: it runs inside a scan, too)
+// for the loop to write as verdict lines after their scan lines.
+type verdicts struct {
+	more chan struct{}
+
+	mu       sync.Mutex
+	settled  []scanqueue.Scan
+	awaiting map[string]string // scan id -> what was read
+	all      bool              // before the first look: every answer is an earlier run's
+}
+
+func newVerdicts() *verdicts {
+	return &verdicts{more: make(chan struct{}, 1), awaiting: map[string]string{}, all: true}
+}
+
+// onAck is the desk's OnAck.
+func (vs *verdicts) onAck(scans []scanqueue.Scan) {
+	vs.mu.Lock()
+	vs.settled = append(vs.settled, scans...)
+	vs.mu.Unlock()
+	select {
+	case vs.more <- struct{}{}:
+	default:
+	}
+}
+
+// await marks a scan whose verdict line is wanted.
+func (vs *verdicts) await(id, scan string) {
+	vs.mu.Lock()
+	vs.awaiting[id] = scan
+	vs.mu.Unlock()
+}
+
+// startAll ends the time when every answer was an earlier run's: from now
+// on only the scans awaited get a line (not one answered at once as
+// ALREADY CHECKED IN, which the venue settles inside the scan).
+func (vs *verdicts) startAll() {
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	for _, sc := range vs.settled {
+		if _, ok := vs.awaiting[sc.ID]; !ok {
+			vs.awaiting[sc.ID] = ""
+		}
+	}
+	vs.all = false
+}
+
+// flush writes the verdict lines of the scans answered so far.
+func (vs *verdicts) flush(d *venue.Desk, w *lineWriter) error {
+	vs.mu.Lock()
+	var out []answer
+	keep := vs.settled[:0]
+	for _, sc := range vs.settled {
+		scan, ok := vs.awaiting[sc.ID]
+		switch {
+		case ok:
+			delete(vs.awaiting, sc.ID)
+			out = append(out, verdictLine(d, sc, scan))
+		case vs.all:
+			keep = append(keep, sc)
+		}
+	}
+	vs.settled = keep
+	vs.mu.Unlock()
+	for _, a := range out {
+		if err := w.write(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verdictLine words the service's answer to a scan.
+func verdictLine(d *venue.Desk, sc scanqueue.Scan, scan string) answer {
+	a := answer{Kind: "verdict", Scan: scan, Email: sc.Email, ID: sc.ID, Detail: sanitize.Line(sc.Message)}
+	if ro := d.Roster(); ro != nil {
+		if p, ok := ro.ByEmail(sc.Email); ok {
+			a.Person = sanitize.Line(p.Name)
+		}
+	}
+	switch sc.Outcome {
+	case scanqueue.CheckedIn:
+		a.Verdict, a.Desk, a.At, a.Confirmed = "CHECKED IN", d.Name(), sc.At, true
+		a.Detail = "the service confirmed the check-in"
+	case scanqueue.Already:
+		a.Verdict = "ALREADY CHECKED IN"
+		if ar, ok := d.Arrivals().Lookup(sc.Email); ok {
+			a.Desk, a.At = sanitize.Line(ar.Desk), ar.At
+		}
+	default:
+		a.Verdict = "REJECTED"
+		if strings.Contains(strings.ToLower(sc.Message), "not registered") {
+			a.Verdict = verdictNotRegistered
+		}
+		if a.Detail == "" {
+			a.Detail = "refused by the service"
+		}
+	}
+	return a
 }
 
 // readScanLine reads one line, keeping at most maxScanLine bytes of it.
@@ -152,10 +299,20 @@ func scanLine(d *venue.Desk, raw string) answer {
 	a.ID, a.Detail = sc.ID, sanitize.Line(sc.Message)
 	switch sc.Outcome {
 	case scanqueue.Pending:
-		a.Verdict, a.Desk, a.At = "CHECKED IN", d.Name(), sc.At
-		if sc.Expect == scanqueue.ExpectUnknown {
-			a.Verdict, a.Desk, a.At = "NOT REGISTERED", "", time.Time{}
-			a.Detail = "not on the roster; saved, and the service has the last word"
+		a.Verdict, a.Desk, a.At = verdictRecorded, d.Name(), sc.At
+		a.Detail = "saved here; the service has not confirmed it yet (its verdict follows)"
+		if d.Venue() != nil && !d.Venue().Alone() {
+			a.Detail = "saved here and at the venue's desks; the service has not confirmed it yet (its verdict follows)"
+		}
+		switch sc.Expect {
+		case scanqueue.ExpectRegistered:
+			a.Roster = rosterListed
+		case scanqueue.ExpectUnknown:
+			a.Verdict, a.Desk, a.At, a.Roster = verdictNotRegistered, "", time.Time{}, rosterNotListed
+			a.Detail = "not on the roster; saved, and the service has the last word (its verdict follows)"
+		default:
+			a.Roster = rosterNone
+			a.Detail = "no roster at hand yet: " + a.Detail
 		}
 	case scanqueue.CheckedIn:
 		a.Verdict, a.Desk, a.At, a.Confirmed = "CHECKED IN", d.Name(), sc.At, true

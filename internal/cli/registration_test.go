@@ -51,6 +51,16 @@ func TestLinksAndRegisterCommands(t *testing.T) {
 		!strings.Contains(err.Error(), "publish it") {
 		t.Fatalf("draft: %v", err)
 	}
+	// A ticket type the event does not have is a failure (1), as a
+	// not-found is: the command line is well formed, the account says no
+	// (evdesk help exit-codes). Its types are named.
+	if code, _, stderr := run1(t, demo("register", ev, "--ticket-type", "Nope", "--email", "a@example.org", "--session", f.RecurringSessionID)...); code != exitFailed ||
+		!strings.Contains(stderr, `--ticket-type "Nope": no such ticket type; event `+ev+" has ") || !strings.Contains(stderr, "VIP") {
+		t.Fatalf("unknown ticket type: exit %d %s", code, stderr)
+	}
+	if help, _, _ := execute(t, "help", "exit-codes"); !strings.Contains(help, "a --ticket-type, --session or link the event does not have") {
+		t.Fatalf("exit-codes does not say where a name the account lacks goes:\n%s", help)
+	}
 }
 
 // TestRegisterAnswersRequiredQuestions: an event whose form requires

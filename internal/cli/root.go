@@ -6,6 +6,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -194,16 +195,16 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	pf.DurationVar(&f.flags.timeout, "timeout", DefaultTimeout,
 		"give up on a command that has not finished after this long (0: no limit; the console has none)")
 	// One line a command: what each engineer adds merges as its own line.
-	root.AddCommand(newSimCmd())
+	root.AddCommand(newSimCmd(f, nil))
 	root.AddCommand(newEventsCmd(f))
-	root.AddCommand(newVersionCmd(f))
-	root.AddCommand(newLoginCmd(f))
+	root.AddCommand(newVersionCmd(f, nil))
+	root.AddCommand(newLoginCmd(f, nil))
 	root.AddCommand(newLogoutCmd(f))
 	root.AddCommand(newAuthCmd(f))
-	root.AddCommand(newConfigCmd())
+	root.AddCommand(newConfigCmd(f))
 	root.AddCommand(newCoeditorsCmd(f))
 	root.AddCommand(newEmailsCmd(f))
-	root.AddCommand(newDeskCmd(f))
+	root.AddCommand(newDeskCmd(f, nil))
 	root.AddCommand(writing(newCheckinCmd(f, nil)))
 	root.AddCommand(newVenueCmd(f))
 	root.AddCommand(newPhoneCmd(f))
@@ -219,8 +220,32 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.AddCommand(newChangelogCmd(f, nil))
 	root.AddCommand(helpTopics()...)
 	f.completeWithData(root)
+	// cobra adds help and completion as it runs: added now, they are
+	// walked as the other commands are (an unknown word is a usage error).
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			refuseUnknownHelpTopics(c)
+		}
+	}
 	explainMistakes(root)
 	return root
+}
+
+// refuseUnknownHelpTopics makes `evdesk help WORD` a usage error (2) when
+// WORD names no command or topic: cobra prints the root's help and exits 0.
+func refuseUnknownHelpTopics(help *cobra.Command) {
+	show := help.Run
+	help.Run = nil
+	help.RunE = func(c *cobra.Command, args []string) error {
+		cmd, rest, err := c.Root().Find(args)
+		if cmd == nil || err != nil || len(rest) > 0 {
+			return &usageError{msg: fmt.Sprintf("help: no command or help topic %q: `%s --help` lists them", strings.Join(args, " "), c.Root().Name())}
+		}
+		show(c, args)
+		return nil
+	}
 }
 
 // explainMistakes makes a command line with the wrong arguments or an
@@ -229,6 +254,9 @@ func NewRootCmd(f *Factory) *cobra.Command {
 func explainMistakes(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
+		if c.HasSubCommands() && !c.Runnable() {
+			groupRefusesUnknownCommands(c)
+		}
 		if check := c.Args; check != nil {
 			c.Args = func(cmd *cobra.Command, args []string) error {
 				if err := check(cmd, args); err != nil {
@@ -243,6 +271,29 @@ func explainMistakes(root *cobra.Command) {
 	}
 	walk(root)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return withUsage(cmd, err, "") })
+}
+
+// groupRefusesUnknownCommands makes a group of commands (events, phone,
+// auth) refuse a word that is none of its commands, as a usage error (2):
+// cobra would print the group's help and exit 0, and a script's typo
+// would pass for success. Alone, the group prints its help.
+func groupRefusesUnknownCommands(group *cobra.Command) {
+	group.Use += " COMMAND"
+	group.DisableFlagsInUseLine = true
+	if group.SuggestionsMinimumDistance <= 0 {
+		group.SuggestionsMinimumDistance = 2 // cobra sets it on the root only
+	}
+	group.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+		if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+			msg += "; did you mean " + orList(near) + "?"
+		}
+		return errors.New(msg)
+	}
+	group.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 }
 
 // missingArgs names the arguments the usage line asks for that args lacks
@@ -271,14 +322,24 @@ func withUsage(cmd *cobra.Command, err error, missing string) error {
 		what = "missing " + missing
 	}
 	// "evdesk:" already leads the line: the command is named without it.
-	msg := fmt.Sprintf("%s: %s\n\nUsage:\n  %s", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), what, cmd.UseLine())
+	use := cmd.UseLine()
+	msg := fmt.Sprintf("%s: %s\n\nUsage:\n  %s", strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" "), what, use)
 	if !cmd.HasParent() {
-		msg = fmt.Sprintf("%s\n\nUsage:\n  %s", what, cmd.UseLine())
+		msg = fmt.Sprintf("%s\n\nUsage:\n  %s", what, use)
 	}
 	if cmd.Example != "" {
 		msg += "\n\nExample:\n" + cmd.Example
 	}
 	if cmd.HasAvailableSubCommands() {
+		var names []string
+		for _, sub := range cmd.Commands() {
+			if sub.IsAvailableCommand() {
+				names = append(names, sub.Name())
+			}
+		}
+		if cmd.HasParent() {
+			msg += "\n\nCommands: " + strings.Join(names, ", ")
+		}
 		msg += "\n\nRun `" + cmd.CommandPath() + " --help` for its commands."
 	}
 	return &usageError{msg: msg, err: err}

@@ -109,7 +109,7 @@ func TestVersionReportsModuleAndRevision(t *testing.T) {
 			"evdesk v1.4.0\ngo: go1.26.8 darwin/amd64\n"},
 		{"go run", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
 			Settings: []debug.BuildSetting{{Key: "GOOS", Value: "linux"}, {Key: "GOARCH", Value: "amd64"}}},
-			"evdesk dev\ngo: go1.26.8 linux/amd64\n"},
+			"evdesk dev\nrevision: " + noRevision + "\ngo: go1.26.8 linux/amd64\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ios, _, out, errOut := TestStreams()
@@ -120,6 +120,12 @@ func TestVersionReportsModuleAndRevision(t *testing.T) {
 			}
 			if f.version() != strings.TrimPrefix(strings.SplitN(c.want, "\n", 2)[0], "evdesk ") {
 				t.Errorf("user agent version %q", f.version())
+			}
+			// --version: the commit when known, else that none was recorded.
+			line, revision := f.versionLine(), strings.Contains(c.want, "revision: 0123")
+			if revision != strings.Contains(line, "(0123456789ab, 2026-11-08T09:30:00Z)") ||
+				strings.Contains(c.want, "not recorded") != strings.Contains(line, "no revision recorded") {
+				t.Errorf("--version: %q", line)
 			}
 		})
 	}
@@ -265,6 +271,44 @@ func TestInterruptedCommandSaysSo(t *testing.T) {
 	got := errOut.String()
 	if !strings.Contains(got, "interrupted") || strings.Contains(got, "context canceled") {
 		t.Fatalf("stderr: %q", got)
+	}
+}
+
+// TestUsageMistakesExitTwo: a word that is none of a group's commands, a
+// missing required flag and flags that do not go together are usage
+// errors (exit 2), told before anything is opened; a group alone prints
+// its help and succeeds.
+func TestUsageMistakesExitTwo(t *testing.T) {
+	isolateXDG(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"events", "lst"}, `unknown command "lst" for "evdesk events"; did you mean get or list?`},
+		{[]string{"phone", "lst"}, `unknown command "lst" for "evdesk phone"`},
+		{[]string{"auth", "stat"}, `unknown command "stat" for "evdesk auth"; did you mean status?`},
+		{[]string{"venue", "init", "Hall"}, "--out is required"},
+		{[]string{"desk", "ev1", "--board", "--kiosk"}, "--board and --kiosk do not go together"},
+		{[]string{"desk", "ev1", "--desk", " "}, "--desk is blank"},
+		{[]string{"desk", "ev1", "--listen", ":9000"}, "--listen goes with --venue FILE"},
+		{[]string{"desk", "ev1", "--venue", "v.json", "--join", "nowhere"}, `--join "nowhere": give HOST:PORT`},
+		{[]string{"sim", "--rps", "-1"}, "must not be negative"},
+		{[]string{"sim", "--webhook-url", "http://127.0.0.1:1/hook"}, "--webhook-url needs --webhook-secret"},
+		{[]string{"completion", "fsh"}, `unknown command "fsh" for "evdesk completion"`},
+		{[]string{"help", "lst"}, `help: no command or help topic "lst"`},
+		{[]string{"help", "events", "lst"}, `help: no command or help topic "events lst"`},
+	} {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, _, stderr := run1(t, c.args...)
+			if code != exitUsage || !strings.Contains(stderr, c.want) {
+				t.Fatalf("exit %d, want 2 and %q in:\n%s", code, c.want, stderr)
+			}
+		})
+	}
+	for _, args := range [][]string{{"events"}, {"help", "events"}, {"help", "exit-codes"}, {"completion", "bash"}} {
+		if code, out, stderr := run1(t, args...); code != exitOK || out == "" {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, stderr)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/auth"
+	"github.com/evdesk/evdesk/config"
 )
 
 // loginInProcess runs `evdesk login` against a simulator with the app's
@@ -97,5 +98,28 @@ func TestAuthStatusNamesTheFeaturesLeftOut(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("auth status lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestAuthStatusSeesTranscriptionCredentialsInTheEnvironment: with
+// EVDESK_AI_KEY and EVDESK_AI_SECRET set, transcription works, and auth
+// status says where its credentials come from (never what they are); one
+// of the two alone is named as not enough.
+func TestAuthStatusSeesTranscriptionCredentialsInTheEnvironment(t *testing.T) {
+	isolateXDG(t)
+	t.Setenv(config.EnvBaseURL, "http://127.0.0.1:1/v2")
+	t.Setenv(config.EnvToken, "tok")
+	t.Setenv(config.EnvAIKey, "key-4821")
+	t.Setenv(config.EnvAISecret, "secret-9931")
+	out, _, err := execute(t, "auth", "status")
+	if err != nil || !strings.Contains(out, "transcription:  from EVDESK_AI_KEY and EVDESK_AI_SECRET (not shown)") ||
+		strings.Contains(out, "secret-9931") || strings.Contains(out, "key-4821") {
+		t.Fatalf("auth status: %v\n%s", err, out)
+	}
+	t.Setenv(config.EnvAISecret, "")
+	out, _, _ = execute(t, "auth", "status")
+	if !strings.Contains(out, "transcription:  no credentials") ||
+		!strings.Contains(out, "EVDESK_AI_KEY is set without EVDESK_AI_SECRET: transcription needs both") {
+		t.Fatalf("one of the two:\n%s", out)
 	}
 }

@@ -15,13 +15,19 @@ import (
 	"github.com/evdesk/evdesk/internal/atomicfile"
 )
 
-func newSimCmd() *cobra.Command {
-	var (
-		addr, envFile string
-		opts          sim.Options
-		useTLS        bool
-		redirectURI   string
-	)
+// simOptions are `evdesk sim`'s: where it listens, the simulator's
+// options, and what it also writes.
+type simOptions struct {
+	deps
+	Addr, EnvFile string
+	Sim           sim.Options
+	TLS           bool
+	RedirectURI   string
+}
+
+func newSimCmd(f *Factory, runF runFunc[simOptions]) *cobra.Command {
+	o := &simOptions{deps: f.deps()}
+	opts := &o.Sim
 	cmd := &cobra.Command{
 		Use:         "sim",
 		Annotations: map[string]string{interactive: "serves until interrupted"},
@@ -41,98 +47,102 @@ func newSimCmd() *cobra.Command {
 				return err
 			}
 			if opts.RPS < 0 || opts.Latency < 0 || opts.TokenTTL < 0 {
-				return fmt.Errorf("--rps, --latency and --token-ttl must not be negative")
+				return flagErrorf("--rps, --latency and --token-ttl must not be negative")
 			}
 			// OAuth gives a token's life in whole seconds: below one it
 			// would read as 0, a token that never expires.
 			if opts.TokenTTL != 0 && (opts.TokenTTL < time.Second || opts.TokenTTL%time.Second != 0) {
-				return fmt.Errorf("--token-ttl %v: give whole seconds, at least 1s (tokens carry their life in seconds)", opts.TokenTTL)
+				return flagErrorf("--token-ttl %v: give whole seconds, at least 1s (tokens carry their life in seconds)", opts.TokenTTL)
 			}
 			if err := checkSimWebhook(&opts.Webhook); err != nil {
 				return err
 			}
-			if redirectURI != "" {
-				if err := config.CheckRedirectURI(redirectURI); err != nil {
-					return fmt.Errorf("--redirect-uri %q %v", redirectURI, err)
+			if o.RedirectURI != "" {
+				if err := config.CheckRedirectURI(o.RedirectURI); err != nil {
+					return flagErrorf("--redirect-uri %q %v", o.RedirectURI, err)
 				}
 			}
-			opts.NoRateLimit = opts.RPS == 0
-			start := sim.Start
-			if useTLS {
-				start = sim.StartTLS
-			}
-			srv, err := start(addr, opts)
-			if err != nil {
-				return fmt.Errorf("serve the simulator on %s: %w", addr, err)
-			}
-			vars := simVars(srv)
-			if opts.Webhook.Secret != "" {
-				vars = append(vars, [2]string{config.EnvWebhookSecret, opts.Webhook.Secret})
-			}
-			if redirectURI != "" {
-				srv.RegisterRedirectURI(redirectURI)
-				for i := range vars {
-					if vars[i][0] == config.EnvRedirectURI {
-						vars[i][1] = redirectURI
-					}
-				}
-			}
-			if useTLS {
-				caFile, remove, err := writeSimCA(srv.CAPEM())
-				if err != nil {
-					_ = srv.Close()
-					return err
-				}
-				defer remove()
-				vars = append(vars, [2]string{config.EnvCAFile, caFile})
-			}
-			if envFile != "" {
-				if err := writeEnvFile(envFile, vars); err != nil {
-					_ = srv.Close()
-					return fmt.Errorf("--env-file: %w", err)
-				}
-			}
-			out := cmd.OutOrStdout()
-			for _, kv := range vars {
-				if kv[0] == simOtherHostTokenEnv {
-					fmt.Fprintln(out, "# a second account, its phone policy a little different (evdesk phone compare):")
-				}
-				fmt.Fprintf(out, "%s=%s\n", kv[0], kv[1])
-			}
-			fmt.Fprintf(out, "# try: curl -H \"Authorization: Bearer $%s\" \"$%s/%s_events/events?role_type=host\"\n",
-				config.EnvToken, config.EnvBaseURL, config.DefaultPathWord)
-			if envFile != "" {
-				fmt.Fprintf(out, "# the variables are in %s: set -a; . %s; set +a\n", envFile, envFile)
-			}
-			if opts.Webhook.URL != "" {
-				fmt.Fprintf(out, "# webhooks: validating %s, then an event every %s; deliver now: curl -X POST %s%s\n",
-					opts.Webhook.URL, opts.Webhook.Every, srv.AuthURL(), sim.WebhookFirePath)
-			}
-			fmt.Fprintln(out, "# serving until interrupted (ctrl+c)")
-			<-cmd.Context().Done()
-			ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-			defer cancel()
-			if err := srv.Shutdown(ctx); err != nil {
-				return fmt.Errorf("shut down the simulator: %w", err)
-			}
-			fmt.Fprintln(cmd.ErrOrStderr(), "simulator stopped")
-			return nil
+			return run(cmd, o, runF, simRun)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&addr, "addr", "127.0.0.1:8765", "address to listen on (host:port; port 0 picks a free one)")
-	f.DurationVar(&opts.Latency, "latency", 0, "added latency per request, e.g. 150ms")
-	f.Float64Var(&opts.ErrorRate, "error-rate", 0, "share of requests answered with a 5xx, 0 to 1")
-	f.Float64Var(&opts.DropRate, "drop-rate", 0, "share of connections dropped without an answer, 0 to 1")
-	f.Float64Var(&opts.RPS, "rps", 30, "requests per second per token before 429 (the LIGHT rate limit); 0 for no limit")
-	f.DurationVar(&opts.TokenTTL, "token-ttl", 0, "life of the access tokens its OAuth server issues, e.g. 3s (default 1h)")
-	f.StringVar(&envFile, "env-file", "", "also write the EVDESK_ variables to `FILE` (0600), for another shell")
-	f.StringVar(&opts.Webhook.URL, "webhook-url", "", "deliver the change log's webhook events to this `URL` (validated first, as the provider does)")
-	f.StringVar(&opts.Webhook.Secret, "webhook-secret", "", "the webhook endpoint's secret token that signs deliveries (with --webhook-url)")
-	f.DurationVar(&opts.Webhook.Every, "webhook-every", 30*time.Second, "deliver the next event this often (0: only on POST "+sim.WebhookFirePath+")")
-	f.StringVar(&redirectURI, "redirect-uri", "", "register this redirect URI with the demo app too (an app's https one: login then takes the pasted address); printed as EVDESK_REDIRECT_URI")
-	f.BoolVar(&useTLS, "tls", false, "serve https (TLS 1.2+) with a certificate made for the run; prints EVDESK_CA_FILE to trust it")
+	fl := cmd.Flags()
+	fl.StringVar(&o.Addr, "addr", "127.0.0.1:8765", "address to listen on (host:port; port 0 picks a free one)")
+	fl.DurationVar(&opts.Latency, "latency", 0, "added latency per request, e.g. 150ms")
+	fl.Float64Var(&opts.ErrorRate, "error-rate", 0, "share of requests answered with a 5xx, 0 to 1")
+	fl.Float64Var(&opts.DropRate, "drop-rate", 0, "share of connections dropped without an answer, 0 to 1")
+	fl.Float64Var(&opts.RPS, "rps", 30, "requests per second per token before 429 (the LIGHT rate limit); 0 for no limit")
+	fl.DurationVar(&opts.TokenTTL, "token-ttl", 0, "life of the access tokens its OAuth server issues, e.g. 3s (default 1h)")
+	fl.StringVar(&o.EnvFile, "env-file", "", "also write the EVDESK_ variables to `FILE` (0600), for another shell")
+	fl.StringVar(&opts.Webhook.URL, "webhook-url", "", "deliver the change log's webhook events to this `URL` (validated first, as the provider does)")
+	fl.StringVar(&opts.Webhook.Secret, "webhook-secret", "", "the webhook endpoint's secret token that signs deliveries (with --webhook-url)")
+	fl.DurationVar(&opts.Webhook.Every, "webhook-every", 30*time.Second, "deliver the next event this often (0: only on POST "+sim.WebhookFirePath+")")
+	fl.StringVar(&o.RedirectURI, "redirect-uri", "", "register this redirect URI with the demo app too (an app's https one: login then takes the pasted address); printed as EVDESK_REDIRECT_URI")
+	fl.BoolVar(&o.TLS, "tls", false, "serve https (TLS 1.2+) with a certificate made for the run; prints EVDESK_CA_FILE to trust it")
 	return cmd
+}
+
+func simRun(ctx context.Context, o *simOptions) error {
+	o.Sim.NoRateLimit = o.Sim.RPS == 0
+	start := sim.Start
+	if o.TLS {
+		start = sim.StartTLS
+	}
+	srv, err := start(o.Addr, o.Sim)
+	if err != nil {
+		return fmt.Errorf("serve the simulator on %s: %w", o.Addr, err)
+	}
+	vars := simVars(srv)
+	if o.Sim.Webhook.Secret != "" {
+		vars = append(vars, [2]string{config.EnvWebhookSecret, o.Sim.Webhook.Secret})
+	}
+	if o.RedirectURI != "" {
+		srv.RegisterRedirectURI(o.RedirectURI)
+		for i := range vars {
+			if vars[i][0] == config.EnvRedirectURI {
+				vars[i][1] = o.RedirectURI
+			}
+		}
+	}
+	if o.TLS {
+		caFile, remove, err := writeSimCA(srv.CAPEM())
+		if err != nil {
+			_ = srv.Close()
+			return err
+		}
+		defer remove()
+		vars = append(vars, [2]string{config.EnvCAFile, caFile})
+	}
+	if o.EnvFile != "" {
+		if err := writeEnvFile(o.EnvFile, vars); err != nil {
+			_ = srv.Close()
+			return fmt.Errorf("--env-file: %w", err)
+		}
+	}
+	out := o.IO.Out
+	for _, kv := range vars {
+		if kv[0] == simOtherHostTokenEnv {
+			fmt.Fprintln(out, "# a second account, its phone policy a little different (evdesk phone compare):")
+		}
+		fmt.Fprintf(out, "%s=%s\n", kv[0], kv[1])
+	}
+	fmt.Fprintf(out, "# try: curl -H \"Authorization: Bearer $%s\" \"$%s/%s_events/events?role_type=host\"\n",
+		config.EnvToken, config.EnvBaseURL, config.DefaultPathWord)
+	if o.EnvFile != "" {
+		fmt.Fprintf(out, "# the variables are in %s: set -a; . %s; set +a\n", o.EnvFile, o.EnvFile)
+	}
+	if o.Sim.Webhook.URL != "" {
+		fmt.Fprintf(out, "# webhooks: validating %s, then an event every %s; deliver now: curl -X POST %s%s\n",
+			o.Sim.Webhook.URL, o.Sim.Webhook.Every, srv.AuthURL(), sim.WebhookFirePath)
+	}
+	fmt.Fprintln(out, "# serving until interrupted (ctrl+c)")
+	<-ctx.Done()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shut down the simulator: %w", err)
+	}
+	fmt.Fprintln(o.IO.ErrOut, "simulator stopped")
+	return nil
 }
 
 // checkSimWebhook checks the webhook flags: a URL needs a secret, and both
@@ -143,14 +153,14 @@ func checkSimWebhook(o *sim.WebhookOptions) error {
 		o.Every = 0
 		return nil
 	case o.URL == "":
-		return fmt.Errorf("--webhook-secret needs --webhook-url (where to deliver)")
+		return flagErrorf("--webhook-secret needs --webhook-url (where to deliver)")
 	case o.Secret == "":
-		return fmt.Errorf("--webhook-url needs --webhook-secret (the endpoint's secret token, which signs every delivery)")
+		return flagErrorf("--webhook-url needs --webhook-secret (the endpoint's secret token, which signs every delivery)")
 	case o.Every < 0:
-		return fmt.Errorf("--webhook-every must not be negative")
+		return flagErrorf("--webhook-every must not be negative")
 	}
 	if err := sim.CheckWebhookURL(o.URL); err != nil {
-		return fmt.Errorf("--webhook-url %v", err)
+		return flagErrorf("--webhook-url %v", err)
 	}
 	return nil
 }
@@ -208,7 +218,7 @@ const simOtherHostTokenEnv = "EVDESK_TOKEN_OTHER_HOST"
 
 func validateShare(flag string, v float64) error {
 	if v < 0 || v > 1 {
-		return fmt.Errorf("%s must be between 0 and 1 (a share of requests), got %g", flag, v)
+		return flagErrorf("%s must be between 0 and 1 (a share of requests), got %g", flag, v)
 	}
 	return nil
 }

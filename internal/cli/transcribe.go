@@ -82,7 +82,7 @@ func newTranscriber(ctx context.Context, f *Factory, flags rootFlags, s *session
 			load = f.OwnProfile
 		}
 		if p, err = load(flags.profile); err == nil {
-			ts, err = auth.JWTSourceFor(ctx, p, nil)
+			ts, err = auth.JWTSourceFor(ctx, p, f.AuthStore(auth.StoreOptions{}))
 		}
 	}
 	if err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -28,15 +27,30 @@ func newVenueCmd(f *Factory) *cobra.Command {
 			"of a venue needs the venue's secret file: make it once with `evdesk venue init`,\n" +
 			"copy it to each desk, and open each desk with `evdesk desk EVENT --venue FILE`.",
 	}
-	cmd.AddCommand(newVenueInitCmd(f))
+	cmd.AddCommand(newVenueInitCmd(f, nil))
 	return cmd
 }
 
-func newVenueInitCmd(f *Factory) *cobra.Command {
-	var (
-		out   string
-		force bool
-	)
+// venueInitOptions are venue init's: the venue's name, the file, and the
+// server its desks check in to ("" in --demo, or without a usable
+// profile).
+type venueInitOptions struct {
+	deps
+	Name, Out string
+	Force     bool
+	Server    func() string
+}
+
+func newVenueInitCmd(f *Factory, runF runFunc[venueInitOptions]) *cobra.Command {
+	o := &venueInitOptions{deps: f.deps(), Server: func() string {
+		if f.flags.demo { // the demo's server lives for one run
+			return ""
+		}
+		if p, err := f.Profile(f.flags.profile); err == nil && config.CheckHTTPURL(p.BaseURL) == nil {
+			return config.ServerKey(p.BaseURL)
+		}
+		return ""
+	}}
 	cmd := &cobra.Command{
 		Use:   "init NAME --out FILE",
 		Short: "Make a venue's secret file (the desks' keys and credentials)",
@@ -51,32 +65,34 @@ func newVenueInitCmd(f *Factory) *cobra.Command {
 			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --venue venue.json --desk \"Door A\"",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if strings.TrimSpace(out) == "" {
-				return errors.New("--out is required: the file to write the venue's secret to, such as venue.json")
+			if strings.TrimSpace(o.Out) == "" {
+				return flagErrorf("--out is required: the file to write the venue's secret to, such as venue.json")
 			}
-			sec, err := mesh.NewSecret(strings.TrimSpace(args[0]))
-			if err != nil {
-				return err
-			}
-			if !f.flags.demo { // the demo's server lives for one run
-				if p, err := f.Profile(f.flags.profile); err == nil && config.CheckHTTPURL(p.BaseURL) == nil {
-					sec.Server = config.ServerKey(p.BaseURL)
-				}
-			}
-			if err := sec.Write(out, force); err != nil {
-				return fmt.Errorf("--out: %w", err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "venue %q (fingerprint %s) written to %s (0600)\n", sec.Name, sec.Fingerprint(), out)
-			if sec.Server != "" {
-				fmt.Fprintf(cmd.OutOrStdout(), "its desks check in to %s\n", sanitize.Line(sec.Server))
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "copy it to every desk of the venue, then: evdesk desk EVENT --venue %s\n", out)
-			return nil
+			o.Name = strings.TrimSpace(args[0])
+			return run(cmd, o, runF, venueInitRun)
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "the file to write the venue's secret to (required)")
-	cmd.Flags().BoolVar(&force, "force", false, "replace the file if it exists (desks with the old file can no longer join)")
+	cmd.Flags().StringVar(&o.Out, "out", "", "the file to write the venue's secret to (required)")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "replace the file if it exists (desks with the old file can no longer join)")
 	return cmd
+}
+
+func venueInitRun(_ context.Context, o *venueInitOptions) error {
+	sec, err := mesh.NewSecret(o.Name)
+	if err != nil {
+		return err
+	}
+	sec.Server = o.Server()
+	if err := sec.Write(o.Out, o.Force); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	out := o.IO.Out
+	fmt.Fprintf(out, "venue %q (fingerprint %s) written to %s (0600)\n", sec.Name, sec.Fingerprint(), o.Out)
+	if sec.Server != "" {
+		fmt.Fprintf(out, "its desks check in to %s\n", sanitize.Line(sec.Server))
+	}
+	fmt.Fprintf(out, "copy it to every desk of the venue, then: evdesk desk EVENT --venue %s\n", o.Out)
+	return nil
 }
 
 // venueFlags are the desk's flags that join it to its venue.
@@ -107,16 +123,18 @@ func (v *venueFlags) check(cmd *cobra.Command) error {
 	if v.file == "" {
 		for _, name := range []string{"listen", "join", "no-mdns", "arrivals"} {
 			if cmd.Flags().Changed(name) {
-				return fmt.Errorf("--%s goes with --venue FILE (the venue's secret file)", name)
+				return flagErrorf("--%s goes with --venue FILE (the venue's secret file)", name)
 			}
 		}
 		return nil
 	}
 	if _, _, err := mesh.CheckListen(v.listen); err != nil {
-		return err
+		return &usageError{msg: err.Error(), err: err}
 	}
-	_, err := mesh.CheckJoin(v.join)
-	return err
+	if _, err := mesh.CheckJoin(v.join); err != nil {
+		return &usageError{msg: err.Error(), err: err}
+	}
+	return nil
 }
 
 // opener returns what makes the desk's membership of its venue, or nil

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime"
@@ -89,11 +90,21 @@ func (v buildVersion) write(w io.Writer) error {
 		}
 		_, err = fmt.Fprintf(w, "revision: %s\ncommitted: %s\nmodified: %s\n", v.Revision, words.OrDash(v.Time), modified)
 	}
+	if err == nil && v.Revision == "" && v.Version == "dev" {
+		_, err = fmt.Fprintln(w, "revision: "+noRevision)
+	}
 	if err == nil {
 		_, err = fmt.Fprintf(w, "go: %s %s\n", v.GoVersion, v.Platform)
 	}
 	return err
 }
+
+// noRevision says why a build from source knows no commit: Go records
+// the VCS revision only for `go build` or `go install` in a git clone's
+// own working tree, never for `go run`, nor in a linked worktree (Go looks
+// for a .git folder; golang/go#58218), nor with -buildvcs=false.
+const noRevision = "not recorded (built with go run, in a linked git worktree, or with -buildvcs=false; " +
+	"`go build` in a clone records it, and a release carries it)"
 
 // version is the version the binary reports (and sends as its user agent).
 func (f *Factory) version() string { return readBuildVersion(version, f.BuildInfo).Version }
@@ -109,6 +120,8 @@ func (f *Factory) versionLine() string {
 			line += ", " + v.Time
 		}
 		line += ")"
+	} else if v.Version == "dev" {
+		line += " (no revision recorded: see `evdesk version`)"
 	}
 	return line + "\n"
 }
@@ -120,13 +133,21 @@ func shortCommit(rev string) string {
 	return rev
 }
 
-func newVersionCmd(f *Factory) *cobra.Command {
+// versionOptions are version's: what the binary knows of its making.
+type versionOptions struct {
+	deps
+	Build buildVersion
+}
+
+func newVersionCmd(f *Factory, runF runFunc[versionOptions]) *cobra.Command {
+	o := &versionOptions{deps: f.deps()}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the evdesk version, the commit it was built from and the Go release",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return readBuildVersion(version, f.BuildInfo).write(cmd.OutOrStdout())
+			o.Build = readBuildVersion(version, f.BuildInfo)
+			return run(cmd, o, runF, func(_ context.Context, o *versionOptions) error { return o.Build.write(o.IO.Out) })
 		},
 	}
 }

@@ -61,7 +61,7 @@ func NewBoard(ctx *ui.Context, d views.Env, eventID, eventName, sessionID string
 		eventName = eventID
 	}
 	s := &Board{deps: d, eventID: eventID, eventName: eventName, sessionID: sessionID,
-		b: newBoard(ctx, d, eventID, sessionID), arr: arr}
+		b: newBoard(ctx, d, eventID, eventName, sessionID), arr: arr}
 	s.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: func() ui.Actions {
 		return ui.Actions{{Key: ctx.Keys.Refresh, Help: "sync now", Run: func() tea.Cmd {
 			return tea.Batch(s.syncNow(), s.b.loadSessions())

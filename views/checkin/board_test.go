@@ -1,6 +1,7 @@
 package checkin
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -58,7 +59,7 @@ func TestBoardScreenAlone(t *testing.T) {
 func TestBoardShowsTheVenue(t *testing.T) {
 	now := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
 	d := views.Env{Now: func() time.Time { return now }, Local: time.UTC}
-	b := newBoard(&ui.Context{Theme: ui.NewTheme(true, true)}, d, "ev", "sess")
+	b := newBoard(&ui.Context{Theme: ui.NewTheme(true, true)}, d, "ev", "", "sess")
 	b.show(roster.Stats{CheckedIn: 3, Registered: 10})
 	b.venue = &venue.Info{Name: "Test Hall", State: "meshed", Upstream: "Door B", Replicas: 3, Queue: 12,
 		Desks: []venue.DeskInfo{
@@ -149,4 +150,75 @@ func TestDeskLineSpeaksForTheVenue(t *testing.T) {
 	if _, word, detail := d.connWords(); word != "CONNECTING" || !strings.HasPrefix(detail, "cut off from the venue, working alone") {
 		t.Fatalf("cut off: %q %q", word, detail)
 	}
+}
+
+// boardWithData is a busy event's board: two desks, a morning of
+// arrivals, eight latest arrivals and eight sessions whose names repeat
+// the event's.
+func boardWithData() board {
+	now := time.Date(2026, 11, 23, 11, 0, 0, 0, time.UTC)
+	d := views.Env{Now: func() time.Time { return now }, Local: time.UTC}
+	b := newBoard(&ui.Context{Theme: ui.NewTheme(true, true)}, d, "ev", "Pottery for Beginners (weekly)", "")
+	st := roster.Stats{CheckedIn: 412, Registered: 900, Synced: now,
+		PerDesk: []roster.DeskCount{{Desk: "North Entrance Door A", Count: 260}, {Desk: "Door B", Count: 152}}}
+	for i := range 24 {
+		st.Buckets = append(st.Buckets, roster.Bucket{Start: now.Add(time.Duration(i-24) * 5 * time.Minute), Count: (i * 7) % 23})
+	}
+	for i := range boardLatest {
+		st.Latest = append(st.Latest, roster.Arrival{Email: fmt.Sprintf("guest.number.%d@example.org", i), Desk: "Door B",
+			At: now.Add(-time.Duration(i) * time.Minute)})
+	}
+	b.show(st)
+	for i, day := range []string{"Tue 17 Nov 2026", "Thu 19 Nov 2026", "Tue 24 Nov 2026", "Thu 26 Nov 2026",
+		"Tue 1 Dec 2026", "Thu 3 Dec 2026", "Tue 8 Dec 2026", "Hands-on Glazing Masterclass for Returning Students"} {
+		name := "Pottery for Beginners (weekly): " + day
+		if i == 7 {
+			name = day
+		}
+		b.sessions = append(b.sessions, roster.SessionCount{Name: name, CheckedIn: i})
+	}
+	return b
+}
+
+// The board uses its width: at 120 columns the sessions' names are whole
+// (without the event's name they repeat) and so are the desks'; at 80x24,
+// on the desk itself (a board of 12 rows) and alone (19), it still shows
+// the desks, the latest arrivals and the sessions, giving the chart fewer
+// rows first.
+func TestBoardLaysOutToItsSize(t *testing.T) {
+	b := boardWithData()
+	wide := ansi.Strip(b.view(120, 26))
+	for _, want := range [][]string{{"North Entrance Door A", "260"}, {"Tue 17 Nov 2026", "0"},
+		{"Hands-on Glazing Masterclass for Returning", "7"}, {"guest.number.0@example.org", "Door B"}, {"Arrivals per 5 minutes"}} {
+		if !hasLineWith(wide, want...) {
+			t.Errorf("the wide board has no line with %q:\n%s", want, wide)
+		}
+	}
+	if strings.Contains(wide, "Pottery for Beginners (weekly): Tue") {
+		t.Errorf("the sessions repeat the event's name:\n%s", wide)
+	}
+	for _, h := range []int{12, 19} {
+		s := ansi.Strip(b.view(80, h))
+		if n := len(strings.Split(s, "\n")); n != h {
+			t.Errorf("80x%d: %d lines", h, n)
+		}
+		for _, want := range [][]string{{"Desks: North Entrance Door A 260 · Door B 152"}, {"Latest arrivals"},
+			{"guest.number.0@example.org", "Door B"}, {"Check-ins by session"}, {"Tue 17 Nov 2026", "0"}} {
+			if !hasLineWith(s, want...) {
+				t.Errorf("80x%d has no line with %q:\n%s", h, want, s)
+			}
+		}
+		for _, line := range strings.Split(s, "\n") {
+			if ansi.StringWidth(line) > 80 {
+				t.Errorf("80x%d: a line of %d columns: %q", h, ansi.StringWidth(line), line)
+			}
+		}
+	}
+	if s := ansi.Strip(b.view(80, 12)); !strings.Contains(s, "Arrivals per 5 minutes") || !strings.Contains(s, "... and 5 more") {
+		t.Errorf("80x12: a chart of one row, and the sessions that do not fit counted:\n%s", s)
+	}
+	if s := ansi.Strip(b.view(80, 19)); !hasLineWith(s, "Hands-on Glazing Masterclass", "7") || strings.Contains(s, "... and") {
+		t.Errorf("80x19: every session:\n%s", s)
+	}
+	t.Logf("120x26:\n%s\n80x12:\n%s\n80x19:\n%s", wide, ansi.Strip(b.view(80, 12)), ansi.Strip(b.view(80, 19)))
 }

@@ -31,6 +31,7 @@ type Desk struct {
 	keys deskKeys
 	rt   *runtime
 	deskPlace
+	draw       drawCache         // what frames draw unchanged (desk_draw.go)
 	venueState                   // what the venue desk last said (record.go)
 	deskScans                    // what was scanned here (record.go)
 	rost       venue.RosterState // the roster as last told: it answers scans
@@ -76,7 +77,7 @@ func newDesk(ctx *ui.Context, d views.Env, eventID, eventName, sessionID, sessio
 		deps: d, keys: newDeskKeys(ctx.Keys), rt: newRuntime(),
 		deskPlace: deskPlace{eventID: eventID, eventName: eventName, sessionID: sessionID, sessionName: sessionName},
 		input:     in, bell: d.Bell,
-		board: newBoard(ctx, d, eventID, sessionID),
+		board: newBoard(ctx, d, eventID, eventName, sessionID),
 	}
 	dk.today = map[string]bool{}
 	// The scan input has every key, so a scanner's keystrokes never reach

@@ -96,9 +96,18 @@ func (d *Desk) deskView() string {
 }
 
 func (d *Desk) titleLine() string {
-	t := d.Ctx.Theme
-	left := t.Title.Render("CHECK-IN DESK") + "  " + lipgloss.NewStyle().Bold(true).Render(d.eventName) +
-		t.Muted.Render(" · "+d.sessionLabel())
+	k := titleKey{theme: d.Ctx.Theme, event: d.eventName, session: d.sessionLabel(), desk: d.deps.Desk,
+		kiosk: d.kiosk != nil, locked: d.kiosk != nil && d.kiosk.locked, bell: d.bell, w: d.Width()}
+	if d.draw.titled == "" || d.draw.title != k {
+		d.draw.title, d.draw.titled = k, d.drawTitle()
+	}
+	return d.draw.titled
+}
+
+func (d *Desk) drawTitle() string {
+	t, p := d.Ctx.Theme, d.paints()
+	left := p.title.on("CHECK-IN DESK") + "  " + p.bold.on(d.eventName) +
+		p.muted.on(" · "+d.sessionLabel())
 	kiosk := ""
 	switch {
 	case d.kiosk != nil && d.kiosk.locked:
@@ -110,10 +119,10 @@ func (d *Desk) titleLine() string {
 	if d.bell {
 		bell = "bell on"
 	}
-	name := t.Muted.Render("desk: ") + sanitize.Line(d.deps.Desk)
+	name := p.muted.on("desk: ") + sanitize.Line(d.deps.Desk)
 	// What fits, from the most to the least: the kiosk badge goes last.
 	for _, right := range []string{
-		join(kiosk, name+t.Muted.Render(" · "+bell)), join(kiosk, name), kiosk,
+		join(kiosk, name+p.muted.on(" · "+bell)), join(kiosk, name), kiosk,
 	} {
 		if ansi.StringWidth(left)+ansi.StringWidth(right)+2 <= d.Width() {
 			return spread(left, right, d.Width())
@@ -166,27 +175,27 @@ func (d *Desk) rosterText() string {
 }
 
 func (d *Desk) connLine() string {
-	t := d.Ctx.Theme
+	p := d.paints()
 	if d.openErr != nil {
-		return ui.Fit(badge(t, roleErr).Render(" NO JOURNAL ")+" "+t.Error.Render(journalProblem(d.openErr)), d.Width(), 1)
+		return ui.Fit(p.badge[roleErr].on(" NO JOURNAL ")+" "+p.error.on(journalProblem(d.openErr)), d.Width(), 1)
 	}
 	r, word, detail := d.connWords()
 	pending := fmt.Sprintf("%d pending", d.counts.Pending+d.unsaved)
 	// The detail (what is wrong, what to press) comes before the roster,
 	// which is the first to go on a narrow terminal.
-	head := badge(t, r).Render(" "+word+" ") + " " + lipgloss.NewStyle().Bold(true).Render(pending)
-	roster := t.Muted.Render(" · " + d.rosterText())
+	head := p.badge[r].on(" "+word+" ") + " " + p.bold.on(pending)
+	roster := p.muted.on(" · " + d.rosterText())
 	line := head
 	if detail != "" {
-		line += t.Muted.Render(" · ") + text(t, r).Render(detail)
+		line += p.muted.on(" · ") + p.text[r].on(detail)
 	}
 	line += roster
 	// Too narrow for it all: the next try comes first, the reason after it
 	// is what is cut.
 	if retry := retryWords(d.conn(), d.deps.Now(), d.deps.Local); retry != "" && ansi.StringWidth(line) > d.Width() {
-		line = head + t.Muted.Render(" · ") + text(t, r).Render(retry+"; "+strings.Replace(detail, "; "+retry, "", 1)) + roster
+		line = head + p.muted.on(" · ") + p.text[r].on(retry+"; "+strings.Replace(detail, "; "+retry, "", 1)) + roster
 	}
-	return ui.Fit(ansi.Truncate(line, d.Width(), "…"), d.Width(), 1)
+	return ui.Fit(ui.Truncate(line, d.Width(), "…"), d.Width(), 1)
 }
 
 // StatusText puts the connection and the unsent count in the shell's status
@@ -202,7 +211,7 @@ func (d *Desk) StatusText() string {
 // countersLine counts this desk's work today and all desks' check-ins
 // (as last synced) against the registrants.
 func (d *Desk) countersLine() string {
-	t := d.Ctx.Theme
+	p := d.paints()
 	reg := "..."
 	switch {
 	case d.rost.Total > 0:
@@ -211,7 +220,7 @@ func (d *Desk) countersLine() string {
 		reg = "?"
 	}
 	item := func(label string, n string) string {
-		return t.Muted.Render(label+" ") + lipgloss.NewStyle().Bold(true).Render(n)
+		return p.muted.on(label+" ") + p.bold.on(n)
 	}
 	c := d.counts
 	parts := []string{
@@ -277,7 +286,7 @@ func (d *Desk) resultLine() string {
 // boxView is the result of the latest scan, large and framed: the word
 // mark and the border style tell the outcome without colour.
 func (d *Desk) boxView() string {
-	t := d.Ctx.Theme
+	t, p := d.Ctx.Theme, d.paints()
 	w := d.Width()
 	var v verdict
 	email, scan := "", ""
@@ -302,7 +311,7 @@ func (d *Desk) boxView() string {
 		}
 		scan = scanText(e)
 		if !e.at.IsZero() {
-			email = strings.TrimSpace(email + "   " + t.Muted.Render(clock(e.at, d.deps.Local)))
+			email = strings.TrimSpace(email + "   " + p.muted.on(clock(e.at, d.deps.Local)))
 		}
 	case d.openErr != nil:
 		v = verdict{mark: "XX", word: "DESK UNAVAILABLE", role: roleErr,
@@ -311,45 +320,61 @@ func (d *Desk) boxView() string {
 		v = verdict{mark: "--", word: "READY", role: roleInfo, detail: "Scan a ticket or badge, or type an email, then press Enter."}
 	}
 	inner := max(1, w-4)
-	center := lipgloss.NewStyle().Width(inner).Align(lipgloss.Center)
-	body := []string{
-		center.Render(badge(t, v.role).Render("  [" + v.mark + "] " + v.word + "  ")),
-		center.Render(ansi.Truncate(lipgloss.NewStyle().Bold(true).Render(email), inner, "…")),
-	}
-	if scan != "" {
-		body = append(body, center.Render(ansi.Truncate(t.Muted.Render(scan), inner, "…")))
-	}
+	h := d.boxHeight()
 	// The detail takes the rows left, wrapped; the door's line (a badge's
 	// print state, what a key does) gets a row of its own where there is
 	// one, else it follows the detail.
-	rows := max(1, d.boxHeight()-2-len(body))
+	heads := 2 // the word mark, the email
+	if scan != "" {
+		heads++
+	}
+	rows := max(1, h-2-heads)
 	var door, after string
 	if scanned && d.card == nil {
 		if line, r := d.doorLine(e); line != "" && rows >= 2 {
 			rows--
-			door = text(t, r).Render(ui.OneLine(line))
+			door = p.text[r].on(ui.OneLine(line))
 		} else if line != "" {
 			rows = 1
-			after = t.Muted.Render(" · ") + text(t, r).Render(ui.OneLine(line))
+			after = p.muted.on(" · ") + p.text[r].on(ui.OneLine(line))
 		}
+	}
+	key := boxKey{v: v, email: email, scan: scan, door: door, after: after, w: w, h: h, noColor: t.NoColor}
+	if d.draw.boxOut != "" && d.draw.box == key {
+		return d.draw.boxOut
+	}
+	body := []string{
+		center(p.badge[v.role].on("  ["+v.mark+"] "+v.word+"  "), inner),
+		center(ui.Truncate(p.bold.on(email), inner, "…"), inner),
+	}
+	if scan != "" {
+		body = append(body, center(ui.Truncate(p.muted.on(scan), inner, "…"), inner))
 	}
 	details := wrapRows(ui.OneLine(v.detail), inner, rows)
 	for i, l := range details {
-		l = text(t, v.role).Render(l)
+		l = p.text[v.role].on(l)
 		if i == len(details)-1 {
 			l += after
 		}
-		body = append(body, center.Render(ansi.Truncate(l, inner, "…")))
+		body = append(body, center(ui.Truncate(l, inner, "…"), inner))
 	}
 	if door != "" {
-		body = append(body, center.Render(ansi.Truncate(door, inner, "…")))
+		body = append(body, center(ui.Truncate(door, inner, "…"), inner))
 	}
-	spare := max(0, d.boxHeight()-2-len(body))
-	st := lipgloss.NewStyle().Border(border(v.role)).Padding((spare+1)/2, 1, spare-(spare+1)/2, 1).Width(w)
-	if !t.NoColor {
-		st = st.BorderForeground(text(t, v.role).GetForeground())
+	spare := max(0, h-2-len(body))
+	top, bottom := (spare+1)/2, spare-(spare+1)/2
+	var out string
+	if w < 8 { // too narrow for the hand-drawn frame's sums
+		st := lipgloss.NewStyle().Border(border(v.role)).Padding(top, 1, bottom, 1).Width(w)
+		if !t.NoColor {
+			st = st.BorderForeground(text(t, v.role).GetForeground())
+		}
+		out = st.Render(strings.Join(body, "\n"))
+	} else {
+		out = d.draw.frameBox(t, v.role, w, top, bottom, body)
 	}
-	return st.Render(strings.Join(body, "\n"))
+	d.draw.box, d.draw.boxOut = key, out
+	return out
 }
 
 // wrapRows wraps plain text to width w in at most n rows, the last cut
@@ -371,37 +396,53 @@ func wrapRows(s string, w, n int) []string {
 
 // recentView lists the latest scans, newest first, in h rows.
 func (d *Desk) recentView(h int) string {
-	t := d.Ctx.Theme
-	lines := []string{t.Header.Render("Recent scans") + t.Muted.Render(" (newest first)")}
+	p := d.paints()
+	lines := []string{p.header.on("Recent scans") + p.muted.on(" (newest first)")}
 	if len(d.recent) == 0 {
-		lines = append(lines, t.Muted.Render("  none yet"))
+		lines = append(lines, p.muted.on("  none yet"))
 	}
 	c := d.conn()
-	emailW := max(16, min(32, d.Width()-8-2-19-2-24))
 	for _, e := range d.recent {
 		if len(lines) >= h {
 			break
 		}
 		v := describe(e, c, d.deps.Local)
-		when := "        "
+		k := recentKey{word: v.word, role: v.role, email: e.email, w: d.Width(), when: "        "}
 		if !e.at.IsZero() {
-			when = clock(e.at, d.deps.Local)
+			k.when = clock(e.at, d.deps.Local)
 		}
-		em := sanitize.Line(e.email)
-		if ansi.StringWidth(em) > emailW {
-			em = ansi.Truncate(em, emailW, "…")
-		}
-		line := when + "  " + text(t, v.role).Render(fmt.Sprintf("%-19s", v.word)) + "  " +
-			fmt.Sprintf("%-*s", emailW, em)
 		switch {
 		case e.refused() && e.headline != "":
-			line += "  " + t.Muted.Render(ui.OneLine(e.headline))
+			k.note = e.headline
 		case e.kind == kindRejected || e.kind == kindAlready || e.kind == kindNotRecorded || e.refused():
-			line += "  " + t.Muted.Render(ui.OneLine(e.msg))
+			k.note, k.noted = e.msg, true
 		}
-		lines = append(lines, ansi.Truncate(line, d.Width(), "…"))
+		lines = append(lines, d.draw.recentLine(p, k))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// recentLine draws one line of the recent scans, or finds it drawn.
+func (c *drawCache) recentLine(p *paints, k recentKey) string {
+	if l, ok := c.recent[k]; ok {
+		return l
+	}
+	if c.recent == nil || len(c.recent) >= 4*recentMax { // a bound, not a history
+		c.recent = make(map[recentKey]string, 2*recentMax)
+	}
+	emailW := max(16, min(32, k.w-8-2-19-2-24))
+	em := sanitize.Line(k.email)
+	if ui.Width(em) > emailW {
+		em = ansi.Truncate(em, emailW, "…")
+	}
+	line := k.when + "  " + p.text[k.role].on(fmt.Sprintf("%-19s", k.word)) + "  " +
+		fmt.Sprintf("%-*s", emailW, em)
+	if k.note != "" || k.noted {
+		line += "  " + p.muted.on(ui.OneLine(k.note))
+	}
+	l := ui.Truncate(line, k.w, "…")
+	c.recent[k] = l
+	return l
 }
 
 func (d *Desk) searchHead() string {

@@ -104,10 +104,10 @@ func (l *Layout) newDoc(badges []Badge) *fpdf.Fpdf {
 	pdf.SetModificationDate(fixedDate)
 	pdf.SetCreator("evdesk", true)
 	sans := l.sansRunes(badges)
-	pdf.AddUTF8FontFromBytes(fontSans, "", cutFont(fontSans, sansTTF, sans))
-	pdf.AddUTF8FontFromBytes(fontSansBold, "", cutFont(fontSansBold, sansBoldTTF, sans))
+	pdf.AddUTF8FontFromBytes(fontSans, "", cutFont(fontSans, sansTTF(), sans))
+	pdf.AddUTF8FontFromBytes(fontSansBold, "", cutFont(fontSansBold, sansBoldTTF(), sans))
 	if cjk := l.cjkRunes(badges); len(cjk) > 0 {
-		pdf.AddUTF8FontFromBytes(fontCJK, "", cutFont(fontCJK, cjkTTF, cjk))
+		pdf.AddUTF8FontFromBytes(fontCJK, "", cutFont(fontCJK, cjkTTF(), cjk))
 	}
 	return pdf
 }

@@ -2,6 +2,7 @@ package mesh
 
 import (
 	"bytes"
+	"crypto/tls"
 	"encoding/json"
 	"io"
 	"net"
@@ -167,6 +168,20 @@ func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
 		up := d1.node.Info().Upstream
 		return up != "" && d2.node.Info().Upstream == up && d3.node.Info().Upstream == up
 	})
+	// Three desks keep three copies of the venue.
+	waitFor(t, "three copies", func() bool { return d1.node.Info().Replicas == 3 })
+	// Only a desk with the venue's file gets through a desk's door: the
+	// links are TLS both ways with the venue's own authority.
+	if err := routeHandshake(d1.addr, r.sec); err != nil {
+		t.Fatalf("a desk of the venue: %v", err)
+	}
+	stranger, err := NewSecret("Test Hall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := routeHandshake(d1.addr, stranger); err == nil {
+		t.Fatal("a desk with another venue's file got through the TLS handshake")
+	}
 	// A supervisor's board watches the venue without being a desk of it.
 	ob, err := Observe(Options{Secret: r.sec, Dir: t.TempDir(), Listen: "127.0.0.1:" + strconv.Itoa(freePort(t)),
 		Join: []string{d2.addr}}, r.event, "")
@@ -256,6 +271,13 @@ func TestAdmittedOnBothSidesOfASplit(t *testing.T) {
 		tw := a.node.Info().Twice
 		return len(tw) == 1 && tw[0].Email == who && tw[0].First == "Door A" && tw[0].Again == "Door C"
 	})
+	// Door C notes the second admission in the venue first, then settles
+	// its own scan: the board may show it a moment before Door C's
+	// journal does.
+	waitFor(t, "Door C to settle its scan", func() bool {
+		got, _ := c.Journal().Lookup(who)
+		return got.Outcome != scanqueue.Pending
+	})
 	got, _ := c.Journal().Lookup(who)
 	if got.Outcome != scanqueue.Already || !strings.Contains(got.Message, "admitted again while the venue was split; first checked in at Door A") {
 		t.Fatalf("Door C's scan after the split: %+v", got)
@@ -267,4 +289,21 @@ func TestAdmittedOnBothSidesOfASplit(t *testing.T) {
 	if r.sent[who] != 1 {
 		t.Fatalf("%s sent %d times", who, r.sent[who])
 	}
+}
+
+// routeHandshake opens a link to a desk's route port as a desk with sec
+// would: TLS with sec's certificate, checking the desk's against sec's
+// authority.
+func routeHandshake(addr string, sec *Secret) error {
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	cfg, err := sec.TLS()
+	if err != nil {
+		return err
+	}
+	return tls.Client(conn, cfg).Handshake()
 }

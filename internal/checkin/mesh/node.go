@@ -84,6 +84,15 @@ type Node struct {
 	id  string
 	eng *engine
 	js  jetstream.JetStream
+	st  started
+	// probe: the engine runs without its store (JetStream) until this
+	// desk meets another desk of the venue. A desk alone would otherwise
+	// found a venue of its own, and when it met the real one its empty
+	// record could win the engine's election and wipe the venue's (the
+	// engine's raft groups cannot merge). Once it has met a desk, its
+	// engine starts again with the store, and joins theirs; a desk that
+	// was part of the venue before (joinedBefore) starts with it.
+	probe bool
 
 	d      *venue.Desk
 	cfg    venue.Options
@@ -153,11 +162,17 @@ func Join(o Options) (*Node, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	st, err := start(o, true)
+	// A desk that has never been part of its venue starts without the
+	// engine's store: see probe.
+	as := probeRole
+	if joinedBefore(o.Dir) {
+		as = deskRole
+	}
+	st, err := start(o, as)
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{o: o, id: st.id, eng: st.eng, js: st.js, kick: make(chan struct{}, 1),
+	n := &Node{o: o, id: st.id, eng: st.eng, js: st.js, st: st, probe: as == probeRole, kick: make(chan struct{}, 1),
 		handed: map[string]bool{}, view: map[string]admission{}, desks: map[string]presence{},
 		unsent: map[string]scanqueue.Scan{}}
 	n.sendCond = sync.NewCond(&n.sendMu)
@@ -168,17 +183,20 @@ func Join(o Options) (*Node, error) {
 	return n, nil
 }
 
-// started is an engine in the venue, with its identity and port.
+// started is an engine in the venue, with its identity, address and the
+// desks it was told to reach.
 type started struct {
 	id   string
+	host string
 	port int
+	join []string
 	eng  *engine
 	js   jetstream.JetStream
 }
 
 // start checks the options, finds the desks to join (the list, and mDNS
 // when asked) and starts the engine.
-func start(o Options, jetStream bool) (started, error) {
+func start(o Options, as role) (started, error) {
 	if o.Secret == nil || o.Dir == "" {
 		return started{}, errors.New("venue: a venue file and a folder are required")
 	}
@@ -200,7 +218,7 @@ func start(o Options, jetStream bool) (started, error) {
 	if o.Discover {
 		join = append(join, discover(o.Secret, id, 1500*time.Millisecond)...)
 	}
-	eng, err := startEngine(o.Secret, o.Dir, id, host, port, join, jetStream)
+	eng, err := startEngine(o.Secret, o.Dir, id, host, port, join, as)
 	if err != nil {
 		return started{}, err
 	}
@@ -209,7 +227,7 @@ func start(o Options, jetStream bool) (started, error) {
 		eng.close()
 		return started{}, err
 	}
-	return started{id: id, port: port, eng: eng, js: js}, nil
+	return started{id: id, host: host, port: port, join: join, eng: eng, js: js}, nil
 }
 
 func setDefault(d *time.Duration, v time.Duration) {
@@ -536,6 +554,15 @@ func (n *Node) step() {
 		n.trouble(fmt.Errorf("no other desk of the venue answered within %v: working alone until one does", n.o.JoinGrace))
 		n.d.VenueChanged()
 	}
+	if n.probe {
+		if n.eng.peers() == 0 {
+			return // no other desk yet: the desk works alone meanwhile
+		}
+		if err := n.withStore(); err != nil {
+			n.trouble(err)
+			return
+		}
+	}
 	if !ready {
 		if err := n.setup(); err != nil {
 			n.trouble(err)
@@ -569,6 +596,36 @@ func (n *Node) step() {
 	n.retryUnsent()
 	n.shareRosters()
 	n.lead()
+}
+
+// withStore starts the desk's engine again, with its store, once the
+// desk has met another desk of the venue (see probe). Nothing was bound to
+// the engine it replaces: without a store there is no venue to bind.
+func (n *Node) withStore() error {
+	n.o.Logf("venue: met another desk; starting this desk's share of the venue")
+	n.eng.close()
+	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, n.st.join, deskRole)
+	if err != nil {
+		return err
+	}
+	js, err := jetstream.New(eng.nc)
+	if err != nil {
+		eng.close()
+		return err
+	}
+	n.mu.Lock()
+	n.eng, n.js, n.probe = eng, js, false
+	n.mu.Unlock()
+	return nil
+}
+
+// joinedMark names the file that says the desk has been part of its venue.
+const joinedMark = "joined"
+
+// joinedBefore reports whether the desk in dir has been part of its venue.
+func joinedBefore(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, joinedMark))
+	return err == nil
 }
 
 // announce writes this desk's presence.
@@ -609,7 +666,11 @@ func (n *Node) rejoin() {
 	n.mu.Unlock()
 	n.graceOver.Store(true)
 	if err := n.reconcile(); err != nil {
+		// A venue that has just grown (its streams moving to three
+		// copies) may not answer in time: the next heartbeat tries again,
+		// or what this desk admitted alone would never reach the venue.
 		n.trouble(err)
+		n.setUnsure()
 	}
 	n.d.VenueChanged()
 }

@@ -38,7 +38,7 @@ type Observer struct {
 // Observe starts the board's engine in the venue and watches it in the
 // background for eventID (and sessionID).
 func Observe(o Options, eventID, sessionID string) (*Observer, error) {
-	st, err := start(o, false)
+	st, err := start(o, boardRole)
 	if err != nil {
 		return nil, err
 	}

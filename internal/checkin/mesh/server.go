@@ -95,9 +95,22 @@ type engine struct {
 	nc *nats.Conn
 }
 
-// startEngine starts the desk's engine; a watcher's (jetStream false)
-// keeps none of the venue's data and reaches the desks' through them.
-func startEngine(sec *Secret, dir, id, host string, port int, join []string, jetStream bool) (*engine, error) {
+// role is what an engine is to its venue.
+type role int
+
+const (
+	// deskRole: a desk's engine, with its share of the venue's data.
+	deskRole role = iota
+	// probeRole: a desk's engine before it has met its venue: no store yet
+	// (Node.probe).
+	probeRole
+	// boardRole: a watcher's (a supervisor's board): it keeps none of the
+	// venue's data and reaches the desks' through them.
+	boardRole
+)
+
+// startEngine starts an engine of the venue in its role.
+func startEngine(sec *Secret, dir, id, host string, port int, join []string, as role) (*engine, error) {
 	tlsc, err := sec.TLS()
 	if err != nil {
 		return nil, err
@@ -118,11 +131,17 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, jet
 		return nil, err
 	}
 	local := hex.EncodeToString(pw)
+	// A watcher's engine is named apart: it holds no copy of the venue's
+	// data, so it never counts among the desks that do (peers).
+	name := deskEngine + id
+	if as == boardRole {
+		name = boardEngine + id
+	}
 	opts := &server.Options{
-		ServerName: "desk-" + id,
+		ServerName: name,
 		Host:       "127.0.0.1", Port: server.RANDOM_PORT,
 		Username: "desk", Password: local,
-		JetStream: jetStream,
+		JetStream: as == deskRole,
 		StoreDir:  filepath.Join(dir, "store"),
 		// The venue's scans are small; bound what the engine may take.
 		JetStreamMaxMemory: 64 << 20,
@@ -163,8 +182,15 @@ func loopbackFor(host string) string {
 	return host
 }
 
+// The prefixes of engines' names: a desk's, which keeps a copy of the
+// venue's data, and a watcher's (a supervisor's board), which keeps none.
+const (
+	deskEngine  = "desk-"
+	boardEngine = "board-"
+)
+
 // peers counts the other desks this one has a route to (a pair of desks
-// may share several routes).
+// may share several routes); watchers do not count.
 func (e *engine) peers() int {
 	rz, err := e.ns.Routez(&server.RoutezOptions{})
 	if err != nil {
@@ -172,7 +198,9 @@ func (e *engine) peers() int {
 	}
 	ids := map[string]bool{}
 	for _, r := range rz.Routes {
-		ids[r.RemoteID] = true
+		if strings.HasPrefix(r.RemoteName, deskEngine) {
+			ids[r.RemoteID] = true
+		}
 	}
 	return len(ids)
 }

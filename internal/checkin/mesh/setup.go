@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/evdesk/evdesk/internal/atomicfile"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 )
 
@@ -16,8 +18,10 @@ import (
 const dupWindow = 2 * time.Hour
 
 // setup binds the venue's streams and buckets, creating those missing
-// (which takes the venue's quorum: two desks at least), and starts the
-// watches. The first full read of the arrivals ends it.
+// (which takes the venue's quorum: two desks at least) in as many copies as
+// there are desks, up to three (one, when the engine has not yet heard
+// enough of the others: the upstream desk adds copies as desks come), and
+// starts the watches. The first full read of the arrivals ends it.
 func (n *Node) setup() error {
 	ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
 	defer cancel()
@@ -36,8 +40,13 @@ func (n *Node) setup() error {
 	}
 	scans, err := n.js.Stream(ctx, scansStream)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
-		scans, err = n.js.CreateStream(ctx, jetstream.StreamConfig{Name: scansStream, Subjects: []string{scansSubject + ">"},
-			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: r, Duplicates: dupWindow})
+		cfg := jetstream.StreamConfig{Name: scansStream, Subjects: []string{scansSubject + ">"},
+			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: r, Duplicates: dupWindow}
+		scans, err = n.js.CreateStream(ctx, cfg)
+		if noPeers(err) && cfg.Replicas > 1 {
+			cfg.Replicas = 1 // the upstream desk adds the copies (tend)
+			scans, err = n.js.CreateStream(ctx, cfg)
+		}
 		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 			scans, err = n.js.Stream(ctx, scansStream)
 		}
@@ -47,7 +56,7 @@ func (n *Node) setup() error {
 	}
 	n.mu.Lock()
 	n.arr, n.leaseKV, n.desksKV, n.scans = arr, lease, desks, scans
-	n.replicas = r
+	n.replicas = scans.CachedInfo().Config.Replicas
 	n.mu.Unlock()
 
 	loaded := make(chan struct{})
@@ -67,6 +76,11 @@ func (n *Node) setup() error {
 	n.mu.Lock()
 	n.ready = true
 	n.mu.Unlock()
+	if !joinedBefore(n.o.Dir) {
+		if err := atomicfile.WriteFile(filepath.Join(n.o.Dir, joinedMark), []byte(n.o.Secret.ID+"\n"), 0o600); err != nil {
+			n.trouble(fmt.Errorf("venue: %w", err))
+		}
+	}
 	return nil
 }
 
@@ -84,8 +98,12 @@ func (n *Node) shareRosters() {
 	defer cancel()
 	rosters, err := n.js.ObjectStore(ctx, rosterObjects)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		rosters, err = n.js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: rosterObjects, Replicas: n.wantReplicas(),
-			Storage: jetstream.FileStorage})
+		cfg := jetstream.ObjectStoreConfig{Bucket: rosterObjects, Replicas: n.wantReplicas(), Storage: jetstream.FileStorage}
+		rosters, err = n.js.CreateObjectStore(ctx, cfg)
+		if noPeers(err) && cfg.Replicas > 1 {
+			cfg.Replicas = 1
+			rosters, err = n.js.CreateObjectStore(ctx, cfg)
+		}
 		if errors.Is(err, jetstream.ErrBucketExists) {
 			rosters, err = n.js.ObjectStore(ctx, rosterObjects)
 		}
@@ -102,8 +120,9 @@ func (n *Node) shareRosters() {
 	n.mu.Unlock()
 }
 
-// wantReplicas is how many copies the venue keeps: three once three desks
-// are about, else one (two copies would stop at the loss of either).
+// wantReplicas is how many copies of the venue's data the desks keep: one
+// for each desk about, up to three (two desks keep two: either's loss
+// stalls the venue, whose desks then work alone, but loses nothing).
 func (n *Node) wantReplicas() int {
 	n.mu.Lock()
 	alive := 0
@@ -113,13 +132,20 @@ func (n *Node) wantReplicas() int {
 		}
 	}
 	n.mu.Unlock()
-	if peers := n.eng.peers() + 1; peers > alive {
-		alive = peers
-	}
-	if alive >= 3 {
-		return 3
-	}
-	return 1
+	return replicasFor(max(alive, n.eng.peers()+1))
+}
+
+// replicasFor is the copies a venue of desks keeps.
+func replicasFor(desks int) int { return min(max(desks, 1), 3) }
+
+// errCodeNoPeers is the engine's refusal to place copies on desks it has
+// not yet heard enough from (one that has just joined): "no suitable peers
+// for placement".
+const errCodeNoPeers jetstream.ErrorCode = 10005
+
+func noPeers(err error) bool {
+	var ae *jetstream.APIError
+	return errors.As(err, &ae) && ae.ErrorCode == errCodeNoPeers
 }
 
 func (n *Node) bucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
@@ -127,6 +153,10 @@ func (n *Node) bucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstr
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		cfg.Storage = jetstream.FileStorage
 		kv, err = n.js.CreateKeyValue(ctx, cfg)
+		if noPeers(err) && cfg.Replicas > 1 {
+			cfg.Replicas = 1
+			kv, err = n.js.CreateKeyValue(ctx, cfg)
+		}
 		if errors.Is(err, jetstream.ErrBucketExists) {
 			kv, err = n.js.KeyValue(ctx, cfg.Bucket)
 		}

@@ -106,9 +106,10 @@ func (n *Node) stopUpstream() {
 	}
 }
 
-// tend is the upstream desk's care of the venue's streams: three copies
-// once three desks are about, and their leaders on other desks, so this
-// desk's loss costs no election.
+// tend is the upstream desk's care of the venue's streams: a copy on each
+// desk about, up to three, and their leaders on other desks, so this
+// desk's loss costs no election. Copies are never taken away: a desk that
+// left may come back, and taking one away needs the quorum its loss took.
 func (n *Node) tend() {
 	want := n.wantReplicas()
 	ctx, cancel := context.WithTimeout(n.ctx, 3*time.Second)
@@ -234,7 +235,10 @@ func (u *upstream) write(key string, create admission, change func(*admission) b
 	kv := u.n.arrivals()
 	ctx, cancel := context.WithTimeout(u.ctx, 5*time.Second)
 	defer cancel()
-	for range 5 {
+	for try := range 8 {
+		if try > 0 && !sleep(ctx, time.Duration(try)*50*time.Millisecond) {
+			break
+		}
 		cur, rev, ok := u.get(key)
 		var err error
 		var r uint64
@@ -255,7 +259,8 @@ func (u *upstream) write(key string, create admission, change func(*admission) b
 			u.mu.Unlock()
 			return nil
 		}
-		// Someone else wrote it: read it and go again.
+		// Someone else wrote it: read it and go again (a copy that lags
+		// behind may answer the read: the next try is a moment later).
 		e, gerr := kv.Get(ctx, key)
 		if gerr == nil {
 			u.take(e)
@@ -274,7 +279,12 @@ type item struct {
 	got     time.Time
 	unsure  bool // delivered before: an earlier send's outcome is unknown
 	touched time.Time
+	// answer is the service's answer to this scan while it is not yet in
+	// the arrivals: the scan is never sent again, only its answer written.
+	answer *answer
 }
+
+type answer struct{ state, message string }
 
 // group is what one request carries: one target, one source.
 type group struct {
@@ -389,8 +399,8 @@ func (u *upstream) hold(groups map[string]*group, msg jetstream.Msg) int {
 	return 1
 }
 
-// deliver sends the oldest batch of a group; it returns how many messages
-// it settled.
+// deliver sends the oldest batch of a group, and writes the service's
+// answers into the arrivals; it returns how many messages it settled.
 func (u *upstream) deliver(g *group) int {
 	if !g.walked && anyUnsure(g.items) {
 		// A desk before this one may have sent these: read what the
@@ -402,11 +412,13 @@ func (u *upstream) deliver(g *group) int {
 		g.walked = true
 	}
 	settled := 0
-	var batch []*item
+	var batch, answered []*item
 	keep := g.items[:0]
 	for _, it := range g.items {
 		rec, _, ok := u.get(it.key)
 		switch {
+		case it.answer != nil: // sent and answered; its answer not yet written
+			answered = append(answered, it)
 		case ok && (rec.Node != it.m.Node || rec.Scan != it.m.Scan || rec.State != stateAdmitted):
 			// Answered already, or not this scan's admission (another desk
 			// was first): nothing to send.
@@ -419,9 +431,15 @@ func (u *upstream) deliver(g *group) int {
 		}
 	}
 	g.items = keep
-	if len(batch) == 0 {
-		return settled
+	if len(batch) > 0 {
+		answered = append(answered, u.send(g, batch)...)
 	}
+	return settled + u.record(g, answered)
+}
+
+// send sends one batch of a group to the service and returns the scans it
+// answered, each with its answer; the others go back into the group.
+func (u *upstream) send(g *group, batch []*item) []*item {
 	emails := make([]string, len(batch))
 	for i, it := range batch {
 		emails[i] = it.m.Email
@@ -437,7 +455,7 @@ func (u *upstream) deliver(g *group) int {
 		if len(refused) == 0 {
 			g.items = append(batch, g.items...)
 			u.backoff(g, err)
-			return settled
+			return nil
 		}
 	} else {
 		byEmail := map[string]string{}
@@ -459,37 +477,46 @@ func (u *upstream) deliver(g *group) int {
 		u.back.Store(true) // the service answers again: every waiting group goes now
 	}
 	g.failures, g.retryAt = 0, time.Time{}
-	// The answers go into the arrivals side by side (one write each,
-	// replicated): a drain after an outage writes thousands.
-	var mu sync.Mutex
-	var answered []int
-	for i := range batch {
-		if _, no := refused[i]; err != nil && !no {
-			g.items = append(g.items, batch[i]) // the rest of a refused batch goes again
-			continue
-		}
-		answered = append(answered, i)
-	}
-	each(len(answered), func(k int) {
-		i := answered[k]
-		it := batch[i]
+	var answered []*item
+	for i, it := range batch {
 		msg, no := refused[i]
-		state := stateCheckedIn
-		if no {
-			state = stateRejected
+		switch {
+		case no:
+			it.answer = &answer{state: stateRejected, message: msg}
+		case err != nil:
+			g.items = append(g.items, it) // the rest of a refused batch goes again
+			continue
+		default:
+			it.answer = &answer{state: stateCheckedIn}
 		}
-		werr := u.write(it.key, u.fromMsg(it.m, state, msg), func(a *admission) bool {
-			if a.Node != it.m.Node || a.Scan != it.m.Scan {
+		answered = append(answered, it)
+	}
+	return answered
+}
+
+// record writes the service's answers into the arrivals side by side (one
+// write each, replicated: a drain after an outage writes thousands) and
+// acknowledges each scan whose answer is in; it returns how many. A scan
+// whose answer could not be written stays in its group with the answer,
+// to be written again, never sent again.
+func (u *upstream) record(g *group, answered []*item) int {
+	var mu sync.Mutex
+	settled := 0
+	each(len(answered), func(k int) {
+		it := answered[k]
+		a := *it.answer
+		werr := u.write(it.key, u.fromMsg(it.m, a.state, a.message), func(rec *admission) bool {
+			if rec.Node != it.m.Node || rec.Scan != it.m.Scan {
 				return false
 			}
-			a.State, a.Message = state, msg
+			rec.State, rec.Message = a.state, a.message
 			return true
 		})
 		mu.Lock()
 		defer mu.Unlock()
 		if werr != nil {
 			u.n.trouble(werr)
-			g.items = append(g.items, it) // acknowledged once recorded
+			g.items = append(g.items, it)
 			return
 		}
 		_ = it.msg.Ack()

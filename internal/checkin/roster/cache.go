@@ -1,9 +1,9 @@
 package roster
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	json "github.com/goccy/go-json"
 	"io"
 	"os"
 	"path/filepath"
