@@ -179,14 +179,7 @@ func TestTicketTypesReloadWithLinks(t *testing.T) {
 // option and ctrl+s creates the link.
 func TestRefusedLinkFormStaysOpenAtItsField(t *testing.T) {
 	r := newRig(t, 80, 24)
-	r.Press("a")
-	r.Type("Team tables")
-	r.Press("enter", "right", "enter") // name; type: group-join
-	for range 5 {                      // sign-in, idp, ticket type, recurring, domains
-		r.Press("enter")
-	}
-	r.Type("ana@example.org")
-	r.Press("enter", "space", "enter") // addresses; options: email at join
+	r.createRefusedGroupJoin()
 	r.Contains("Not saved: the reason is under the field marked ! (flags)",
 		"! security_at_join.email_authentication applies only to registration",
 		"[x] require the registration email at join", "field 9/9")
@@ -207,6 +200,18 @@ func TestRefusedLinkFormStaysOpenAtItsField(t *testing.T) {
 // its success ("Created ..."), in the banner left when the form is closed.
 func TestRefusedCreateSaysWhatFailed(t *testing.T) {
 	r := newRig(t, 110, 44)
+	r.createRefusedGroupJoin()
+	r.Contains("Not saved")
+	r.Press("esc")
+	r.Contains("Discard what you typed in")
+	r.Press("y")
+	r.Contains("ERROR Create link Team tables: ")
+	r.Lacks("Created Team tables")
+}
+
+// createRefusedGroupJoin fills in a group-join link "Team tables" that asks
+// for the registration email at join, which the server refuses.
+func (r *rig) createRefusedGroupJoin() {
 	r.Press("a")
 	r.Type("Team tables")
 	r.Press("enter", "right", "enter") // name; type: group-join
@@ -215,10 +220,4 @@ func TestRefusedCreateSaysWhatFailed(t *testing.T) {
 	}
 	r.Type("ana@example.org")
 	r.Press("enter", "space", "enter") // addresses; options: email at join
-	r.Contains("Not saved")
-	r.Press("esc")
-	r.Contains("Discard what you typed in")
-	r.Press("y")
-	r.Contains("ERROR Create link Team tables: ")
-	r.Lacks("Created Team tables")
 }
