@@ -436,5 +436,5 @@ func TestDeskHelpListsExactlyTheKeysThatAct(t *testing.T) {
 func TestAnUnreachableServerIsNamedAtTheDesk(t *testing.T) {
 	r := newRig(t, withUnreachableServer())
 	r.scan(r.registered(3))
-	r.settle("OFFLINE  1 pending · cannot reach the server (connection refused); next try")
+	r.settle("OFFLINE  1 pending · next try", "(ctrl+r: now); cannot reach the server (connection refused)")
 }
