@@ -32,9 +32,12 @@ func TestCoeditorsEndToEnd(t *testing.T) {
 	tm.keys("Space") // the first group: Publish
 	tm.keys("Enter")
 	// The form stays open with the refused address and the reason; esc
-	// leaves it, and the screen tells what came of each address.
+	// asks before it throws the address away, y leaves it, and the screen
+	// tells what came of each address.
 	tm.waitText("Not saved", "> alex.morgan@northwind.example", "! added 1 of 2")
 	tm.keys("Escape")
+	tm.waitText("Discard what you typed in Add co-editors")
+	tm.keys("y")
 	tm.waitText("Added 1 of 2", "REFUSED alex.morgan@northwind.example")
 	tm.waitText("ines.lopez@example.org")
 	tm.quitCleanly()

@@ -39,6 +39,7 @@ type App struct {
 	spinning  bool // a tick of our spinner is pending
 	inFlight  int
 	lastErr   string        // the latest failure, until a success or ErrorTTL
+	lastErrOp string        // the operation that failed (Fail's op), or ""
 	errSeq    int           // numbers failures, so an old timer clears none
 	failures  []failure     // the recent errors, newest first
 	overlays  []overlay     // the shell's popups, the top one last (overlay.go)
@@ -229,6 +230,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case NewsMsg:
 		a.news = &msg
+		return a, nil
+	case SucceededMsg:
+		if msg.Op != "" && msg.Op == a.lastErrOp {
+			a.lastErr = ""
+		}
 		return a, nil
 	case errorClearedMsg:
 		if msg.seq == a.errSeq {

@@ -543,6 +543,22 @@ func TestFailuresAreKeptWholeLoggedAndCleared(t *testing.T) {
 	if strings.Contains(lastLine(h.plain()), "error:") {
 		t.Fatal("the failure's own timer clears it")
 	}
+	// The next success of the same work clears its failure; another's
+	// does not.
+	h.send(ToastMsg{Level: ToastError, Text: "Loading phone settings failed: refused", Op: "Loading phone settings"})
+	h.send(SucceededMsg{Op: "Reading the snapshot"})
+	if !strings.Contains(lastLine(h.plain()), "error: Loading phone settings") {
+		t.Fatalf("another operation's success must not clear the failure: %q", lastLine(h.plain()))
+	}
+	h.send(SucceededMsg{Op: "Loading phone settings"})
+	if strings.Contains(lastLine(h.plain()), "error:") {
+		t.Fatalf("the same work's success should clear its failure: %q", lastLine(h.plain()))
+	}
+	// A failure whose cause ends sooner (a wait) leaves when it ends.
+	if statusTTL(ToastMsg{For: 30 * time.Second}) != 30*time.Second || statusTTL(ToastMsg{}) != ErrorTTL ||
+		statusTTL(ToastMsg{For: time.Hour}) != ErrorTTL {
+		t.Fatal("a failure stays ErrorTTL at most, and no longer than its For")
+	}
 	h.press("E")
 	if !strings.Contains(h.plain(), "second") || !strings.Contains(h.plain(), "first") {
 		t.Fatal("the panel keeps every recent failure")

@@ -19,7 +19,10 @@ type Dialog struct {
 	confirm *Confirm
 	// sending is a kept form that was submitted: it stays on screen until
 	// Settle says how its request ended.
-	sending       *Form
+	sending *Form
+	// discarding is a form with changes the user pressed esc on: it waits
+	// under the question whether to throw its changes away.
+	discarding    *Form
 	width, height int
 }
 
@@ -54,7 +57,7 @@ func (d *Dialog) Sending() bool { return d.sending != nil }
 // ShowForm opens f and returns its first command.
 func (d *Dialog) ShowForm(f *Form) tea.Cmd {
 	f.SetSize(d.width, d.height)
-	d.form, d.confirm = f, nil
+	d.form, d.confirm, d.discarding = f, nil, nil
 	return f.Init()
 }
 
@@ -63,7 +66,7 @@ func (d *Dialog) ShowForm(f *Form) tea.Cmd {
 func (d *Dialog) Ask(theme *Theme, question string, dangerous bool, onYes func() tea.Cmd) {
 	c := NewConfirm(theme, question, dangerous, onYes)
 	c.SetWidth(d.width)
-	d.form, d.confirm = nil, &c
+	d.form, d.confirm, d.discarding = nil, &c, nil
 }
 
 // Update feeds the open dialog. handled is false when none is open, and the
@@ -72,6 +75,10 @@ func (d *Dialog) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	switch {
 	case d.form != nil:
 		f := d.form
+		if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "esc" && f.Changed() {
+			d.askDiscard(f)
+			return nil, true
+		}
 		cmd, done := f.Update(msg)
 		if done && d.form == f { // onSubmit may have opened another dialog
 			d.form = nil
@@ -89,17 +96,32 @@ func (d *Dialog) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 		d.confirm = &c
 		if done {
 			d.confirm = nil
+			if f := d.discarding; f != nil {
+				d.discarding = nil
+				if !c.Confirmed() { // back to the form, every value kept
+					d.form = f
+				}
+			}
 		}
 		return cmd, true
 	}
 	return nil, false
 }
 
+// askDiscard asks before esc throws away a form with changes: every form
+// follows this one rule (nothing typed is lost without a yes); no, esc
+// again or a stray enter go back to the form as it was.
+func (d *Dialog) askDiscard(f *Form) {
+	c := NewConfirm(f.theme, "Discard what you typed in "+f.title+"?", true, nil)
+	c.SetWidth(d.width)
+	d.form, d.confirm, d.discarding = nil, &c, f
+}
+
 // QuitReason is why quitting now would lose work ("" when it would not): a
 // form with changes is open. Screens with a dialog return it from
 // ConfirmQuit, so ctrl+c asks first.
 func (d *Dialog) QuitReason() string {
-	if d.form != nil && d.form.Changed() {
+	if (d.form != nil && d.form.Changed()) || d.discarding != nil {
 		return "a form with changes is open"
 	}
 	if d.sending != nil {

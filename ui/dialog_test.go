@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/ui/uitest"
@@ -66,5 +67,46 @@ func TestReplaceQuestionKeepsItsWordsTogether(t *testing.T) {
 		if !strings.Contains(view, "(in "+filepath.Join(root, "d")) {
 			t.Fatalf("folder of %d: the folder is not named:\n%s", n, d.View("", 80, 24))
 		}
+	}
+}
+
+// Esc on a form with changes asks before it throws them away (issue 20
+// item 4: nothing typed is lost): no, esc again and a stray enter go back
+// to the form with its text; y discards; esc on an untouched form closes
+// it at once.
+func TestEscOnAFormWithChangesAsksFirst(t *testing.T) {
+	theme := NewTheme(true, true)
+	var name string
+	open := func(d *Dialog) {
+		d.ShowForm(NewForm(theme, "Walk-in", nil, huh.NewGroup(huh.NewInput().Title("First name").Value(&name))))
+	}
+	var d Dialog
+	d.SetSize(80, 24)
+	open(&d)
+	d.Update(uitest.Key("esc"))
+	if d.Open() {
+		t.Fatal("esc on an untouched form should close it")
+	}
+	open(&d)
+	for _, r := range "Ada" {
+		d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	for _, answer := range []string{"esc", "n", "enter"} {
+		d.Update(uitest.Key("esc"))
+		if !d.Open() || !d.Asking() || !strings.Contains(ansi.Strip(d.View("", 80, 24)), "Discard what you typed in Walk-in?") {
+			t.Fatalf("esc on a form with changes should ask; view:\n%s", ansi.Strip(d.View("", 80, 24)))
+		}
+		if d.QuitReason() == "" {
+			t.Fatal("the form waiting under the question is work ctrl+c would lose")
+		}
+		d.Update(uitest.Key(answer))
+		if v := ansi.Strip(d.View("", 80, 24)); !strings.Contains(v, "Ada") || !strings.Contains(v, "First name") {
+			t.Fatalf("%s to the question should go back to the form with its text:\n%s", answer, v)
+		}
+	}
+	d.Update(uitest.Key("esc"))
+	d.Update(uitest.Key("y"))
+	if d.Open() {
+		t.Fatal("y should discard the form")
 	}
 }

@@ -100,6 +100,25 @@ type failure struct {
 	details [][2]string
 }
 
+// statusTTL is how long failure m stays in the status bar: ErrorTTL, or
+// less when its cause ends sooner (m.For).
+func statusTTL(m ToastMsg) time.Duration {
+	if m.For > 0 {
+		return min(ErrorTTL, m.For)
+	}
+	return ErrorTTL
+}
+
+// SucceededMsg says op worked (Succeeded): the status bar's failure of the
+// same op is news no more.
+type SucceededMsg struct{ Op string }
+
+// Succeeded tells the shell op worked now, so a failure of op in the
+// status bar leaves it: a reload after an outage, a retried load.
+func Succeeded(op string) tea.Cmd {
+	return func() tea.Msg { return SucceededMsg{Op: op} }
+}
+
 // errorClearedMsg clears the status bar's failure seq, unless a newer one
 // replaced it.
 type errorClearedMsg struct{ seq int }
@@ -121,10 +140,10 @@ func (a *App) record(m ToastMsg) tea.Cmd {
 		attrs = append(attrs, "error", f.text)
 	}
 	a.ctx.Log.Error("operation failed", attrs...)
-	a.lastErr = m.Text
+	a.lastErr, a.lastErrOp = m.Text, m.Op
 	a.errSeq++
 	seq := a.errSeq
-	return timer.After(ErrorTTL, func(time.Time) tea.Msg { return errorClearedMsg{seq: seq} })
+	return timer.After(statusTTL(m), func(time.Time) tea.Msg { return errorClearedMsg{seq: seq} })
 }
 
 // errorLines are the recent failures, newest first, each with its time and

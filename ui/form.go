@@ -280,7 +280,7 @@ func (f *Form) withNotes(body string) string {
 // reason the last submit failed; foot, when set, closes it.
 func (f *Form) box(body, foot string) string {
 	head := f.theme.Title.Render(f.title)
-	if foot == "" && f.build != nil {
+	if foot == "" && f.fields != nil {
 		hint := "ctrl+s submits"
 		if w := f.where(); w != "" {
 			hint = w + " · " + hint

@@ -213,3 +213,25 @@ func TestAFormSaysWhatWasNotTyped(t *testing.T) {
 		t.Fatal("the note stayed after the user moved on")
 	}
 }
+
+// A form of fields says where the user is and that ctrl+s submits, as a
+// kept form does, and closes when submitted.
+func TestFieldsFormSaysWhereTheUserIs(t *testing.T) {
+	var a, b, c, d string
+	submitted := false
+	f := NewFieldsForm(NewTheme(true, true), "Walk-in", func() tea.Cmd { submitted = true; return nil },
+		huh.NewInput().Title("A").Value(&a), huh.NewInput().Title("B").Value(&b),
+		huh.NewInput().Title("C").Value(&c), huh.NewInput().Title("D").Value(&d))
+	f.SetSize(80, 24)
+	f.Init()
+	if v := ansi.Strip(f.View()); !strings.Contains(v, "field 1/4 · ctrl+s submits") {
+		t.Fatalf("no place in the form:\n%s", v)
+	}
+	f.Update(uitest.Key("enter"))
+	if v := ansi.Strip(f.View()); !strings.Contains(v, "field 2/4") {
+		t.Fatalf("the place does not follow the focus:\n%s", v)
+	}
+	if _, done := f.Update(uitest.Key("ctrl+s")); !done || !submitted {
+		t.Fatal("ctrl+s submits the form")
+	}
+}

@@ -130,6 +130,17 @@ func NewKeptForm(theme *Theme, title string, onSubmit func() tea.Cmd, build func
 	return f
 }
 
+// NewFieldsForm builds a form of one page of fields that says where the
+// user is in it ("field 2/5 · ctrl+s submits"), as a kept form does, but
+// closes when submitted (its submit does not wait for a server).
+func NewFieldsForm(theme *Theme, title string, onSubmit func() tea.Cmd, fields ...huh.Field) *Form {
+	fs := &Fields{theme: theme}
+	f := NewForm(theme, title, onSubmit, fs.Group(fields...))
+	f.fields = fs
+	f.form.UpdateFieldPositions()
+	return f
+}
+
 // reopen builds the form again, with every value as submitted, err's
 // reasons at the top and at the fields they name (field, when not empty,
 // takes a reason that names none), and the first marked field focused.

@@ -48,7 +48,7 @@ func address(id ScreenID, msg tea.Msg) tea.Msg {
 		return asyncDoneMsg{msg: address(id, m.msg)}
 	case AskMsg:
 		return AskMsg{Question: m.Question, Yes: addressTo(id, m.Yes)}
-	case addressed, broadcastMsg, asyncStartMsg, PushMsg, PopMsg, ToastMsg, toastExpiredMsg, spinTickMsg, noticeMsg, NewsMsg, KeepMsg, SectionMsg:
+	case addressed, broadcastMsg, asyncStartMsg, PushMsg, PopMsg, ToastMsg, SucceededMsg, toastExpiredMsg, spinTickMsg, noticeMsg, NewsMsg, KeepMsg, SectionMsg:
 		return msg
 	}
 	if cmds, ok := teax.Sequence(msg); ok {

@@ -85,6 +85,9 @@ type (
 		// the error for the recent-errors panel.
 		Op  string
 		Err error
+		// For, when set, is how long a failure stays in the status bar
+		// when its cause ends sooner than ErrorTTL (a wait).
+		For time.Duration
 	}
 )
 

@@ -139,7 +139,7 @@ func (s *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 func (s *Screen) onDone(m doneMsg) tea.Cmd {
 	settle := s.Dialog.Settle(m.err, refusedField(m.err))
 	if m.err != nil {
-		s.result, s.resultErr = "ERROR "+m.what+": "+errText(m.err), true
+		s.result, s.resultErr = "ERROR "+m.failed+": "+errText(m.err), true
 		return tea.Batch(ui.Fail(m.failed, m.err), s.Done(), settle)
 	}
 	s.result, s.resultErr = "OK "+m.what, false
@@ -241,7 +241,7 @@ func authOptions() []huh.Option[string] {
 func optionOptions() []huh.Option[string] {
 	out := []huh.Option[string]{huh.NewOption("not set", "")}
 	for _, o := range api.RecurringOptions {
-		out = append(out, huh.NewOption(api.RecurringOptionLabel(o)+" ("+o+")", o))
+		out = append(out, huh.NewOption(api.RecurringOptionLabel(o), o))
 	}
 	return out
 }
@@ -475,13 +475,6 @@ func (s *Screen) View() string {
 	return s.Base.View(above, below)
 }
 
-func recurringText(o string) string {
-	if o == "" {
-		return api.RecurringOptionLabel(o)
-	}
-	return o + ": " + api.RecurringOptionLabel(o)
-}
-
 func onOff(b bool) string {
 	if b {
 		return "yes"
@@ -524,7 +517,7 @@ func (s *Screen) detail() string {
 		{"Link", l.Name + "  [" + l.Type + "]"},
 		{"Default", def},
 		{"Sign-in", auth},
-		{"Recurring", recurringText(l.RecurringRegistrationOption)},
+		{"Recurring", api.RecurringOptionLabel(l.RecurringRegistrationOption)},
 		{"Ticket type", ticket},
 		{"Domains", domains},
 		{"Addresses", emails},

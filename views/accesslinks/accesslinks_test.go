@@ -41,7 +41,8 @@ func (r *rig) links(t *testing.T) []api.AccessLink {
 func TestListDetailAndCopy(t *testing.T) {
 	r := newRig(t, 110, 30)
 	r.Contains("Access links of Pottery for Beginners", "2 links", "Registration", "Staff and speakers",
-		"* yes", "multiple_sessions", "one or more sessions per ticket")
+		"* yes", "Recurring   one or more sessions per ticket")
+	r.Lacks("multiple_sessions") // words, not the API's value
 	r.Golden("list")
 	r.Press("down")
 	r.Contains("Speaker", "northwind.example")
@@ -178,14 +179,7 @@ func TestTicketTypesReloadWithLinks(t *testing.T) {
 // option and ctrl+s creates the link.
 func TestRefusedLinkFormStaysOpenAtItsField(t *testing.T) {
 	r := newRig(t, 80, 24)
-	r.Press("a")
-	r.Type("Team tables")
-	r.Press("enter", "right", "enter") // name; type: group-join
-	for range 5 {                      // sign-in, idp, ticket type, recurring, domains
-		r.Press("enter")
-	}
-	r.Type("ana@example.org")
-	r.Press("enter", "space", "enter") // addresses; options: email at join
+	r.createRefusedGroupJoin()
 	r.Contains("Not saved: the reason is under the field marked ! (flags)",
 		"! security_at_join.email_authentication applies only to registration",
 		"[x] require the registration email at join", "field 9/9")
@@ -200,4 +194,30 @@ func TestRefusedLinkFormStaysOpenAtItsField(t *testing.T) {
 	if len(l) != 3 || l[2].Name != "Team tables" || l[2].Type != api.LinkGroupJoin || l[2].EmailRestrictList[0] != "ana@example.org" {
 		t.Fatalf("links %+v", l)
 	}
+}
+
+// A refused create says what failed ("Create link ..."), never the words of
+// its success ("Created ..."), in the banner left when the form is closed.
+func TestRefusedCreateSaysWhatFailed(t *testing.T) {
+	r := newRig(t, 110, 44)
+	r.createRefusedGroupJoin()
+	r.Contains("Not saved")
+	r.Press("esc")
+	r.Contains("Discard what you typed in")
+	r.Press("y")
+	r.Contains("ERROR Create link Team tables: ")
+	r.Lacks("Created Team tables")
+}
+
+// createRefusedGroupJoin fills in a group-join link "Team tables" that asks
+// for the registration email at join, which the server refuses.
+func (r *rig) createRefusedGroupJoin() {
+	r.Press("a")
+	r.Type("Team tables")
+	r.Press("enter", "right", "enter") // name; type: group-join
+	for range 5 {                      // sign-in, idp, ticket type, recurring, domains
+		r.Press("enter")
+	}
+	r.Type("ana@example.org")
+	r.Press("enter", "space", "enter") // addresses; options: email at join
 }

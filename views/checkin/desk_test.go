@@ -451,5 +451,5 @@ func (r *rig) untrueHelp(keys []string, reset func()) []string {
 func TestAnUnreachableServerIsNamedAtTheDesk(t *testing.T) {
 	r := newRig(t, withUnreachableServer())
 	r.scan(r.registered(3))
-	r.settle("OFFLINE  1 pending · cannot reach the server (connection refused); next try")
+	r.settle("OFFLINE  1 pending · next try", "(ctrl+r: now); cannot reach the server (connection refused)")
 }

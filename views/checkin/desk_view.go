@@ -183,11 +183,18 @@ func (d *Desk) connLine() string {
 	pending := fmt.Sprintf("%d pending", d.counts.Pending+d.unsaved)
 	// The detail (what is wrong, what to press) comes before the roster,
 	// which is the first to go on a narrow terminal.
-	line := p.badge[r].on(" "+word+" ") + " " + p.bold.on(pending)
+	head := p.badge[r].on(" "+word+" ") + " " + p.bold.on(pending)
+	roster := p.muted.on(" · " + d.rosterText())
+	line := head
 	if detail != "" {
 		line += p.muted.on(" · ") + p.text[r].on(detail)
 	}
-	line += p.muted.on(" · " + d.rosterText())
+	line += roster
+	// Too narrow for it all: the next try comes first, the reason after it
+	// is what is cut.
+	if retry := retryWords(d.conn(), d.deps.Now(), d.deps.Local); retry != "" && ansi.StringWidth(line) > d.Width() {
+		line = head + p.muted.on(" · ") + p.text[r].on(retry+"; "+strings.Replace(detail, "; "+retry, "", 1)) + roster
+	}
 	return ui.Fit(ui.Truncate(line, d.Width(), "…"), d.Width(), 1)
 }
 

@@ -307,7 +307,7 @@ func (d *Desk) showWalkInForm(w walkin.Walkin) tea.Cmd {
 	if d.door.setup.Cached {
 		title += " (offline: sent when the server answers)"
 	}
-	form := ui.NewForm(d.Ctx.Theme, title, func() tea.Cmd { return d.saveWalkIn(build()) }, huh.NewGroup(fields...))
+	form := ui.NewFieldsForm(d.Ctx.Theme, title, func() tea.Cmd { return d.saveWalkIn(build()) }, fields...)
 	return d.Dialog.ShowForm(form)
 }
 

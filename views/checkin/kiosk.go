@@ -130,11 +130,21 @@ func (d *Desk) lockOrPrompt() tea.Cmd {
 	if now := d.deps.Now(); now.Before(ks.until) {
 		d.Ctx.Log.Warn("kiosk: PIN prompt refused while waiting", "event", d.eventID, "desk", d.deps.Desk,
 			"wrong", ks.wrong, "until", ks.until)
-		return ui.Toast(ui.ToastError, fmt.Sprintf("Too many wrong PINs (%d in a row): the next try is in %s",
-			ks.wrong, waitWords(now, ks.until)))
+		return pinRefused(fmt.Sprintf("Too many wrong PINs (%d in a row): the next try is in %s",
+			ks.wrong, waitWords(now, ks.until)), ks.until.Sub(now))
 	}
 	ks.prompting, ks.typed = true, nil
-	return nil
+	return ui.Succeeded(pinOp) // the wait is over: its error leaves the status bar
+}
+
+// pinOp names trying the kiosk's PIN, for its failures and its success.
+const pinOp = "Kiosk PIN"
+
+// pinRefused is a refused PIN's failure: in the status bar only while its
+// wait lasts (or ErrorTTL when there is none), and until the prompt opens
+// again or the PIN unlocks.
+func pinRefused(text string, wait time.Duration) tea.Cmd {
+	return func() tea.Msg { return ui.ToastMsg{Level: ui.ToastError, Text: text, Op: pinOp, For: wait} }
 }
 
 // promptActions are the PIN prompt's keys: enter tries the PIN, esc or
@@ -182,10 +192,10 @@ func (d *Desk) tryPIN() tea.Cmd {
 		ks.until = now.Add(wait)
 		d.Ctx.Log.Warn("kiosk: wrong PIN", "event", d.eventID, "desk", d.deps.Desk, "wrong", ks.wrong, "wait", wait)
 		if wait > 0 {
-			return ui.Toast(ui.ToastError, fmt.Sprintf("Wrong PIN (%d in a row): the desk stays locked; the next try is in %s",
-				ks.wrong, waitWords(now, ks.until)))
+			return pinRefused(fmt.Sprintf("Wrong PIN (%d in a row): the desk stays locked; the next try is in %s",
+				ks.wrong, waitWords(now, ks.until)), wait)
 		}
-		return ui.Toast(ui.ToastError, "Wrong PIN: the desk stays locked")
+		return pinRefused("Wrong PIN: the desk stays locked", 0)
 	}
 	d.Ctx.Log.Info("kiosk: unlocked", "event", d.eventID, "desk", d.deps.Desk, "wrong_before", ks.wrong)
 	ks.locked, ks.wrong, ks.until = false, 0, time.Time{}

@@ -135,6 +135,10 @@ func TestKioskBacksOffAfterFiveWrongPINs(t *testing.T) {
 	r.Send(ctrl('k'))
 	r.Contains("the next try is in 10 s")
 	clock.Advance(10 * time.Second)
+	r.Send(ctrl('k')) // the wait is over: the prompt opens, the old error leaves the status bar
+	r.Contains("PIN > ")
+	r.Lacks("error: Too many wrong PINs", "error: Wrong PIN")
+	r.Press("esc")
 	r.typePIN("222222")
 	r.Contains("Wrong PIN (6 in a row): the desk stays locked; the next try is in 60 s")
 	clock.Advance(time.Minute)

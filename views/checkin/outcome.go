@@ -225,7 +225,7 @@ func connWords(c conn, now time.Time, local *time.Location) (role, string, strin
 	if c.known {
 		switch st.State {
 		case scanqueue.Offline:
-			return roleErr, "OFFLINE", offlineReason(st.LastError) + "; next try " + ui.ClockAt(st.RetryAt, now, local) + " (ctrl+r: now)"
+			return roleErr, "OFFLINE", offlineReason(st.LastError) + "; " + retryWords(c, now, local)
 		case scanqueue.Throttled:
 			return roleWarn, "SLOWED DOWN", "the server asked to wait; next try " + ui.ClockAt(st.RetryAt, now, local)
 		case scanqueue.Blocked:
@@ -251,6 +251,15 @@ func connWords(c conn, now time.Time, local *time.Location) (role, string, strin
 		return roleOK, "ONLINE", fmt.Sprintf("sending %d", st.InFlight)
 	}
 	return roleOK, "ONLINE", ""
+}
+
+// retryWords says when an offline sender tries again ("" when it is not
+// offline): the part of the connection line that must stay in view.
+func retryWords(c conn, now time.Time, local *time.Location) string {
+	if !c.known || c.st.State != scanqueue.Offline {
+		return ""
+	}
+	return "next try " + ui.ClockAt(c.st.RetryAt, now, local) + " (ctrl+r: now)"
 }
 
 // unwritableWord names why the journal cannot record: a full disk, or

@@ -68,6 +68,7 @@ func TestWalkInOnline(t *testing.T) {
 	r.Golden("desk_walkin_not_registered_80x24")
 	r.Send(fkey(5))
 	r.Contains("Walk-in: register and check in", "First name")
+	r.Contains("field 1/5 · ctrl+s submits") // five fields, not all in view at 80x24
 	r.Golden("desk_walkin_form_80x24")
 	r.fillWalkIn("Wally", "Inn", "Contoso")
 	r.Press("enter") // the ticket type
@@ -358,10 +359,31 @@ func TestTheDoorIsReadableAt80Columns(t *testing.T) {
 	r.scan("not.listed@example.org")
 	r.settle("[!?] NOT REGISTERED", "F5: register them as a walk-in")
 	r.Contains("by roster, updated 10:00; saved, and the server will have the last word", "it answers")
+	r.Contains("OFFLINE  1 pending · next try 10:00:00 (ctrl+r: now)") // the next try survives 80 columns
 	r.Golden("desk_not_registered_offline_80x24")
 	for _, l := range strings.Split(r.View(), "\n") {
 		if strings.Contains(l, "│") && strings.Contains(l, "…") {
 			t.Fatalf("the result box is cut at 80 columns:\n%s", r.View())
 		}
 	}
+}
+
+// Esc on a walk-in form with a name typed asks before it throws the name
+// away (issue 20 item 4); no goes back to the form with the name.
+func TestWalkInEscAsksBeforeDiscarding(t *testing.T) {
+	r := newRig(t, withSize(80, 24), withExtras(views.Extras{WalkIns: true}))
+	r.settle("ONLINE", "roster 20,000")
+	r.scan("walk.in@example.org")
+	r.settle("[!!] NOT REGISTERED", "F5: register them as a walk-in")
+	r.Send(fkey(5))
+	r.Contains("First name")
+	r.Type("Wally")
+	r.Press("esc")
+	r.Contains("Discard what you typed in Walk-in")
+	r.Press("n")
+	r.Contains("First name", "> Wally")
+	r.Lacks("Discard what you typed")
+	r.Press("esc")
+	r.Press("y")
+	r.Lacks("First name")
 }

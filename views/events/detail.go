@@ -312,7 +312,7 @@ func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, l
 	section("Overview",
 		[2]string{"Status", b.String()},
 		[2]string{"Type", ui.EnumLabel(api.EventTypeLabels, e.EventType)},
-		[2]string{"Meeting type", strings.ToLower(e.MeetingType)},
+		[2]string{"Meeting type", meetingTypeText(e.MeetingType)},
 		[2]string{"Attendance", ui.EnumLabel(api.AttendanceLabels, e.AttendanceType)},
 		[2]string{"Access", ui.EnumLabel(api.AccessLevelLabels, e.AccessLevel)},
 		[2]string{"Event ID", e.EventID},
@@ -392,4 +392,13 @@ func actionName(op string) string {
 		return "update event"
 	}
 	return op + " event"
+}
+
+// meetingTypeText names a single-session event's meeting type in words
+// ("" when it has none, so the line is left out).
+func meetingTypeText(v string) string {
+	if v == "" {
+		return ""
+	}
+	return ui.EnumLabel(api.MeetingTypeLabels, v)
 }

@@ -118,7 +118,7 @@ func (f *eventForm) groups(fs *ui.Fields, hubs []huh.Option[string], edit bool) 
 	if !edit {
 		groups = append(groups, fs.Group(
 			huh.NewSelect[string]().Key("meeting_type").Title("Meeting type").Description("A single-session event is a meeting or a webinar").
-				Options(enumOptions(api.MeetingTypes, nil)...).Value(&f.meetingType),
+				Options(enumOptions(api.MeetingTypes, api.MeetingTypeLabels)...).Value(&f.meetingType),
 		).WithHideFunc(fs.Hide(func() bool { return f.eventType != api.EventTypeSimple })))
 	}
 	optionalTime := func(field string) func(string) error {

@@ -226,7 +226,10 @@ func TestCreateAnEventThroughTheForm(t *testing.T) {
 	r.Type("Robotics Night")
 	r.Press("enter", "enter") // name, tagline
 	r.Type("Build a line follower in two hours.")
-	r.Press("enter", "enter", "enter", "enter") // description, type, hub, meeting type
+	r.Press("enter", "enter", "enter") // description, type, hub
+	r.Contains("Meeting type", "Webinar", "Meeting")
+	r.Lacks("WEBINAR", "MEETING") // words, not the API's values
+	r.Press("enter")              // meeting type
 	r.Contains("Timezone")
 	r.Press("ctrl+u")
 	r.Type("Europe/Lisbon")
@@ -476,7 +479,7 @@ func TestRefreshKeepsTheRowsUntilTheAnswer(t *testing.T) {
 	r.Contains("1 All 63", "63 loaded")
 	down.Store(true)
 	r.Press("r")
-	r.Contains("1 All 63", "63 loaded", "ERROR: reload failed, r to retry")
+	r.Contains("1 All 63", "63 loaded", "ERROR: reload failed, r to retry", "error: Loading events failed")
 	down.Store(false)
 	start, end := testNow.Add(72*time.Hour), testNow.Add(75*time.Hour)
 	if _, err := r.client.Events.Create(context.Background(), &api.EventCreate{Name: "Late addition", Description: "x",
@@ -486,7 +489,7 @@ func TestRefreshKeepsTheRowsUntilTheAnswer(t *testing.T) {
 	}
 	r.Press("r")
 	r.Contains("1 All 64", "64 loaded")
-	r.Lacks("reload failed")
+	r.Lacks("reload failed", "error: Loading") // the good reload clears the status bar too
 }
 
 // An unreachable server is said within the first load, with its address,

@@ -249,7 +249,12 @@ func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
 	s.table.SetRows(s.rowsFor(s.bucket))
 	s.loading = false
 	s.table.SetLoading(false)
-	return nil
+	// Every listing loaded: a failed load's error leaves the status bar.
+	done := []tea.Cmd{ui.Succeeded("Loading events")}
+	for _, b := range loadOrder[1:] {
+		done = append(done, ui.Succeeded("Loading "+strings.ToLower(b.String())+" events"))
+	}
+	return tea.Batch(done...)
 }
 
 // rowsFor lists the bucket's rows in load order (upcoming first), then by

@@ -188,6 +188,9 @@ func (s *Screen) actions() ui.Actions {
 	}
 }
 
+// loadOp names loading the settings, for its failure and its success.
+const loadOp = "Loading phone settings"
+
 func (s *Screen) onLoaded(m loadedMsg) tea.Cmd {
 	if m.err != nil {
 		s.err = m.err
@@ -195,14 +198,14 @@ func (s *Screen) onLoaded(m loadedMsg) tea.Cmd {
 		if errors.As(m.err, &apiErr) && apiErr.Status == 403 {
 			return nil // the page explains it; no toast on top
 		}
-		return ui.Fail("Loading phone settings", m.err)
+		return ui.Fail(loadOp, m.err)
 	}
 	s.err = nil
 	s.settings = m.settings
 	if s.snap != nil {
 		_ = s.compare() // the snapshot parsed when it was loaded
 	}
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{ui.Succeeded(loadOp)} // a failed load's error leaves the status bar
 	if s.audit.base != nil {
 		if err := s.check(); err != nil {
 			cmds = append(cmds, ui.Fail("Checking the baseline", err))

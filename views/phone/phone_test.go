@@ -3,9 +3,11 @@ package phone
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -419,4 +421,31 @@ func TestQuickFilterKeysSayTheirRealRange(t *testing.T) {
 			t.Errorf("%+v: help %q with %d keys, want %q and every filter's key", c, got, len(b.Keys()), c.want)
 		}
 	}
+}
+
+// A failed load's error leaves the status bar when the settings load again
+// (the server came back), not only after ErrorTTL.
+func TestReloadAfterAFailureClearsTheStatusBar(t *testing.T) {
+	var down atomic.Bool
+	down.Store(true)
+	srv := viewtest.NewServerWith(t, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if down.Load() && strings.Contains(r.URL.Path, "/phone/") {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusNotFound)
+				_, _ = w.Write([]byte(`{"code":404,"message":"Not found."}`))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	client := srv.Client(t, sim.DemoToken)
+	r := viewtest.OpenSection(t, "Phone", 120, 36, func(c *ui.Context) ui.Screen {
+		return newScreen(c, views.Env{Client: client, Now: viewtest.Clock})
+	})
+	r.Contains("error: Loading phone settings")
+	down.Store(false)
+	r.Press("r")
+	r.Contains("1 All 45")
+	r.Lacks("error: Loading phone settings")
 }

@@ -171,12 +171,24 @@ func (s *Screen) onCreated(m createdMsg) tea.Cmd {
 		for _, e := range m.res.Errors {
 			refused[api.NormalizeEmail(e.Email)] = strings.TrimSuffix(e.Message, ".") + " (" + e.ErrorCode + ")"
 		}
-		for _, e := range m.emails {
+		refusal, refusedAt := wholeRefusal(m.err), -1
+		for i, e := range m.emails {
 			switch {
 			case refused[e] != "":
 				s.results = append(s.results, "REFUSED "+e+": "+refused[e])
 			case counts[e] > 0:
 				s.results = append(s.results, fmt.Sprintf("OK      %s: %s", e, ui.Count(counts[e], "ticket")))
+			case refusal != "":
+				// The refused request's people, and those after it,
+				// which were never sent: nobody of them was registered.
+				if refusedAt < 0 {
+					refusedAt = i - i%api.MaxTicketsPerRequest
+				}
+				why := "the request was refused " + refusal
+				if i >= refusedAt+api.MaxTicketsPerRequest {
+					why = "not sent (an earlier request was refused)"
+				}
+				s.results = append(s.results, "NOT REGISTERED "+e+": "+why)
 			case m.err != nil:
 				s.results = append(s.results, "UNKNOWN "+e+": not sent or no answer")
 			}
@@ -193,6 +205,8 @@ func (s *Screen) onCreated(m createdMsg) tea.Cmd {
 		}
 	case m.err != nil && errors.Is(m.err, api.ErrOutcomeUnknown):
 		s.summary, s.failed, level = "ERROR no answer arrived: check the registrants before trying again. "+m.err.Error(), true, ui.ToastError
+	case m.err != nil && wholeRefusal(m.err) != "" && (m.res == nil || len(m.res.Tickets) == 0):
+		s.summary, s.failed, level = "ERROR nobody was registered: "+m.err.Error(), true, ui.ToastError
 	case m.err != nil:
 		s.summary, s.failed, level = "ERROR "+m.err.Error(), true, ui.ToastError
 	case len(m.res.Errors) > 0:
@@ -226,6 +240,21 @@ func (s *Screen) onCreated(m createdMsg) tea.Cmd {
 		failure = errors.New(strings.TrimPrefix(s.summary, "ERROR "))
 	}
 	return tea.Batch(ui.Fail("Register attendees", failure), s.Done())
+}
+
+// wholeRefusal is the meaning of a 4xx answer to the whole request (the
+// server registered nobody it names), or "" for any other failure, whose
+// outcome is not known.
+func wholeRefusal(err error) string {
+	var ae *api.Error
+	if err == nil || errors.Is(err, api.ErrOutcomeUnknown) || !errors.As(err, &ae) || ae.Status < 400 || ae.Status >= 500 {
+		return ""
+	}
+	ref := fmt.Sprintf("HTTP %d", ae.Status)
+	if ae.Code != 0 {
+		ref = fmt.Sprintf("error %d", ae.Code)
+	}
+	return "(" + ref + "): " + ae.Meaning()
 }
 
 func people(n int) string {

@@ -50,7 +50,8 @@ func newRig(t *testing.T, w, h int, pick func(sim.Fixtures) string) *rig {
 func TestRecurringFlowRegistersAttendees(t *testing.T) {
 	r := newRig(t, 100, 30, func(f sim.Fixtures) string { return f.RecurringEventID })
 	r.Contains("[x] 1 Hub", "[x] 2 Published", "3 Access link Registration [registration]", "Ticket type General admission",
-		"multiple_sessions", "[ ] 4 Sessions    0 of", "not yet: choose one or more sessions")
+		"Registers   one or more sessions per ticket", "[ ] 4 Sessions    0 of", "not yet: choose one or more sessions")
+	r.Lacks("multiple_sessions") // words, not the API's value
 	r.Press("a")
 	r.Contains("Cannot register yet: choose one or more sessions")
 	// e chooses the link and the ticket type: keep the link, take VIP.
@@ -281,11 +282,7 @@ func TestRequiredQuestionsAreAskedInTheForm(t *testing.T) {
 // soldOut answers every create-tickets call as a server with no tickets
 // left does, person by person (the documented errors array).
 func soldOut(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/tickets") {
-			next.ServeHTTP(w, r)
-			return
-		}
+	return answerTickets(next, func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
 			Tickets []struct {
 				Email string `json:"email"`
@@ -303,13 +300,59 @@ func soldOut(next http.Handler) http.Handler {
 	})
 }
 
+// answerTickets answers create-tickets calls with answer, and passes the
+// others on to next.
+func answerTickets(next http.Handler, answer http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/tickets") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		answer(w, r)
+	})
+}
+
 // A registration the server refuses person by person keeps each reason:
 // E lists both people with the code and its meaning, wrapped at 80 columns.
 func TestEShowsEveryRefusedPerson(t *testing.T) {
-	srv := viewtest.NewServerWith(t, soldOut)
+	r := registerTwo(t, soldOut, 80, 24)
+	r.Contains("PARTLY registered 0 of 2 people", "E details")
+	r.Press("E")
+	r.Says("Register attendees", "Result registered 0 of 2 people",
+		"Refused ines.lopez@example.org: no tickets of this type are left",
+		"Refused kofi.mensah@example.org:", "[stock_not_exist]")
+	r.Golden("refused_people_errors_80x24")
+}
+
+// refusedWhole answers every create-tickets call as a server that refuses
+// the whole request does: 400 with the documented code and message.
+func refusedWhole(next http.Handler) http.Handler {
+	return answerTickets(next, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_ = json.NewEncoder(w).Encode(api.Error{Code: api.CodeInvalidSaleDates, Message: "The ticket sale dates are invalid."})
+	})
+}
+
+// A whole request the server refuses (a 4xx) registered nobody: each
+// person says so with the refusal's meaning, never that the outcome is
+// unknown.
+func TestWholeRefusalSaysNobodyWasRegistered(t *testing.T) {
+	r := registerTwo(t, refusedWhole, 120, 30)
+	r.Contains("ERROR nobody was registered",
+		"NOT REGISTERED ines.lopez@example.org: the request was refused (error 26401): the ticket type is not on sale",
+		"NOT REGISTERED kofi.mensah@example.org: the request was refused (error 26401):")
+	r.Lacks("UNKNOWN")
+}
+
+// registerTwo registers two people on the upcoming event of a simulator
+// behind wrap, at w x h.
+func registerTwo(t *testing.T, wrap func(http.Handler) http.Handler, w, h int) *uitest.Driver {
+	t.Helper()
+	srv := viewtest.NewServerWith(t, wrap)
 	client := srv.Client(t, sim.DemoToken)
 	id := srv.Fixtures().UpcomingEventID
-	r := viewtest.Open(t, 80, 24, func(c *ui.Context) ui.Screen {
+	r := viewtest.Open(t, w, h, func(c *ui.Context) ui.Screen {
 		return New(c, views.Env{Client: client, Now: viewtest.Clock}, id, "Pottery for Beginners")
 	})
 	r.Press("a")
@@ -318,10 +361,5 @@ func TestEShowsEveryRefusedPerson(t *testing.T) {
 	r.Press("ctrl+j")
 	r.Type("kofi.mensah@example.org")
 	r.Press("enter")
-	r.Contains("PARTLY registered 0 of 2 people", "E details")
-	r.Press("E")
-	r.Says("Register attendees", "Result registered 0 of 2 people",
-		"Refused ines.lopez@example.org: no tickets of this type are left",
-		"Refused kofi.mensah@example.org:", "[stock_not_exist]")
-	r.Golden("refused_people_errors_80x24")
+	return r
 }

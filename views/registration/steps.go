@@ -67,7 +67,7 @@ func (s *Screen) steps() []string {
 	opt := s.option()
 	optText := "not a recurring event: sessions optional"
 	if opt != "" {
-		optText = opt + ": " + api.RecurringOptionLabel(opt)
+		optText = api.RecurringOptionLabel(opt)
 	}
 	lines = append(lines, ui.Fit("    Registers   "+optText, w, 1))
 	n := len(s.chosenIDs())
