@@ -24,6 +24,20 @@ func actionsAt(t *testing.T, c *api.Client, eventID string, emails ...string) ma
 	return n
 }
 
+// deskSim starts a simulator for a desk test: a client of it, to read what
+// the server holds, and the binary's environment pointing at it.
+func deskSim(t *testing.T) (*api.Client, []string) {
+	t.Helper()
+	requireCheckinCommands(t)
+	vars, _ := startSim(t)
+	base, token := vars["EVDESK_BASE_URL"], vars["EVDESK_TOKEN"]
+	c, err := api.New(api.WithBaseURL(base), api.WithToken(token), api.WithRateLimit(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, append(isolatedEnv(t), "EVDESK_BASE_URL="+base, "EVDESK_TOKEN="+token)
+}
+
 // A scanner keeps typing while the operator fills in the walk-in form
 // (QA's blocking finding: its bursts were typed into the form, moved the
 // ticket type, toggled a session and submitted it). Its bursts (two
@@ -33,21 +47,14 @@ func actionsAt(t *testing.T, c *api.Client, eventID string, emails ...string) ma
 // once, at 80x24.
 func TestScansIntoTheWalkInFormAreRecordedAtTheDesk(t *testing.T) {
 	t.Parallel()
-	requireCheckinCommands(t)
-	vars, _ := startSim(t)
-	base, token := vars["EVDESK_BASE_URL"], vars["EVDESK_TOKEN"]
-	c, err := api.New(api.WithBaseURL(base), api.WithToken(token), api.WithRateLimit(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, env := deskSim(t)
 	id, regs := largeEvent()
 	first, second := regs[10], regs[11]
 	const who = "walk.in@example.org"
 
-	env := append(isolatedEnv(t), "EVDESK_BASE_URL="+base, "EVDESK_TOKEN="+token)
 	tm := startTermEnv(t, 80, 24, env, "desk", id, "--desk", "Door-W")
 	tm.waitText("CHECK-IN DESK", "ONLINE", "roster 20,000")
-	tm.keys("-l", who)
+	tm.personTypes(who)
 	tm.keys("Enter")
 	tm.waitText("[!!] NOT REGISTERED", "F5: register them as a walk-in")
 	tm.keys("F5")

@@ -175,7 +175,7 @@ func TestHostileFreshPagesStopTheDesksRosterAtItsBudget(t *testing.T) {
 	tm := startTermEnv(t, 200, 30, env, "desk", id, "--desk", "Door-A")
 	tm.waitText("CHECK-IN DESK", "no roster yet (a listing over its budget (max_listing_mb))")
 	he.h.Set(hostile.Options{})
-	tm.keys("-l", regs[0])
+	tm.personTypes(regs[0])
 	tm.keys("Enter")
 	tm.waitText("CHECKED IN")
 	tm.keys("C-c")

@@ -151,7 +151,7 @@ func TestRegisterThenCheckInEndToEnd(t *testing.T) {
 	tm.waitText("Whole event")
 	tm.keys("Enter")
 	tm.waitText("CHECK-IN DESK", "ONLINE")
-	tm.keys("-l", "new.person@example.org")
+	tm.personTypes("new.person@example.org")
 	tm.keys("Enter")
 	tm.waitText("CHECKED IN", "This desk today 1")
 }

@@ -347,6 +347,19 @@ func (tm *term) typeText(text string) {
 	}
 }
 
+// personTypes types text into the bare desk's scan input as a person does,
+// each key a run of its own. There keys act at once, so the next key
+// could follow a shown one within the hold (faster than a person); a key
+// no scanner types (End: the cursor is at the end already) ends each run
+// instead, as the hold's timer ends a person's (its timings: ui's tests).
+func (tm *term) personTypes(text string) {
+	tm.t.Helper()
+	for _, r := range text {
+		tm.typeText(string(r))
+		tm.tmux("send-keys", "End")
+	}
+}
+
 // settleLimit bounds the wait for a typed key to show: long, since a
 // busy machine can stall the program for seconds, and keys sent on while
 // it is stalled reach it together, as a scanner's.

@@ -14,7 +14,7 @@ func TestWalkInEndToEnd(t *testing.T) {
 	id, _ := largeEvent()
 	tm := startTerm(t, 80, 24, "desk", id, "--demo", "--desk", "Door-W")
 	tm.waitText("CHECK-IN DESK", "ONLINE", "roster 20,000")
-	tm.keys("-l", "walk.in@example.org")
+	tm.personTypes("walk.in@example.org")
 	tm.keys("Enter")
 	tm.waitText("[!!] NOT REGISTERED", "F5: register them as a walk-in")
 	tm.keys("F5")

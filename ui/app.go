@@ -50,6 +50,7 @@ type App struct {
 	startup   tea.Cmd  // WithStartup's background command
 
 	gate          scanGate     // tells a scanner's keys from a person's
+	watch         scanWatch    // the same, for keys that act at once (the bare desk)
 	everyKeyTyped bool         // no scanner: every key is a person's (WithEveryKeyTyped)
 	holdSeq       int          // numbers held keys, so an old hold timer decides nothing
 	ignored       int          // scans ignored since a person last pressed a key
@@ -191,7 +192,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(a.Quiet(), a.onMouse(msg))
 	case tea.PasteMsg:
 		if pastedScan(msg.Content) {
-			return a, tea.Batch(a.Quiet(), a.onScan(1, msg))
+			quiet := a.Quiet()
+			a.deskForScan()
+			return a, tea.Batch(quiet, a.scanStarts(), a.onScan(1, msg))
 		}
 		if p := a.palette(); p != nil {
 			var cmd tea.Cmd

@@ -874,3 +874,57 @@ func TestANoteStaysWithItsScreen(t *testing.T) {
 		t.Fatalf("an error left with its screen:\n%s", h.plain())
 	}
 }
+
+// loadingSource offers its items once loaded, and says it is loading
+// until then, as the events list does.
+type loadingSource struct {
+	fakeScreen
+	loaded bool
+}
+
+func (s *loadingSource) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	_, cmd := s.fakeScreen.Update(msg)
+	return s, cmd
+}
+
+func (s *loadingSource) PaletteItems() []PaletteItem {
+	if !s.loaded {
+		return []PaletteItem{{Title: "Events are loading…", Always: true, Run: func() tea.Cmd { return nil }}}
+	}
+	return []PaletteItem{{Title: "Event: Go Summit", Section: "Events", Run: func() tea.Cmd { return nil }}}
+}
+
+// What the palette offers does not depend on which tab was opened first:
+// it opens a section that offers items (Section.Palette) when nobody has,
+// says while it loads that it is loading, whatever is typed, and offers
+// its items as soon as they are in.
+func TestThePaletteOpensItsSources(t *testing.T) {
+	h := &harness{t: t, roots: map[string]*fakeScreen{}}
+	h.ctx = &Context{Theme: NewTheme(true, true)}
+	events := &loadingSource{fakeScreen: fakeScreen{title: "Events"}}
+	h.app = NewApp(h.ctx, []Section{
+		{Name: "Events", New: func(*Context) Screen { return events }, Palette: true},
+		{Name: "Check-in", New: func(*Context) Screen { return &fakeScreen{title: "Check-in"} }},
+	}, WithSection("Check-in"))
+	h.app.Init()
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if events.inits != 0 {
+		t.Fatal("the events section opened before it was needed")
+	}
+	h.press(":")
+	if events.inits != 1 || events.w == 0 {
+		t.Fatalf("the palette did not open the events section: inits %d, width %d", events.inits, events.w)
+	}
+	h.press("s", "u", "m")
+	if !strings.Contains(h.plain(), "Events are loading…") || strings.Contains(h.plain(), "nothing matches") {
+		t.Fatalf("the palette does not say the events are loading:\n%s", h.plain())
+	}
+	events.loaded = true
+	h.press("m")
+	if p := h.plain(); !strings.Contains(p, "> Event: Go Summit") || strings.Contains(p, "loading") {
+		t.Fatalf("the loaded events are not offered:\n%s", p)
+	}
+	if h.app.Top().Title() != "Check-in" {
+		t.Fatal("opening a source switched the tab")
+	}
+}

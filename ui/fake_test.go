@@ -52,6 +52,8 @@ func (f *fakeScreen) Update(msg tea.Msg) (Screen, tea.Cmd) {
 		f.msgs = append(f.msgs, "scan "+b.String()+m.Paste)
 	case NotTypedMsg:
 		f.msgs = append(f.msgs, "not typed "+m.Text)
+	case ScanStartsMsg:
+		f.msgs = append(f.msgs, "starts "+m.Typed)
 	case resultMsg:
 		f.msgs = append(f.msgs, fmt.Sprintf("result %d", m.n))
 		if f.results != nil {

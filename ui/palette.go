@@ -23,6 +23,9 @@ type PaletteItem struct {
 	Section string
 	Stay    bool
 	Run     func() tea.Cmd
+	// Always: shown whatever is typed, after the matches (a source says
+	// its items are still loading).
+	Always bool
 }
 
 // PaletteSource is a screen that offers palette items wherever it sits (the
@@ -38,6 +41,7 @@ const maxRecent = 8
 type commandPalette struct {
 	input  textinput.Model
 	items  []PaletteItem // everything on offer, recent first
+	fixed  int           // items[:fixed] do not change; the screens' offers follow, as they load
 	shown  []int         // items matching the input
 	cursor int
 }
@@ -51,6 +55,7 @@ func (a *App) openPalette() tea.Cmd {
 	in.SetStyles(a.ctx.Theme.TextInputStyles())
 	in.SetWidth(max(10, min(a.ctx.Width-12, 60)))
 	p := &commandPalette{input: in}
+	cmds := []tea.Cmd{p.input.Focus(), a.openSources()}
 	p.items = append(p.items, a.recent...)
 	for _, s := range a.sections {
 		name := s.Name
@@ -69,16 +74,40 @@ func (a *App) openPalette() tea.Cmd {
 			}
 		}
 	}
+	p.fixed = len(p.items)
+	p.items = append(p.items, a.sourceItems()...)
+	p.filter()
+	a.openOverlay(p)
+	return tea.Batch(cmds...)
+}
+
+// openSources opens, in the background, the roots of the sections that
+// offer palette items and have not been opened.
+func (a *App) openSources() tea.Cmd {
+	var cmds []tea.Cmd
+	for i, s := range a.sections {
+		if !s.Palette || len(a.stacks[i]) > 0 {
+			continue
+		}
+		e := a.newEntry(s.New(a.ctx))
+		a.stacks[i] = []entry{e}
+		e.screen.SetSize(a.contentSize())
+		cmds = append(cmds, addressTo(e.id, e.screen.Init()))
+	}
+	return tea.Batch(cmds...)
+}
+
+// sourceItems are the items every open screen offers (PaletteSource).
+func (a *App) sourceItems() []PaletteItem {
+	var items []PaletteItem
 	for _, st := range a.stacks {
 		for _, e := range st {
 			if src, ok := e.screen.(PaletteSource); ok {
-				p.items = append(p.items, src.PaletteItems()...)
+				items = append(items, src.PaletteItems()...)
 			}
 		}
 	}
-	p.filter()
-	a.openOverlay(p)
-	return p.input.Focus()
+	return items
 }
 
 // moves reports whether b only moves in a list (up, page down): no
@@ -142,6 +171,11 @@ func (p *commandPalette) filter() {
 	for _, h := range hits {
 		p.shown = append(p.shown, h.i)
 	}
+	for i, it := range p.items {
+		if it.Always && !slices.Contains(p.shown, i) {
+			p.shown = append(p.shown, i)
+		}
+	}
 	p.cursor = max(0, min(p.cursor, len(p.shown)-1))
 }
 
@@ -184,6 +218,7 @@ func (a *App) updatePalette(p *commandPalette, k tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(k)
+	p.items = append(p.items[:p.fixed], a.sourceItems()...) // a list loaded meanwhile
 	p.filter()
 	return cmd
 }

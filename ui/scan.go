@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -60,6 +61,7 @@ type gateOut struct {
 	person, scanned []tea.KeyPressMsg
 	codes           int
 	hasty           bool
+	began           bool // the run was found a scanner's: its first keys are in scanned
 }
 
 // key takes a key a scanner could type, arriving within the run.
@@ -77,7 +79,7 @@ func (g *scanGate) key(k tea.KeyPressMsg) gateOut {
 	}
 	g.held = append(g.held, k)
 	if isScan(g.held) {
-		g.scanning, g.afterScan = true, false
+		g.scanning, g.afterScan, out.began = true, false, true
 		g.scan(&out, g.held...)
 		g.held = nil
 	}
@@ -171,6 +173,27 @@ type ScanTaker interface {
 	TakesScans() bool
 }
 
+// ScanPasser is a screen shown over a screen that takes scans (the
+// desk's history): while PassesScans reports true, a scan brings that
+// screen back and goes to it, as though the view had been closed first.
+type ScanPasser interface {
+	PassesScans() bool
+}
+
+// deskForScan brings back the screen that takes scans from under a view
+// that passes it its scans (ScanPasser), before a scan goes on.
+func (a *App) deskForScan() {
+	if a.takesScans() || a.palette() != nil {
+		return
+	}
+	p, ok := a.Top().(ScanPasser)
+	if !ok || !p.PassesScans() || a.deskBelow() < 0 {
+		return
+	}
+	a.overlays = nil
+	a.toDesk()
+}
+
 // Reopener is a screen the shell can bring back after it has left (the
 // desk, when a scan arrives elsewhere): Reopen builds it anew.
 type Reopener interface {
@@ -187,8 +210,11 @@ type holdOverMsg struct{ seq int }
 // and a scanner type into its scan input alike. Any other key is held
 // until the gate knows whose it is.
 func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
-	if !typedByScanner(k) || (a.takesScans() && a.palette() == nil && !a.sortsScans()) {
+	if !typedByScanner(k) {
 		return tea.Batch(a.Quiet(), a.handleKey(k))
+	}
+	if a.takesScans() && a.palette() == nil && !a.sortsScans() {
+		return a.watchKey(k)
 	}
 	if a.everyKeyTyped {
 		return a.handleKey(k)
@@ -206,7 +232,98 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 // key came for HoldFor: they were a person's, and act now. The program's
 // hold timer calls it; so does a test driver that runs no timers, after
 // each key a person presses.
-func (a *App) Quiet() tea.Cmd { return a.decided(a.gate.pause()) }
+func (a *App) Quiet() tea.Cmd {
+	a.watch = scanWatch{}
+	return a.decided(a.gate.pause())
+}
+
+// watchKey acts on a key at a screen whose scan input has the keyboard
+// (the bare desk) at once, and watches its run as the gate would: when the
+// run turns out to be a scanner's, the screen is told first (ScanStartsMsg)
+// what of its input the run typed, so a person's half-typed text is set
+// aside and never glued onto the scan.
+func (a *App) watchKey(k tea.KeyPressMsg) tea.Cmd {
+	if a.gate.scanning { // a scan the gate found goes on here (the desk came back for it)
+		a.watch = scanWatch{scanning: true, ended: a.gate.ended}
+	}
+	cmds := []tea.Cmd{a.decided(a.gate.pause())} // keys held before the desk had the keyboard
+	if typed, began := a.watch.key(k); began {
+		cmds = append(cmds, a.updateTop(ScanStartsMsg{Typed: typed}))
+	}
+	cmds = append(cmds, a.handleKey(k))
+	a.holdSeq++
+	seq := a.holdSeq
+	return tea.Batch(append(cmds, timer.After(HoldFor, func(time.Time) tea.Msg { return holdOverMsg{seq: seq} }))...)
+}
+
+// scanWatch follows the runs of keys that reach a scan input at once, to
+// tell when one is a scanner's. It is stricter than the gate: ScanRun keys
+// at least, Enter counted, since two or three keys rolled into Enter end a
+// person's typing there, and taking them for a scan would set the
+// person's text aside.
+type scanWatch struct {
+	run      []tea.KeyPressMsg
+	scanning bool
+	ended    bool // the latest scanned key ended a code
+}
+
+// key takes a key that reached the input within its run; began reports
+// that the run is, from this key on, a scan, and typed is the text the
+// run's keys before this one typed into the input.
+func (w *scanWatch) key(k tea.KeyPressMsg) (typed string, began bool) {
+	if w.scanning && w.ended && !EndsScan(k) {
+		w.scanning, w.run = false, nil // the next code, or a person's key
+	}
+	if w.scanning {
+		w.ended = EndsScan(k)
+		return "", false
+	}
+	w.run = append(w.run, k)
+	if !w.isScan() {
+		return "", false
+	}
+	var b strings.Builder
+	for _, r := range w.run[:len(w.run)-1] {
+		if EndsScan(r) {
+			b.Reset() // the input was taken at the terminator
+			continue
+		}
+		b.WriteString(r.Text)
+	}
+	w.scanning, w.ended, w.run = true, EndsScan(k), nil
+	return b.String(), true
+}
+
+// isScan reports whether the run so far is a scanner's: ScanRun
+// characters or more (Enter counted), not one key over and over. The
+// terminal may hand a burst over as one key of many characters.
+func (w *scanWatch) isScan() bool {
+	n := 0
+	for _, k := range w.run {
+		if EndsScan(k) {
+			n++
+		} else {
+			n += utf8.RuneCountInString(k.Text)
+		}
+	}
+	return n >= ScanRun && (len(w.run) == 1 || !sameKey(w.run))
+}
+
+// ScanStartsMsg tells the screen that takes scans that a scan begins: the
+// keys before it, a person's, are not the scan's. Typed is what of the
+// scan its input already holds, at its end (the keys that reached it
+// before the run was known for a scanner's); the rest of the input was a
+// person's, to set aside, so that it is never sent glued to the scan.
+type ScanStartsMsg struct{ Typed string }
+
+// scanStarts tells a screen that takes scans that a scan the gate held
+// begins: none of it is in its input.
+func (a *App) scanStarts() tea.Cmd {
+	if !a.takesScans() {
+		return nil
+	}
+	return a.updateTop(ScanStartsMsg{})
+}
 
 // decided acts on what the gate decided: a person's keys as keys, a
 // scanner's as a scan.
@@ -217,6 +334,12 @@ func (a *App) decided(out gateOut) tea.Cmd {
 		cmds = append(cmds, a.handleKey(k))
 	}
 	a.hasty = false
+	if len(out.scanned) > 0 {
+		a.deskForScan()
+	}
+	if out.began {
+		cmds = append(cmds, a.scanStarts())
+	}
 	if len(out.scanned) > 0 {
 		msgs := make([]tea.Msg, len(out.scanned))
 		for i, k := range out.scanned {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -406,5 +407,129 @@ func TestABurstNotTypedIsToldToTheForm(t *testing.T) {
 	h.burst(strings.Repeat("7", 300), "enter")
 	if got := last(events.msgs); len([]rune(got)) != len("not typed ")+notTypedMax || !strings.HasSuffix(got, "…") {
 		t.Fatalf("not bounded: %d runes", len([]rune(got)))
+	}
+}
+
+// At a scan input that has every key at once (the bare desk), the watch
+// follows each run with real key timings and, when a run turns out to be a
+// scanner's, tells the screen what of its input the run typed: what a
+// person typed before is set aside, never sent glued to the scan. What a
+// person types, rolled keys into Enter included, is sent as typed.
+func TestScanWatchSetsAsideAPersonsText(t *testing.T) {
+	scan := "liam.yamamoto@example.org"
+	cases := []struct {
+		name      string
+		keys      typing
+		sent      string // each Enter's input, one per line
+		setAside  string
+		remaining string
+	}{
+		{"typed, then a scan", typed("ab", ms(140), "").then(ms(600), typed(scan, ms(3), "enter")), scan, "ab", ""},
+		{"typed, then a scan in one read", typed("hu", ms(90), "").then(ms(400), typed(scan, 0, "enter")), scan, "hu", ""},
+		{"digits in a wait, then a scan", typed("2", 0, "").then(ms(2000), typed(scan, ms(12), "tab")), scan, "2", ""},
+		{"a person's address", typed("ann@x.org", ms(110), "enter"), "ann@x.org", "", ""},
+		{"rolled into Enter", typed("ann@x.o", ms(110), "").then(ms(120), typed("rg", ms(20), "enter")), "ann@x.org", "", ""},
+		{"three rolled keys", typed("hello", ms(100), "").then(ms(90), typed("the", ms(22), "")), "", "", "hellothe"},
+		{"key repeat", typed("ab", ms(100), "").then(ms(200), typed("xxxxxx", ms(30), "")), "", "", "abxxxxxx"},
+		{"two scans back to back", typed("ab", ms(100), "").then(ms(300), typed("a@x.org", 0, "enter")).then(0, typed("b@y.org", 0, "enter")), "a@x.org\nb@y.org", "ab", ""},
+		{"a scan with no terminator", typed("ab", ms(100), "").then(ms(300), typed("4006381333931", ms(5), "")), "", "ab", "4006381333931"},
+		{"a burst handed over as one key", typed("ab", ms(100), "").then(ms(300), typing{{0, tea.KeyPressMsg{Text: scan}}}).
+			then(0, typed("", 0, "enter")), scan, "ab", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var w scanWatch
+			var input string
+			var sent, aside []string
+			for i, k := range c.keys {
+				if i > 0 && k.after >= HoldFor {
+					w = scanWatch{} // the hold timer fired before the key came
+				}
+				if typedSoFar, began := w.key(k.key); began {
+					if before, ok := strings.CutSuffix(input, typedSoFar); ok && before != "" {
+						aside = append(aside, before)
+					}
+					input = typedSoFar
+				}
+				if EndsScan(k.key) {
+					sent = append(sent, input)
+					input = ""
+					continue
+				}
+				input += k.key.Text
+			}
+			if got := strings.Join(sent, "\n"); got != c.sent {
+				t.Errorf("sent %q, want %q", got, c.sent)
+			}
+			if got := strings.Join(aside, "|"); got != c.setAside {
+				t.Errorf("set aside %q, want %q", got, c.setAside)
+			}
+			if input != c.remaining {
+				t.Errorf("input left %q, want %q", input, c.remaining)
+			}
+		})
+	}
+}
+
+// passerScreen is a view over the desk that passes it its scans, as the
+// desk's history does.
+type passerScreen struct{ fakeScreen }
+
+func (p *passerScreen) PassesScans() bool { return true }
+func (p *passerScreen) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	_, cmd := p.fakeScreen.Update(msg)
+	return p, cmd
+}
+
+// At the desk the shell tells the screen when a scan begins, before its
+// deciding key, with what of the scan its input already holds (the bare
+// desk: keys act at once) or nothing (a form open: the gate held the
+// keys); over a view that passes scans (the history), the desk comes back
+// for the scan. Real key timings; the hold timer fires on each pause.
+func TestTheDeskIsToldWhenAScanBegins(t *testing.T) {
+	scan := "liam.yamamoto@example.org"
+	person := typed("ab", ms(140), "").then(ms(600), typed(scan, ms(3), "enter"))
+	timed := func(h *harness, keys typing) {
+		for i, k := range keys {
+			if i > 0 && k.after >= HoldFor {
+				h.app.Quiet() // the hold timer fired
+			}
+			h.app.Update(k.key)
+		}
+		h.app.Quiet()
+	}
+
+	h := newHarness(t, WithSection("Check-in"))
+	desk := h.roots["Check-in"]
+	desk.scans = true
+	timed(h, person)
+	if got, want := strings.Join(desk.msgs, "|"), "starts lia"; !strings.Contains(got, want) {
+		t.Fatalf("the bare desk was told %q, want %q", got, want)
+	}
+	if got := strings.Join(desk.keys, ""); got != "ab"+scan+"enter" {
+		t.Fatalf("the bare desk's keys %q", got)
+	}
+
+	desk.keys, desk.msgs, desk.sorts = nil, nil, true
+	timed(h, person)
+	if desk.msgs[0] != "starts " || received(desk) != "ab["+scan+"enter]" {
+		t.Fatalf("with a form open the desk was told %q, then got %q", desk.msgs[0], received(desk))
+	}
+
+	desk.keys, desk.msgs, desk.sorts = nil, nil, false
+	over := &passerScreen{fakeScreen{title: "History"}}
+	h.send(PushMsg{Screen: over})
+	timed(h, typed("zz", ms(150), "").then(ms(500), typed(scan, ms(3), "enter")))
+	if h.app.Top() != Screen(desk) {
+		t.Fatalf("a scan over the history did not bring the desk back: top %q, history keys %q, desk %q\n%s", h.app.Top().Title(), over.keys, received(desk), h.plain())
+	}
+	if got := strings.Join(over.keys, ""); got != "zz" {
+		t.Fatalf("the history's keys %q", got)
+	}
+	if got := strings.Join(desk.keys, ""); got != scan+"enter" || !slices.Contains(desk.msgs, "starts ") {
+		t.Fatalf("the desk got keys %q, messages %q", got, desk.msgs)
+	}
+	if strings.Contains(h.plain(), scanNote) {
+		t.Fatal("the scan was ignored")
 	}
 }

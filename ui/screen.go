@@ -33,6 +33,11 @@ type InputCapturer interface {
 type Section struct {
 	Name string
 	New  func(*Context) Screen
+	// Palette: the section's root offers items to the command palette
+	// (PaletteSource, the events list): the palette opens it, in the
+	// background, when it has not been opened yet, so what the palette
+	// finds never depends on which tabs were visited.
+	Palette bool
 }
 
 // Context is the program-wide state handed to every component: size, theme,

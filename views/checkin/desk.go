@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/views"
 )
@@ -41,6 +42,11 @@ type Desk struct {
 	rings int // bells rung; for tests
 
 	door deskDoor // walk-ins, badges, the hook (door_desk.go)
+
+	// fromScan: what the scan input holds came from a scan the shell
+	// sorted (ui.ScanMsg), a code ending with nothing so far: a scan
+	// after it does not set it aside.
+	fromScan bool
 
 	searching bool
 	reg       *registrants
@@ -136,22 +142,57 @@ func (d *Desk) actions() ui.Actions {
 		as = append(as, ui.Action{Key: d.keys.Kiosk, Run: d.lockOrPrompt})
 	}
 	as = append(as, ui.Action{Key: d.enter(d.keys.Submit), Run: d.submitInput})
+	if d.kioskLocked() {
+		return append(as, d.publicActions()...)
+	}
 	as = append(as, d.commonActions()...)
-	as = append(as, ui.Action{Key: d.keys.Back, Why: d.cannotLeave, Run: d.back})
+	as = append(as, ui.Action{Key: d.keys.Back, Run: d.back})
 	return append(as, d.doorActions()...)
 }
 
-// commonActions are the desk's keys that work in the search too.
+// publicActions are what the public may do at a locked kiosk besides
+// scanning: the search and walk-ins where its profile offers them, and esc
+// clears what was typed. The staff's keys work once it is unlocked; until
+// then they do nothing, and the help does not list them.
+func (d *Desk) publicActions() ui.Actions {
+	var as ui.Actions
+	if d.deps.KioskSearch {
+		as = append(as, ui.Action{Key: d.keys.Search, Run: d.openSearch})
+	}
+	if d.input.Value() != "" || d.card != nil {
+		as = append(as, ui.Action{Key: d.keys.Back, Help: "clear", Run: d.back})
+	}
+	if d.deps.Extras.WalkIns {
+		as = append(as, ui.Action{Key: d.Ctx.Keys.WalkIn, Help: "register a walk-in", Why: d.cannotWalkIn, Run: d.openWalkIn})
+	}
+	return as
+}
+
+// FullHelp is the desk's keys; at a locked kiosk without a question open,
+// the yes chord answers nothing and is not listed.
+func (d *Desk) FullHelp() [][]key.Binding {
+	help := d.ScreenBase.FullHelp()
+	if !d.kioskLocked() || d.Dialog.Open() {
+		return help
+	}
+	for i, g := range help {
+		help[i] = slices.DeleteFunc(slices.Clone(g), func(b key.Binding) bool {
+			return slices.Equal(b.Keys(), d.keys.Yes.Keys())
+		})
+	}
+	return slices.DeleteFunc(help, func(g []key.Binding) bool { return len(g) == 0 })
+}
+
+// commonActions are the desk's keys that work in the search too; at a
+// locked kiosk's search, only the search's own.
 func (d *Desk) commonActions() ui.Actions {
+	if d.kioskLocked() {
+		return nil
+	}
 	return ui.Actions{
-		{Key: d.keys.Search, Why: d.cannotSearch, Run: d.openSearch},
-		{Key: d.keys.Board, Run: d.toggleBoard, Why: func() string {
-			if d.kioskLocked() {
-				return "The arrivals board is not shown at a locked kiosk"
-			}
-			return ""
-		}},
-		{Key: d.keys.History, Run: d.openHistory, Why: d.Locked},
+		{Key: d.keys.Search, Run: d.openSearch},
+		{Key: d.keys.Board, Run: d.toggleBoard},
+		{Key: d.keys.History, Run: d.openHistory},
 		{Key: d.keys.Retry, Run: d.retryNow},
 		{Key: d.keys.Bell, Run: d.toggleBell},
 	}
@@ -178,6 +219,7 @@ func (d *Desk) typing(msg tea.Msg) tea.Cmd {
 		}
 		var cmd tea.Cmd
 		d.input, cmd = d.input.Update(msg)
+		d.fromScan = false
 		d.refilter()
 		return cmd
 	}
@@ -189,15 +231,6 @@ func (d *Desk) submitInput() tea.Cmd {
 	raw := d.input.Value()
 	d.input.Reset()
 	return d.submit(raw)
-}
-
-// cannotLeave is esc's why-not: a locked kiosk stays on screen once there
-// is nothing to clear.
-func (d *Desk) cannotLeave() string {
-	if d.input.Value() != "" || d.card != nil || d.showBoard {
-		return ""
-	}
-	return d.Locked()
 }
 
 // back clears the input, a vCard being read or the board, else asks to
@@ -309,8 +342,11 @@ func (d *Desk) ConfirmQuit() string {
 // Update takes the desk's own messages; keys and pastes go to the base
 // (the walk-in form when open, the actions, then typing).
 func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	if m, ok := msg.(ui.ScanMsg); ok {
+	switch m := msg.(type) {
+	case ui.ScanMsg:
 		return d, d.onScanned(m)
+	case ui.ScanStartsMsg:
+		return d, d.setAside(m.Typed)
 	}
 	doorCmd, handled := d.updateDoor(msg)
 	if handled {
@@ -361,6 +397,7 @@ func (d *Desk) update(msg tea.Msg) tea.Cmd {
 // desk's own times, newer than its cache.
 func (d *Desk) openHistory() tea.Cmd {
 	h := NewHistory(d.Ctx, d.deps, d.eventID, d.eventName, d.sessionID).(*History)
+	h.overDesk = true
 	if d.v != nil {
 		h.live = d.v.Arrivals()
 	}
@@ -429,6 +466,7 @@ func (d *Desk) onScanned(m ui.ScanMsg) tea.Cmd {
 	over := d.Dialog.Open()
 	for _, k := range m.Keys {
 		if !ui.EndsScan(k) {
+			d.fromScan = d.fromScan || d.input.Value() == ""
 			d.input, _ = d.input.Update(k)
 			continue
 		}
@@ -444,4 +482,29 @@ func (d *Desk) onScanned(m ui.ScanMsg) tea.Cmd {
 	}
 	d.refilter()
 	return tea.Batch(cmds...)
+}
+
+// setAside keeps in the scan input only what a scan now beginning typed
+// there (typed, at its end): the rest, a person's half-typed text, would be
+// sent glued onto the scan. The desk says once what it set aside; a locked
+// kiosk says only how much, as the text may be someone's address.
+func (d *Desk) setAside(typed string) tea.Cmd {
+	val := d.input.Value()
+	if d.fromScan && typed == "" {
+		return nil // a code that ended with nothing: this scan may be its tail
+	}
+	aside, ok := strings.CutSuffix(val, typed)
+	if !ok {
+		aside = val
+	}
+	if strings.TrimSpace(aside) == "" {
+		return nil
+	}
+	d.input.SetValue(typed)
+	d.input.CursorEnd()
+	d.refilter()
+	if d.kioskLocked() {
+		return ui.Toast(ui.ToastInfo, fmt.Sprintf("A scan came in; cleared, not sent: %d typed characters", len([]rune(aside))))
+	}
+	return ui.Toast(ui.ToastInfo, "A scan came in; set aside, not sent: "+quote(sanitize.Line(aside)))
 }

@@ -380,15 +380,24 @@ func TestQuittingAsksForScansLeftSendingFromAnyScreen(t *testing.T) {
 func TestDeskHelpListsExactlyTheKeysThatAct(t *testing.T) {
 	r := newRig(t)
 	r.settle("ONLINE", "of 20,000")
-	desk := r.desk()
-	listed := map[string]string{}
-	for _, g := range append(desk.FullHelp(), r.app.ShellKeys()) {
-		for _, b := range g {
-			for _, k := range b.Keys() {
-				listed[k] = b.Help().Desc
-			}
+	if wrong := r.untrueHelp(deskKeysToPress(), func() {
+		if r.desk().searching {
+			r.Press("esc")
 		}
+		if r.desk().showBoard {
+			r.Send(fkey(4))
+		}
+	}); len(wrong) > 0 {
+		t.Fatalf("the desk's help is not true:\n%s", strings.Join(wrong, "\n"))
 	}
+	r.Press("esc") // the leave question
+	r.Press("ctrl+y")
+	r.Contains("choose an upcoming event")
+}
+
+// deskKeysToPress are the keys a help test presses at the desk: every key
+// no scanner types, but Enter, Tab and ctrl+y (which answers questions).
+func deskKeysToPress() []string {
 	keys := []string{"esc", "up", "down", "pgup", "pgdown", "home", "end", "delete"}
 	for i := 1; i <= 12; i++ {
 		keys = append(keys, fmt.Sprintf("f%d", i))
@@ -396,6 +405,22 @@ func TestDeskHelpListsExactlyTheKeysThatAct(t *testing.T) {
 	for c := 'a'; c <= 'z'; c++ {
 		if c != 'y' && c != 'j' && c != 'i' && c != 'm' { // ctrl+y below; ctrl+j, i, m are Enter, Tab, Enter
 			keys = append(keys, "ctrl+"+string(c))
+		}
+	}
+	return keys
+}
+
+// untrueHelp presses each key at the desk, then undoes what it did
+// (popups, screens pushed, and what reset undoes), and says where the
+// desk's help (with the shell's keys) and pressing disagree.
+func (r *rig) untrueHelp(keys []string, reset func()) []string {
+	r.t.Helper()
+	listed := map[string]string{}
+	for _, g := range append(r.desk().FullHelp(), r.app.ShellKeys()) {
+		for _, b := range g {
+			for _, k := range b.Keys() {
+				listed[k] = b.Help().Desc
+			}
 		}
 	}
 	var wrong []string
@@ -409,12 +434,7 @@ func TestDeskHelpListsExactlyTheKeysThatAct(t *testing.T) {
 		for r.app.Activity().Depth > before.Depth {
 			r.Send(ui.PopMsg{})
 		}
-		if r.desk().searching {
-			r.Press("esc")
-		}
-		if r.desk().showBoard {
-			r.Send(fkey(4))
-		}
+		reset()
 		switch _, ok := listed[k]; {
 		case acted && !ok:
 			wrong = append(wrong, k+" acts but is not in the help")
@@ -422,12 +442,7 @@ func TestDeskHelpListsExactlyTheKeysThatAct(t *testing.T) {
 			wrong = append(wrong, k+" ("+listed[k]+") is in the help but does nothing")
 		}
 	}
-	if len(wrong) > 0 {
-		t.Fatalf("the desk's help is not true:\n%s", strings.Join(wrong, "\n"))
-	}
-	r.Press("esc") // the leave question
-	r.Press("ctrl+y")
-	r.Contains("choose an upcoming event")
+	return wrong
 }
 
 // A desk whose server refuses connections says why in its connection

@@ -32,7 +32,14 @@ type History struct {
 	// (the service keeps no times), read again with every load.
 	seen *roster.Arrivals
 	live *roster.Arrivals // the open desk's own, when opened from a desk
+	// overDesk: opened from a desk, which goes on taking scans: a scan
+	// closes the history and is recorded there (ui.ScanPasser).
+	overDesk bool
 }
+
+// PassesScans reports whether the history is a view over a desk, which a
+// scan brings back (ui.ScanPasser).
+func (h *History) PassesScans() bool { return h.overDesk }
 
 // historyPageSize is the largest page the listing serves.
 const historyPageSize = 300

@@ -10,17 +10,22 @@ import (
 	"time"
 )
 
-// A kiosk desk stays on screen: esc and ctrl+c do not leave it and say
-// how to unlock; a wrong PIN keeps it locked; ctrl+k and the PIN unlock it.
+// A kiosk desk stays on screen: esc does nothing there, ctrl+c does not
+// quit and says how to unlock; a wrong PIN keeps it locked; ctrl+k and the
+// PIN unlock it.
 func TestKioskStaysUntilThePIN(t *testing.T) {
 	r := newRig(t, withKioskPIN("246813"))
 	r.settle("ONLINE", "KIOSK")
+	view := r.View()
 	r.Press("esc")
-	r.Contains("Kiosk: this desk stays on screen; ctrl+k and the PIN unlock it", "CHECK-IN DESK")
+	if r.View() != view {
+		t.Fatalf("esc acted at the locked kiosk:\n%s", r.View())
+	}
 	r.Press("ctrl+c")
 	if r.Quit() {
 		t.Fatal("a locked kiosk quit")
 	}
+	r.Contains("Kiosk: this desk stays on screen; ctrl+k and the PIN unlock it", "CHECK-IN DESK")
 	r.Lacks("quit anyway?")
 
 	r.Send(ctrl('k'))
@@ -197,9 +202,11 @@ func TestKioskShowsOnlyTheLatestResultAndItFades(t *testing.T) {
 func TestKioskSearchIsOffUnlessOfferedThenMasked(t *testing.T) {
 	r := newRig(t, withKioskPIN("246813"))
 	r.settle("ONLINE", "KIOSK")
-	r.Send(ctrl('f'))
-	r.Contains("Search is off at this kiosk")
-	r.Lacks("@")
+	r.Send(ctrl('f')) // none of the public's keys here: nothing happens
+	r.Lacks("Name (type", "@")
+	if r.desk().searching {
+		t.Fatal("the kiosk searched without its profile's leave")
+	}
 
 	r = newRig(t, withKioskPIN("246813"), withKioskSearch())
 	r.settle("ONLINE", "KIOSK")
@@ -274,5 +281,59 @@ func TestPINPromptHelpListsExactlyTheKeysThatAct(t *testing.T) {
 	}
 	if len(wrong) > 0 {
 		t.Fatalf("the prompt's help is not true:\n%s", strings.Join(wrong, "\n"))
+	}
+}
+
+// A locked kiosk's help lists what the public can do there, and the kiosk
+// key: every key it lists acts, and no other key does; the staff's keys
+// (search, board, history, walk-ins, leaving, the yes chord) come back
+// with the PIN.
+func TestLockedKioskHelpListsExactlyTheKeysThatAct(t *testing.T) {
+	r := newRig(t, withKioskPIN("246813"))
+	r.settle("ONLINE", "KIOSK")
+	keys := append(deskKeysToPress(), "ctrl+y")
+	reset := func() {
+		if r.desk().kiosk.prompting {
+			r.Press("esc")
+		}
+		if r.desk().searching || r.desk().showBoard || !r.desk().kiosk.locked {
+			t.Fatalf("a key at the locked kiosk reached the staff's desk")
+		}
+	}
+	if wrong := r.untrueHelp(keys, reset); len(wrong) > 0 {
+		t.Fatalf("the locked kiosk's help is not true:\n%s", strings.Join(wrong, "\n"))
+	}
+	var listed []string
+	for _, b := range r.desk().FullHelp()[0] {
+		listed = append(listed, b.Help().Key)
+	}
+	if want := []string{"ctrl+k", "enter"}; !slices.Equal(listed, want) {
+		t.Fatalf("the locked kiosk lists %q, want %q", listed, want)
+	}
+	// Typed text is cleared with esc, which the help then lists.
+	r.Type("ab")
+	if wrong := r.untrueHelp([]string{"esc"}, reset); len(wrong) > 0 {
+		t.Fatalf("esc over typed text: %s", strings.Join(wrong, "\n"))
+	}
+	// Unlocked, the staff's keys are back.
+	unlock := func() {
+		r.Send(ctrl('k'))
+		r.Type("246813")
+		r.Press("enter")
+		r.Contains("Kiosk unlocked")
+	}
+	unlock()
+	if wrong := r.untrueHelp(deskKeysToPress(), func() {
+		if r.desk().searching {
+			r.Press("esc")
+		}
+		if r.desk().showBoard {
+			r.Send(fkey(4))
+		}
+		if r.desk().kiosk.locked { // ctrl+k locked it
+			unlock()
+		}
+	}); len(wrong) > 0 {
+		t.Fatalf("the unlocked kiosk's help is not true:\n%s", strings.Join(wrong, "\n"))
 	}
 }

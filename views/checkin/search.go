@@ -95,15 +95,6 @@ func (d *Desk) openSearch() tea.Cmd {
 	return nil
 }
 
-// cannotSearch is the search key's why-not: a locked kiosk searches only
-// when its profile says so.
-func (d *Desk) cannotSearch() string {
-	if !d.searching && d.kioskLocked() && !d.deps.KioskSearch {
-		return "Search is off at this kiosk: scan your ticket, or ask at the desk"
-	}
-	return ""
-}
-
 func (d *Desk) closeSearch() {
 	d.searching = false
 	d.input.Reset()

@@ -162,13 +162,20 @@ func TestARefusedWalkInSaysWhy(t *testing.T) {
 	}
 }
 
-// A kiosk takes no walk-ins unless the profile allows them: F5 says so.
+// A kiosk takes no walk-ins unless the profile allows them: locked, F5 is
+// none of the public's keys and does nothing; unlocked, it says why.
 func TestWalkInsAreOffAtAKiosk(t *testing.T) {
 	r := newRig(t, withSize(80, 24), withKioskPIN("2468"))
 	r.settle("ONLINE")
 	r.scan("kiosk.walker@example.org")
 	r.settle("NOT REGISTERED")
 	r.Lacks("F5")
+	r.Send(fkey(5))
+	r.Lacks("Walk-in: register", "Walk-ins are off")
+	r.Send(ctrl('k'))
+	r.Type("2468")
+	r.Press("enter")
+	r.Contains("Kiosk unlocked")
 	r.Send(fkey(5))
 	r.Contains("Walk-ins are off at a kiosk: walk_ins = true in the profile allows them")
 	r.Lacks("Walk-in: register")

@@ -26,7 +26,7 @@ func Sections(env views.Env) []ui.Section {
 		env.LearnNames = checkin.LearnNames(env)
 	}
 	return []ui.Section{
-		{Name: "Events", New: func(c *ui.Context) ui.Screen { return events.NewList(c, env) }},
+		{Name: "Events", New: func(c *ui.Context) ui.Screen { return events.NewList(c, env) }, Palette: true},
 		{Name: "Check-in", New: func(c *ui.Context) ui.Screen { return checkin.NewPicker(c, env) }},
 		{Name: "Phone", New: func(c *ui.Context) ui.Screen { return phone.New(c, env) }},
 		{Name: "Transcribe", New: func(c *ui.Context) ui.Screen {

@@ -162,10 +162,12 @@ func (s *ListScreen) actions() ui.Actions {
 	}
 }
 
-// PaletteItems offers every loaded event to the command palette.
+// PaletteItems offers every loaded event to the command palette; until the
+// first load is whole, the events come as they arrive and one item, shown
+// whatever is typed, says they are loading (or could not be loaded).
 func (s *ListScreen) PaletteItems() []ui.PaletteItem {
-	items := make([]ui.PaletteItem, 0, len(s.events))
-	for _, le := range s.events {
+	items := make([]ui.PaletteItem, 0, len(s.events)+1)
+	for _, le := range s.events { // the first load's, as they arrive
 		items = append(items, ui.PaletteItem{
 			Title:   "Event: " + le.event.Name,
 			Hint:    strings.ToLower(le.bucket.String()) + ", " + listTime(le.event.StartTime, s.env.Local),
@@ -174,7 +176,15 @@ func (s *ListScreen) PaletteItems() []ui.PaletteItem {
 		})
 	}
 	slices.SortFunc(items, func(a, b ui.PaletteItem) int { return strings.Compare(a.Title, b.Title) })
-	return items
+	if s.loaded {
+		return items
+	}
+	note := ui.PaletteItem{Title: "Events are loading…", Hint: "type again in a moment, or enter: the list",
+		Section: "Events", Stay: true, Always: true, Run: func() tea.Cmd { return nil }}
+	if !s.loading && s.err != nil {
+		note.Title, note.Hint = "Events could not be loaded", "enter: the list (r tries again)"
+	}
+	return append(items, note)
 }
 
 // open shows the selected event.
