@@ -201,16 +201,36 @@ func (tm *term) tmux(args ...string) string {
 
 // try runs one tmux command and returns what it printed, or its error.
 func (tm *term) try(args ...string) (string, error) {
+	return tm.tryAll(args)
+}
+
+// tryAll runs tmux commands as one command line, so tmux runs them
+// together (a scan's text and its end key reach the pane in one go, as a
+// scanner types them, however busy this machine is); it returns what the
+// last printed, or the first error.
+func (tm *term) tryAll(cmds ...[]string) (string, error) {
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
-	quoted := make([]string, len(args))
-	for i, a := range args {
-		quoted[i] = tmuxQuote(a)
+	line := make([]string, len(cmds))
+	for i, args := range cmds {
+		quoted := make([]string, len(args))
+		for j, a := range args {
+			quoted[j] = tmuxQuote(a)
+		}
+		line[i] = strings.Join(quoted, " ")
 	}
-	if _, err := io.WriteString(tm.in, strings.Join(quoted, " ")+"\n"); err != nil {
+	if _, err := io.WriteString(tm.in, strings.Join(line, " ; ")+"\n"); err != nil {
 		return "", err
 	}
-	return tm.answer()
+	var out string
+	for range cmds { // one answer per command
+		o, err := tm.answer()
+		if err != nil {
+			return "", err
+		}
+		out = o
+	}
+	return out, nil
 }
 
 // tmuxQuote makes s one word of tmux's command language: single quotes
@@ -304,9 +324,12 @@ func (tm *term) keys(keys ...string) {
 // a barcode scanner types a code.
 func (tm *term) scan(text, end string) {
 	tm.t.Helper()
-	tm.tmux("send-keys", "-l", text)
+	cmds := [][]string{{"send-keys", "-l", text}}
 	if end != "" {
-		tm.tmux("send-keys", end)
+		cmds = append(cmds, []string{"send-keys", end})
+	}
+	if _, err := tm.tryAll(cmds...); err != nil {
+		tm.t.Fatalf("tmux send-keys %q %s: %v", text, end, err)
 	}
 }
 

@@ -180,7 +180,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.seq != a.holdSeq {
 			return a, nil // a newer key holds the run open
 		}
-		return a, a.Quiet()
+		return a, a.holdOver()
+	case lateOverMsg:
+		if msg.seq == a.holdSeq {
+			a.gate.lateOver()
+		}
+		return a, nil
 	case AskMsg:
 		return a, a.ask(msg)
 	case KeepMsg:

@@ -41,6 +41,12 @@ const HoldFor = 30 * time.Millisecond
 // types: a scanner set to end its codes with nothing.
 const ScanRun = 4
 
+// LateEnd is how long after a scanned code stops, unended, its terminator
+// may still come and be the scan's: a busy machine can read a scanner's
+// Enter apart from its text, and that Enter alone must not act as a
+// person's (choose in a list, submit a form).
+const LateEnd = 250 * time.Millisecond
+
 // scanGate sorts the keys a scanner could type into a person's and a
 // scanner's. It keeps no time: the App tells it when a run ended.
 type scanGate struct {
@@ -51,6 +57,9 @@ type scanGate struct {
 	// afterScan: the run began right after a scan's end, within the
 	// hold: a key in it came in another key's burst.
 	afterScan bool
+	// openCode: the last run was a scan whose code had not ended when it
+	// paused; a terminator next, within LateEnd, is that code's end.
+	openCode bool
 }
 
 // gateOut is what the gate decided: keys a person typed, in order, to act
@@ -67,6 +76,14 @@ type gateOut struct {
 // key takes a key a scanner could type, arriving within the run.
 func (g *scanGate) key(k tea.KeyPressMsg) gateOut {
 	var out gateOut
+	if g.openCode && !g.holding() {
+		g.openCode = false
+		if EndsScan(k) { // the scan's own end, read late
+			g.scanning, g.afterScan = true, false
+			g.scan(&out, k)
+			return out
+		}
+	}
 	if g.scanning && g.ended && !EndsScan(k) {
 		// After a code's end, a second terminator (CR LF) is still the
 		// scan's; anything else is judged afresh: the next code, or a
@@ -105,9 +122,13 @@ func (g *scanGate) scan(out *gateOut, keys ...tea.KeyPressMsg) {
 // Keys still held were a person's.
 func (g *scanGate) pause() gateOut {
 	out := gateOut{person: g.held, hasty: len(g.held) > 1 || (len(g.held) > 0 && g.afterScan)}
-	*g = scanGate{}
+	open := g.scanning && g.inCode
+	*g = scanGate{openCode: open}
 	return out
 }
+
+// lateOver ends the wait for an unended code's terminator (LateEnd).
+func (g *scanGate) lateOver() { g.openCode = false }
 
 // holding reports whether a run is open: keys wait for a verdict, or a
 // scan goes on.
@@ -229,13 +250,33 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // Quiet decides the keys held to tell a person from a scanner as though no
-// key came for HoldFor: they were a person's, and act now. The program's
-// hold timer calls it; so does a test driver that runs no timers, after
-// each key a person presses.
+// key came for a while: they were a person's, and act now, and a scanned
+// code left unended waits no more for its terminator. A key no scanner
+// types calls it; so does a test driver that runs no timers, after each
+// key a person presses.
 func (a *App) Quiet() tea.Cmd {
-	a.watch = scanWatch{}
-	return a.decided(a.gate.pause())
+	cmd := a.holdOver()
+	a.gate.lateOver()
+	return cmd
 }
+
+// holdOver decides the keys held when the hold timer fires with no key
+// since. A scan that stopped before its code's end waits LateEnd for its
+// terminator (lateOverMsg).
+func (a *App) holdOver() tea.Cmd {
+	a.watch = scanWatch{}
+	cmd := a.decided(a.gate.pause())
+	if !a.gate.openCode {
+		return cmd
+	}
+	a.holdSeq++
+	seq := a.holdSeq
+	return tea.Batch(cmd, timer.After(LateEnd, func(time.Time) tea.Msg { return lateOverMsg{seq: seq} }))
+}
+
+// lateOverMsg ends the wait for a scanned code's terminator begun at hold
+// number seq, unless a key came since.
+type lateOverMsg struct{ seq int }
 
 // watchKey acts on a key at a screen whose scan input has the keyboard
 // (the bare desk) at once, and watches its run as the gate would: when the
@@ -247,6 +288,7 @@ func (a *App) watchKey(k tea.KeyPressMsg) tea.Cmd {
 		a.watch = scanWatch{scanning: true, ended: a.gate.ended}
 	}
 	cmds := []tea.Cmd{a.decided(a.gate.pause())} // keys held before the desk had the keyboard
+	a.gate.lateOver()                            // the desk takes a late terminator as its own
 	if typed, began := a.watch.key(k); began {
 		cmds = append(cmds, a.updateTop(ScanStartsMsg{Typed: typed}))
 	}

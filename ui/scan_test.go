@@ -67,6 +67,9 @@ func verdicts(t *testing.T, keys typing) string {
 		if i > 0 && k.after >= HoldFor && g.holding() {
 			take(g.pause()) // the hold timer fired before the key came
 		}
+		if i > 0 && k.after >= HoldFor+LateEnd {
+			g.lateOver() // and the wait for a code's late end, after it
+		}
 		sent.WriteString(k.key.String())
 		take(g.key(k.key))
 	}
@@ -107,6 +110,12 @@ func TestScanGateTellsScannersFromPeople(t *testing.T) {
 		{"a scan, then a person's key", typed(scan, ms(3), "enter").then(ms(900), typed("n", 0, "")), strings.Repeat("S", len(scan)+1) + "P"},
 		{"a scanner stalling mid-code", typed("dana.co", ms(3), "").then(ms(35), typed("le@example.com", ms(3), "enter")), strings.Repeat("S", len(scan)+1)},
 		{"a scanner stalling past the hold", typed("dana.co", ms(3), "").then(ms(60), typed("le@x.com", ms(3), "enter")), strings.Repeat("S", 16)},
+		// A busy machine reads a scanner's Enter apart from its code: the
+		// Enter is still the scan's, never a person's choice.
+		{"a scanner's Enter read late", typed("dana.cole@example.com", ms(3), "").then(ms(120), typed("", 0, "enter")), strings.Repeat("S", len(scan)+1)},
+		{"a scanner's Tab read late, then a person's key", typed("4006381333931", ms(5), "").then(ms(200), typed("", 0, "tab")).then(ms(900), typed("n", 0, "")), strings.Repeat("S", 14) + "P"},
+		{"a person's Enter long after a code with no end", typed("4006381333931", ms(6), "").then(ms(900), typed("", 0, "enter")), strings.Repeat("S", 13) + "P"},
+		{"a person's key after a code with no end, then Enter", typed("4006381333931", ms(6), "").then(ms(100), typed("j", 0, "")).then(ms(100), typed("", 0, "enter")), strings.Repeat("S", 13) + "PP"},
 		{"key repeat of j", typed("jjjjjjjj", ms(33), ""), "PPPPPPPP"},
 		{"fast key repeat of j", typed("jjjjjjjj", ms(20), ""), "PPPPPPPP"},
 		{"key repeat of Enter", typed("", 0, "enter").then(ms(20), typed("", 0, "enter")).then(ms(20), typed("", 0, "enter")), "PPP"},
@@ -309,12 +318,16 @@ func TestScanNoteFitsBesideNewsAndErrors(t *testing.T) {
 }
 
 // typeTimed types keys into the App with their timings: the hold timer
-// fires wherever a pause outlasts HoldFor, and at the end.
+// fires wherever a pause outlasts HoldFor, the wait for a code's late end
+// after LateEnd more, and both at the end.
 func (h *harness) typeTimed(keys typing) {
 	h.t.Helper()
 	for i, k := range keys {
 		if i > 0 && k.after >= HoldFor && h.app.gate.holding() {
-			h.app.Quiet()
+			h.app.holdOver()
+		}
+		if i > 0 && k.after >= HoldFor+LateEnd {
+			h.app.Update(lateOverMsg{seq: h.app.holdSeq})
 		}
 		h.app.Update(k.key)
 	}
@@ -358,6 +371,10 @@ func TestAFormOverTheDeskGetsAPersonsKeysAndTheDeskTheScans(t *testing.T) {
 		{"jjjk and x from a scanner", typed("jjjk", ms(2), "").then(ms(1), typed("x", 0, "enter")), "[jjjkxenter]"},
 		{"a person's key, then a scan", typed("W", 0, "").then(ms(400), typed(scan, ms(3), "enter")), "W[" + scan + "enter]"},
 		{"two scans back to back", typed("a@x.org", 0, "enter").then(0, typed("b@y.org", 0, "enter")), "[a@x.orgenterb@y.orgenter]"},
+		// A busy machine reads the scanner's Enter apart from its code: it
+		// ends the scan at the desk, it does not move the form on.
+		{"a scan whose Enter is read late", typed(scan, ms(3), "").then(ms(150), typed("", 0, "enter")), "[" + scan + "enter]"},
+		{"a person's Enter long after a code with no end", typed("4006381333931", ms(3), "").then(ms(800), typed("", 0, "enter")), "enter[4006381333931]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
