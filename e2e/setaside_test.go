@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -52,5 +53,34 @@ func TestAScanReplacesHalfTypedTextEndToEnd(t *testing.T) {
 		if got[who] != 1 {
 			t.Fatalf("the server's check-ins: %v, want one each", got)
 		}
+	}
+}
+
+// A scanner set to add no terminator (QA): two codes a moment apart, with
+// no Enter after either, are each recorded once the code is over, in the
+// real binary, and neither is set aside as a person's half-typed text.
+func TestCodesWithNoTerminatorAreRecordedEndToEnd(t *testing.T) {
+	t.Parallel()
+	c, env := deskSim(t)
+	id, regs := largeEvent()
+	first, second := regs[30], regs[31]
+
+	tm := startTermEnv(t, 80, 24, env, "desk", id, "--desk", "Door-N")
+	tm.waitText("CHECK-IN DESK", "ONLINE", "roster 20,000")
+	tm.scan(first, "")
+	tm.waitText("[OK] CHECKED IN", first)
+	tm.scan(second, "")
+	tm.waitText("[OK] CHECKED IN", second)
+	tm.waitText("This desk today 2", "Pending 0")
+	if s := tm.screen(); strings.Contains(s, "set aside") {
+		t.Fatalf("a scanned code was set aside:\n%s", s)
+	}
+	tm.keys("C-c")
+	if st := tm.exitStatus(); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+	got := actionsAt(t, c, id, first, second)
+	if got[first] != 1 || got[second] != 1 {
+		t.Fatalf("the server's check-ins: %v, want one each", got)
 	}
 }

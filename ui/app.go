@@ -51,6 +51,7 @@ type App struct {
 
 	gate          scanGate     // tells a scanner's keys from a person's
 	watch         scanWatch    // the same, for keys that act at once (the bare desk)
+	watchOpen     bool         // the bare desk's last run was a code not yet ended
 	everyKeyTyped bool         // no scanner: every key is a person's (WithEveryKeyTyped)
 	holdSeq       int          // numbers held keys, so an old hold timer decides nothing
 	ignored       int          // scans ignored since a person last pressed a key
@@ -182,10 +183,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, a.holdOver()
 	case lateOverMsg:
-		if msg.seq == a.holdSeq {
-			a.gate.lateOver()
+		if msg.seq != a.holdSeq {
+			return a, nil // a key came since: it ended the code, or began another
 		}
-		return a, nil
+		return a, a.lateOver()
 	case AskMsg:
 		return a, a.ask(msg)
 	case KeepMsg:

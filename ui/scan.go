@@ -257,6 +257,7 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 func (a *App) Quiet() tea.Cmd {
 	cmd := a.holdOver()
 	a.gate.lateOver()
+	a.watchOpen = false
 	return cmd
 }
 
@@ -264,9 +265,10 @@ func (a *App) Quiet() tea.Cmd {
 // since. A scan that stopped before its code's end waits LateEnd for its
 // terminator (lateOverMsg).
 func (a *App) holdOver() tea.Cmd {
+	a.watchOpen = a.watch.scanning && !a.watch.ended
 	a.watch = scanWatch{}
 	cmd := a.decided(a.gate.pause())
-	if !a.gate.openCode {
+	if !a.gate.openCode && !a.watchOpen {
 		return cmd
 	}
 	a.holdSeq++
@@ -277,6 +279,24 @@ func (a *App) holdOver() tea.Cmd {
 // lateOverMsg ends the wait for a scanned code's terminator begun at hold
 // number seq, unless a key came since.
 type lateOverMsg struct{ seq int }
+
+// ScanEndMsg tells the screen that takes scans that a scanned code came
+// to its end without a terminator (a scanner set to add none): what its
+// scan input holds is the code, to record now.
+type ScanEndMsg struct{}
+
+// lateOver ends the wait for a scanned code's terminator: no key came in
+// LateEnd, so the code ended with nothing, and the screen that takes
+// scans records it.
+func (a *App) lateOver() tea.Cmd {
+	open := a.gate.openCode || a.watchOpen
+	a.gate.lateOver()
+	a.watchOpen = false
+	if !open || !a.takesScans() {
+		return nil
+	}
+	return a.updateTop(ScanEndMsg{})
+}
 
 // watchKey acts on a key at a screen whose scan input has the keyboard
 // (the bare desk) at once, and watches its run as the gate would: when the

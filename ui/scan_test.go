@@ -550,3 +550,48 @@ func TestTheDeskIsToldWhenAScanBegins(t *testing.T) {
 		t.Fatal("the scan was ignored")
 	}
 }
+
+// A scanner set to add no terminator: once LateEnd passes with no key
+// after its code, the screen that takes scans is told the code ended
+// (ScanEndMsg), at the bare desk and with a form open over it; a person's
+// typing, a code whose Enter comes late, and keys elsewhere never are.
+func TestACodeWithNoTerminatorEndsAfterLateEnd(t *testing.T) {
+	code := "4006381333931"
+	cases := []struct {
+		name      string
+		sorts     bool // a form over the desk
+		keys      typing
+		wantEnded bool
+	}{
+		{"at the bare desk", false, typed(code, ms(4), ""), true},
+		{"with a form over the desk", true, typed(code, ms(4), ""), true},
+		{"a person types at the bare desk", false, typed("dana", ms(120), ""), false},
+		{"a code whose Enter comes late", true, typed(code, ms(4), "").then(ms(120), typed("", 0, "enter")), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t)
+			desk := h.roots["Events"]
+			desk.scans, desk.sorts = true, c.sorts
+			for i, k := range c.keys {
+				if i > 0 && k.after >= HoldFor && (h.app.gate.holding() || h.app.watch.scanning || len(h.app.watch.run) > 0) {
+					h.app.holdOver()
+				}
+				h.app.Update(k.key)
+			}
+			h.app.holdOver()                              // the hold runs out after the last key
+			h.app.Update(lateOverMsg{seq: h.app.holdSeq}) // and LateEnd after it
+			ended := slices.Contains(desk.msgs, "ui.ScanEndMsg")
+			if ended != c.wantEnded {
+				t.Fatalf("ended %v, want %v (messages %v, keys %v)", ended, c.wantEnded, desk.msgs, desk.keys)
+			}
+		})
+	}
+	// Elsewhere a code with no end is ignored, and ends nothing.
+	h := newHarness(t)
+	h.typeTimed(typed(code, ms(4), ""))
+	h.app.Update(lateOverMsg{seq: h.app.holdSeq})
+	if slices.Contains(h.roots["Events"].msgs, "ui.ScanEndMsg") {
+		t.Fatal("a screen that takes no scans was told a code ended")
+	}
+}

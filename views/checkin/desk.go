@@ -347,6 +347,8 @@ func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return d, d.onScanned(m)
 	case ui.ScanStartsMsg:
 		return d, d.setAside(m.Typed)
+	case ui.ScanEndMsg:
+		return d, d.endScan()
 	}
 	doorCmd, handled := d.updateDoor(msg)
 	if handled {
@@ -482,6 +484,19 @@ func (d *Desk) onScanned(m ui.ScanMsg) tea.Cmd {
 	}
 	d.refilter()
 	return tea.Batch(cmds...)
+}
+
+// endScan records the code a scanner that adds no terminator left in the
+// scan input (ui.ScanEndMsg), as its Enter would.
+func (d *Desk) endScan() tea.Cmd {
+	raw := d.input.Value()
+	if strings.TrimSpace(raw) == "" {
+		return nil
+	}
+	d.input.Reset()
+	d.fromScan = false
+	d.refilter()
+	return d.submit(raw)
 }
 
 // setAside keeps in the scan input only what a scan now beginning typed
