@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -738,6 +739,14 @@ func TestALockedScreenKeepsTheConsole(t *testing.T) {
 	h := newHarness(t)
 	desk := h.roots["Events"]
 	desk.scans, desk.lock, desk.guard = true, "Kiosk: ctrl+k and the PIN unlock", "1 check-in not yet sent"
+	// The kiosk faces the public: no account in the status bar, and its
+	// help does not offer ctrl+c, which only says the kiosk stays.
+	if strings.Contains(h.plain(), "ada@example.com") {
+		t.Fatal("a locked kiosk shows the account")
+	}
+	if shellKeysHave(h.app, "ctrl+c") {
+		t.Fatal("a locked kiosk's help lists ctrl+c")
+	}
 	for _, k := range []string{"ctrl+c", "ctrl+c"} {
 		cmd := h.press(k)
 		if isQuit(cmd) || h.app.question() != nil {
@@ -752,6 +761,9 @@ func TestALockedScreenKeepsTheConsole(t *testing.T) {
 		t.Fatal("a click on a tab left the kiosk")
 	}
 	desk.lock = ""
+	if !strings.Contains(h.plain(), "ada@example.com") || !shellKeysHave(h.app, "ctrl+c") {
+		t.Fatal("unlocked, the staff's account and ctrl+c are not back")
+	}
 	h.press("ctrl+c")
 	if h.app.question() == nil {
 		t.Fatal("unlocked, ctrl+c asks again")
@@ -761,6 +773,16 @@ func TestALockedScreenKeepsTheConsole(t *testing.T) {
 	if h.app.active != 1 {
 		t.Fatal("unlocked, a click on the tab switches")
 	}
+}
+
+// shellKeysHave reports whether the shell's keys in the help list k.
+func shellKeysHave(a *App, k string) bool {
+	for _, b := range a.ShellKeys() {
+		if slices.Contains(b.Keys(), k) {
+			return true
+		}
+	}
+	return false
 }
 
 // jumpScreen offers a palette item that opens a screen, as the events list

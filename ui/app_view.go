@@ -169,7 +169,8 @@ func (a *App) statusView() string {
 	if a.ctx.ReadOnly != "" {
 		left = append(left, t.WarningBadge.Render(" READ-ONLY "))
 	}
-	if a.ctx.Account != "" && a.ignored == 0 { // the note needs the room
+	// The account is staff's business: a locked kiosk faces the public.
+	if a.ctx.Account != "" && a.ignored == 0 && a.locked() == "" { // the note needs the room
 		left = append(left, bar(" "+sanitize.Line(a.ctx.Account)+" "))
 	}
 	if sr, ok := a.Top().(StatusReporter); ok {
@@ -247,11 +248,15 @@ func (a *App) helpLines() []string {
 
 // ShellKeys are the shell's keys that act on the focused screen now, for
 // its help: over a screen that takes typing (a form, a filter) only F1,
-// ctrl+c and the desk key, and at the desk F1 and ctrl+c; elsewhere the section keys when there are sections
+// ctrl+c and the desk key, at the desk F1 and ctrl+c, at a locked one
+// (a kiosk) F1 only; elsewhere the section keys when there are sections
 // to switch to, esc when there is a screen to go back to, and the news key
 // while there is news.
 func (a *App) ShellKeys() []key.Binding {
 	k := a.ctx.Keys
+	if a.locked() != "" { // ctrl+c only says the screen stays: it does not quit
+		return []key.Binding{k.HelpAnywhere}
+	}
 	if c, ok := a.Top().(InputCapturer); ok && c.CapturingInput() {
 		if a.takesScans() {
 			return []key.Binding{k.HelpAnywhere, k.Interrupt}

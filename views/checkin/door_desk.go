@@ -205,7 +205,12 @@ type walkInForm struct {
 // company, the ticket type by name, the sessions the access link's option
 // requires, and the registration questions the server said the event
 // requires.
-func (d *Desk) showWalkInForm(w walkin.Walkin) tea.Cmd {
+func (d *Desk) showWalkInForm(w walkin.Walkin) tea.Cmd { return d.walkInForm(w, nil) }
+
+// walkInForm is the walk-in form with w's values; refused, when not nil,
+// is why the last submit was not saved, shown under the first name (the
+// field a missing name is fixed in; the address is checked at its own).
+func (d *Desk) walkInForm(w walkin.Walkin, refused error) tea.Cmd {
 	s := *d.door.setup
 	f := &walkInForm{email: w.Email, first: w.First, last: w.Last, company: w.Company, ticketType: w.TicketTypeID,
 		sessions: slices.Clone(w.SessionIDs)}
@@ -228,18 +233,53 @@ func (d *Desk) showWalkInForm(w walkin.Walkin) tea.Cmd {
 	for i, q := range questions {
 		f.answers[i] = w.Answers[q]
 	}
+	build := func() walkin.Walkin {
+		out := walkin.Walkin{Email: api.NormalizeEmail(f.email), First: strings.TrimSpace(f.first), Last: strings.TrimSpace(f.last),
+			Company: strings.TrimSpace(f.company), TicketTypeID: f.ticketType, Option: s.Option, SessionIDs: f.sessions}
+		if !s.NeedsSessions() {
+			out.SessionIDs = nil
+		}
+		for _, t := range s.Types {
+			if t.ID == out.TicketTypeID {
+				out.TicketTypeName = t.Name
+			}
+		}
+		if len(questions) > 0 {
+			out.Answers = map[string]string{}
+			for i, q := range questions {
+				out.Answers[q] = strings.TrimSpace(f.answers[i])
+			}
+		}
+		return out
+	}
+	// The whole walk-in is checked as the server would, on the last field
+	// when it is a text field (a select would trap the focus there); when it
+	// is not, a refused submit opens the form again (saveWalkIn). Either
+	// way the reason shows in the form and nothing typed is lost.
+	var last huh.Field
+	wholeIf := func(self huh.Field) error {
+		if self != last {
+			return nil
+		}
+		return build().Validate()
+	}
 	// The names first: the address is filled in already.
+	email := huh.NewInput().Title(ui.Required("Email")).Value(&f.email).CharLimit(128)
+	email.Validate(func(v string) error {
+		if err := api.CheckEmail(api.NormalizeEmail(v)); err != nil {
+			return fmt.Errorf("email %w", err)
+		}
+		return wholeIf(email)
+	})
+	firstHelp := "a first or a last name at least, for the badge"
+	if refused != nil {
+		firstHelp = "! Not saved: " + sanitize.Line(refused.Error())
+	}
 	fields := []huh.Field{
-		huh.NewInput().Title("First name").Description("a first or a last name at least, for the badge").
-			Value(&f.first).CharLimit(64),
+		huh.NewInput().Title("First name").Description(firstHelp).Value(&f.first).CharLimit(64),
 		huh.NewInput().Title("Last name").Value(&f.last).CharLimit(64),
 		huh.NewInput().Title("Company").Value(&f.company).CharLimit(128),
-		huh.NewInput().Title(ui.Required("Email")).Value(&f.email).CharLimit(128).Validate(func(v string) error {
-			if err := api.CheckEmail(api.NormalizeEmail(v)); err != nil {
-				return fmt.Errorf("email %w", err)
-			}
-			return nil
-		}),
+		email,
 	}
 	if len(s.Types) > 0 {
 		opts := make([]huh.Option[string], len(s.Types))
@@ -261,48 +301,28 @@ func (d *Desk) showWalkInForm(w walkin.Walkin) tea.Cmd {
 		if s.Option == api.RecurringSingleSession {
 			desc = "one ticket per session"
 		}
-		fields = append(fields, huh.NewMultiSelect[string]().Title(ui.Required("Sessions")).Description(desc).
-			Options(opts...).Value(&f.sessions).Validate(func(v []string) error {
+		sessions := huh.NewMultiSelect[string]().Title(ui.Required("Sessions")).Description(desc).
+			Options(opts...).Value(&f.sessions)
+		sessions.Validate(func(v []string) error {
 			if len(v) == 0 {
 				return errors.New("choose a session: the event's access link registers for chosen sessions")
 			}
 			return nil
-		}))
+		})
+		fields = append(fields, sessions)
 	}
 	for i, q := range questions {
-		fields = append(fields, huh.NewInput().Title(ui.Required(api.QuestionLabel(q))).Value(&f.answers[i]).
-			Description("required by the event's registration form").Validate(func(v string) error {
+		answer := huh.NewInput().Title(ui.Required(api.QuestionLabel(q))).Value(&f.answers[i]).
+			Description("required by the event's registration form")
+		answer.Validate(func(v string) error {
 			if strings.TrimSpace(v) == "" {
 				return fmt.Errorf("%s is required by the registration form", api.QuestionLabel(q))
 			}
-			return nil
-		}))
+			return wholeIf(answer)
+		})
+		fields = append(fields, answer)
 	}
-	build := func() walkin.Walkin {
-		out := walkin.Walkin{Email: api.NormalizeEmail(f.email), First: strings.TrimSpace(f.first), Last: strings.TrimSpace(f.last),
-			Company: strings.TrimSpace(f.company), TicketTypeID: f.ticketType, Option: s.Option, SessionIDs: f.sessions}
-		if !s.NeedsSessions() {
-			out.SessionIDs = nil
-		}
-		for _, t := range s.Types {
-			if t.ID == out.TicketTypeID {
-				out.TicketTypeName = t.Name
-			}
-		}
-		if len(questions) > 0 {
-			out.Answers = map[string]string{}
-			for i, q := range questions {
-				out.Answers[q] = strings.TrimSpace(f.answers[i])
-			}
-		}
-		return out
-	}
-	// The whole walk-in is checked as the server would, on the last
-	// field, so a mistake is shown in the form and nothing typed is lost.
-	last := fields[len(fields)-1]
-	if in, ok := last.(*huh.Input); ok && len(questions) == 0 {
-		in.Validate(func(string) error { return build().Validate() })
-	}
+	last = fields[len(fields)-1]
 	title := "Walk-in: register and check in"
 	if d.door.setup.Cached {
 		title += " (offline: sent when the server answers)"
@@ -315,7 +335,12 @@ func (d *Desk) showWalkInForm(w walkin.Walkin) tea.Cmd {
 // takes it from there.
 func (d *Desk) saveWalkIn(w walkin.Walkin) tea.Cmd {
 	if err := w.Validate(); err != nil {
-		return ui.Toast(ui.ToastError, "Walk-in not saved: "+err.Error())
+		// Refused here: the form opens again with what was typed and why.
+		for q := range w.Answers {
+			w.Questions = append(w.Questions, q)
+		}
+		slices.Sort(w.Questions)
+		return d.walkInForm(w, err)
 	}
 	j := d.door.dr.walkins
 	return func() tea.Msg {

@@ -256,7 +256,9 @@ func TestPINPromptHelpListsExactlyTheKeysThatAct(t *testing.T) {
 		keys = append(keys, fmt.Sprintf("f%d", i))
 	}
 	for c := 'a'; c <= 'z'; c++ {
-		if c != 'y' && c != 'j' && c != 'i' && c != 'm' { // ctrl+y answers questions; ctrl+j, i, m are Enter, Tab, Enter
+		// ctrl+y answers questions; ctrl+j, i, m are Enter, Tab, Enter;
+		// ctrl+c only says the kiosk stays (TestLockedKioskHelpListsExactlyTheKeysThatAct).
+		if c != 'y' && c != 'j' && c != 'i' && c != 'm' && c != 'c' {
 			keys = append(keys, "ctrl+"+string(c))
 		}
 	}
@@ -291,7 +293,9 @@ func TestPINPromptHelpListsExactlyTheKeysThatAct(t *testing.T) {
 func TestLockedKioskHelpListsExactlyTheKeysThatAct(t *testing.T) {
 	r := newRig(t, withKioskPIN("246813"))
 	r.settle("ONLINE", "KIOSK")
-	keys := append(deskKeysToPress(), "ctrl+y")
+	// ctrl+c does not quit here: it only says the kiosk stays (below), so
+	// the help leaves it out.
+	keys := slices.DeleteFunc(append(deskKeysToPress(), "ctrl+y"), func(k string) bool { return k == "ctrl+c" })
 	reset := func() {
 		if r.desk().kiosk.prompting {
 			r.Press("esc")
@@ -310,11 +314,30 @@ func TestLockedKioskHelpListsExactlyTheKeysThatAct(t *testing.T) {
 	if want := []string{"ctrl+k", "enter"}; !slices.Equal(listed, want) {
 		t.Fatalf("the locked kiosk lists %q, want %q", listed, want)
 	}
+	r.Press("ctrl+c")
+	if r.Quit() || !r.desk().kiosk.locked {
+		t.Fatal("ctrl+c at the locked kiosk quit or unlocked it")
+	}
+	r.Contains(kioskLockedText(r.desk().keys.Kiosk))
+	// ctrl+c only says the kiosk stays: the shell lists F1 alone.
+	var shell []string
+	for _, b := range r.app.ShellKeys() {
+		shell = append(shell, b.Help().Key)
+	}
+	if want := []string{"F1"}; !slices.Equal(shell, want) {
+		t.Fatalf("the locked kiosk's shell keys are %q, want %q", shell, want)
+	}
 	// Typed text is cleared with esc, which the help then lists.
 	r.Type("ab")
 	if wrong := r.untrueHelp([]string{"esc"}, reset); len(wrong) > 0 {
 		t.Fatalf("esc over typed text: %s", strings.Join(wrong, "\n"))
 	}
+	// F1 shows just that: the kiosk's keys, esc with them, and F1.
+	r.Send(fkey(1))
+	r.Contains("Keys", "ctrl+k", "enter", "esc ", "F1 ")
+	r.Lacks("ctrl+c", "quit, from anywhere")
+	r.Send(fkey(1))
+	r.Press("esc")
 	// Unlocked, the staff's keys are back.
 	unlock := func() {
 		r.Send(ctrl('k'))

@@ -387,3 +387,35 @@ func TestWalkInEscAsksBeforeDiscarding(t *testing.T) {
 	r.Press("y")
 	r.Lacks("First name")
 }
+
+// A walk-in the form refuses (no name for the badge) stays open with what
+// was typed, the reason in the form, readable at 80 columns; nothing is
+// saved and the status bar is not where the reason goes.
+func TestAWalkInWithoutANameStaysOpenWithTheReason(t *testing.T) {
+	r := newRig(t, withSize(80, 24), withExtras(views.Extras{WalkIns: true}),
+		func(c *rigConfig) { c.eventID = func(f sim.Fixtures) string { return f.RecurringEventID } })
+	r.settle("ONLINE")
+	const who = "walk.in@example.org"
+	r.scan(who)
+	r.settle("[!!] NOT REGISTERED", "F5: register them as a walk-in")
+	r.Send(fkey(5))
+	r.Contains("field 1/6")
+	r.Press("tab", "tab")
+	r.Type("Acme")
+	r.Press("tab", "tab", "tab") // the address, the ticket type, the sessions
+	r.Contains("field 6/6", "Sessions *")
+	r.Press("x")
+	r.Send(ctrl('s'))
+	// Open again, at the first name, with the reason there and what was typed.
+	r.Contains("Walk-in: register and check in", "field 1/6", "! Not saved: a name is needed for the badge",
+		"> Acme", "> walk.in@example.org")
+	r.Lacks("Walk-in not saved")
+	r.Golden("desk_walkin_no_name_80x24")
+	if r.listed(r.ids.RecurringEventID, who) {
+		t.Fatal("a walk-in without a name was registered")
+	}
+	r.Type("Wally")
+	r.Send(ctrl('s'))
+	r.Lacks("Walk-in: register and check in")
+	r.settle("Wally (Acme)")
+}
