@@ -226,7 +226,11 @@ func (v *venueFlags) watchOnce(ctx context.Context, journal string, srv place.Se
 		select {
 		case <-ctx.Done():
 			if in.State != "meshed" {
-				return nil, fmt.Errorf("--venue: no desk of venue %q answered within %v (%s)", in.Name, venueWait, ui.OrDash(in.Err))
+				hint := "; if the network blocks discovery, name a desk with --join HOST:PORT (its --listen address)"
+				if len(v.join) > 0 {
+					hint = "; check that the desks named by --join are running and reachable from here"
+				}
+				return nil, fmt.Errorf("--venue: no desk of venue %q answered within %v (%s)%s", in.Name, venueWait, ui.OrDash(in.Err), hint)
 			}
 			return &in, nil
 		case <-t.C:
