@@ -16,14 +16,7 @@ import (
 func TestVenueBoardSeesTheSplit(t *testing.T) {
 	needVenueE2E(t)
 	t.Parallel()
-	v := newVenueRig(t, sim.Options{NoRateLimit: true})
-	a := v.startDesk("Door A")
-	b := v.startDesk("Door B", a.addr)
-	for _, d := range []*deskProc{a, b} {
-		d.waitVenue(t, "a venue of two desks", time.Minute, func(state, up string, n int) bool {
-			return state == "meshed" && up != "" && n == 2
-		})
-	}
+	v, a, b := twoMeshedDoors(t)
 	cmd := v.command(t.TempDir(), "desk", v.event, "--board", "--venue", v.file, "--listen", freeAddr(t), "--join", a.addr, "--no-mdns")
 	tm := launch(t, 80, 24, cmd.Env, "", binPath+" "+strings.Join(cmd.Args[1:], " "))
 	tm.waitText("Venue: MESHED", "2 desks")
@@ -31,4 +24,18 @@ func TestVenueBoardSeesTheSplit(t *testing.T) {
 	<-b.exited
 	a.waitVenue(t, "Door A alone", time.Minute, func(state, _ string, _ int) bool { return state == "alone" })
 	tm.waitText("Venue: CUT OFF", "0 desks")
+}
+
+// twoMeshedDoors starts Door A and Door B and waits until both say they
+// form one venue.
+func twoMeshedDoors(t *testing.T) (v *venueRig, a, b *deskProc) {
+	v = newVenueRig(t, sim.Options{NoRateLimit: true})
+	a = v.startDesk("Door A")
+	b = v.startDesk("Door B", a.addr)
+	for _, d := range []*deskProc{a, b} {
+		d.waitVenue(t, "a venue of two desks", time.Minute, func(state, up string, n int) bool {
+			return state == "meshed" && up != "" && n == 2
+		})
+	}
+	return v, a, b
 }
