@@ -494,7 +494,7 @@ func (b *board) venueLines(w int) []string {
 }
 
 // venueSilent is how long a desk may go unheard before the board says so.
-const venueSilent = 10 * time.Second
+const venueSilent = venue.SilentAfter
 
 // venueHealth is the mesh in a few words, in two parts: "MESHED ·
 // upstream Door B" and "3 copies · 12 to send".
@@ -506,11 +506,16 @@ func (b *board) venueHealth() []string {
 		state = t.Success.Render("MESHED")
 	case "alone":
 		state = t.Error.Render("CUT OFF: working alone")
+	case "cutoff":
+		state = t.Error.Render("CUT OFF: no desk heard")
 	default:
 		state = t.Warning.Render("JOINING")
 	}
 	first := state + " · no upstream desk yet"
-	if in.Upstream != "" {
+	switch {
+	case in.State == "cutoff":
+		first = state
+	case in.Upstream != "":
 		first = state + " · upstream " + ansi.Truncate(sanitize.Line(in.Upstream), 20, "…")
 	}
 	second := ui.Thousands(in.Queue) + " to send"
@@ -523,10 +528,22 @@ func (b *board) venueHealth() []string {
 	return []string{first, second}
 }
 
+// venuePresent counts the venue's desks heard from lately; a silent one
+// is listed, but not counted as present.
+func (b *board) venuePresent() int {
+	n, now := 0, b.deps.Now()
+	for _, dk := range b.venue.Desks {
+		if now.Sub(dk.Seen) <= venueSilent {
+			n++
+		}
+	}
+	return n
+}
+
 // venueLine is the venue on one line, for a narrow board.
 func (b *board) venueLine(w int) string {
 	in := b.venue
-	s := b.ctx.Theme.Header.Render("Venue: ") + strings.Join(b.venueHealth(), " · ") + fmt.Sprintf(" · %d desks", len(in.Desks))
+	s := b.ctx.Theme.Header.Render("Venue: ") + strings.Join(b.venueHealth(), " · ") + fmt.Sprintf(" · %d desks", b.venuePresent())
 	if len(in.Twice) > 0 {
 		s += b.ctx.Theme.Warning.Render(fmt.Sprintf(" · %d admitted twice", len(in.Twice)))
 	}

@@ -81,12 +81,23 @@ func TestBoardShowsTheVenue(t *testing.T) {
 	if !strings.Contains(narrow, "Venue: MESHED · upstream Door B") {
 		t.Errorf("the narrow board lacks the venue line:\n%s", narrow)
 	}
+	if !strings.Contains(narrow, "12 to send · 3 desks") {
+		t.Errorf("the narrow board counts the silent Door D as present:\n%s", narrow)
+	}
 	if strings.ContainsRune(wide+narrow, '\x1b') {
 		t.Error("a desk's name reached the screen with its escape")
 	}
 	b.venue.State, b.venue.Upstream = "alone", ""
 	if s := ansi.Strip(b.view(120, 36)); !strings.Contains(s, "CUT OFF: working alone · no upstream") {
 		t.Errorf("cut off:\n%s", s)
+	}
+	// A board that has heard no desk lately says so, and counts none.
+	b.venue.State, b.venue.Replicas = "cutoff", 0
+	for i := range b.venue.Desks {
+		b.venue.Desks[i].Seen = now.Add(-time.Minute)
+	}
+	if s := ansi.Strip(b.view(80, 24)); !strings.Contains(s, "Venue: CUT OFF: no desk heard · 12 to send · 0 desks") {
+		t.Errorf("a board that hears no desk:\n%s", s)
 	}
 }
 

@@ -147,11 +147,13 @@ func (ob *Observer) bind() error {
 func (ob *Observer) replicasNow() {
 	ctx, cancel := context.WithTimeout(ob.ctx, 3*time.Second)
 	defer cancel()
+	replicas := 0 // unknown while the venue does not answer
 	if s, err := ob.js.Stream(ctx, scansStream); err == nil {
-		ob.mu.Lock()
-		ob.replicas = s.CachedInfo().Config.Replicas
-		ob.mu.Unlock()
+		replicas = s.CachedInfo().Config.Replicas
 	}
+	ob.mu.Lock()
+	ob.replicas = replicas
+	ob.mu.Unlock()
 }
 
 // Info is the venue as the board shows it. The lease lapses unrenewed
@@ -160,17 +162,37 @@ func (ob *Observer) replicasNow() {
 func (ob *Observer) Info() venue.Info {
 	ob.mu.Lock()
 	defer ob.mu.Unlock()
-	state := "joining"
-	if ob.bound {
-		state = "meshed"
+	state, up := observedState(ob.bound, ob.desks, ob.up.Node, time.Now())
+	return infoOf(ob.o.Secret.Name, state, up, ob.replicas, ob.err, ob.desks, ob.view)
+}
+
+// observedState is the venue's state and upstream desk as a board can
+// know them: from what the desks said lately. A split venue loses its
+// quorum, so a desk's news of working alone may never reach the board;
+// its silence must say it instead. A desk unheard for venue.SilentAfter
+// counts for nothing.
+func observedState(bound bool, desks map[string]presence, upNode string, now time.Time) (state, upstream string) {
+	if !bound || len(desks) == 0 {
+		return "joining", ""
 	}
-	up := ""
-	for _, p := range ob.desks {
-		if p.Upstream && time.Since(p.At) < forgetDesk && (up == "" || p.Node == ob.up.Node) {
-			up = p.Desk
+	heard, meshed := 0, false
+	for _, p := range desks {
+		if now.Sub(p.At) > venue.SilentAfter {
+			continue
+		}
+		heard++
+		meshed = meshed || !p.Alone
+		if p.Upstream && (upstream == "" || p.Node == upNode) {
+			upstream = p.Desk
 		}
 	}
-	return infoOf(ob.o.Secret.Name, state, up, ob.replicas, ob.err, ob.desks, ob.view)
+	switch {
+	case heard == 0:
+		return "cutoff", ""
+	case !meshed:
+		return "alone", upstream
+	}
+	return "meshed", upstream
 }
 
 // infoOf puts a venue's state together for a board.

@@ -41,7 +41,9 @@ type Venue interface {
 type Info struct {
 	Name string `json:"name"`
 	// State is where this desk stands: "joining", "meshed" or "alone"
-	// (cut off; it works as a desk without a venue does).
+	// (cut off; it works as a desk without a venue does). A board, which
+	// is no desk, says "alone" when the desks it hears all work alone, and
+	// "cutoff" when it has heard desks but none lately (SilentAfter).
 	State string `json:"state"`
 	// Upstream names the desk that talks to the service for all ("" when
 	// none does yet).
@@ -59,6 +61,11 @@ type Info struct {
 	// Err is the last trouble, in words ("" when none).
 	Err string `json:"error,omitempty"`
 }
+
+// SilentAfter is how long a desk may go unheard (a desk tells the venue
+// about itself every second) before a board calls it silent and no longer
+// counts it as present.
+const SilentAfter = 10 * time.Second
 
 // DeskInfo is one desk of a venue.
 type DeskInfo struct {
