@@ -336,7 +336,7 @@ func (d *deskProc) waitLine(tb testing.TB, what string, limit time.Duration, con
 		case <-d.exited:
 			tb.Fatalf("%s exited waiting for %s", d.name, what)
 		case <-deadline:
-			tb.Fatalf("%s: no %s after %v (%s)", d.name, what, limit, was)
+			tb.Fatalf("%s: waited %v for %s (%s)", d.name, limit, what, was)
 		}
 	}
 }

@@ -144,8 +144,11 @@ type Node struct {
 	renewed  time.Time
 	lastErr  string
 	replicas int
-	unsent   map[string]scanqueue.Scan // handed, but the publish failed
-	watchers []func()
+	// unplacedSince is when the engine first had no room for the venue's
+	// stores in full (fewer).
+	unplacedSince time.Time
+	unsent        map[string]scanqueue.Scan // handed, but the publish failed
+	watchers      []func()
 }
 
 // Join starts the desk's engine and returns its membership of the venue;

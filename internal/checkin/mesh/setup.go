@@ -19,9 +19,7 @@ const dupWindow = 2 * time.Hour
 
 // setup binds the venue's streams and buckets, creating those missing
 // (which takes the venue's quorum: two desks at least) in as many copies as
-// there are desks, up to three (one, when the engine has not yet heard
-// enough of the others: the upstream desk adds copies as desks come), and
-// starts the watches. The first full read of the arrivals ends it.
+// there are desks, up to three (see fewer), and starts the watches. The first full read of the arrivals ends it.
 func (n *Node) setup() error {
 	ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
 	defer cancel()
@@ -43,8 +41,8 @@ func (n *Node) setup() error {
 		cfg := jetstream.StreamConfig{Name: scansStream, Subjects: []string{scansSubject + ">"},
 			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Replicas: r, Duplicates: dupWindow}
 		scans, err = n.js.CreateStream(ctx, cfg)
-		if noPeers(err) && cfg.Replicas > 1 {
-			cfg.Replicas = 1 // the upstream desk adds the copies (tend)
+		if r, ok := n.fewer(err, cfg.Replicas); ok {
+			cfg.Replicas = r
 			scans, err = n.js.CreateStream(ctx, cfg)
 		}
 		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
@@ -52,7 +50,7 @@ func (n *Node) setup() error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("venue: the scans stream: %w", err)
+		return fmt.Errorf("venue: the scans stream: %w", unplaced(err, r))
 	}
 	n.mu.Lock()
 	n.arr, n.leaseKV, n.desksKV, n.scans = arr, lease, desks, scans
@@ -100,8 +98,8 @@ func (n *Node) shareRosters() {
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		cfg := jetstream.ObjectStoreConfig{Bucket: rosterObjects, Replicas: n.wantReplicas(), Storage: jetstream.FileStorage}
 		rosters, err = n.js.CreateObjectStore(ctx, cfg)
-		if noPeers(err) && cfg.Replicas > 1 {
-			cfg.Replicas = 1
+		if r, ok := n.fewer(err, cfg.Replicas); ok {
+			cfg.Replicas = r
 			rosters, err = n.js.CreateObjectStore(ctx, cfg)
 		}
 		if errors.Is(err, jetstream.ErrBucketExists) {
@@ -148,13 +146,44 @@ func noPeers(err error) bool {
 	return errors.As(err, &ae) && ae.ErrorCode == errCodeNoPeers
 }
 
+// placeGrace is how long a new venue waits for its engines to have room
+// for its stores in full before it makes them in one copy.
+const placeGrace = 10 * time.Second
+
+// fewer is the copies a store the engine could not place in r copies is
+// made with: none while the venue is new (the engines learn of each
+// other's room within seconds, and a store made in full spares the move to
+// more copies, which engines still joining make slowly and with replicas
+// that lag), one once placeGrace has passed (the upstream desk adds copies
+// as desks come).
+func (n *Node) fewer(err error, r int) (int, bool) {
+	if !noPeers(err) || r <= 1 {
+		return 0, false
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.unplacedSince.IsZero() {
+		n.unplacedSince = time.Now()
+	}
+	return 1, time.Since(n.unplacedSince) >= placeGrace
+}
+
+// unplaced words the engine's refusal to place a store while the venue's
+// desks are still joining.
+func unplaced(err error, r int) error {
+	if noPeers(err) {
+		return fmt.Errorf("waiting for room for %d copies on the venue's desks", r)
+	}
+	return err
+}
+
 func (n *Node) bucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
 	kv, err := n.js.KeyValue(ctx, cfg.Bucket)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		cfg.Storage = jetstream.FileStorage
 		kv, err = n.js.CreateKeyValue(ctx, cfg)
-		if noPeers(err) && cfg.Replicas > 1 {
-			cfg.Replicas = 1
+		if r, ok := n.fewer(err, cfg.Replicas); ok {
+			cfg.Replicas = r
 			kv, err = n.js.CreateKeyValue(ctx, cfg)
 		}
 		if errors.Is(err, jetstream.ErrBucketExists) {
@@ -162,7 +191,7 @@ func (n *Node) bucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstr
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("venue: the %s bucket: %w", cfg.Bucket, err)
+		return nil, fmt.Errorf("venue: the %s bucket: %w", cfg.Bucket, unplaced(err, cfg.Replicas))
 	}
 	return kv, nil
 }

@@ -129,7 +129,7 @@ func (n *Node) tend() {
 				n.o.Logf("venue: %s now kept in %d copies", name, want)
 			}
 		}
-		if info.Cluster != nil && info.Cluster.Leader == me && len(info.Cluster.Replicas) > 0 {
+		if handOver(info.Cluster, me) {
 			_, _ = n.eng.nc.RequestWithContext(ctx, "$JS.API.STREAM.LEADER.STEPDOWN."+name, nil)
 		}
 	}
@@ -138,11 +138,27 @@ func (n *Node) tend() {
 		n.replicas = s.CachedInfo().Config.Replicas
 		n.mu.Unlock()
 		if c, err := s.Consumer(ctx, courierName); err == nil {
-			if ci := c.CachedInfo(); ci.Cluster != nil && ci.Cluster.Leader == me && len(ci.Cluster.Replicas) > 0 {
+			if handOver(c.CachedInfo().Cluster, me) {
 				_, _ = n.eng.nc.RequestWithContext(ctx, "$JS.API.CONSUMER.LEADER.STEPDOWN."+scansStream+"."+courierName, nil)
 			}
 		}
 	}
+}
+
+// handOver reports whether this desk leads a group whose other copies are
+// all caught up: only then does it hand the lead over (to a copy that
+// lags, the hand-over would leave the group without a leader until it
+// caught up, or for good if it never does).
+func handOver(cl *jetstream.ClusterInfo, me string) bool {
+	if cl == nil || cl.Leader != me || len(cl.Replicas) == 0 {
+		return false
+	}
+	for _, r := range cl.Replicas {
+		if !r.Current || r.Offline {
+			return false
+		}
+	}
+	return true
 }
 
 // upstream is the work of the desk that talks to the service for the
@@ -166,6 +182,9 @@ type upstream struct {
 	// back: the service answered after failing (a batch, or the
 	// history's probe); the courier's loop ends every group's backoff.
 	back atomic.Bool
+	// rebound: the courier's queue was made again, so anything it
+	// delivers may have been sent by this desk or one before.
+	rebound bool
 }
 
 func (u *upstream) run() {
@@ -311,23 +330,11 @@ const (
 // upstream desk died holding it) is checked against the service's history
 // before it is sent.
 func (u *upstream) courier() {
-	var cons jetstream.Consumer
-	for u.ctx.Err() == nil {
-		ctx, cancel := context.WithTimeout(u.ctx, 5*time.Second)
-		s, err := u.n.js.Stream(ctx, scansStream)
-		if err == nil {
-			cons, err = s.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: courierName,
-				AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxAckPending: maxHeld, MaxDeliver: -1})
-		}
-		cancel()
-		if err == nil {
-			break
-		}
-		u.n.trouble(fmt.Errorf("upstream: the queue: %w", err))
-		if !sleep(u.ctx, time.Second) {
-			return
-		}
+	cons := u.bindQueue(false)
+	if cons == nil {
+		return
 	}
+	checked, answered := time.Now(), time.Now()
 	groups := map[string]*group{}
 	held := 0
 	defer func() { // hand back what this desk held, for the next upstream desk
@@ -338,6 +345,24 @@ func (u *upstream) courier() {
 		}
 	}()
 	for u.ctx.Err() == nil {
+		if time.Since(checked) >= queueCheck {
+			checked = time.Now()
+			if u.queueAnswers(cons) {
+				answered = checked
+			} else if time.Since(answered) >= queueLost {
+				// The queue's copies lost their leader and did not choose
+				// another (a copy that never caught up): the queue is made
+				// again; what it delivers may have been sent before.
+				u.n.trouble(fmt.Errorf("upstream: the venue's queue did not answer for %v: making it again", time.Since(answered).Round(time.Second)))
+				if cons = u.bindQueue(true); cons == nil {
+					return
+				}
+				// What this desk held came from the queue that is gone:
+				// the new one delivers it again.
+				clear(groups)
+				held, u.rebound, answered = 0, true, time.Now()
+			}
+		}
 		if held < maxHeld {
 			batch, err := cons.Fetch(min(api.MaxAttendeesPerBatch, maxHeld-held), jetstream.FetchMaxWait(fetchWait))
 			if err == nil {
@@ -378,6 +403,51 @@ func (u *upstream) courier() {
 	}
 }
 
+// Watching the queue.
+const (
+	queueCheck = 3 * time.Second
+	// queueLost: longer than the engine's elections (4 to 9 s).
+	queueLost = 20 * time.Second
+)
+
+// bindQueue binds the courier to the venue's queue (the scans stream's
+// consumer), creating it, or deleting it first when again; it tries until
+// it succeeds or the desk stops sending upstream (nil).
+func (u *upstream) bindQueue(again bool) jetstream.Consumer {
+	for u.ctx.Err() == nil {
+		ctx, cancel := context.WithTimeout(u.ctx, 5*time.Second)
+		s, err := u.n.js.Stream(ctx, scansStream)
+		if err == nil && again {
+			if err = s.DeleteConsumer(ctx, courierName); errors.Is(err, jetstream.ErrConsumerNotFound) {
+				err = nil
+			}
+		}
+		var cons jetstream.Consumer
+		if err == nil {
+			again = false
+			cons, err = s.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: courierName,
+				AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxAckPending: maxHeld, MaxDeliver: -1})
+		}
+		cancel()
+		if err == nil {
+			return cons
+		}
+		u.n.trouble(fmt.Errorf("upstream: the queue: %w", err))
+		if !sleep(u.ctx, time.Second) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// queueAnswers reports whether the queue's leader answers.
+func (u *upstream) queueAnswers(cons jetstream.Consumer) bool {
+	ctx, cancel := context.WithTimeout(u.ctx, 2*time.Second)
+	defer cancel()
+	_, err := cons.Info(ctx)
+	return err == nil
+}
+
 // hold takes a message into its group; it returns 1 when held.
 func (u *upstream) hold(groups map[string]*group, msg jetstream.Msg) int {
 	m, ok := decode[scanMsg](msg.Data())
@@ -386,7 +456,7 @@ func (u *upstream) hold(groups map[string]*group, msg jetstream.Msg) int {
 		return 0
 	}
 	it := &item{m: m, msg: msg, key: keyOf(targetOf(m.Event, m.Session), m.Email), got: time.Now(), touched: time.Now()}
-	if md, err := msg.Metadata(); err == nil && md.NumDelivered > 1 {
+	if md, err := msg.Metadata(); u.rebound || err != nil || md.NumDelivered > 1 {
 		it.unsure = true
 	}
 	k := m.Event + "\x00" + m.Session + "\x00" + m.Desk
