@@ -58,6 +58,10 @@ type Options struct {
 	// works alone: longer than an election of the engine (4 to 9 s), so a
 	// desk's loss does not send every desk to the service on its own.
 	CutOff time.Duration
+	// QueueLost is how long the venue's queue may fail to answer the
+	// upstream desk before it makes the queue again: longer than an
+	// election of the engine.
+	QueueLost time.Duration
 	// Logf notes what happens (default: nothing).
 	Logf func(format string, args ...any)
 	// OnArrival, when set, hears of each admission another desk made, as
@@ -76,6 +80,7 @@ const (
 	DefaultTick         = time.Second
 	DefaultJoinGrace    = 15 * time.Second
 	DefaultCutOff       = 12 * time.Second
+	DefaultQueueLost    = 20 * time.Second
 )
 
 // Node is a desk's membership of its venue; it implements venue.Venue.
@@ -162,6 +167,7 @@ func Join(o Options) (*Node, error) {
 	setDefault(&o.Tick, DefaultTick)
 	setDefault(&o.JoinGrace, DefaultJoinGrace)
 	setDefault(&o.CutOff, DefaultCutOff)
+	setDefault(&o.QueueLost, DefaultQueueLost)
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}

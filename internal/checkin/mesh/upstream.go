@@ -79,7 +79,7 @@ func wrongSequence(err error) bool {
 
 func (n *Node) startUpstream(rev uint64) {
 	ctx, cancel := context.WithCancel(n.ctx)
-	u := &upstream{n: n, ctx: ctx, view: map[string]admission{}, revs: map[string]uint64{}}
+	u := &upstream{n: n, ctx: ctx, view: map[string]admission{}, revs: map[string]uint64{}, walked: map[string]time.Time{}}
 	var wg sync.WaitGroup
 	n.mu.Lock()
 	n.leader, n.upRev, n.renewed = true, rev, time.Now()
@@ -174,17 +174,21 @@ type upstream struct {
 	mu      sync.Mutex
 	view    map[string]admission // every admission of the venue, by key
 	revs    map[string]uint64
-	// synced is when each target's history was last read; walked, when it
-	// was last walked whole.
+	// synced is when each target's history was last read.
 	synced  map[string]time.Time
 	shared  map[string]time.Time      // when each event's roster was last shared
 	rosters map[string]*roster.Roster // rosters downloaded to share
 	// back: the service answered after failing (a batch, or the
 	// history's probe); the courier's loop ends every group's backoff.
 	back atomic.Bool
-	// rebound: the courier's queue was made again, so anything it
-	// delivers may have been sent by this desk or one before.
-	rebound bool
+	// walked is when each target's history (by targetOf) was last read
+	// whole; bound, when the courier bound its queue.
+	walked map[string]time.Time
+	bound  time.Time
+	// unsureUpTo: the scans up to this place in the stream were there
+	// when this desk made the queue, and a queue before it may have
+	// delivered them.
+	unsureUpTo uint64
 }
 
 func (u *upstream) run() {
@@ -311,7 +315,6 @@ type group struct {
 	items                  []*item
 	retryAt                time.Time
 	failures               int
-	walked                 bool
 }
 
 // Batches and the courier's pace.
@@ -334,6 +337,7 @@ func (u *upstream) courier() {
 	if cons == nil {
 		return
 	}
+	u.bound = time.Now()
 	checked, answered := time.Now(), time.Now()
 	groups := map[string]*group{}
 	held := 0
@@ -349,7 +353,7 @@ func (u *upstream) courier() {
 			checked = time.Now()
 			if u.queueAnswers(cons) {
 				answered = checked
-			} else if time.Since(answered) >= queueLost {
+			} else if time.Since(answered) >= u.n.o.QueueLost {
 				// The queue's copies lost their leader and did not choose
 				// another (a copy that never caught up): the queue is made
 				// again; what it delivers may have been sent before.
@@ -360,7 +364,7 @@ func (u *upstream) courier() {
 				// What this desk held came from the queue that is gone:
 				// the new one delivers it again.
 				clear(groups)
-				held, u.rebound, answered = 0, true, time.Now()
+				held, u.bound, answered = 0, time.Now(), time.Now()
 			}
 		}
 		if held < maxHeld {
@@ -403,31 +407,18 @@ func (u *upstream) courier() {
 	}
 }
 
-// Watching the queue.
-const (
-	queueCheck = 3 * time.Second
-	// queueLost: longer than the engine's elections (4 to 9 s).
-	queueLost = 20 * time.Second
-)
+// queueCheck is how often the upstream desk asks whether its queue answers.
+const queueCheck = time.Second
 
 // bindQueue binds the courier to the venue's queue (the scans stream's
-// consumer), creating it, or deleting it first when again; it tries until
-// it succeeds or the desk stops sending upstream (nil).
+// consumer), making it when missing, or deleting it first when again; it
+// tries until it succeeds or the desk stops sending upstream (nil). A
+// queue this desk makes may deliver scans a queue before it delivered
+// (unsureUpTo).
 func (u *upstream) bindQueue(again bool) jetstream.Consumer {
 	for u.ctx.Err() == nil {
 		ctx, cancel := context.WithTimeout(u.ctx, 5*time.Second)
-		s, err := u.n.js.Stream(ctx, scansStream)
-		if err == nil && again {
-			if err = s.DeleteConsumer(ctx, courierName); errors.Is(err, jetstream.ErrConsumerNotFound) {
-				err = nil
-			}
-		}
-		var cons jetstream.Consumer
-		if err == nil {
-			again = false
-			cons, err = s.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: courierName,
-				AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxAckPending: maxHeld, MaxDeliver: -1})
-		}
+		cons, err := u.queue(ctx, again)
 		cancel()
 		if err == nil {
 			return cons
@@ -438,6 +429,30 @@ func (u *upstream) bindQueue(again bool) jetstream.Consumer {
 		}
 	}
 	return nil
+}
+
+func (u *upstream) queue(ctx context.Context, again bool) (jetstream.Consumer, error) {
+	s, err := u.n.js.Stream(ctx, scansStream)
+	if err != nil {
+		return nil, err
+	}
+	if !again {
+		if cons, err := s.Consumer(ctx, courierName); !errors.Is(err, jetstream.ErrConsumerNotFound) {
+			return cons, err
+		}
+	} else if err := s.DeleteConsumer(ctx, courierName); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return nil, err
+	}
+	in, err := s.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cons, err := s.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: courierName,
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxAckPending: maxHeld, MaxDeliver: -1})
+	if err == nil {
+		u.unsureUpTo = in.State.LastSeq
+	}
+	return cons, err
 }
 
 // queueAnswers reports whether the queue's leader answers.
@@ -456,7 +471,7 @@ func (u *upstream) hold(groups map[string]*group, msg jetstream.Msg) int {
 		return 0
 	}
 	it := &item{m: m, msg: msg, key: keyOf(targetOf(m.Event, m.Session), m.Email), got: time.Now(), touched: time.Now()}
-	if md, err := msg.Metadata(); u.rebound || err != nil || md.NumDelivered > 1 {
+	if md, err := msg.Metadata(); err != nil || md.NumDelivered > 1 || md.Sequence.Stream <= u.unsureUpTo {
 		it.unsure = true
 	}
 	k := m.Event + "\x00" + m.Session + "\x00" + m.Desk
@@ -472,14 +487,14 @@ func (u *upstream) hold(groups map[string]*group, msg jetstream.Msg) int {
 // deliver sends the oldest batch of a group, and writes the service's
 // answers into the arrivals; it returns how many messages it settled.
 func (u *upstream) deliver(g *group) int {
-	if !g.walked && anyUnsure(g.items) {
+	if anyUnsure(g.items) && !u.walkedSince(targetOf(g.event, g.session), u.bound) {
 		// A desk before this one may have sent these: read what the
-		// service holds first, so none goes twice.
+		// service holds first (once since the queue was bound: what a
+		// desk before sent is in it then), so none goes twice.
 		if err := u.sync(g.event, g.session, true); err != nil {
 			u.backoff(g, err)
 			return 0
 		}
-		g.walked = true
 	}
 	settled := 0
 	var batch, answered []*item
@@ -696,6 +711,7 @@ func (u *upstream) sync(eventID, sessionID string, force bool) error {
 			return err
 		}
 	}
+	began := time.Now()
 	pager := c.Attendees.Pager(eventID, sessionID, api.ListAttendeeActionsOptions{PageSize: api.MaxAttendeesPerBatch})
 	now := u.n.cfg.Now().UTC() // the desk's clock, as the venue desk's own sync
 	var found []admission
@@ -736,7 +752,20 @@ func (u *upstream) sync(eventID, sessionID string, force bool) error {
 		}
 		mu.Unlock()
 	})
+	if first == nil {
+		u.mu.Lock()
+		u.walked[target] = began
+		u.mu.Unlock()
+	}
 	return first
+}
+
+// walkedSince reports whether a target's history was read whole, and its
+// finds written, from a moment after t on.
+func (u *upstream) walkedSince(target string, t time.Time) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.walked[target].After(t)
 }
 
 // known reports whether the service's check-in behind key is in the view

@@ -1,0 +1,74 @@
+package mesh
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+)
+
+// The venue's queue stops answering the upstream desk (here it is taken
+// away under the desk, as a queue whose copies lost their leader for good
+// is to the desk): once QueueLost has passed, the desk makes the queue
+// again (or, should the lease move meanwhile, the next upstream desk makes
+// the missing queue), checks what it delivers against the service's
+// history, and every check-in reaches the service once.
+func TestVenueQueueMadeAgainSendsOnce(t *testing.T) {
+	if os.Getenv("EVDESK_VENUE_E2E") == "" {
+		t.Skip("set EVDESK_VENUE_E2E=1 to run a venue whose queue is lost (two engines, about 15 s; .ci/run does)")
+	}
+	t.Parallel()
+	r := newRig(t)
+	quick := func(o *Options) { o.QueueLost = 2 * time.Second }
+	a := r.openWith("Door A", quick)
+	b := r.openWith("Door B", quick, a.addr)
+	for _, d := range []*meshDesk{a, b} {
+		waitFor(t, d.Name()+" meshed", func() bool { return d.node.Info().State == "meshed" })
+	}
+	waitFor(t, "an upstream desk", func() bool {
+		up := a.node.Info().Upstream
+		return up != "" && b.node.Info().Upstream == up
+	})
+	people := r.sim.RegistrantEmails(r.event)[:20]
+	r.sim.SetFaults(0, 1, 0) // the service refuses every send meanwhile
+	for i, p := range people {
+		d := []*meshDesk{a, b}[i%2]
+		if sc, err := d.Scan([]string{p}); err != nil || sc[0].Outcome != scanqueue.Pending {
+			t.Fatalf("scan of %s at %s: %+v %v", p, d.Name(), sc, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := a.node.js.Stream(ctx, scansStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the upstream desk to hold every scan", func() bool {
+		c, err := s.Consumer(ctx, courierName)
+		if err != nil {
+			return false
+		}
+		in, err := c.Info(ctx)
+		return err == nil && in.NumAckPending == len(people)
+	})
+	if err := s.DeleteConsumer(ctx, courierName); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the queue made again", func() bool { _, err := s.Consumer(ctx, courierName); return err == nil })
+	r.sim.SetFaults(0, 0, 0)
+	for _, d := range []*meshDesk{a, b} {
+		waitFor(t, d.Name()+" to hear back", func() bool { return d.Journal().Counts().Pending == 0 })
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range people {
+		if r.sent[p] != 1 {
+			t.Errorf("%s sent %d times", p, r.sent[p])
+		}
+	}
+	if n := len(r.sim.CheckIns(r.event, "")); n != len(people) {
+		t.Fatalf("the service holds %d check-ins for %d people", n, len(people))
+	}
+}
