@@ -465,8 +465,9 @@ func (s *Sender) rest(arrived <-chan struct{}, d time.Duration) bool {
 		return s.ctx.Err() == nil
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
-	defer cancel()
+	watched := make(chan struct{})
 	go func() {
+		defer close(watched)
 		select {
 		case <-s.wake:
 			cancel()
@@ -476,6 +477,10 @@ func (s *Sender) rest(arrived <-chan struct{}, d time.Duration) bool {
 		}
 	}()
 	_ = s.opts.Sleep(ctx, d)
+	// The watch ends before the next rest begins: left running, it could
+	// take that rest's Wake (seen in a test under load: ctrl+r lost).
+	cancel()
+	<-watched
 	return s.ctx.Err() == nil
 }
 
