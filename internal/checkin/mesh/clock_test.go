@@ -2,7 +2,6 @@ package mesh
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -17,9 +16,7 @@ import (
 // Two engines and a roster download take about 11 s of elections and
 // leases: it runs with the venue tests (EVDESK_VENUE_E2E, set by .ci/run).
 func TestVenueSharedRosterCarriesTheDesksClock(t *testing.T) {
-	if os.Getenv("EVDESK_VENUE_E2E") == "" {
-		t.Skip("set EVDESK_VENUE_E2E=1 to run two engines sharing a roster (about 11 s; .ci/run does)")
-	}
+	needVenue(t, "two engines sharing a roster, about 11 s")
 	t.Parallel()
 	r := newRig(t)
 	at := time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)

@@ -2,7 +2,6 @@ package mesh
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -16,9 +15,7 @@ import (
 // the missing queue), checks what it delivers against the service's
 // history, and every check-in reaches the service once.
 func TestVenueQueueMadeAgainSendsOnce(t *testing.T) {
-	if os.Getenv("EVDESK_VENUE_E2E") == "" {
-		t.Skip("set EVDESK_VENUE_E2E=1 to run a venue whose queue is lost (two engines, about 15 s; .ci/run does)")
-	}
+	needVenue(t, "two engines, about 15 s")
 	t.Parallel()
 	r := newRig(t)
 	quick := func(o *Options) { o.QueueLost = 2 * time.Second }
