@@ -190,11 +190,29 @@ type arrivalNote struct {
 func (v *venueRig) startDesk(name string, join ...string) *deskProc {
 	v.tb.Helper()
 	addr := freeAddr(v.tb)
-	dir := v.tb.TempDir()
-	args := []string{"desk", v.event, "--headless", "--desk", name, "--venue", v.file, "--listen", addr, "--no-mdns", "--arrivals"}
+	args := []string{"--listen", addr, "--no-mdns"}
 	if len(join) > 0 {
 		args = append(args, "--join", strings.Join(join, ","))
 	}
+	return v.startDeskWith(name, addr, args...)
+}
+
+// startDeskFinding starts a desk named name that listens on every
+// interface and finds the venue's other desks on the local network (mDNS),
+// as a desk at a venue does by default.
+func (v *venueRig) startDeskFinding(name string) *deskProc {
+	v.tb.Helper()
+	addr := freeAddr(v.tb)
+	_, port, _ := net.SplitHostPort(addr)
+	return v.startDeskWith(name, addr, "--listen", "0.0.0.0:"+port)
+}
+
+// startDeskWith starts a desk named name, reachable at addr, with the
+// venue's arguments.
+func (v *venueRig) startDeskWith(name, addr string, venueArgs ...string) *deskProc {
+	v.tb.Helper()
+	dir := v.tb.TempDir()
+	args := append([]string{"desk", v.event, "--headless", "--desk", name, "--venue", v.file, "--arrivals"}, venueArgs...)
 	cmd := v.command(dir, args...)
 	in, err := cmd.StdinPipe()
 	if err != nil {

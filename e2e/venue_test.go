@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log"
+	"net"
 	"os"
 	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/mdns"
 
 	"github.com/evdesk/evdesk/api/sim"
 )
@@ -279,4 +283,71 @@ func TestTwoDeskVenue(t *testing.T) {
 	if n := v.sentCount(who); n != 1 {
 		t.Fatalf("%s reached the service in %d requests", who, n)
 	}
+}
+
+// TestVenueDesksFindEachOtherOnTheLocalNetwork: two desks given only the
+// venue's file (no --join) find each other on the local network (mDNS),
+// announced under the machine's network address, and form the venue: a
+// person scanned at one is ALREADY CHECKED IN at the other.
+func TestVenueDesksFindEachOtherOnTheLocalNetwork(t *testing.T) {
+	needVenueE2E(t)
+	if !multicastWorks(t) {
+		t.Skip("mDNS does not go round on this machine (no interface carries multicast, or the network drops it): desks here can only be joined by address (--join)")
+	}
+	t.Parallel()
+	v := newVenueRig(t, sim.Options{NoRateLimit: true})
+	a := v.startDeskFinding("Door A")
+	b := v.startDeskFinding("Door B")
+	for _, d := range []*deskProc{a, b} {
+		d.waitVenue(t, "a venue of two desks found on the network", time.Minute, func(state, up string, n int) bool {
+			return state == "meshed" && up != "" && n == 2
+		})
+	}
+	who := v.sim.RegistrantEmails(v.event)[3]
+	if ans := b.scan(t, who); ans.Verdict != "RECORDED" || ans.Desk != "Door B" {
+		t.Fatalf("Door B: %+v", ans)
+	}
+	waitUntil(t, "Door A to know "+who, 10*time.Second, func() bool { return a.knows(who) })
+	if ans := a.scan(t, who); ans.Verdict != "ALREADY CHECKED IN" || ans.Desk != "Door B" {
+		t.Fatalf("Door A: %+v", ans)
+	}
+}
+
+// multicastWorks reports whether mDNS goes round on this machine: a
+// service announced on its network interfaces is found by a query (a
+// machine without such an interface, or whose network drops multicast,
+// cannot find desks by it).
+func multicastWorks(t *testing.T) bool {
+	var ips []net.IP
+	ifs, _ := net.Interfaces()
+	for _, ifc := range ifs {
+		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagMulticast == 0 || ifc.Flags&net.FlagLoopback != 0 {
+			continue
+		}
+		addrs, _ := ifc.Addrs()
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil {
+				ips = append(ips, n.IP.To4())
+			}
+		}
+	}
+	if len(ips) == 0 {
+		return false
+	}
+	const service = "_evdesk-e2e-probe._tcp"
+	svc, err := mdns.NewMDNSService("probe", service, "", "evdesk-e2e-probe.local.", 9, ips, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mdns.NewServer(&mdns.Config{Zone: svc, Logger: log.New(io.Discard, "", 0)})
+	if err != nil {
+		return false
+	}
+	defer func() { _ = srv.Shutdown() }()
+	entries := make(chan *mdns.ServiceEntry, 4)
+	p := mdns.DefaultParams(service)
+	p.Entries, p.Timeout, p.DisableIPv6 = entries, 2*time.Second, true
+	p.Logger = log.New(io.Discard, "", 0)
+	_ = mdns.Query(p)
+	return len(entries) > 0
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"io"
 	"log"
 	"net"
@@ -59,16 +60,54 @@ func hasTag(fields []string, tag string) bool {
 }
 
 // announce answers other desks' mDNS questions with this desk's address
-// until the returned stop is called.
-func announce(sec *Secret, self string, port int) func() {
-	svc, err := mdns.NewMDNSService("evdesk-"+self, mdnsService, "", "", port, nil,
+// until the returned stop is called. The desk is announced under a name of
+// its own and the addresses it listens on (every address of an interface
+// that carries multicast, when it listens on all): the machine's host name
+// may not resolve, or only to loopback, which no other desk can reach.
+func announce(sec *Secret, self, host string, port int) (func(), error) {
+	ips, err := announcedAddrs(host)
+	if err != nil {
+		return nil, err
+	}
+	svc, err := mdns.NewMDNSService("evdesk-"+self, mdnsService, "", "evdesk-"+self+".local.", port, ips,
 		[]string{venueTag(sec), "node=" + self})
 	if err != nil {
-		return func() {}
+		return nil, err
 	}
 	srv, err := mdns.NewServer(&mdns.Config{Zone: svc, Logger: log.New(io.Discard, "", 0)})
 	if err != nil {
-		return func() {}
+		return nil, err
 	}
-	return func() { _ = srv.Shutdown() }
+	return func() { _ = srv.Shutdown() }, nil
+}
+
+// announcedAddrs are the addresses a desk listening on host is announced
+// under.
+func announcedAddrs(host string) ([]net.IP, error) {
+	if ip := net.ParseIP(host); ip != nil && !ip.IsUnspecified() {
+		return []net.IP{ip}, nil
+	}
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return nil, err
+	}
+	var ips []net.IP
+	for _, ifc := range ifs {
+		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagMulticast == 0 || ifc.Flags&net.FlagLoopback != 0 {
+			continue
+		}
+		addrs, err := ifc.Addrs()
+		if err != nil {
+			continue
+		}
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+				ips = append(ips, n.IP.To4())
+			}
+		}
+	}
+	if len(ips) == 0 {
+		return nil, errors.New("no network interface that carries multicast has an IPv4 address")
+	}
+	return ips, nil
 }

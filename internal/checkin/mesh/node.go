@@ -187,7 +187,11 @@ func Join(o Options) (*Node, error) {
 	n.sendCond = sync.NewCond(&n.sendMu)
 	n.ctx, n.cancel = context.WithCancel(context.Background())
 	if o.Discover {
-		n.watchers = append(n.watchers, announce(o.Secret, st.id, st.port))
+		if stop, err := announce(o.Secret, st.id, st.host, st.port); err != nil {
+			o.Logf("venue: this desk cannot announce itself on the local network (mDNS: %v); other desks reach it with --join ADDRESS:%d", err, st.port)
+		} else {
+			n.watchers = append(n.watchers, stop)
+		}
 	}
 	return n, nil
 }
@@ -255,6 +259,54 @@ func (n *Node) Attach(d *venue.Desk) {
 	}
 	n.wg.Add(1)
 	go n.keep()
+	if n.o.Discover {
+		n.wg.Add(1)
+		go n.seek()
+	}
+}
+
+// seekEvery is how often a desk that has met no other looks for them on
+// the local network.
+const seekEvery = 5 * time.Second
+
+// seek looks for the venue's desks on the local network every few seconds
+// while this desk has met none, and has its engine reach those it finds:
+// desks that start together each look once before the others announce
+// themselves, and would otherwise never meet.
+func (n *Node) seek() {
+	defer n.wg.Done()
+	known := map[string]bool{}
+	n.mu.Lock()
+	for _, a := range n.st.join {
+		known[a] = true
+	}
+	n.mu.Unlock()
+	for sleep(n.ctx, seekEvery) {
+		n.mu.Lock()
+		eng := n.eng
+		n.mu.Unlock()
+		if eng.peers() > 0 {
+			continue
+		}
+		var fresh []string
+		for _, a := range discover(n.o.Secret, n.id, 1500*time.Millisecond) {
+			if !known[a] {
+				known[a] = true
+				fresh = append(fresh, a)
+			}
+		}
+		if len(fresh) == 0 {
+			continue
+		}
+		n.mu.Lock()
+		n.st.join = append(n.st.join, fresh...)
+		eng = n.eng
+		n.mu.Unlock()
+		n.o.Logf("venue: found %s on the local network", strings.Join(fresh, ", "))
+		if err := eng.addRoutes(fresh); err != nil {
+			n.trouble(fmt.Errorf("venue: reach the desks found on the local network: %w", err))
+		}
+	}
 }
 
 // Alone implements venue.Venue: cut off from the venue, or never met it
@@ -613,7 +665,10 @@ func (n *Node) step() {
 func (n *Node) withStore() error {
 	n.o.Logf("venue: met another desk; starting this desk's share of the venue")
 	n.eng.close()
-	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, n.st.join, deskRole)
+	n.mu.Lock()
+	join := slices.Clone(n.st.join)
+	n.mu.Unlock()
+	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, join, deskRole)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"strings"
 	"time"
 
@@ -93,6 +94,11 @@ func nodeID(dir string) (string, error) {
 type engine struct {
 	ns *server.Server
 	nc *nats.Conn
+	// mu guards opts, the options the engine runs with (routes are added
+	// to them as desks are found).
+	mu   sync.Mutex
+	opts *server.Options
+	sec  *Secret
 }
 
 // role is what an engine is to its venue.
@@ -119,10 +125,7 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, as 
 	// a desk that knows no other routes to itself, which the engine
 	// recognises and skips.
 	self := net.JoinHostPort(loopbackFor(host), strconv.Itoa(port))
-	var routes []*url.URL
-	for _, a := range append([]string{self}, join...) {
-		routes = append(routes, &url.URL{Scheme: "nats-route", User: url.UserPassword(sec.User, sec.Password), Host: a})
-	}
+	routes := routeURLs(sec, append([]string{self}, join...))
 	// The engine's client port (it routes only once one is open) listens
 	// on loopback under a password made for this run; the desk itself
 	// connects in process.
@@ -171,7 +174,29 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, as 
 		ns.Shutdown()
 		return nil, fmt.Errorf("venue: connect to the desk's engine: %w", err)
 	}
-	return &engine{ns: ns, nc: nc}, nil
+	return &engine{ns: ns, nc: nc, opts: opts, sec: sec}, nil
+}
+
+// routeURLs are the routes to desks at addrs.
+func routeURLs(sec *Secret, addrs []string) []*url.URL {
+	var routes []*url.URL
+	for _, a := range addrs {
+		routes = append(routes, &url.URL{Scheme: "nats-route", User: url.UserPassword(sec.User, sec.Password), Host: a})
+	}
+	return routes
+}
+
+// addRoutes has the running engine reach the desks at addrs too.
+func (e *engine) addRoutes(addrs []string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	o := e.opts.Clone()
+	o.Routes = append(o.Routes, routeURLs(e.sec, addrs)...)
+	if err := e.ns.ReloadOptions(o); err != nil {
+		return err
+	}
+	e.opts = o
+	return nil
 }
 
 // loopbackFor is the address a desk reaches itself at.
