@@ -25,9 +25,11 @@ func newVenueCmd(f *Factory) *cobra.Command {
 		Long: "A venue's desks form one system: they agree on who is checked in with the\n" +
 			"internet up or down, and one of them talks to the service for all. Every desk\n" +
 			"of a venue needs the venue's secret file: make it once with `evdesk venue init`,\n" +
-			"copy it to each desk, and open each desk with `evdesk desk EVENT --venue FILE`.",
+			"copy it to each desk (or draw it as a QR code that each desk's scanner reads:\n" +
+			"`evdesk venue qr`, `evdesk venue import`), and open each desk with\n" +
+			"`evdesk desk EVENT --venue FILE`.",
 	}
-	cmd.AddCommand(newVenueInitCmd(f, nil))
+	cmd.AddCommand(newVenueInitCmd(f, nil), newVenueQRCmd(f, nil), newVenueImportCmd(f, nil))
 	return cmd
 }
 
@@ -36,9 +38,9 @@ func newVenueCmd(f *Factory) *cobra.Command {
 // profile).
 type venueInitOptions struct {
 	deps
-	Name, Out string
-	Force     bool
-	Server    func() string
+	Name, Out, QR string
+	Force         bool
+	Server        func() string
 }
 
 func newVenueInitCmd(f *Factory, runF runFunc[venueInitOptions]) *cobra.Command {
@@ -61,7 +63,7 @@ func newVenueInitCmd(f *Factory, runF runFunc[venueInitOptions]) *cobra.Command 
 			"The file records the server of the profile in use (its base_url): the desks of a\n" +
 			"venue check in to one server, and a desk of another server is refused. Desks of\n" +
 			"different servers or accounts never form one venue, whatever file they share.",
-		Example: "  evdesk venue init \"Lisbon Congress Centre\" --out venue.json\n" +
+		Example: "  evdesk venue init \"Lisbon Congress Centre\" --out venue.json --qr venue-qr.png\n" +
 			"  evdesk desk Hb8d7l7QX88AmGvnKn9SMZ --venue venue.json --desk \"Door A\"",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -74,6 +76,7 @@ func newVenueInitCmd(f *Factory, runF runFunc[venueInitOptions]) *cobra.Command 
 	}
 	cmd.Flags().StringVar(&o.Out, "out", "", "the file to write the venue's secret to (required)")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace the file if it exists (desks with the old file can no longer join)")
+	cmd.Flags().StringVar(&o.QR, "qr", "", "also draw the file as a QR code in this PNG, for each desk's scanner (evdesk venue import)")
 	return cmd
 }
 
@@ -90,6 +93,12 @@ func venueInitRun(_ context.Context, o *venueInitOptions) error {
 	fmt.Fprintf(out, "venue %q (fingerprint %s) written to %s (0600)\n", sec.Name, sec.Fingerprint(), o.Out)
 	if sec.Server != "" {
 		fmt.Fprintf(out, "its desks check in to %s\n", sanitize.Line(sec.Server))
+	}
+	if o.QR != "" {
+		if err := writeVenueQR(sec, o.QR, o.Force); err != nil {
+			return fmt.Errorf("--qr: %w", err)
+		}
+		fmt.Fprintf(out, "its QR code drawn in %s (0600): at each desk, evdesk venue import --out %s, then scan it\n", o.QR, filepath.Base(o.Out))
 	}
 	fmt.Fprintf(out, "copy it to every desk of the venue, then: evdesk desk EVENT --venue %s\n", o.Out)
 	return nil

@@ -180,12 +180,17 @@ func ReadSecret(path string) (*Secret, error) {
 	if len(data) > maxSecretBytes {
 		return nil, fmt.Errorf("venue file %s is over %d KiB: it is not a venue file (make one with `evdesk venue init`)", path, maxSecretBytes>>10)
 	}
+	return parseSecret(data, "venue file "+path)
+}
+
+// parseSecret reads and checks a secret; what names where it came from.
+func parseSecret(data []byte, what string) (*Secret, error) {
 	var s Secret
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("venue file %s is not a venue file (%v): make one with `evdesk venue init NAME --out FILE`", path, err)
+		return nil, fmt.Errorf("%s is not a venue file (%v): make one with `evdesk venue init NAME --out FILE`", what, err)
 	}
 	if err := s.check(); err != nil {
-		return nil, fmt.Errorf("venue file %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return &s, nil
 }
