@@ -212,7 +212,9 @@ func (v *venueRig) startDeskFinding(name string) *deskProc {
 func (v *venueRig) startDeskWith(name, addr string, venueArgs ...string) *deskProc {
 	v.tb.Helper()
 	dir := v.tb.TempDir()
-	args := append([]string{"desk", v.event, "--headless", "--desk", name, "--venue", v.file, "--arrivals"}, venueArgs...)
+	// --wait: a desk stopped (its input closed) waits at most a moment for
+	// verdicts still to come.
+	args := append([]string{"desk", v.event, "--headless", "--wait", "2s", "--desk", name, "--venue", v.file, "--arrivals"}, venueArgs...)
 	cmd := v.command(dir, args...)
 	in, err := cmd.StdinPipe()
 	if err != nil {

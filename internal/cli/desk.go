@@ -84,7 +84,10 @@ type deskOptions struct {
 	Desk               string // --desk, when given ("": this computer's name)
 	Board, Kiosk       bool
 	Headless           bool
-	Venue              venueFlags
+	// Wait is how long a headless desk waits, once its input ends, for
+	// the service's verdicts on the scans it sent.
+	Wait  time.Duration
+	Venue venueFlags
 	// OpenConsole opens the console's session; RunConsole runs the console
 	// on it with the desk's screen.
 	OpenConsole func(context.Context) (*session, error)
@@ -136,6 +139,9 @@ func newDeskCmd(f *Factory, runF runFunc[deskOptions]) *cobra.Command {
 			if o.Board && o.Kiosk {
 				return flagErrorf("--board and --kiosk do not go together: --kiosk locks a desk that scans; the board scans nothing")
 			}
+			if cmd.Flags().Changed("wait") && (!o.Headless || o.Wait < 0) {
+				return flagErrorf("--wait goes with --headless, as a duration of 0 or more, such as 30s")
+			}
 			if o.Headless && (o.Board || o.Kiosk) {
 				return flagErrorf("--headless goes alone: it reads scans on standard input and has no screen for --board or --kiosk")
 			}
@@ -151,6 +157,7 @@ func newDeskCmd(f *Factory, runF runFunc[deskOptions]) *cobra.Command {
 	fl.StringVar(&desk, "desk", "", "this desk's name, sent with its check-ins and shown to the other desks (default: this computer's name)")
 	fl.BoolVar(&o.Board, "board", false, "show the arrivals board only (a supervisor's screen; records nothing)")
 	fl.BoolVar(&o.Headless, "headless", false, "no screen: read scans on standard input, one a line, and write each answer as a JSON line")
+	fl.DurationVar(&o.Wait, "wait", 30*time.Second, "with --headless: once standard input ends, how long to wait for the service's verdicts (0: exit at once)")
 	o.Venue.add(cmd)
 	fl.BoolVar(&o.Kiosk, "kiosk", false, "keep the desk on screen: leaving takes ctrl+k and the PIN ("+config.EnvKioskPIN+" or the profile's kiosk_pin)")
 	return cmd
@@ -183,7 +190,7 @@ func deskRun(ctx context.Context, o *deskOptions) error {
 		deps.Desk = o.Desk
 	}
 	if o.Headless {
-		return openHeadless(ctx, o.IO, s, deps, vf, eventID, sessionID)
+		return openHeadless(ctx, o.IO, s, deps, vf, eventID, sessionID, o.Wait)
 	}
 	logf := func(format string, args ...any) { s.log.Info(fmt.Sprintf(format, args...)) }
 	if board {
@@ -209,7 +216,7 @@ func deskRun(ctx context.Context, o *deskOptions) error {
 
 // openHeadless opens the desk without a screen and answers scans from
 // standard input until it ends (or a signal): `evdesk desk --headless`.
-func openHeadless(ctx context.Context, ios *IOStreams, s *session, deps views.Env, vf *venueFlags, eventID, sessionID string) error {
+func openHeadless(ctx context.Context, ios *IOStreams, s *session, deps views.Env, vf *venueFlags, eventID, sessionID string, wait time.Duration) error {
 	vs := newVerdicts()
 	o := venue.Options{Dir: deps.JournalDir, EventID: eventID, SessionID: sessionID, Name: deps.Desk,
 		Client: s.client, CheckIn: s.senderClient.Attendees.CheckIn, OnAck: vs.onAck}
@@ -245,5 +252,10 @@ func openHeadless(ctx context.Context, ios *IOStreams, s *session, deps views.En
 		return err
 	}
 	defer d.Close()
-	return runHeadless(ctx, d, ios.In, out, vs)
+	err = runHeadless(ctx, d, ios.In, out, vs, wait)
+	if n := vs.unanswered(); err == nil && n > 0 {
+		fmt.Fprintf(errOut, "%s not answered by the service yet: kept in this desk's journal, sent when the desk next runs\n",
+			plural(n, "scan"))
+	}
+	return err
 }

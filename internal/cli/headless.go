@@ -76,8 +76,10 @@ const maxScanLine = 64 << 10
 // answers go as JSON lines to out, until in ends (nil) or ctx is cancelled
 // (ctx's error: the command was interrupted). The service's word on each
 // scan answered RECORDED or NOT REGISTERED follows as a verdict line when
-// it comes (vs is the desk's, fed by its OnAck).
-func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, w *lineWriter, vs *verdicts) error {
+// it comes (vs is the desk's, fed by its OnAck); once in ends, the desk
+// waits up to wait for the words still to come (a file of scans piped in
+// ends long before the service has answered them).
+func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, w *lineWriter, vs *verdicts, wait time.Duration) error {
 	done := make(chan struct{})
 	if v := d.Venue(); v != nil {
 		go watchVenue(d, v, w, done)
@@ -119,7 +121,7 @@ func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, w *lineWriter
 			return ctx.Err()
 		case err := <-readErr:
 			if errors.Is(err, io.EOF) {
-				return vs.flush(d, w)
+				return drainVerdicts(ctx, d, w, vs, wait)
 			}
 			return err
 		case <-vs.more:
@@ -131,6 +133,25 @@ func runHeadless(ctx context.Context, d *venue.Desk, in io.Reader, w *lineWriter
 			if a.ID != "" && !a.Confirmed && (a.Verdict == verdictRecorded || a.Verdict == verdictNotRegistered) {
 				vs.await(a.ID, a.Scan)
 			}
+		}
+	}
+}
+
+// drainVerdicts writes verdict lines as they come until none is awaited,
+// wait has passed or ctx ends.
+func drainVerdicts(ctx context.Context, d *venue.Desk, w *lineWriter, vs *verdicts, wait time.Duration) error {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	for {
+		if err := vs.flush(d, w); err != nil || vs.unanswered() == 0 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return vs.flush(d, w)
+		case <-vs.more:
 		}
 	}
 }
@@ -173,6 +194,13 @@ func (vs *verdicts) await(id, scan string) {
 	vs.mu.Lock()
 	vs.awaiting[id] = scan
 	vs.mu.Unlock()
+}
+
+// unanswered counts the scans whose verdict line is still awaited.
+func (vs *verdicts) unanswered() int {
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	return len(vs.awaiting)
 }
 
 // startAll ends the time when every answer was an earlier run's: from now

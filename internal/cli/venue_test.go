@@ -140,4 +140,35 @@ func TestHeadlessDeskAnswersEachLine(t *testing.T) {
 	if v := got[3].Verdict; v != "NOT REGISTERED" && v != "RECORDED" {
 		t.Errorf("the stranger: %+v", got[3])
 	}
+	// Its input ended before the service answered: the desk waited for
+	// the service's word on each scan it sent, and wrote it.
+	for _, a := range []answer{got[0], got[3]} {
+		if !strings.Contains(out.String(), `"kind":"verdict"`) || !strings.Contains(out.String(), `"id":"`+a.ID+`"}`) {
+			t.Errorf("no verdict line for %s (scan %s):\n%s", a.Email, a.ID, out)
+		}
+	}
+	if strings.Contains(errOut.String(), "not answered") {
+		t.Errorf("the desk left scans unanswered: %s", errOut)
+	}
+}
+
+// A headless desk whose server does not answer waits --wait once its input
+// ends, then says what it leaves in its journal for its next run.
+func TestHeadlessDeskSaysWhatItLeavesUnsent(t *testing.T) {
+	isolateXDG(t)
+	c := newCountingSim(t)
+	useServer(t, c)
+	c.setDown(true)
+	ev := demoFixtures().LargeConferenceEventID
+	people := c.sim.RegistrantEmails(ev)
+	out, errOut, err := runWithInput(t, people[0]+"\n"+people[1]+"\n", "desk", ev, "--headless", "--wait", "300ms")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	if strings.Count(out, `"kind":"scan"`) != 2 || !strings.Contains(errOut, "2 scans not answered by the service yet: kept in this desk's journal") {
+		t.Fatalf("out:\n%s\nerr:\n%s", out, errOut)
+	}
+	if _, _, err := runWithInput(t, "", "desk", ev, "--wait", "5s"); err == nil || !strings.Contains(err.Error(), "--wait goes with --headless") {
+		t.Fatalf("--wait without --headless: %v", err)
+	}
 }
