@@ -271,13 +271,7 @@ func TestTwoDeskVenue(t *testing.T) {
 	}
 	a.waitReplicas(t, 2)
 	who := v.sim.RegistrantEmails(v.event)[5]
-	if ans := a.scan(t, who); ans.Verdict != "RECORDED" || ans.Desk != "Door A" {
-		t.Fatalf("Door A: %+v", ans)
-	}
-	waitUntil(t, "Door B to know "+who, 10*time.Second, func() bool { return b.knows(who) })
-	if ans := b.scan(t, who); ans.Verdict != "ALREADY CHECKED IN" || ans.Desk != "Door A" {
-		t.Fatalf("Door B: %+v", ans)
-	}
+	admittedThenKnown(t, a, b, who)
 	waitUntil(t, "the check-in at the service", time.Minute, func() bool { return v.sentCount(who) > 0 })
 	waitUntil(t, "Door A's verdict line", time.Minute, func() bool { return a.verdictOf(who) == "CHECKED IN" })
 	if n := v.sentCount(who); n != 1 {
@@ -303,13 +297,19 @@ func TestVenueDesksFindEachOtherOnTheLocalNetwork(t *testing.T) {
 			return state == "meshed" && up != "" && n == 2
 		})
 	}
-	who := v.sim.RegistrantEmails(v.event)[3]
-	if ans := b.scan(t, who); ans.Verdict != "RECORDED" || ans.Desk != "Door B" {
-		t.Fatalf("Door B: %+v", ans)
+	admittedThenKnown(t, b, a, v.sim.RegistrantEmails(v.event)[3])
+}
+
+// admittedThenKnown scans who at first (RECORDED there), waits until then
+// knows of it, and scans who there: ALREADY CHECKED IN at first.
+func admittedThenKnown(t *testing.T, first, then *deskProc, who string) {
+	t.Helper()
+	if ans := first.scan(t, who); ans.Verdict != "RECORDED" || ans.Desk != first.name {
+		t.Fatalf("%s: %+v", first.name, ans)
 	}
-	waitUntil(t, "Door A to know "+who, 10*time.Second, func() bool { return a.knows(who) })
-	if ans := a.scan(t, who); ans.Verdict != "ALREADY CHECKED IN" || ans.Desk != "Door B" {
-		t.Fatalf("Door A: %+v", ans)
+	waitUntil(t, then.name+" to know "+who, 10*time.Second, func() bool { return then.knows(who) })
+	if ans := then.scan(t, who); ans.Verdict != "ALREADY CHECKED IN" || ans.Desk != first.name {
+		t.Fatalf("%s: %+v", then.name, ans)
 	}
 }
 

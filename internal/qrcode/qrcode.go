@@ -62,6 +62,12 @@ func WritePNG(w io.Writer, m Matrix, scale int) error {
 	if len(m) == 0 || scale < 1 {
 		return errors.New("qr code: nothing to draw")
 	}
+	return png.Encode(w, Image(m, scale))
+}
+
+// Image draws m in black and white, scale pixels a module, with the quiet
+// border around it.
+func Image(m Matrix, scale int) *image.Gray {
 	side := (len(m) + 2*quiet) * scale
 	img := image.NewGray(image.Rect(0, 0, side, side))
 	for i := range img.Pix {
@@ -79,5 +85,5 @@ func WritePNG(w io.Writer, m Matrix, scale int) error {
 			}
 		}
 	}
-	return png.Encode(w, img)
+	return img
 }

@@ -3,8 +3,6 @@ package badge
 import (
 	"bytes"
 	"flag"
-	"image"
-	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +10,8 @@ import (
 
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
+
+	qrimage "github.com/evdesk/evdesk/internal/qrcode"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -109,7 +109,7 @@ func TestQRDecodes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bmp, err := gozxing.NewBinaryBitmapFromImage(raster(m, 4))
+		bmp, err := gozxing.NewBinaryBitmapFromImage(qrimage.Image(m, 4)) // as drawQR lays it out: a four-module quiet zone
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,29 +121,6 @@ func TestQRDecodes(t *testing.T) {
 			t.Fatalf("decoded %q, want %q", res.GetText(), code)
 		}
 	}
-}
-
-// raster draws m at scale pixels a module with a four-module quiet zone,
-// as drawQR lays it out.
-func raster(m Matrix, scale int) image.Image {
-	n := len(m) + 8
-	img := image.NewGray(image.Rect(0, 0, n*scale, n*scale))
-	for i := range img.Pix {
-		img.Pix[i] = 255
-	}
-	for y, row := range m {
-		for x, dark := range row {
-			if !dark {
-				continue
-			}
-			for dy := range scale {
-				for dx := range scale {
-					img.SetGray((x+4)*scale+dx, (y+4)*scale+dy, color.Gray{})
-				}
-			}
-		}
-	}
-	return img
 }
 
 func TestEveryBuiltinLayoutRenders(t *testing.T) {

@@ -142,6 +142,25 @@ func (r *rig) openWith(name string, adjust func(*Options), join ...string) *mesh
 	return &meshDesk{Desk: d, node: n, addr: addr}
 }
 
+// sentOnce waits until every desk has heard back from the service, then
+// checks that each person reached it in exactly one request.
+func (r *rig) sentOnce(t *testing.T, desks []*meshDesk, people []string) {
+	t.Helper()
+	for _, d := range desks {
+		waitFor(t, d.Name()+" to hear back", func() bool { return d.Journal().Counts().Pending == 0 })
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range people {
+		if r.sent[p] != 1 {
+			t.Errorf("%s sent %d times", p, r.sent[p])
+		}
+	}
+	if n := len(r.sim.CheckIns(r.event, "")); n != len(people) {
+		t.Fatalf("the service holds %d check-ins for %d people", n, len(people))
+	}
+}
+
 // needVenue skips a test of several engines unless EVDESK_VENUE_E2E is set
 // (.ci/run's venue step sets it): their elections and leases take seconds.
 func needVenue(t *testing.T, what string) {
@@ -234,19 +253,7 @@ func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
 		t.Fatalf("the service holds %d check-ins while offline", n)
 	}
 	r.sim.SetFaults(0, 0, 0)
-	for _, d := range desks {
-		waitFor(t, d.Name()+" to hear back", func() bool { return d.Journal().Counts().Pending == 0 })
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, p := range people {
-		if r.sent[p] != 1 {
-			t.Errorf("%s sent %d times", p, r.sent[p])
-		}
-	}
-	if n := len(r.sim.CheckIns(r.event, "")); n != len(people) {
-		t.Fatalf("the service holds %d check-ins for %d people", n, len(people))
-	}
+	r.sentOnce(t, desks, people)
 	waitFor(t, "the board's queue to empty", func() bool { return ob.Info().Queue == 0 })
 }
 

@@ -55,17 +55,5 @@ func TestVenueQueueMadeAgainSendsOnce(t *testing.T) {
 	}
 	waitFor(t, "the queue made again", func() bool { _, err := s.Consumer(ctx, courierName); return err == nil })
 	r.sim.SetFaults(0, 0, 0)
-	for _, d := range []*meshDesk{a, b} {
-		waitFor(t, d.Name()+" to hear back", func() bool { return d.Journal().Counts().Pending == 0 })
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, p := range people {
-		if r.sent[p] != 1 {
-			t.Errorf("%s sent %d times", p, r.sent[p])
-		}
-	}
-	if n := len(r.sim.CheckIns(r.event, "")); n != len(people) {
-		t.Fatalf("the service holds %d check-ins for %d people", n, len(people))
-	}
+	r.sentOnce(t, []*meshDesk{a, b}, people)
 }
