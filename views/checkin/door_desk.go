@@ -271,12 +271,17 @@ func (d *Desk) walkInForm(w walkin.Walkin, refused error) tea.Cmd {
 		}
 		return wholeIf(email)
 	})
-	firstHelp := "a first or a last name at least, for the badge"
-	if refused != nil {
-		firstHelp = "! Not saved: " + sanitize.Line(refused.Error())
+	// The reason stays under the first name until it is changed: then it
+	// is no longer what the form holds (the next submit says again).
+	firstWas := f.first
+	firstHelp := func() string {
+		if refused != nil && f.first == firstWas {
+			return "! Not saved: " + sanitize.Line(refused.Error())
+		}
+		return "a first or a last name at least, for the badge"
 	}
 	fields := []huh.Field{
-		huh.NewInput().Title("First name").Description(firstHelp).Value(&f.first).CharLimit(64),
+		huh.NewInput().Title("First name").Description(firstHelp()).DescriptionFunc(firstHelp, &f.first).Value(&f.first).CharLimit(64),
 		huh.NewInput().Title("Last name").Value(&f.last).CharLimit(64),
 		huh.NewInput().Title("Company").Value(&f.company).CharLimit(128),
 		email,

@@ -415,6 +415,9 @@ func TestAWalkInWithoutANameStaysOpenWithTheReason(t *testing.T) {
 		t.Fatal("a walk-in without a name was registered")
 	}
 	r.Type("Wally")
+	// What is typed fixes it: the reason goes.
+	r.Contains("> Wally", "a first or a last name at least")
+	r.Lacks("! Not saved")
 	r.Send(ctrl('s'))
 	r.Lacks("Walk-in: register and check in")
 	r.settle("Wally (Acme)")
