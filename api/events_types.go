@@ -459,6 +459,10 @@ func (r *Recurrence) validate(v *validator) {
 	}
 	if r.Duration < 0 {
 		v.add("recurrence.duration", "must be a positive number of minutes")
+	} else if most := maxEventScheduleDays * 24 * 60; r.Duration > most {
+		// A session is part of the schedule, which may span 6 days at most.
+		v.add("recurrence.duration", "%d minutes is longer than %d days (%d minutes), the longest an event's schedule may be",
+			r.Duration, maxEventScheduleDays, most)
 	}
 	if r.EndTimes < 0 {
 		v.add("recurrence.end_times", "must be a positive number of occurrences")

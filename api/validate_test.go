@@ -52,6 +52,7 @@ func TestEventCreateValidate(t *testing.T) {
 			c.Recurrence = &Recurrence{Type: 2, RepeatInterval: 1, WeeklyDays: &w}
 		}, "recurrence.weekly_days"},
 		{"category", func(c *EventCreate) { c.Categories = []string{"Sports"} }, "categories"},
+		{"session of 7 days", func(c *EventCreate) { c.Recurrence = &Recurrence{Type: 2, RepeatInterval: 1, Duration: 7 * 24 * 60} }, "recurrence.duration"},
 	}
 	for _, tc := range cases {
 		c := validCreate()
@@ -63,7 +64,7 @@ func TestEventCreateValidate(t *testing.T) {
 	// The six-day limit itself is allowed; the limits of each type too.
 	c := validCreate()
 	c.Calendar = []CalendarEntry{{StartTime: days(0), EndTime: days(6)}}
-	c.Recurrence = &Recurrence{Type: 1, RepeatInterval: 90}
+	c.Recurrence = &Recurrence{Type: 1, RepeatInterval: 90, Duration: 6 * 24 * 60}
 	if err := c.Validate(); err != nil {
 		t.Errorf("limits themselves rejected: %v", err)
 	}
