@@ -226,15 +226,23 @@ func ReadNamesCSV(r io.Reader) (map[string]Name, []LineError, error) {
 			continue
 		}
 		nm := Name{First: get("first"), Last: get("last"), Company: get("company"), Source: "import"}
+		controlled := false
 		for _, p := range []struct {
 			what, v string
 			max     int
 		}{{"first name", nm.First, maxNameRunes}, {"last name", nm.Last, maxNameRunes}, {"company", nm.Company, maxCompanyRunes}} {
-			if len([]rune(p.v)) > p.max {
+			if strings.IndexFunc(p.v, func(r rune) bool { return unicode.IsControl(r) && r != '\t' }) >= 0 {
+				// An escape sequence's remnant ("[31m") would otherwise
+				// stay in the name on every badge.
+				bad = append(bad, LineError{Line: n, Msg: p.what + " holds a control character (an escape sequence?): left out; fix the file"})
+				controlled = true
+			} else if len([]rune(p.v)) > p.max {
 				bad = append(bad, LineError{Line: n, Msg: fmt.Sprintf("%s is %d characters long; at most %d are kept", p.what, len([]rune(p.v)), p.max)})
 			}
 		}
-		out[email] = cleanName(nm)
+		if !controlled {
+			out[email] = cleanName(nm)
+		}
 	}
 	return out, bad, nil
 }
