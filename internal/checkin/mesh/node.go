@@ -626,7 +626,18 @@ func (n *Node) step() {
 	}
 	if !ready {
 		if err := n.setup(); err != nil {
-			n.trouble(err)
+			n.mu.Lock()
+			forming := !n.everMesh && time.Since(n.started) < n.o.JoinGrace
+			n.mu.Unlock()
+			if forming {
+				// The engines are still choosing their leader: expected,
+				// and not worth a line on a gate's log. Kept for the board.
+				n.mu.Lock()
+				n.lastErr = err.Error()
+				n.mu.Unlock()
+			} else {
+				n.trouble(err)
+			}
 			return
 		}
 	}
