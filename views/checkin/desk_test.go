@@ -9,10 +9,13 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -452,4 +455,19 @@ func TestAnUnreachableServerIsNamedAtTheDesk(t *testing.T) {
 	r := newRig(t, withUnreachableServer())
 	r.scan(r.registered(3))
 	r.settle("OFFLINE  1 pending · next try", "(ctrl+r: now); cannot reach the server (connection refused)")
+}
+
+// The counters' "All desks N of M" counts the people the roster lists, as
+// the connection line does, not the server's total_records, which may
+// count a person twice (QA: "8 of 684" beside "roster 343").
+func TestAllDesksCountsThePeopleListed(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE", "roster ")
+	d := r.desk()
+	people := []roster.Person{{Email: "a@example.org"}, {Email: "b@example.org"}, {Email: "c@example.org"}}
+	ro := roster.New(d.eventID, testNow, 2*len(people), people)
+	d.rost = venue.RosterState{Roster: ro, Total: ro.Total()}
+	if line := ansi.Strip(d.countersLine()); !strings.Contains(line, "All desks 0 of 3") {
+		t.Fatalf("counters: %q", line)
+	}
 }

@@ -214,6 +214,10 @@ func (d *Desk) countersLine() string {
 	p := d.paints()
 	reg := "..."
 	switch {
+	case d.rost.Roster != nil && d.rost.Roster.Len() > 0:
+		// The people the roster lists, as the connection line counts
+		// them: the server's total_records may count a person twice.
+		reg = ui.Thousands(d.rost.Roster.Len())
 	case d.rost.Total > 0:
 		reg = ui.Thousands(d.rost.Total)
 	case d.rost.Err != nil || d.health.LastErr != nil:
