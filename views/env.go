@@ -11,6 +11,7 @@ import (
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/internal/changelog"
 	"github.com/evdesk/evdesk/internal/checkin/printing"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/internal/webhook"
 	"github.com/evdesk/evdesk/ui"
@@ -97,6 +98,9 @@ type Desks struct {
 // VenueWatch is a venue as a board sees it (package mesh's Observer).
 type VenueWatch interface {
 	Info() venue.Info
+	// Admissions are the venue's check-ins, each at its scan's time, and
+	// whether those it held when watched are all in.
+	Admissions() ([]roster.Arrival, bool)
 	Close() error
 }
 

@@ -41,24 +41,28 @@ func newCheckinStatsCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command
 			"check-ins per desk (the source each desk sends), arrivals per 5 minutes, the latest\n" +
 			"arrivals and, for a whole event, each session's check-ins. The server's history\n" +
 			"carries no times: a check-in is timed when a desk or board on this computer first\n" +
-			"saw it, and counted as untimed otherwise.",
+			"saw it, and counted as untimed otherwise. With --venue, the venue's check-ins take\n" +
+			"the time their desk scanned them.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.EventID = args[0]
 			return run(cmd, o, runF, func(ctx context.Context, o *checkinOptions) error {
 				return o.inSession(ctx, func(s *session) error {
-					st, err := collectStats(ctx, s, o.EventID, o.SessionID, o.Now)
-					if err != nil {
-						return err
-					}
 					dir, err := checkinDir(s)
 					if err != nil {
 						return err
 					}
 					placeNotes(s, o.IO.ErrOut, o.EventID, o.SessionID)
-					if st.Venue, err = vf.watchOnce(ctx, dir, s.place.server, o.EventID, o.SessionID); err != nil {
+					// The venue first: it knows when its desks scanned.
+					in, scanned, err := vf.watchOnce(ctx, dir, s.place.server, o.EventID, o.SessionID)
+					if err != nil {
 						return err
 					}
+					st, err := collectStats(ctx, s, o.EventID, o.SessionID, o.Now, scanned)
+					if err != nil {
+						return err
+					}
+					st.Venue = in
 					return o.Export.WriteText(o.IO.Out, st, func(w io.Writer) error { printStats(w, st, time.Local); return nil })
 				})
 			})
@@ -72,8 +76,9 @@ func newCheckinStatsCmd(f *Factory, runF runFunc[checkinOptions]) *cobra.Command
 }
 
 // collectStats syncs the check-in history (starting from the cache the desks
-// on this computer keep, for its times, which it leaves as it is) and counts.
-func collectStats(ctx context.Context, s *session, eventID, sessionID string, now func() time.Time) (checkinStats, error) {
+// on this computer keep, for its times, which it leaves as it is), takes the
+// scan times of a venue's check-ins (scanned) and counts.
+func collectStats(ctx context.Context, s *session, eventID, sessionID string, now func() time.Time, scanned []roster.Arrival) (checkinStats, error) {
 	if _, _, err := resolveTarget(ctx, s, eventID, sessionID); err != nil {
 		return checkinStats{}, err
 	}
@@ -84,6 +89,9 @@ func collectStats(ctx context.Context, s *session, eventID, sessionID string, no
 	arr, _ := roster.LoadArrivals(roster.ArrivalsPath(dir, eventID, sessionID), eventID, sessionID)
 	if _, err := arr.Sync(ctx, s.client, eventID, sessionID, now); err != nil {
 		return checkinStats{}, fmt.Errorf("read the check-in history: %w", err)
+	}
+	for _, a := range scanned {
+		arr.Note(a.Email, a.Desk, a.At)
 	}
 	registered, err := roster.Registered(ctx, s.client, eventID)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/evdesk/evdesk/config"
 	"github.com/evdesk/evdesk/internal/checkin/mesh"
 	"github.com/evdesk/evdesk/internal/checkin/place"
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
@@ -211,16 +212,17 @@ func (v *venueFlags) addWatch(cmd *cobra.Command) {
 const venueWait = 30 * time.Second
 
 // watchOnce joins the venue as a watcher, waits until it has heard from
-// its desks and the upstream desk (at most venueWait), and leaves; nil
-// without --venue.
-func (v *venueFlags) watchOnce(ctx context.Context, journal string, srv place.Server, eventID, sessionID string) (*venue.Info, error) {
+// its desks and the upstream desk (at most venueWait), and leaves with the
+// venue's state and its check-ins at their scan times; nil without
+// --venue.
+func (v *venueFlags) watchOnce(ctx context.Context, journal string, srv place.Server, eventID, sessionID string) (*venue.Info, []roster.Arrival, error) {
 	open, err := v.watcher(filepath.Join(journal, "stats"), srv, nil)
 	if err != nil || open == nil {
-		return nil, err
+		return nil, nil, err
 	}
 	w, err := open(eventID, sessionID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer w.Close()
 	ctx, cancel := context.WithTimeout(ctx, venueWait)
@@ -229,8 +231,9 @@ func (v *venueFlags) watchOnce(ctx context.Context, journal string, srv place.Se
 	defer t.Stop()
 	for {
 		in := w.Info()
-		if in.State == "meshed" && in.Upstream != "" && len(in.Desks) > 0 {
-			return &in, nil
+		scanned, loaded := w.Admissions()
+		if in.State == "meshed" && in.Upstream != "" && len(in.Desks) > 0 && loaded {
+			return &in, scanned, nil
 		}
 		select {
 		case <-ctx.Done():
@@ -239,9 +242,9 @@ func (v *venueFlags) watchOnce(ctx context.Context, journal string, srv place.Se
 				if len(v.join) > 0 {
 					hint = "; check that the desks named by --join are running and reachable from here"
 				}
-				return nil, fmt.Errorf("--venue: no desk of venue %q answered within %v (%s)%s", in.Name, venueWait, ui.OrDash(in.Err), hint)
+				return nil, nil, fmt.Errorf("--venue: no desk of venue %q answered within %v (%s)%s", in.Name, venueWait, ui.OrDash(in.Err), hint)
 			}
-			return &in, nil
+			return &in, scanned, nil
 		case <-t.C:
 		}
 	}

@@ -144,6 +144,13 @@ func (s *Board) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		in := s.vw.Info()
 		s.b.venue = &in
+		// The venue knows when its desks scanned; the history only when
+		// this board found a check-in.
+		scanned, _ := s.vw.Admissions()
+		for _, a := range scanned {
+			s.arr.Note(a.Email, a.Desk, a.At)
+		}
+		s.b.show(s.arr.Stats(s.deps.Now(), s.registered, boardLatest))
 		return s, timer.After(venueEvery, func(time.Time) tea.Msg { return venueTickMsg{} })
 	case boardMsg:
 		return s, s.b.update(msg)

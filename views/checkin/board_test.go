@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
@@ -121,20 +122,33 @@ func hasLineWith(s string, parts ...string) bool {
 }
 
 // fakeVenue is a venue as a board watcher sees it.
-type fakeVenue struct{ in venue.Info }
+type fakeVenue struct {
+	in   venue.Info
+	seen []roster.Arrival
+}
 
-func (f fakeVenue) Info() venue.Info { return f.in }
-func (f fakeVenue) Close() error     { return nil }
+func (f fakeVenue) Info() venue.Info                     { return f.in }
+func (f fakeVenue) Admissions() ([]roster.Arrival, bool) { return f.seen, true }
+func (f fakeVenue) Close() error                         { return nil }
 
 // `evdesk desk --board --venue` watches the venue: its desks, who sends
 // upstream and the mesh's state join the board.
 func TestBoardScreenWatchesItsVenue(t *testing.T) {
+	ids := sim.New(sim.Options{}).Fixtures()
+	who := sim.New(sim.Options{}).RegistrantEmails(ids.LargeConferenceEventID)[53]
 	watch := func(ev, sess string) (views.VenueWatch, error) {
-		return fakeVenue{venue.Info{Name: "Test Hall", State: "meshed", Upstream: "Door B", Replicas: 3,
-			Desks: []venue.DeskInfo{{Name: "Door A", Scans: 12, Seen: testClock()}, {Name: "Door B", Upstream: true, Seen: testClock()}}}}, nil
+		return fakeVenue{in: venue.Info{Name: "Test Hall", State: "meshed", Upstream: "Door B", Replicas: 3,
+			Desks: []venue.DeskInfo{{Name: "Door A", Scans: 12, Seen: testClock()}, {Name: "Door B", Upstream: true, Seen: testClock()}}},
+			seen: []roster.Arrival{{Email: who, Desk: "Door A", At: testNow.Add(-25 * time.Minute)}}}, nil
 	}
 	r := newRig(t, boardOnly(), withSize(120, 36), withVenueWatch(watch))
 	r.Contains("ARRIVALS BOARD", "Venue Test Hall", "MESHED · upstream Door B", "3 copies")
+	// The service's history has no times: the board takes each venue
+	// check-in's from the scan (09:35), not from when it found it (10:00).
+	r.checkInAs("Door A", who)
+	r.Press("r")
+	r.Contains("Checked in 1 of 20,000", "09:35:00  "+who)
+	r.Lacks("10:00:00  " + who)
 }
 
 // A desk of a venue says so on its connection line: joining, meshed with

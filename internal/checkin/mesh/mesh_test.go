@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -251,6 +252,19 @@ func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
 	}
 	if n := len(r.sim.CheckIns(r.event, "")); n != 0 {
 		t.Fatalf("the service holds %d check-ins while offline", n)
+	}
+	// The board has each admission at its scan's time (the service's
+	// history will carry none).
+	waitFor(t, "the board to hold every admission", func() bool {
+		adm, loaded := ob.Admissions()
+		return loaded && len(adm) == len(people)
+	})
+	adm, _ := ob.Admissions()
+	for _, a := range adm {
+		first, _ := desks[slices.Index(people, a.Email)%3].Journal().Lookup(a.Email)
+		if !a.At.Equal(first.At) || a.Desk != desks[slices.Index(people, a.Email)%3].Name() {
+			t.Fatalf("the board's %s: %+v, scanned %+v", a.Email, a, first)
+		}
 	}
 	r.sim.SetFaults(0, 0, 0)
 	r.sentOnce(t, desks, people)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 )
 
@@ -33,6 +34,9 @@ type Observer struct {
 	replicas int
 	err      string
 	bound    bool
+	// loaded: the admissions the venue held when the board bound it are
+	// all in view.
+	loaded bool
 }
 
 // Observe starts the board's engine in the venue and watches it in the
@@ -89,6 +93,7 @@ func (ob *Observer) bind() error {
 	if err != nil {
 		return fmt.Errorf("the venue's arrivals: %w", err)
 	}
+	// take hears each entry; nil once those the bucket held are all in.
 	follow := func(kv jetstream.KeyValue, keys string, take func(jetstream.KeyValueEntry)) error {
 		w, err := kv.Watch(ob.ctx, keys)
 		if err != nil {
@@ -104,11 +109,9 @@ func (ob *Observer) bind() error {
 					if !ok {
 						return
 					}
-					if e != nil {
-						ob.mu.Lock()
-						take(e)
-						ob.mu.Unlock()
-					}
+					ob.mu.Lock()
+					take(e)
+					ob.mu.Unlock()
 				case <-ob.ctx.Done():
 					return
 				}
@@ -117,6 +120,9 @@ func (ob *Observer) bind() error {
 		return nil
 	}
 	if err := follow(desks, ">", func(e jetstream.KeyValueEntry) {
+		if e == nil {
+			return
+		}
 		if p, ok := decode[presence](e.Value()); ok && e.Operation() == jetstream.KeyValuePut {
 			ob.desks[e.Key()] = p
 		}
@@ -124,6 +130,9 @@ func (ob *Observer) bind() error {
 		return err
 	}
 	if err := follow(leases, upstreamKey, func(e jetstream.KeyValueEntry) {
+		if e == nil {
+			return
+		}
 		ob.up = lease{}
 		if l, ok := decode[lease](e.Value()); ok && e.Operation() == jetstream.KeyValuePut {
 			ob.up = l
@@ -132,6 +141,10 @@ func (ob *Observer) bind() error {
 		return err
 	}
 	if err := follow(arr, ob.target+".>", func(e jetstream.KeyValueEntry) {
+		if e == nil {
+			ob.loaded = true
+			return
+		}
 		if a, ok := decode[admission](e.Value()); ok && e.Operation() == jetstream.KeyValuePut {
 			ob.view[e.Key()] = a
 		}
@@ -154,6 +167,22 @@ func (ob *Observer) replicasNow() {
 	ob.mu.Lock()
 	ob.replicas = replicas
 	ob.mu.Unlock()
+}
+
+// Admissions are the check-ins the venue's desks made at the target, each
+// at the time it was scanned, for a board's figures (the service's history
+// carries no times). Those the service refused are left out. loaded says
+// whether all the venue held when the board bound it are in.
+func (ob *Observer) Admissions() (scanned []roster.Arrival, loaded bool) {
+	ob.mu.Lock()
+	defer ob.mu.Unlock()
+	out := make([]roster.Arrival, 0, len(ob.view))
+	for _, a := range ob.view {
+		if a.held() && !a.By { // not one found in the history: its time is a scan's
+			out = append(out, roster.Arrival{Email: a.Email, Desk: a.Desk, At: a.At})
+		}
+	}
+	return out, ob.loaded
 }
 
 // Info is the venue as the board shows it. The lease lapses unrenewed

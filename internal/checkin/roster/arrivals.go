@@ -94,14 +94,20 @@ func (a *Arrivals) All() []Arrival {
 	return slices.Clone(a.list)
 }
 
-// Note records a check-in this desk made once the server confirmed it, at
-// the time it was scanned; a check-in the server holds from another desk
-// stays as it is (the server's record names the desk that was first).
+// Note records a check-in at the time it was scanned: this desk's once the
+// server confirmed it, or one a desk of its venue made. A check-in the
+// server's history gave is kept with its desk (the server's record names
+// the desk that was first), but takes the scan's time when that is earlier:
+// a sync only knows when it found the check-in.
 func (a *Arrivals) Note(email, desk string, at time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e := api.NormalizeEmail(email)
-	if _, ok := a.byEmail[e]; ok {
+	if i, ok := a.byEmail[e]; ok {
+		if ar := &a.list[i]; !at.IsZero() && at.Before(ar.At) {
+			ar.At, ar.By = at, false
+			a.changed = true
+		}
 		return
 	}
 	a.add(Arrival{Email: e, Desk: desk, At: at})

@@ -294,6 +294,34 @@ func TestStats(t *testing.T) {
 	}
 }
 
+// A check-in the history gave (untimed at the first look, or timed when a
+// sync found it) takes a desk's scan time when it is earlier: a venue's
+// desks know when they scanned, a sync only when it found it.
+func TestAScanTimeBeatsWhenASyncFoundIt(t *testing.T) {
+	at := func(hm string) time.Time {
+		x, _ := time.Parse("15:04", hm)
+		return time.Date(2026, 11, 23, x.Hour(), x.Minute(), 0, 0, time.UTC)
+	}
+	a := NewArrivals()
+	a.merge([]api.AttendeeAction{{Email: "early@example.org", Source: "Door B", Action: "check-in"}}, 1, at("09:00"))
+	a.merge([]api.AttendeeAction{{Email: "early@example.org", Source: "Door B", Action: "check-in"},
+		{Email: "later@example.org", Source: "Door B", Action: "check-in"}}, 2, at("09:01"))
+	if st := a.Stats(at("09:06"), 10, 5); st.Untimed != 1 {
+		t.Fatalf("before: %+v", st)
+	}
+	a.Note("early@example.org", "Door A", at("08:40"))
+	a.Note("later@example.org", "Door A", at("08:58"))
+	a.Note("later@example.org", "Door A", at("08:59")) // later than what it has: kept
+	for email, want := range map[string]time.Time{"early@example.org": at("08:40"), "later@example.org": at("08:58")} {
+		if ar, _ := a.Lookup(email); !ar.At.Equal(want) || ar.By || ar.Desk != "Door B" {
+			t.Errorf("%s: %+v, want %v at Door B (the server's word on the desk)", email, ar, want)
+		}
+	}
+	if st := a.Stats(at("09:06"), 10, 5); st.Untimed != 0 || st.Latest[0].Email != "later@example.org" {
+		t.Fatalf("after: %+v", st)
+	}
+}
+
 // A roster holds what the sanitiser lets through, whoever downloaded it:
 // its cache never keeps a character a terminal would act on, and a cache
 // written raw by an older evdesk is cleaned as it is read.
