@@ -6,6 +6,27 @@ import "time"
 // daily occurrences): a schedule never makes the console spin.
 const maxOccurrenceSteps = 3 * 366
 
+// Location is the event's timezone, or UTC when it names none this system
+// knows.
+func (e *Event) Location() *time.Location {
+	if loc, err := time.LoadLocation(e.Timezone); err == nil && e.Timezone != "" {
+		return loc
+	}
+	return time.UTC
+}
+
+// NextStart is when an event is next on, for a list: a recurring series'
+// next occurrence at or after now (walked in the event's own timezone),
+// else its start (nil when it has none).
+func (e *Event) NextStart(now time.Time) *time.Time {
+	if e.Recurrence != nil && e.StartTime != nil {
+		if next, ok := NextOccurrence(*e.StartTime, e.Recurrence, e.Location(), now); ok {
+			return &next
+		}
+	}
+	return e.StartTime
+}
+
 // NextOccurrence is the first start of a recurring series at or after now,
 // walked from the series' first start in its own timezone (so "Sunday
 // 09:00" stays 09:00 across daylight-saving changes). ok is false when the

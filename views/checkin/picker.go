@@ -223,7 +223,7 @@ func (p *Picker) history() tea.Cmd {
 func (p *Picker) loadSessions() tea.Cmd {
 	p.sessLoad, p.sessErr = true, nil
 	p.sessByID = map[string]api.Session{}
-	p.sessions.SetRows([]table.Row{{ID: wholeEvent, Cells: []string{"Whole event", p.startText(p.chosen.StartTime), "-"}}})
+	p.sessions.SetRows([]table.Row{{ID: wholeEvent, Cells: []string{"Whole event", p.startText(p.chosen.NextStart(p.deps.Now())), "-"}}})
 	p.sessions.SetLoading(true)
 	p.sessions.SetFilter("")
 	id, client := p.chosen.EventID, p.deps.Client
@@ -246,7 +246,7 @@ func (p *Picker) onEvents(m ui.Page[api.Event]) tea.Cmd {
 		}
 		p.byID[e.EventID] = e
 		rows = append(rows, table.Row{ID: e.EventID, Cells: []string{
-			e.Name, ui.EnumLabel(api.EventTypeLabels, e.EventType), ui.EnumLabel(api.AttendanceLabels, e.AttendanceType), p.startText(e.StartTime),
+			e.Name, ui.EnumLabel(api.EventTypeLabels, e.EventType), ui.EnumLabel(api.AttendanceLabels, e.AttendanceType), p.startText(e.NextStart(p.deps.Now())),
 		}})
 	}
 	p.events.AppendRows(rows)

@@ -94,7 +94,7 @@ func (s *DetailScreen) showCancelForm(d cancelDraft) tea.Cmd {
 
 // openDuplicateForm asks for the copy's name, start and timezone.
 func (s *DetailScreen) openDuplicateForm() tea.Cmd {
-	loc := eventLocation(&s.event)
+	loc := s.event.Location()
 	name := "Copy of " + s.event.Name
 	start := s.env.Now().In(loc).Add(7 * 24 * time.Hour).Truncate(time.Hour).Format(startLayout)
 	if s.event.StartTime != nil && s.event.StartTime.After(s.env.Now()) {

@@ -287,7 +287,7 @@ func (s *DetailScreen) refreshContent() {
 }
 
 func renderEvent(th *ui.Theme, e *api.Event, b Bucket, hubs map[string]string, loadErr error, width int, local *time.Location, now time.Time) string {
-	loc := eventLocation(e)
+	loc := e.Location()
 	var out []string
 	section := func(title string, rows ...[2]string) {
 		var lines []string

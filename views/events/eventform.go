@@ -54,7 +54,7 @@ func newEventForm(now time.Time) *eventForm {
 // editForm is the form for an existing event, every field as it is now.
 func editForm(e *api.Event, now time.Time) *eventForm {
 	f := newEventForm(now)
-	loc := eventLocation(e)
+	loc := e.Location()
 	local := func(t *time.Time) string {
 		if t == nil {
 			return ""

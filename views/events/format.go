@@ -136,13 +136,6 @@ func humanMinutes(m int) string {
 }
 
 // eventLocation is the event's timezone, or UTC when unknown.
-func eventLocation(e *api.Event) *time.Location {
-	if loc, err := time.LoadLocation(e.Timezone); err == nil && e.Timezone != "" {
-		return loc
-	}
-	return time.UTC
-}
-
 // listTime is a sortable local time for table cells.
 func listTime(t *time.Time, local *time.Location) string {
 	if t == nil {

@@ -312,10 +312,8 @@ func (s *ListScreen) row(e api.Event, b Bucket) table.Row {
 // when is the time the list shows: an upcoming series' next occurrence,
 // else the start.
 func (s *ListScreen) when(e api.Event, b Bucket) *time.Time {
-	if b == BucketUpcoming && e.Recurrence != nil && e.StartTime != nil {
-		if next, ok := api.NextOccurrence(*e.StartTime, e.Recurrence, eventLocation(&e), s.env.Now()); ok {
-			return &next
-		}
+	if b == BucketUpcoming {
+		return e.NextStart(s.env.Now())
 	}
 	return e.StartTime
 }
