@@ -76,3 +76,24 @@ func FuzzNextOccurrenceEnds(f *testing.F) {
 		}
 	})
 }
+
+// An event's next start: a series' next occurrence in its own timezone,
+// a single event's start, nothing without one.
+func TestEventNextStart(t *testing.T) {
+	start := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	daily := Event{StartTime: &start, Timezone: "Europe/Lisbon", Recurrence: &Recurrence{Type: RecurrenceDaily, RepeatInterval: 1}}
+	if got := daily.NextStart(now); got == nil || !got.Equal(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)) {
+		t.Fatalf("daily: %v", got)
+	}
+	single := Event{StartTime: &start}
+	if got := single.NextStart(now); got != &start {
+		t.Fatalf("single: %v", got)
+	}
+	if got := (&Event{}).NextStart(now); got != nil {
+		t.Fatalf("no start: %v", got)
+	}
+	if loc := (&Event{Timezone: "Mars/Base"}).Location(); loc != time.UTC {
+		t.Fatalf("an unknown zone: %v", loc)
+	}
+}
