@@ -147,10 +147,13 @@ func (s *Board) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		// The venue knows when its desks scanned; the history only when
 		// this board found a check-in.
 		scanned, _ := s.vw.Admissions()
+		learned := false
 		for _, a := range scanned {
-			s.arr.Note(a.Email, a.Desk, a.At)
+			learned = s.arr.Note(a.Email, a.Desk, a.At) || learned
 		}
-		s.b.show(s.arr.Stats(s.deps.Now(), s.registered, boardLatest))
+		if learned { // the figures again only when the venue taught it something
+			s.b.show(s.arr.Stats(s.deps.Now(), s.registered, boardLatest))
+		}
 		return s, timer.After(venueEvery, func(time.Time) tea.Msg { return venueTickMsg{} })
 	case boardMsg:
 		return s, s.b.update(msg)

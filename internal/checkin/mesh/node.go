@@ -626,16 +626,16 @@ func (n *Node) step() {
 	}
 	if !ready {
 		if err := n.setup(); err != nil {
+			// While the venue is still forming, the engines choosing
+			// their leader is expected and not worth a line on a gate's
+			// log: the error is kept for the board only.
 			n.mu.Lock()
 			forming := !n.everMesh && time.Since(n.started) < n.o.JoinGrace
-			n.mu.Unlock()
 			if forming {
-				// The engines are still choosing their leader: expected,
-				// and not worth a line on a gate's log. Kept for the board.
-				n.mu.Lock()
 				n.lastErr = err.Error()
-				n.mu.Unlock()
-			} else {
+			}
+			n.mu.Unlock()
+			if !forming {
 				n.trouble(err)
 			}
 			return

@@ -98,8 +98,9 @@ func (a *Arrivals) All() []Arrival {
 // server confirmed it, or one a desk of its venue made. A check-in the
 // server's history gave is kept with its desk (the server's record names
 // the desk that was first), but takes the scan's time when that is earlier:
-// a sync only knows when it found the check-in.
-func (a *Arrivals) Note(email, desk string, at time.Time) {
+// a sync only knows when it found the check-in. It reports whether it
+// changed anything.
+func (a *Arrivals) Note(email, desk string, at time.Time) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e := api.NormalizeEmail(email)
@@ -107,10 +108,12 @@ func (a *Arrivals) Note(email, desk string, at time.Time) {
 		if ar := &a.list[i]; !at.IsZero() && at.Before(ar.At) {
 			ar.At, ar.By = at, false
 			a.changed = true
+			return true
 		}
-		return
+		return false
 	}
 	a.add(Arrival{Email: e, Desk: desk, At: at})
+	return true
 }
 
 // Forget drops the check-in of an address: a venue's desk admitted the

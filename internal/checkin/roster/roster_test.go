@@ -309,9 +309,12 @@ func TestAScanTimeBeatsWhenASyncFoundIt(t *testing.T) {
 	if st := a.Stats(at("09:06"), 10, 5); st.Untimed != 1 {
 		t.Fatalf("before: %+v", st)
 	}
-	a.Note("early@example.org", "Door A", at("08:40"))
-	a.Note("later@example.org", "Door A", at("08:58"))
-	a.Note("later@example.org", "Door A", at("08:59")) // later than what it has: kept
+	if !a.Note("early@example.org", "Door A", at("08:40")) || !a.Note("later@example.org", "Door A", at("08:58")) {
+		t.Fatal("an earlier scan time changed nothing")
+	}
+	if a.Note("later@example.org", "Door A", at("08:59")) { // later than what it has: kept
+		t.Fatal("a later time changed the arrival")
+	}
 	for email, want := range map[string]time.Time{"early@example.org": at("08:40"), "later@example.org": at("08:58")} {
 		if ar, _ := a.Lookup(email); !ar.At.Equal(want) || ar.By || ar.Desk != "Door B" {
 			t.Errorf("%s: %+v, want %v at Door B (the server's word on the desk)", email, ar, want)
