@@ -158,7 +158,7 @@ func TestDeskOfflineKeepsScansAndAsksBeforeQuitting(t *testing.T) {
 	// and quitting asks from there too, q as well as ctrl+c.
 	tm.keys("Escape")
 	tm.waitText("Leave the check-in desk?")
-	tm.keys("C-y")
+	tm.reply("C-y", "Leave the check-in desk?")
 	tm.waitText("choose an upcoming event", "still sending in the background")
 	tm.keys("q")
 	tm.waitText("2 check-ins not yet sent (desk of", "quit anyway?")
@@ -287,7 +287,7 @@ func TestConsoleCheckinSectionEndToEnd(t *testing.T) {
 	tm.waitText("Desk: Opening Keynote", "ONLINE")
 	tm.keys("Escape")
 	tm.waitText("Leave the check-in desk?")
-	tm.keys("C-y")
+	tm.reply("C-y", "Leave the check-in desk?")
 	tm.waitText("Whole event")
 	tm.quitCleanly()
 }
@@ -311,7 +311,7 @@ func TestEventDetailOpensTheDeskEndToEnd(t *testing.T) {
 	tm.waitText("CHECK-IN DESK")
 	tm.keys("Escape") // the input is empty: leaving asks
 	tm.waitText("Leave the check-in desk?", "Yes: ctrl+y")
-	tm.keys("C-y")
+	tm.reply("C-y", "Leave the check-in desk?")
 	tm.waitText("Whole event")
 	tm.keys("Escape")
 	tm.waitText("Overview")

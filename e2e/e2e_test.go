@@ -87,7 +87,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	tm.waitText("DRAFT")
 	tm.keys("p")
 	tm.waitText("[ Yes ]")
-	tm.keys("y")
+	tm.reply("y", "[ Yes ]")
 	tm.waitText("is now published", "UPCOMING")
 	tm.keys("Escape")
 	tm.waitText("3 Draft 7")

@@ -85,7 +85,7 @@ func TestScansOutsideTheDeskChangeNothing(t *testing.T) {
 	tm.waitGone("Leave the check-in desk?")
 	tm.keys("Escape")
 	tm.waitText("Leave the check-in desk?")
-	tm.keys("C-y")
+	tm.reply("C-y", "Leave the check-in desk?")
 	tm.waitText("Overview")
 
 	// Over the detail: d (duplicate) and l (links) are letters of these.
@@ -145,7 +145,7 @@ func TestScansOutsideTheDeskChangeNothing(t *testing.T) {
 	tm.waitText("This desk today 3")
 	tm.keys("Escape")
 	tm.waitText("Leave the check-in desk?")
-	tm.keys("C-y")
+	tm.reply("C-y", "Leave the check-in desk?")
 	tm.waitText("Access links of")
 	tm.quitCleanly()
 }

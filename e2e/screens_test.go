@@ -37,7 +37,7 @@ func TestCoeditorsEndToEnd(t *testing.T) {
 	tm.waitText("Not saved", "> alex.morgan@northwind.example", "! added 1 of 2")
 	tm.keys("Escape")
 	tm.waitText("Discard what you typed in Add co-editors")
-	tm.keys("y")
+	tm.reply("y", "Discard what you typed in Add co-editors")
 	tm.waitText("Added 1 of 2", "REFUSED alex.morgan@northwind.example")
 	tm.waitText("ines.lopez@example.org")
 	tm.quitCleanly()

@@ -456,6 +456,26 @@ func (tm *term) waitText(texts ...string) {
 	})
 }
 
+// reply answers the question on screen (question: words of it) with key,
+// as a person does: a key that reached the console too close to the one
+// before is refused as part of a burst (the question then says "keys that
+// come together do not answer"), and is pressed again on its own. Under
+// load the test's key can follow the one that opened the question within
+// the burst window; no person's does.
+func (tm *term) reply(key, question string) {
+	tm.t.Helper()
+	tm.keys(key)
+	refused := false
+	tm.waitFor(question+" answered", func(s string) bool {
+		refused = strings.Contains(s, question) && strings.Contains(s, "come together")
+		return refused || !strings.Contains(s, question)
+	})
+	if refused {
+		tm.keys(key)
+		tm.waitGone(question)
+	}
+}
+
 func (tm *term) waitGone(text string) {
 	tm.t.Helper()
 	tm.waitFor(text+" to disappear", func(s string) bool { return !strings.Contains(s, text) })
