@@ -2,6 +2,7 @@ package mesh
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
 	"encoding/json"
 	"io"
@@ -265,6 +266,20 @@ func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
 		if !a.At.Equal(first.At) || a.Desk != desks[slices.Index(people, a.Email)%3].Name() {
 			t.Fatalf("the board's %s: %+v, scanned %+v", a.Email, a, first)
 		}
+	}
+	// A desk's first read of the arrivals ends at its own target's last
+	// admission, even when another target's came later.
+	ctx := context.Background()
+	mine := d1.node.lastRevision(ctx, d1.node.target+".>")
+	other, err := d1.node.arrivals().Put(ctx, targetOf("another event", "")+".someone", []byte("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := d1.node.lastRevision(ctx, d1.node.target+".>"); mine == 0 || again != mine || mine >= other {
+		t.Fatalf("the target's last admission: %d, then %d, another target's %d", mine, again, other)
+	}
+	if none := d1.node.lastRevision(ctx, targetOf("a third event", "")+".>"); none != 0 {
+		t.Fatalf("a target with no admissions has its last at %d", none)
 	}
 	r.sim.SetFaults(0, 0, 0)
 	r.sentOnce(t, desks, people)

@@ -153,7 +153,10 @@ type Node struct {
 	// stores in full (fewer).
 	unplacedSince time.Time
 	unsent        map[string]scanqueue.Scan // handed, but the publish failed
-	watchers      []func()
+	// watchers stop what runs beside the engine (the mDNS announcer);
+	// unbind ends the current binding's watches (setup).
+	watchers []func()
+	unbind   context.CancelFunc
 }
 
 // Join starts the desk's engine and returns its membership of the venue;

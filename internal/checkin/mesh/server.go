@@ -152,8 +152,13 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, as 
 		Cluster: server.ClusterOpts{
 			Name: sec.clusterName(), Host: host, Port: port,
 			Username: sec.User, Password: sec.Password,
-			TLSConfig: tlsc, TLSTimeout: 3,
-			PoolSize: 1, ConnectRetries: 0,
+			TLSConfig: tlsc, TLSTimeout: 5,
+			PoolSize: 1,
+			// A route learnt from another desk is tried again when it fails
+			// (by default it is tried once): twenty desks starting together
+			// on a busy machine can miss one, and a desk that one other
+			// cannot reach sees nothing that desk holds.
+			ConnectRetries: 60, ConnectBackoff: true,
 		},
 		Routes: routes,
 		NoSigs: true, NoLog: true,

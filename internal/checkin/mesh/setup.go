@@ -17,10 +17,29 @@ import (
 // that publishes a scan again within it (a restart, a rejoin) adds nothing.
 const dupWindow = 2 * time.Hour
 
+// loadWithin bounds the first read of the venue's arrivals; a binding
+// that takes longer is dropped and made again at the next heartbeat.
+const loadWithin = 15 * time.Second
+
 // setup binds the venue's streams and buckets, creating those missing
 // (which takes the venue's quorum: two desks at least) in as many copies as
 // there are desks, up to three (see fewer), and starts the watches. The first full read of the arrivals ends it.
-func (n *Node) setup() error {
+func (n *Node) setup() (err error) {
+	// The watches of this binding live until the next: a watch that a
+	// failed attempt started would otherwise go on beside the next
+	// attempt's, and one that ended (lost) would have a live twin.
+	n.mu.Lock()
+	if n.unbind != nil {
+		n.unbind()
+	}
+	bctx, unbind := context.WithCancel(n.ctx)
+	n.unbind = unbind
+	n.mu.Unlock()
+	defer func() {
+		if err != nil {
+			unbind()
+		}
+	}()
 	ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
 	defer cancel()
 	r := n.wantReplicas()
@@ -58,16 +77,19 @@ func (n *Node) setup() error {
 	n.mu.Unlock()
 
 	loaded := make(chan struct{})
-	if err := n.watchArrivals(arr, loaded); err != nil {
+	if err := n.watchArrivals(bctx, arr, loaded); err != nil {
 		return err
 	}
-	if err := n.watchDesks(desks); err != nil {
+	if err := n.watchDesks(bctx, desks); err != nil {
 		return err
 	}
 	select {
 	case <-loaded:
-	case <-time.After(30 * time.Second):
-		return errors.New("venue: the arrivals did not load")
+	case <-time.After(loadWithin):
+		// What was asked was answered, but what was watched never came:
+		// the engines of a venue talk in a full mesh, and a desk that
+		// some other desk cannot reach sees none of what that desk holds.
+		return fmt.Errorf("venue: the arrivals did not load within %v (this desk reaches %d other desks)", loadWithin, n.eng.peers())
 	case <-n.ctx.Done():
 		return n.ctx.Err()
 	}
@@ -199,27 +221,19 @@ func (n *Node) bucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstr
 // watchArrivals follows this desk's target in the arrivals: the desk's
 // arrivals learn every admission of the venue, and this desk's scans their
 // answers from the service.
-func (n *Node) watchArrivals(kv jetstream.KeyValue, loaded chan struct{}) error {
-	// The bucket's last revision before the watch: once the watch has
-	// brought it, the initial values are in, even should the watch's
-	// marker of that never come (seen once in 20 desks starting together:
-	// a desk waited for it for minutes).
-	var last uint64
-	ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
-	if st, err := kv.Status(ctx); err == nil {
-		if bs, ok := st.(*jetstream.KeyValueBucketStatus); ok && bs.StreamInfo() != nil {
-			last = bs.StreamInfo().State.LastSeq
-		}
-	}
-	cancel()
-	w, err := kv.Watch(n.ctx, n.target+".>")
+func (n *Node) watchArrivals(bctx context.Context, kv jetstream.KeyValue, loaded chan struct{}) error {
+	// The last revision of this target's admissions before the watch:
+	// once the watch has brought it, the initial values are in, even
+	// should the watch's marker of that never come.
+	last := n.lastRevision(bctx, n.target+".>")
+	w, err := kv.Watch(bctx, n.target+".>")
 	if err != nil {
 		return fmt.Errorf("venue: watch the arrivals: %w", err)
 	}
-	n.addWatcher(func() { _ = w.Stop() })
 	n.wg.Add(1)
 	go func() {
 		defer n.wg.Done()
+		defer func() { _ = w.Stop() }()
 		var acks []scanqueue.Ack
 		changed, initial := false, true
 		flush := func() {
@@ -240,11 +254,11 @@ func (n *Node) watchArrivals(kv jetstream.KeyValue, loaded chan struct{}) error 
 			var ok bool
 			select {
 			case e, ok = <-ups:
-			case <-n.ctx.Done():
+			case <-bctx.Done():
 				return
 			}
 			if !ok {
-				n.lost(errors.New("the watch of the venue's arrivals ended"))
+				n.lost(bctx, errors.New("the watch of the venue's arrivals ended"))
 				return
 			}
 			if e == nil { // the initial values are in
@@ -310,21 +324,21 @@ func (n *Node) apply(e jetstream.KeyValueEntry) (*scanqueue.Ack, bool) {
 
 // watchDesks follows the presence of the venue's desks, and who holds the
 // upstream lease.
-func (n *Node) watchDesks(kv jetstream.KeyValue) error {
-	w, err := kv.WatchAll(n.ctx)
+func (n *Node) watchDesks(bctx context.Context, kv jetstream.KeyValue) error {
+	w, err := kv.WatchAll(bctx)
 	if err != nil {
 		return fmt.Errorf("venue: watch the desks: %w", err)
 	}
-	n.addWatcher(func() { _ = w.Stop() })
 	n.wg.Add(1)
 	go func() {
 		defer n.wg.Done()
+		defer func() { _ = w.Stop() }()
 		var told time.Time
 		for {
 			select {
 			case e, ok := <-w.Updates():
 				if !ok {
-					n.lost(errors.New("the watch of the venue's desks ended"))
+					n.lost(bctx, errors.New("the watch of the venue's desks ended"))
 					return
 				}
 				if e == nil {
@@ -348,7 +362,7 @@ func (n *Node) watchDesks(kv jetstream.KeyValue) error {
 					told = time.Now()
 					n.d.Changed()
 				}
-			case <-n.ctx.Done():
+			case <-bctx.Done():
 				return
 			}
 		}
@@ -356,9 +370,10 @@ func (n *Node) watchDesks(kv jetstream.KeyValue) error {
 	return nil
 }
 
-// lost notes that a watch ended: the keeper sets the venue up again.
-func (n *Node) lost(err error) {
-	if n.ctx.Err() != nil {
+// lost notes that a watch of the binding bctx ended: the keeper sets the
+// venue up again (unless that binding was dropped, or the desk closes).
+func (n *Node) lost(bctx context.Context, err error) {
+	if bctx.Err() != nil {
 		return
 	}
 	n.trouble(err)
@@ -368,8 +383,18 @@ func (n *Node) lost(err error) {
 	n.poke()
 }
 
-func (n *Node) addWatcher(stop func()) {
-	n.mu.Lock()
-	n.watchers = append(n.watchers, stop)
-	n.mu.Unlock()
+// lastRevision is the revision of the latest entry of the arrivals whose
+// key matches keys, or 0 when there is none (or the venue does not say).
+func (n *Node) lastRevision(ctx context.Context, keys string) uint64 {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	s, err := n.js.Stream(ctx, "KV_"+arrivalsKV)
+	if err != nil {
+		return 0
+	}
+	m, err := s.GetLastMsgForSubject(ctx, "$KV."+arrivalsKV+"."+keys)
+	if err != nil {
+		return 0
+	}
+	return m.Sequence
 }

@@ -850,11 +850,11 @@ func (n *Node) watchRosters(obs jetstream.ObjectStore) error {
 	if err != nil {
 		return fmt.Errorf("venue: watch the rosters: %w", err)
 	}
-	n.addWatcher(func() { _ = w.Stop() })
 	name := "roster." + targetOf(n.cfg.EventID, "")
 	n.wg.Add(1)
 	go func() {
 		defer n.wg.Done()
+		defer func() { _ = w.Stop() }()
 		for {
 			select {
 			case info, ok := <-w.Updates():
