@@ -381,6 +381,7 @@ func (d *Desk) update(msg tea.Msg) tea.Cmd {
 		return d.board.loadSessions()
 	case tea.BackgroundColorMsg: // the App rebuilt the theme in place
 		d.input.SetStyles(d.Ctx.Theme.TextInputStyles())
+		d.draw = drawCache{} // drawn in the old theme's colours, under the same pointer
 		if d.reg != nil {
 			d.reg.table, _ = d.reg.table.Update(msg)
 		}

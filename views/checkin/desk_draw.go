@@ -20,7 +20,19 @@ type drawCache struct {
 	recent map[recentKey]string
 	title  titleKey
 	titled string
+	empty  emptyInputKey
+	emptyd string
 	paints *paints
+}
+
+// emptyInputKey is everything the empty scan input is drawn from (its
+// cursor does not blink: Theme.TextInputStyles), which is the input after
+// every Enter.
+type emptyInputKey struct {
+	theme               *ui.Theme
+	prompt, placeholder string
+	focused             bool
+	inputWidth, w       int
 }
 
 // boxKey is everything a result box is drawn from.

@@ -69,7 +69,7 @@ func (d *Desk) deskView() string {
 	if d.kiosk != nil && d.kiosk.prompting {
 		lines = append(lines, ui.Fit(d.kioskLine(), w, 1))
 	} else {
-		lines = append(lines, ui.Fit(d.input.View(), w, 1))
+		lines = append(lines, d.inputLine())
 	}
 	if d.gaps() {
 		lines = append(lines, "")
@@ -93,6 +93,20 @@ func (d *Desk) deskView() string {
 		lines = append(lines, d.recentView(rest))
 	}
 	return ui.Fit(strings.Join(lines, "\n"), w, d.Height())
+}
+
+// inputLine is the scan input, fitted to the line; the empty input is
+// drawn once.
+func (d *Desk) inputLine() string {
+	if d.input.Value() != "" {
+		return ui.Fit(d.input.View(), d.Width(), 1)
+	}
+	k := emptyInputKey{theme: d.Ctx.Theme, prompt: d.input.Prompt, placeholder: d.input.Placeholder,
+		focused: d.input.Focused(), inputWidth: d.input.Width(), w: d.Width()}
+	if d.draw.emptyd == "" || d.draw.empty != k {
+		d.draw.empty, d.draw.emptyd = k, ui.Fit(d.input.View(), d.Width(), 1)
+	}
+	return d.draw.emptyd
 }
 
 func (d *Desk) titleLine() string {
