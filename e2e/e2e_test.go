@@ -3,11 +3,13 @@ package e2e
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -22,6 +24,14 @@ func TestMain(m *testing.M) {
 	if os.Getenv(spawnerEnv) == "1" {
 		serveSpawns()
 		os.Exit(0)
+	}
+	// The tests wait on terminals and processes far more than they
+	// compute: unless told otherwise, run four to a core.
+	flag.Parse()
+	told := false
+	flag.Visit(func(f *flag.Flag) { told = told || f.Name == "test.parallel" })
+	if !told {
+		_ = flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	}
 	sp, err := startSpawner() // first, while this process is small
 	if err != nil {
