@@ -42,15 +42,15 @@ func Fit(s string, w, h int) string {
 			l, lw = ansi.Truncate(l, w, "…"), w // a cut line says so
 		}
 		b.WriteString(l)
-		writeSpaces(&b, w-lw)
+		WriteSpaces(&b, w-lw)
 	}
 	return b.String()
 }
 
 const spaces = "                                                                "
 
-// writeSpaces writes n spaces without making a string of them.
-func writeSpaces(b *strings.Builder, n int) {
+// WriteSpaces writes n spaces without making a string of them.
+func WriteSpaces(b *strings.Builder, n int) {
 	for n > 0 {
 		k := min(n, len(spaces))
 		b.WriteString(spaces[:k])

@@ -22,7 +22,17 @@ type drawCache struct {
 	titled string
 	empty  emptyInputKey
 	emptyd string
+	conn   connKey
+	connd  string
 	paints *paints
+}
+
+// connKey is everything the connection line is drawn from.
+type connKey struct {
+	paints                      *paints
+	r                           role
+	word, detail, roster, retry string
+	pending, w                  int
 }
 
 // emptyInputKey is everything the empty scan input is drawn from (its

@@ -92,7 +92,47 @@ func (d *Desk) deskView() string {
 		}
 		lines = append(lines, d.recentView(rest))
 	}
-	return ui.Fit(strings.Join(lines, "\n"), w, d.Height())
+	if w < 8 { // the result box is lipgloss's there (boxView)
+		return ui.Fit(strings.Join(lines, "\n"), w, d.Height())
+	}
+	return fitted(lines, w, d.Height())
+}
+
+// fitted is ui.Fit of the lines joined, for lines (and blocks of lines)
+// that are each exactly w wide or empty, as the desk draws them: it
+// measures nothing, which was a good part of a frame's cost
+// (TestDeskFrameLinesAreExact holds the desk to it).
+func fitted(lines []string, w, h int) string {
+	var b strings.Builder
+	b.Grow(h * (w + 1) * 2)
+	n := 0
+	blank := func() {
+		if n > 0 {
+			b.WriteByte('\n')
+		}
+		ui.WriteSpaces(&b, w)
+		n++
+	}
+	for _, block := range lines {
+		for l := range strings.SplitSeq(block, "\n") {
+			if n == h {
+				return b.String()
+			}
+			if l == "" {
+				blank()
+				continue
+			}
+			if n > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(l)
+			n++
+		}
+	}
+	for n < h {
+		blank()
+	}
+	return b.String()
 }
 
 // inputLine is the scan input, fitted to the line; the empty input is
@@ -193,23 +233,33 @@ func (d *Desk) connLine() string {
 	if d.openErr != nil {
 		return ui.Fit(p.badge[roleErr].on(" NO JOURNAL ")+" "+p.error.on(journalProblem(d.openErr)), d.Width(), 1)
 	}
-	r, word, detail := d.connWords()
-	pending := fmt.Sprintf("%d pending", d.counts.Pending+d.unsaved)
+	k := connKey{paints: p, pending: d.counts.Pending + d.unsaved, roster: d.rosterText(), w: d.Width()}
+	k.r, k.word, k.detail = d.connWords()
+	k.retry = retryWords(d.conn(), d.deps.Now(), d.deps.Local)
+	if d.draw.connd == "" || d.draw.conn != k {
+		d.draw.conn, d.draw.connd = k, k.draw()
+	}
+	return d.draw.connd
+}
+
+// draw draws the connection line from what it says.
+func (k connKey) draw() string {
+	p := k.paints
 	// The detail (what is wrong, what to press) comes before the roster,
 	// which is the first to go on a narrow terminal.
-	head := p.badge[r].on(" "+word+" ") + " " + p.bold.on(pending)
-	roster := p.muted.on(" · " + d.rosterText())
+	head := p.badge[k.r].on(" "+k.word+" ") + " " + p.bold.on(fmt.Sprintf("%d pending", k.pending))
+	roster := p.muted.on(" · " + k.roster)
 	line := head
-	if detail != "" {
-		line += p.muted.on(" · ") + p.text[r].on(detail)
+	if k.detail != "" {
+		line += p.muted.on(" · ") + p.text[k.r].on(k.detail)
 	}
 	line += roster
 	// Too narrow for it all: the next try comes first, the reason after it
 	// is what is cut.
-	if retry := retryWords(d.conn(), d.deps.Now(), d.deps.Local); retry != "" && ansi.StringWidth(line) > d.Width() {
-		line = head + p.muted.on(" · ") + p.text[r].on(retry+"; "+strings.Replace(detail, "; "+retry, "", 1)) + roster
+	if k.retry != "" && ansi.StringWidth(line) > k.w {
+		line = head + p.muted.on(" · ") + p.text[k.r].on(k.retry+"; "+strings.Replace(k.detail, "; "+k.retry, "", 1)) + roster
 	}
-	return ui.Fit(ui.Truncate(line, d.Width(), "…"), d.Width(), 1)
+	return ui.Fit(ui.Truncate(line, k.w, "…"), k.w, 1)
 }
 
 // StatusText puts the connection and the unsent count in the shell's status
@@ -415,9 +465,10 @@ func wrapRows(s string, w, n int) []string {
 // recentView lists the latest scans, newest first, in h rows.
 func (d *Desk) recentView(h int) string {
 	p := d.paints()
-	lines := []string{p.header.on("Recent scans") + p.muted.on(" (newest first)")}
+	w := d.Width()
+	lines := []string{ui.Fit(p.header.on("Recent scans")+p.muted.on(" (newest first)"), w, 1)}
 	if len(d.recent) == 0 {
-		lines = append(lines, p.muted.on("  none yet"))
+		lines = append(lines, ui.Fit(p.muted.on("  none yet"), w, 1))
 	}
 	c := d.conn()
 	for _, e := range d.recent {
@@ -458,7 +509,7 @@ func (c *drawCache) recentLine(p *paints, k recentKey) string {
 	if k.note != "" || k.noted {
 		line += "  " + p.muted.on(ui.OneLine(k.note))
 	}
-	l := ui.Truncate(line, k.w, "…")
+	l := ui.Fit(line, k.w, 1) // padded too: the frame measures no line (fitted)
 	c.recent[k] = l
 	return l
 }
