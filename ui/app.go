@@ -35,6 +35,7 @@ type App struct {
 	lastID   ScreenID
 
 	help      help.Model
+	memo      lineMemos // the shell's lines drawn
 	spinFrame int
 	spinning  bool // a tick of our spinner is pending
 	inFlight  int
@@ -327,6 +328,7 @@ func (a *App) tooSmall() bool {
 func (a *App) applyTheme() {
 	t := a.ctx.Theme
 	a.help.Styles = t.HelpStyles()
+	a.memo = lineMemos{} // drawn in the old theme's colours
 }
 
 func (a *App) resize(w, h int) {

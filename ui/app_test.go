@@ -950,3 +950,36 @@ func TestThePaletteOpensItsSources(t *testing.T) {
 		t.Fatal("opening a source switched the tab")
 	}
 }
+
+// TestHelpBarFollowsTheKeys: the help bar is drawn once per what it says,
+// and drawn again when a key comes or goes, is disabled, or the theme
+// changes.
+func TestHelpBarFollowsTheKeys(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	h := newHarness(t)
+	bar := func() string { return strings.Split(h.plain(), "\n")[h.ctx.Height-2] }
+	if !strings.Contains(bar(), "enter open") {
+		t.Fatalf("help bar: %q", bar())
+	}
+	f := h.roots["Events"]
+	refresh := key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh"))
+	f.short = []key.Binding{fakeKey, refresh}
+	if got := bar(); !strings.Contains(got, "enter open") || !strings.Contains(got, "ctrl+r refresh") {
+		t.Fatalf("a key came: %q", got)
+	}
+	refresh.SetEnabled(false)
+	f.short = []key.Binding{fakeKey, refresh}
+	if got := bar(); strings.Contains(got, "refresh") {
+		t.Fatalf("a disabled key stays: %q", got)
+	}
+	raw := func() string { return strings.Split(h.view(), "\n")[h.ctx.Height-2] }
+	*h.ctx.Theme = *NewTheme(true, false)
+	h.app.applyTheme()
+	dark := raw()
+	h.send(tea.BackgroundColorMsg{Color: lightBG{}})
+	light := raw()
+	h.app.memo = lineMemos{}
+	if fresh := raw(); light != fresh || light == dark {
+		t.Fatalf("after a light background the help bar is %q, drawn afresh %q", light, fresh)
+	}
+}

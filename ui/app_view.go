@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -35,10 +36,13 @@ func (a *App) render() string {
 	}
 	cw, ch := a.contentSize()
 	content := ""
-	if top := a.Top(); top != nil {
+	top := a.Top()
+	if top != nil {
 		content = top.View()
 	}
-	content = Fit(content, cw, ch)
+	if e, ok := top.(ExactViewer); !ok || !e.ViewIsExact() {
+		content = Fit(content, cw, ch)
+	}
 	content = a.drawOverlays(content, cw, ch)
 	return strings.Join([]string{
 		a.tabsView(), a.breadcrumbView(), content, a.toastView(), a.statusView(),
@@ -62,6 +66,10 @@ func (a *App) tooSmallView() string {
 // tabsView shows the section names, scrolled so the active tab is visible.
 // The active tab is bracketed as well as highlighted.
 func (a *App) tabsView() string {
+	return a.memo.tabs.get(strconv.Itoa(a.ctx.Width)+" "+strconv.Itoa(a.active), a.drawTabs)
+}
+
+func (a *App) drawTabs() string {
 	t, w := a.ctx.Theme, a.ctx.Width
 	labels := make([]string, len(a.sections))
 	for i, s := range a.sections {
@@ -107,11 +115,19 @@ func (a *App) tabsView() string {
 
 // breadcrumbView shows the stack's titles, dropping the oldest when narrow.
 func (a *App) breadcrumbView() string {
-	t, w := a.ctx.Theme, a.ctx.Width
 	st := a.stack()
-	titles := make([]string, len(st))
+	raw := make([]string, len(st))
 	for i, s := range st {
-		titles[i] = sanitize.Line(s.screen.Title())
+		raw[i] = s.screen.Title()
+	}
+	return a.memo.crumbs.get(strconv.Itoa(a.ctx.Width)+"\x00"+strings.Join(raw, "\x00"), func() string { return a.drawCrumbs(raw) })
+}
+
+func (a *App) drawCrumbs(raw []string) string {
+	t, w := a.ctx.Theme, a.ctx.Width
+	titles := make([]string, len(raw))
+	for i, r := range raw {
+		titles[i] = sanitize.Line(r)
 	}
 	const sep = " > "
 	from := 0
@@ -148,12 +164,72 @@ func (a *App) toastView() string {
 	if top := a.Top(); top != nil {
 		bindings = top.ShortHelp()
 	}
-	return Fit(" "+a.help.ShortHelpView(bindings), w, 1)
+	var k strings.Builder
+	k.WriteString(strconv.Itoa(w))
+	for _, b := range bindings {
+		if b.Enabled() {
+			k.WriteString("\x00" + b.Help().Key + "\x01" + b.Help().Desc)
+		}
+	}
+	return a.memo.help.get(k.String(), func() string { return Fit(" "+a.help.ShortHelpView(bindings), w, 1) })
 }
+
+// lineMemo is a line of the shell drawn once per what it says (its key):
+// the shell's lines, drawn with lipgloss on every frame, cost more than
+// the desk's whole frame.
+type lineMemo struct{ key, line string }
+
+func (m *lineMemo) get(key string, draw func() string) string {
+	if m.line == "" || m.key != key {
+		m.key, m.line = key, draw()
+	}
+	return m.line
+}
+
+// lineMemos are the shell's lines drawn (App.memo); a new theme drops them.
+type lineMemos struct{ tabs, crumbs, status, help lineMemo }
 
 // statusView: profile or DEMO, account, spinner with the in-flight count,
 // last error (truncated to the room left) and the help hint on the right.
 func (a *App) statusView() string {
+	return a.memo.status.get(a.statusKey(), a.drawStatus)
+}
+
+// statusKey is everything the status bar is drawn from.
+func (a *App) statusKey() string {
+	var k strings.Builder
+	field := func(s string) { k.WriteString(s); k.WriteByte(0) }
+	num := func(n int) { field(strconv.Itoa(n)) }
+	flag := func(b bool) { field(strconv.FormatBool(b)) }
+	num(a.ctx.Width)
+	flag(a.ctx.Demo)
+	field(a.ctx.Profile)
+	flag(a.ctx.Insecure != "")
+	flag(a.ctx.ReadOnly != "")
+	field(a.ctx.Account)
+	flag(a.locked() != "")
+	if sr, ok := a.Top().(StatusReporter); ok {
+		field(sr.StatusText())
+	}
+	num(a.ignored)
+	if a.ignored != 0 {
+		field(a.scanNoteText())
+	}
+	c, ok := a.Top().(InputCapturer)
+	flag(ok && c.CapturingInput())
+	field(a.lastErr)
+	num(a.inFlight)
+	if a.inFlight > 0 {
+		num(a.spinFrame % len(spinFrames))
+		field(a.ctx.Retries.Text())
+	}
+	if a.news != nil {
+		field(a.news.Headline)
+	}
+	return k.String()
+}
+
+func (a *App) drawStatus() string {
 	t, w := a.ctx.Theme, a.ctx.Width
 	bar := t.StatusBar.Render
 	var left []string

@@ -27,8 +27,9 @@ type fakeScreen struct {
 	backLocal bool
 	guard     string
 	lock      string
-	keys      []string // key presses received
-	msgs      []string // other messages received
+	short     []key.Binding // the short help, when set (else fakeKey)
+	keys      []string      // key presses received
+	msgs      []string      // other messages received
 	onKey     func(string) tea.Cmd
 	results   chan int // receives resultMsg values when set
 	sized     chan int // receives widths from SetSize when set
@@ -74,15 +75,20 @@ func (f *fakeScreen) SetSize(w, h int) {
 		f.sized <- w
 	}
 }
-func (f *fakeScreen) Title() string            { return f.title }
-func (f *fakeScreen) CapturingInput() bool     { return f.capturing || f.scans }
-func (f *fakeScreen) TakesScans() bool         { return f.scans }
-func (f *fakeScreen) SortsScans() bool         { return f.sorts }
-func (f *fakeScreen) CapturingBack() bool      { return f.backLocal }
-func (f *fakeScreen) ConfirmQuit() string      { return f.guard }
-func (f *fakeScreen) Close()                   { f.closed = true }
-func (f *fakeScreen) Locked() string           { return f.lock }
-func (f *fakeScreen) ShortHelp() []key.Binding { return []key.Binding{fakeKey} }
+func (f *fakeScreen) Title() string        { return f.title }
+func (f *fakeScreen) CapturingInput() bool { return f.capturing || f.scans }
+func (f *fakeScreen) TakesScans() bool     { return f.scans }
+func (f *fakeScreen) SortsScans() bool     { return f.sorts }
+func (f *fakeScreen) CapturingBack() bool  { return f.backLocal }
+func (f *fakeScreen) ConfirmQuit() string  { return f.guard }
+func (f *fakeScreen) Close()               { f.closed = true }
+func (f *fakeScreen) Locked() string       { return f.lock }
+func (f *fakeScreen) ShortHelp() []key.Binding {
+	if f.short != nil {
+		return f.short
+	}
+	return []key.Binding{fakeKey}
+}
 func (f *fakeScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{fakeKey, key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new event"))}}
 }

@@ -30,6 +30,13 @@ type StatusReporter interface {
 	StatusText() string
 }
 
+// ExactViewer is a screen whose View is, when ViewIsExact says so, exactly
+// its size: as many lines as it is high, each as wide as it is wide. The
+// shell then takes it as it is instead of measuring every line again.
+type ExactViewer interface {
+	ViewIsExact() bool
+}
+
 // Locker keeps the console on a screen (a kiosk desk): while Locked returns
 // a message, the shell neither quits (ctrl+c) nor switches section, and
 // shows the message instead. The screen refuses to leave on its own keys.

@@ -53,6 +53,11 @@ func (d *Desk) searchTableHeight() int {
 	return max(3, d.Height()-d.headLines()-1)
 }
 
+// ViewIsExact says the frame is the desk's size, line by line, so the
+// shell need not measure it (ui.ExactViewer): the desk draws every line as
+// wide as itself (fitted), but not a dialog over it.
+func (d *Desk) ViewIsExact() bool { return d.Width() >= 8 && d.Height() > 0 && !d.Dialog.Open() }
+
 func (d *Desk) View() string {
 	if d.Width() <= 0 || d.Height() <= 0 {
 		return ""
