@@ -62,12 +62,18 @@ type Options struct {
 	// upstream desk before it makes the queue again: longer than an
 	// election of the engine.
 	QueueLost time.Duration
+	// StuckAfter is how long the desk's engine may reach other desks
+	// without binding the venue before it is started again (stuck).
+	StuckAfter time.Duration
 	// Logf notes what happens (default: nothing).
 	Logf func(format string, args ...any)
 	// OnArrival, when set, hears of each admission another desk made, as
 	// this desk learns of it (a gate's log; the tests' clock of how fast
 	// desks know).
 	OnArrival func(email, desk string, at time.Time)
+
+	// failSetup, in tests, fails the binding of the venue while it says so.
+	failSetup func() error
 }
 
 // Defaults of Options.
@@ -81,6 +87,7 @@ const (
 	DefaultJoinGrace    = 15 * time.Second
 	DefaultCutOff       = 12 * time.Second
 	DefaultQueueLost    = 20 * time.Second
+	DefaultStuckAfter   = 45 * time.Second
 )
 
 // Node is a desk's membership of its venue; it implements venue.Venue.
@@ -130,17 +137,21 @@ type Node struct {
 	mu       sync.Mutex
 	ready    bool
 	everMesh bool
-	arr      jetstream.KeyValue
-	leaseKV  jetstream.KeyValue
-	desksKV  jetstream.KeyValue
-	scans    jetstream.Stream
-	rosters  jetstream.ObjectStore
-	view     map[string]admission // this target's admissions, by key
-	desks    map[string]presence  // by node
-	up       lease
-	upRev    uint64
-	leader   bool
-	upStop   func()
+	// engineSince is when the engine last started; boundOnce, whether
+	// the venue was bound on it (see stuck).
+	engineSince time.Time
+	boundOnce   bool
+	arr         jetstream.KeyValue
+	leaseKV     jetstream.KeyValue
+	desksKV     jetstream.KeyValue
+	scans       jetstream.Stream
+	rosters     jetstream.ObjectStore
+	view        map[string]admission // this target's admissions, by key
+	desks       map[string]presence  // by node
+	up          lease
+	upRev       uint64
+	leader      bool
+	upStop      func()
 	// healthy is when a heartbeat last went through; doubt, until when
 	// scans skip their claim after the venue failed to answer one.
 	healthy  time.Time
@@ -171,6 +182,7 @@ func Join(o Options) (*Node, error) {
 	setDefault(&o.JoinGrace, DefaultJoinGrace)
 	setDefault(&o.CutOff, DefaultCutOff)
 	setDefault(&o.QueueLost, DefaultQueueLost)
+	setDefault(&o.StuckAfter, DefaultStuckAfter)
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
@@ -257,6 +269,7 @@ func (n *Node) Attach(d *venue.Desk) {
 	n.d, n.cfg = d, d.Config()
 	n.target = targetOf(n.cfg.EventID, n.cfg.SessionID)
 	n.started = time.Now()
+	n.engineSince = n.started
 	if err := n.loadHanded(); err != nil {
 		n.trouble(err)
 	}
@@ -622,12 +635,18 @@ func (n *Node) step() {
 		if n.eng.peers() == 0 {
 			return // no other desk yet: the desk works alone meanwhile
 		}
-		if err := n.withStore(); err != nil {
+		if err := n.restartEngine(deskRole, "venue: met another desk; starting this desk's share of the venue"); err != nil {
 			n.trouble(err)
 			return
 		}
 	}
 	if !ready {
+		if n.stuck() {
+			if err := n.restartEngine(deskRole, "venue: this desk's engine has had no answer from the venue's engines for %v; starting it again", n.o.StuckAfter); err != nil {
+				n.trouble(err)
+			}
+			return
+		}
 		if err := n.setup(); err != nil {
 			// While the venue is still forming, the engines choosing
 			// their leader is expected and not worth a line on a gate's
@@ -673,16 +692,33 @@ func (n *Node) step() {
 	n.lead()
 }
 
-// withStore starts the desk's engine again, with its store, once the
-// desk has met another desk of the venue (see probe). Nothing was bound to
-// the engine it replaces: without a store there is no venue to bind.
-func (n *Node) withStore() error {
-	n.o.Logf("venue: met another desk; starting this desk's share of the venue")
-	n.eng.close()
+// stuck reports whether the engine has reached other desks but never bound
+// the venue for Options.StuckAfter: in about one start in ten of twenty desks
+// switched on together, one desk's engine had routes to every other and
+// no answer from the venue's stores for minutes (every request timed out,
+// or a watch brought nothing), until it was started again.
+func (n *Node) stuck() bool {
 	n.mu.Lock()
+	since, bound := n.engineSince, n.boundOnce
+	n.mu.Unlock()
+	return !bound && !since.IsZero() && time.Since(since) >= n.o.StuckAfter && n.eng.peers() > 0
+}
+
+// restartEngine starts the desk's engine again, as role, saying why:
+// with its store once the desk has met another desk of the venue (see
+// probe), or when it is stuck. Nothing was bound to the engine it
+// replaces: without a store there is no venue to bind, and a stuck engine
+// never bound it (a failed binding's watches stopped with it: setup).
+func (n *Node) restartEngine(as role, why string, args ...any) error {
+	n.o.Logf(why, args...)
+	n.mu.Lock()
+	if n.unbind != nil {
+		n.unbind()
+	}
 	join := slices.Clone(n.st.join)
 	n.mu.Unlock()
-	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, join, deskRole)
+	n.eng.close()
+	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, join, as)
 	if err != nil {
 		return err
 	}
@@ -692,7 +728,8 @@ func (n *Node) withStore() error {
 		return err
 	}
 	n.mu.Lock()
-	n.eng, n.js, n.probe = eng, js, false
+	n.eng, n.js, n.probe = eng, js, as == probeRole
+	n.engineSince, n.boundOnce = time.Now(), false
 	n.mu.Unlock()
 	return nil
 }

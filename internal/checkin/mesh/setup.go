@@ -40,6 +40,11 @@ func (n *Node) setup() (err error) {
 			unbind()
 		}
 	}()
+	if n.o.failSetup != nil {
+		if err := n.o.failSetup(); err != nil {
+			return err
+		}
+	}
 	ctx, cancel := context.WithTimeout(n.ctx, 5*time.Second)
 	defer cancel()
 	r := n.wantReplicas()
@@ -94,7 +99,7 @@ func (n *Node) setup() (err error) {
 		return n.ctx.Err()
 	}
 	n.mu.Lock()
-	n.ready = true
+	n.ready, n.boundOnce = true, true
 	n.mu.Unlock()
 	if !joinedBefore(n.o.Dir) {
 		if err := atomicfile.WriteFile(filepath.Join(n.o.Dir, joinedMark), []byte(n.o.Secret.ID+"\n"), 0o600); err != nil {
