@@ -13,7 +13,7 @@ import (
 // from the venue's stores (here: every binding fails until its engine
 // starts again) starts its engine again after StuckAfter, says so, and
 // then joins the venue.
-func TestStuckEngineStartsAgainAndJoins(t *testing.T) {
+func TestVenueEngineStuckStartsAgainAndJoins(t *testing.T) {
 	needVenue(t, "two engines, about 25 s")
 	t.Parallel()
 	r := newRig(t)
