@@ -72,8 +72,9 @@ type Options struct {
 	// desks know).
 	OnArrival func(email, desk string, at time.Time)
 
-	// failSetup, in tests, fails the binding of the venue while it says so.
-	failSetup func() error
+	// failSetup, in tests, fails the binding of the venue while it says
+	// so; failRecords, claims and reconciling.
+	failSetup, failRecords func() error
 }
 
 // Defaults of Options.
@@ -141,17 +142,21 @@ type Node struct {
 	// the venue was bound on it (see stuck).
 	engineSince time.Time
 	boundOnce   bool
-	arr         jetstream.KeyValue
-	leaseKV     jetstream.KeyValue
-	desksKV     jetstream.KeyValue
-	scans       jetstream.Stream
-	rosters     jetstream.ObjectStore
-	view        map[string]admission // this target's admissions, by key
-	desks       map[string]presence  // by node
-	up          lease
-	upRev       uint64
-	leader      bool
-	upStop      func()
+	// recordsSince is when the venue's records (the arrivals) last
+	// stopped answering this desk's claims and reconciling (see
+	// recordsLost); zero while they answer.
+	recordsSince time.Time
+	arr          jetstream.KeyValue
+	leaseKV      jetstream.KeyValue
+	desksKV      jetstream.KeyValue
+	scans        jetstream.Stream
+	rosters      jetstream.ObjectStore
+	view         map[string]admission // this target's admissions, by key
+	desks        map[string]presence  // by node
+	up           lease
+	upRev        uint64
+	leader       bool
+	upStop       func()
 	// healthy is when a heartbeat last went through; doubt, until when
 	// scans skip their claim after the venue failed to answer one.
 	healthy  time.Time
@@ -395,6 +400,7 @@ func (n *Node) Admit(scans []scanqueue.Scan) []scanqueue.Scan {
 			continue
 		}
 		won, cur, err := n.claim(sc)
+		n.noteRecords(err)
 		switch {
 		case err != nil:
 			n.trouble(fmt.Errorf("the venue did not answer a claim: %w", err))
@@ -442,6 +448,9 @@ func (n *Node) claim(sc scanqueue.Scan) (bool, admission, error) {
 	kv := n.arrivals()
 	if kv == nil {
 		return false, admission{}, errNoEngine
+	}
+	if err := n.recordsFault(); err != nil {
+		return false, admission{}, err
 	}
 	ctx, cancel := context.WithTimeout(n.ctx, n.o.ClaimTimeout)
 	defer cancel()
@@ -682,14 +691,66 @@ func (n *Node) step() {
 	if !n.meshed.Load() {
 		n.rejoin()
 	} else if unsure {
-		if err := n.reconcile(); err != nil {
+		err := n.reconcile()
+		n.noteRecords(err)
+		if err != nil {
 			n.trouble(err)
 			n.setUnsure()
 		}
 	}
+	if n.recordsLost() {
+		return
+	}
 	n.retryUnsent()
 	n.shareRosters()
 	n.lead()
+}
+
+// recordsFault is the test's failure of the venue's records, if any.
+func (n *Node) recordsFault() error {
+	if n.o.failRecords == nil {
+		return nil
+	}
+	return n.o.failRecords()
+}
+
+// noteRecords notes whether the venue's records answered a claim or a
+// reconciling (err nil) or not.
+func (n *Node) noteRecords(err error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	switch {
+	case err == nil:
+		n.recordsSince = time.Time{}
+	case n.recordsSince.IsZero():
+		n.recordsSince = time.Now()
+	}
+}
+
+// recordsLost handles a desk whose heartbeat goes through but whose
+// claims and reconciling have had no answer for CutOff: seen once in
+// twenty desks, for minutes ("no response from stream": its engine
+// heard of the desks' bucket but not of the arrivals), while its scans,
+// which the venue was taken to hold, went nowhere. The desk works alone
+// (it sends its own scans) and starts its engine again, which meets the
+// others afresh; it reports whether it did.
+func (n *Node) recordsLost() bool {
+	n.mu.Lock()
+	since := n.recordsSince
+	lost := !since.IsZero() && time.Since(since) >= n.o.CutOff
+	if lost {
+		n.ready, n.rosters, n.recordsSince = false, nil, time.Time{}
+	}
+	n.mu.Unlock()
+	if !lost {
+		return false
+	}
+	n.trouble(fmt.Errorf("the venue's records have not answered this desk for %v: working alone", time.Since(since).Round(time.Second)))
+	n.leave()
+	if err := n.restartEngine(deskRole, "venue: starting this desk's share of the venue again"); err != nil {
+		n.trouble(err)
+	}
+	return true
 }
 
 // stuck reports whether the engine has reached other desks but never bound
@@ -780,7 +841,9 @@ func (n *Node) rejoin() {
 	n.lastErr = ""
 	n.mu.Unlock()
 	n.graceOver.Store(true)
-	if err := n.reconcile(); err != nil {
+	err := n.reconcile()
+	n.noteRecords(err)
+	if err != nil {
 		// A venue that has just grown (its streams moving to three
 		// copies) may not answer in time: the next heartbeat tries again,
 		// or what this desk admitted alone would never reach the venue.
@@ -797,6 +860,9 @@ func (n *Node) rejoin() {
 // scans the venue holds as this desk's are published again (the stream
 // stores a scan once).
 func (n *Node) reconcile() error {
+	if err := n.recordsFault(); err != nil {
+		return err
+	}
 	kv := n.arrivals()
 	var acks []scanqueue.Ack
 	var resend []scanqueue.Scan
