@@ -142,6 +142,7 @@ type Node struct {
 	// the venue was bound on it (see stuck).
 	engineSince time.Time
 	boundOnce   bool
+	down        bool // the engine was closed and has not started again
 	// recordsSince is when the venue's records (the arrivals) last
 	// stopped answering this desk's claims and reconciling (see
 	// recordsLost); zero while they answer.
@@ -640,18 +641,27 @@ func (n *Node) step() {
 		n.trouble(fmt.Errorf("no other desk of the venue answered within %v: working alone until one does", n.o.JoinGrace))
 		n.d.VenueChanged()
 	}
+	n.mu.Lock()
+	down := n.down
+	n.mu.Unlock()
+	if down {
+		if err := n.restartEngine("venue: starting this desk's engine again"); err != nil {
+			n.trouble(err)
+		}
+		return
+	}
 	if n.probe {
 		if n.eng.peers() == 0 {
 			return // no other desk yet: the desk works alone meanwhile
 		}
-		if err := n.restartEngine(deskRole, "venue: met another desk; starting this desk's share of the venue"); err != nil {
+		if err := n.restartEngine("venue: met another desk; starting this desk's share of the venue"); err != nil {
 			n.trouble(err)
 			return
 		}
 	}
 	if !ready {
 		if n.stuck() {
-			if err := n.restartEngine(deskRole, "venue: this desk's engine has had no answer from the venue's engines for %v; starting it again", n.o.StuckAfter); err != nil {
+			if err := n.restartEngine("venue: this desk's engine has had no answer from the venue's engines for %v; starting it again", n.o.StuckAfter); err != nil {
 				n.trouble(err)
 			}
 			return
@@ -728,12 +738,13 @@ func (n *Node) noteRecords(err error) {
 }
 
 // recordsLost handles a desk whose heartbeat goes through but whose
-// claims and reconciling have had no answer for CutOff: seen once in
-// twenty desks, for minutes ("no response from stream": its engine
-// heard of the desks' bucket but not of the arrivals), while its scans,
-// which the venue was taken to hold, went nowhere. The desk works alone
-// (it sends its own scans) and starts its engine again, which meets the
-// others afresh; it reports whether it did.
+// claims and reconciling have had no answer for CutOff: seen in one of
+// twenty-odd runs of twenty desks, for minutes ("no response from
+// stream": its engine heard of the desks' bucket but not of the
+// arrivals), while its scans, which the venue was taken to hold, went
+// nowhere. The desk works alone (it sends its own scans), drops its
+// binding and starts its engine again, which meets the others afresh; it
+// reports whether it did.
 func (n *Node) recordsLost() bool {
 	n.mu.Lock()
 	since := n.recordsSince
@@ -747,17 +758,17 @@ func (n *Node) recordsLost() bool {
 	}
 	n.trouble(fmt.Errorf("the venue's records have not answered this desk for %v: working alone", time.Since(since).Round(time.Second)))
 	n.leave()
-	if err := n.restartEngine(deskRole, "venue: starting this desk's share of the venue again"); err != nil {
+	if err := n.restartEngine("venue: starting this desk's share of the venue again"); err != nil {
 		n.trouble(err)
 	}
 	return true
 }
 
 // stuck reports whether the engine has reached other desks but never bound
-// the venue for Options.StuckAfter: in about one start in ten of twenty desks
-// switched on together, one desk's engine had routes to every other and
-// no answer from the venue's stores for minutes (every request timed out,
-// or a watch brought nothing), until it was started again.
+// the venue for Options.StuckAfter: in two of twenty-odd runs of twenty
+// desks switched on together, one desk's engine had routes to every other
+// and no answer from the venue's stores for minutes (every request timed
+// out, or a watch brought nothing).
 func (n *Node) stuck() bool {
 	n.mu.Lock()
 	since, bound := n.engineSince, n.boundOnce
@@ -765,21 +776,25 @@ func (n *Node) stuck() bool {
 	return !bound && !since.IsZero() && time.Since(since) >= n.o.StuckAfter && n.eng.peers() > 0
 }
 
-// restartEngine starts the desk's engine again, as role, saying why:
-// with its store once the desk has met another desk of the venue (see
-// probe), or when it is stuck. Nothing was bound to the engine it
-// replaces: without a store there is no venue to bind, and a stuck engine
-// never bound it (a failed binding's watches stopped with it: setup).
-func (n *Node) restartEngine(as role, why string, args ...any) error {
+// restartEngine starts the desk's engine again, with its store, saying
+// why: once the desk has met another desk of the venue (see probe), when it
+// is stuck, or when the venue's records are lost to it. Nothing is bound to
+// the engine it replaces: without a store there is no venue to bind, a
+// stuck engine never bound it, and a desk that lost the records dropped
+// its binding (recordsLost); the binding's watches end here. An engine
+// that does not start (its port taken meanwhile) is tried again at the
+// next heartbeat (down).
+func (n *Node) restartEngine(why string, args ...any) error {
 	n.o.Logf(why, args...)
 	n.mu.Lock()
 	if n.unbind != nil {
 		n.unbind()
 	}
 	join := slices.Clone(n.st.join)
+	n.down = true
 	n.mu.Unlock()
 	n.eng.close()
-	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, join, as)
+	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, join, deskRole)
 	if err != nil {
 		return err
 	}
@@ -789,7 +804,7 @@ func (n *Node) restartEngine(as role, why string, args ...any) error {
 		return err
 	}
 	n.mu.Lock()
-	n.eng, n.js, n.probe = eng, js, as == probeRole
+	n.eng, n.js, n.probe, n.down = eng, js, false, false
 	n.engineSince, n.boundOnce = time.Now(), false
 	n.mu.Unlock()
 	return nil
