@@ -1,9 +1,8 @@
 package e2e
 
 import (
-	"fmt"
-	"net"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/api/sim/hostile"
 	"github.com/evdesk/evdesk/config"
+	"github.com/evdesk/evdesk/internal/testport"
 )
 
 // The hostile-server suite's limits: a server that pages for ever, answers
@@ -143,13 +143,5 @@ func TestHostileLostRefreshAnswerKeepsTheLogin(t *testing.T) {
 	}
 }
 
-// freePort finds a loopback port nothing listens on.
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
-}
+// freePort finds a loopback port nothing listens on (testport).
+func freePort(t *testing.T) string { return strconv.Itoa(testport.Free(t)) }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/api/sim"
+	"github.com/evdesk/evdesk/internal/testport"
 )
 
 // venueRig is a simulator in this process, counting what reaches it, and
@@ -134,14 +135,9 @@ func (v *venueRig) command(dir string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// freeAddr is a loopback address no one listens on now.
+// freeAddr is a loopback address no one listens on now (testport).
 func freeAddr(tb testing.TB) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(testport.Free(tb)))
 }
 
 // deskProc is one desk process: its answers and what it says of its

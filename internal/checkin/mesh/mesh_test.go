@@ -21,6 +21,7 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/internal/testport"
 )
 
 // rig is a simulator over loopback HTTP that counts, per address, the
@@ -95,15 +96,8 @@ func (r *rig) client() *api.Client {
 	return c
 }
 
-// freePort finds a port on loopback no one listens on now.
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+// freePort finds a port on loopback no one listens on now (testport).
+func freePort(t *testing.T) int { return testport.Free(t) }
 
 type meshDesk struct {
 	*venue.Desk
