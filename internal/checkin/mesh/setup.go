@@ -91,9 +91,10 @@ func (n *Node) setup() (err error) {
 	select {
 	case <-loaded:
 	case <-time.After(loadWithin):
-		// What was asked was answered, but what was watched never came:
-		// the engines of a venue talk in a full mesh, and a desk that
-		// some other desk cannot reach sees none of what that desk holds.
+		// What was asked was answered, but what was watched never came
+		// (seen with routes to every other desk up: the count says so);
+		// the binding is made again, and a desk whose engine stays this
+		// way starts it again (stuck).
 		return fmt.Errorf("venue: the arrivals did not load within %v (this desk reaches %d other desks)", loadWithin, n.eng.peers())
 	case <-n.ctx.Done():
 		return n.ctx.Err()
