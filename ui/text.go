@@ -12,6 +12,9 @@ func Count(n int, noun string) string { return words.Count(n, noun) }
 // Thousands writes 1234567 as "1,234,567".
 func Thousands(n int) string { return words.Thousands(n) }
 
+// AppendThousands appends n as Thousands writes it.
+func AppendThousands(dst []byte, n int) []byte { return words.AppendThousands(dst, n) }
+
 // OrDash is s, or "-" when s is blank, so an empty cell reads as empty.
 func OrDash(s string) string { return words.OrDash(s) }
 

@@ -19,14 +19,29 @@ func Count(n int, noun string) string {
 
 // Thousands writes 1234567 as "1,234,567".
 func Thousands(n int) string {
-	if n < 0 {
-		return "-" + Thousands(-n)
+	if n > -1000 && n < 1000 {
+		return strconv.Itoa(n)
 	}
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
+	var buf [32]byte
+	return string(AppendThousands(buf[:0], n))
+}
+
+// AppendThousands appends n as Thousands writes it, for a line drawn into
+// one buffer.
+func AppendThousands(dst []byte, n int) []byte {
+	var buf [24]byte
+	s := strconv.AppendInt(buf[:0], int64(n), 10)
+	digits := s
+	if s[0] == '-' {
+		dst, digits = append(dst, '-'), s[1:]
 	}
-	return s
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // OrDash is s, or "-" when s is blank, so an empty cell reads as empty.

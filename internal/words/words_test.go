@@ -12,6 +12,12 @@ func TestWords(t *testing.T) {
 		{Count(12300, "recipient"), "12,300 recipients"},
 		{Thousands(-1000), "-1,000"},
 		{Thousands(999), "999"},
+		{Thousands(-999), "-999"},
+		{Thousands(1000), "1,000"},
+		{Thousands(20000), "20,000"},
+		{Thousands(1234567), "1,234,567"},
+		{Thousands(-9223372036854775808), "-9,223,372,036,854,775,808"},
+		{string(AppendThousands([]byte("of "), 123456)), "of 123,456"},
 		{OrDash(" \t"), "-"},
 		{OrDash("x"), "x"},
 	} {

@@ -30,6 +30,7 @@ type Desk struct {
 	ui.ScreenBase
 	deps views.Env
 	keys deskKeys
+	acts ui.Actions // the array the actions are built in, for every key
 	rt   *runtime
 	deskPlace
 	draw       drawCache         // what frames draw unchanged (desk_draw.go)
@@ -131,31 +132,36 @@ func newDeskKeys(k *ui.GlobalKeys) deskKeys {
 // PIN prompt (kiosk.go), the registrant search (search.go), or the desk.
 // A locked kiosk is the why-not of what the public may not do.
 func (d *Desk) actions() ui.Actions {
+	// They are built for every key a scanner types, into one array: the
+	// base reads them at once and keeps none (Dispatch, the help).
+	d.acts = d.buildActions(d.acts[:0])
+	return d.acts
+}
+
+func (d *Desk) buildActions(as ui.Actions) ui.Actions {
 	switch {
 	case d.kiosk != nil && d.kiosk.prompting:
-		return d.promptActions()
+		return d.promptActions(as)
 	case d.searching:
-		return d.searchActions()
+		return d.searchActions(as)
 	}
-	var as ui.Actions
 	if d.kiosk != nil {
 		as = append(as, ui.Action{Key: d.keys.Kiosk, Run: d.lockOrPrompt})
 	}
 	as = append(as, ui.Action{Key: d.enter(d.keys.Submit), Run: d.submitInput})
 	if d.kioskLocked() {
-		return append(as, d.publicActions()...)
+		return d.publicActions(as)
 	}
-	as = append(as, d.commonActions()...)
+	as = d.commonActions(as, false)
 	as = append(as, ui.Action{Key: d.keys.Back, Run: d.back})
-	return append(as, d.doorActions()...)
+	return d.doorActions(as)
 }
 
 // publicActions are what the public may do at a locked kiosk besides
 // scanning: the search and walk-ins where its profile offers them, and esc
 // clears what was typed. The staff's keys work once it is unlocked; until
 // then they do nothing, and the help does not list them.
-func (d *Desk) publicActions() ui.Actions {
-	var as ui.Actions
+func (d *Desk) publicActions(as ui.Actions) ui.Actions {
 	if d.deps.KioskSearch {
 		as = append(as, ui.Action{Key: d.keys.Search, Run: d.openSearch})
 	}
@@ -183,19 +189,19 @@ func (d *Desk) FullHelp() [][]key.Binding {
 	return slices.DeleteFunc(help, func(g []key.Binding) bool { return len(g) == 0 })
 }
 
-// commonActions are the desk's keys that work in the search too; at a
-// locked kiosk's search, only the search's own.
-func (d *Desk) commonActions() ui.Actions {
+// commonActions adds the desk's keys that work in the search too (minor
+// there); at a locked kiosk's search, only the search's own.
+func (d *Desk) commonActions(as ui.Actions, minor bool) ui.Actions {
 	if d.kioskLocked() {
-		return nil
+		return as
 	}
-	return ui.Actions{
-		{Key: d.keys.Search, Run: d.openSearch},
-		{Key: d.keys.Board, Run: d.toggleBoard},
-		{Key: d.keys.History, Run: d.openHistory},
-		{Key: d.keys.Retry, Run: d.retryNow},
-		{Key: d.keys.Bell, Run: d.toggleBell},
-	}
+	return append(as,
+		ui.Action{Key: d.keys.Search, Run: d.openSearch, Minor: minor},
+		ui.Action{Key: d.keys.Board, Run: d.toggleBoard, Minor: minor},
+		ui.Action{Key: d.keys.History, Run: d.openHistory, Minor: minor},
+		ui.Action{Key: d.keys.Retry, Run: d.retryNow, Minor: minor},
+		ui.Action{Key: d.keys.Bell, Run: d.toggleBell, Minor: minor},
+	)
 }
 
 // enter is b with tab added while the input holds text: a scanner may end

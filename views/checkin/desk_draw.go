@@ -14,17 +14,31 @@ import (
 // result box's frame by hand, which lipgloss's general border and
 // alignment code made the dearest part of a frame.
 type drawCache struct {
-	box    boxKey
-	boxOut string
-	edges  boxEdges
-	recent map[recentKey]string
-	title  titleKey
-	titled string
-	empty  emptyInputKey
-	emptyd string
-	conn   connKey
-	connd  string
-	paints *paints
+	box        memo[boxKey, string]
+	badge      memo[badgeKey, string]
+	details    memo[detailsKey, []string]
+	edges      boxEdges
+	recentHead memo[headKey, string]
+	title      memo[titleKey, string]
+	empty      memo[emptyInputKey, string]
+	conn       memo[connKey, string]
+	counters   memo[countersKey, string]
+	paints     *paints
+}
+
+// memo keeps the last thing drawn and what it was drawn from (its key): a
+// frame that asks with the same key gets it back without drawing.
+type memo[K comparable, V any] struct {
+	key K
+	val V
+	set bool
+}
+
+func (m *memo[K, V]) get(k K, draw func() V) V {
+	if !m.set || m.key != k {
+		m.key, m.val, m.set = k, draw(), true
+	}
+	return m.val
 }
 
 // connKey is everything the connection line is drawn from.
@@ -33,6 +47,13 @@ type connKey struct {
 	r                           role
 	word, detail, roster, retry string
 	pending, w                  int
+}
+
+// countersKey is everything the counters line is drawn from; reg is the
+// registrants' count, -1 while unknown, -2 when it could not be had.
+type countersKey struct {
+	paints                                         *paints
+	today, all, reg, pending, rejected, already, w int
 }
 
 // emptyInputKey is everything the empty scan input is drawn from (its
@@ -60,12 +81,43 @@ type boxEdges struct {
 	top, bottom, left, right string
 }
 
+// headKey is what the recent scans' heading is drawn from.
+type headKey struct {
+	paints *paints
+	w      int
+}
+
+// badgeKey is what the result box's word mark line is drawn from.
+type badgeKey struct {
+	paints     *paints
+	role       role
+	mark, word string
+	inner      int
+}
+
+// detailsKey is what the result box's detail lines are drawn from.
+type detailsKey struct {
+	paints        *paints
+	role          role
+	detail, after string
+	inner, rows   int
+}
+
 // recentKey is everything a line of the recent scans is drawn from.
 type recentKey struct {
+	paints                  *paints
 	when, word, email, note string
 	noted                   bool // a note, even an empty one
 	role                    role
 	w                       int
+}
+
+// recentDrawn is an entry's line of the recent scans and what it was
+// drawn from: the entry keeps it, so a frame redraws only lines that
+// changed, and finds the others without hashing.
+type recentDrawn struct {
+	key  recentKey
+	line string
 }
 
 // titleKey is everything the title line is drawn from.
@@ -84,7 +136,12 @@ func center(s string, w int) string {
 		return lipgloss.NewStyle().Width(w).Align(lipgloss.Center).Render(s)
 	}
 	left := (w - sw) / 2
-	return strings.Repeat(" ", left) + s + strings.Repeat(" ", w-sw-left)
+	var b strings.Builder
+	b.Grow(len(s) + w - sw)
+	ui.WriteSpaces(&b, left)
+	b.WriteString(s)
+	ui.WriteSpaces(&b, w-sw-left)
+	return b.String()
 }
 
 // edgesFor returns the box's border pieces for role r at width w.
@@ -110,19 +167,35 @@ func (c *drawCache) edgesFor(t *ui.Theme, r role, w int) *boxEdges {
 // lipgloss's Border, Padding(top, 1, bottom, 1) and Width(w) do.
 func (c *drawCache) frameBox(t *ui.Theme, r role, w, top, bottom int, body []string) string {
 	e := c.edgesFor(t, r, w)
-	blank := e.left + strings.Repeat(" ", w-2) + e.right
 	var b strings.Builder
+	n := len(e.top) + len(e.bottom) + (top+bottom)*(len(e.left)+len(e.right)+w)
+	for _, l := range body {
+		n += len(e.left) + len(l) + len(e.right) + 3
+	}
+	b.Grow(n + len(body) + top + bottom + 2)
+	blank := func() {
+		b.WriteByte('\n')
+		b.WriteString(e.left)
+		ui.WriteSpaces(&b, w-2)
+		b.WriteString(e.right)
+	}
 	b.WriteString(e.top)
 	for range top {
-		b.WriteString("\n" + blank)
+		blank()
 	}
 	for _, l := range body {
-		b.WriteString("\n" + e.left + " " + l + " " + e.right)
+		b.WriteByte('\n')
+		b.WriteString(e.left)
+		b.WriteByte(' ')
+		b.WriteString(l)
+		b.WriteByte(' ')
+		b.WriteString(e.right)
 	}
 	for range bottom {
-		b.WriteString("\n" + blank)
+		blank()
 	}
-	b.WriteString("\n" + e.bottom)
+	b.WriteByte('\n')
+	b.WriteString(e.bottom)
 	return b.String()
 }
 
@@ -146,6 +219,17 @@ func (p paint) on(s string) string {
 		return p.st.Render(s)
 	}
 	return p.pre + s + p.post
+}
+
+// write writes s styled into b, as on does.
+func (p paint) write(b *strings.Builder, s string) {
+	if s == "" || strings.ContainsAny(s, "\n\t\r") {
+		b.WriteString(p.st.Render(s))
+		return
+	}
+	b.WriteString(p.pre)
+	b.WriteString(s)
+	b.WriteString(p.post)
 }
 
 // paints are the desk's styles, as paints, for one theme.

@@ -3,6 +3,7 @@ package checkin
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -66,78 +67,89 @@ func (d *Desk) View() string {
 }
 
 func (d *Desk) deskView() string {
-	w := d.Width()
-	lines := []string{d.titleLine(), d.connLine(), d.countersLine()}
+	w, h := d.Width(), d.Height()
+	f := newFrame(w, h)
+	f.line(d.titleLine())
+	f.line(d.connLine())
+	f.line(d.countersLine())
 	if d.gaps() {
-		lines = append(lines, "")
+		f.line("")
 	}
 	if d.kiosk != nil && d.kiosk.prompting {
-		lines = append(lines, ui.Fit(d.kioskLine(), w, 1))
+		f.line(ui.Fit(d.kioskLine(), w, 1))
 	} else {
-		lines = append(lines, d.inputLine())
+		f.line(d.inputLine())
 	}
 	if d.gaps() {
-		lines = append(lines, "")
+		f.line("")
 	}
-	if d.searching {
-		lines = append(lines, d.searchHead(), d.reg.table.View())
-		return ui.Fit(strings.Join(lines, "\n"), w, d.Height())
-	}
-	if d.showBoard {
+	switch {
+	case d.searching:
+		return ui.Fit(f.b.String()+"\n"+d.searchHead()+"\n"+d.reg.table.View(), w, h)
+	case d.showBoard:
 		// The latest scan keeps one line; the board takes the rest.
-		lines = append(lines, d.resultLine(), d.board.view(w, max(1, d.Height()-d.headLines()-1)))
-		return ui.Fit(strings.Join(lines, "\n"), w, d.Height())
+		return ui.Fit(f.b.String()+"\n"+d.resultLine()+"\n"+d.board.view(w, max(1, h-d.headLines()-1)), w, h)
+	case w < 8: // the result box is lipgloss's there (boxView)
+		box := d.boxView()
+		return ui.Fit(f.b.String()+"\n"+box, w, h)
 	}
-	lines = append(lines, d.boxView())
-	rest := d.Height() - d.headLines() - d.boxHeight()
+	f.block(d.boxView())
+	rest := h - d.headLines() - d.boxHeight()
 	if rest >= 3 && !d.kioskLocked() { // the public sees no earlier scans
 		if d.gaps() {
-			lines = append(lines, "")
+			f.line("")
 			rest--
 		}
-		lines = append(lines, d.recentView(rest))
+		d.writeRecent(f, rest)
 	}
-	if w < 8 { // the result box is lipgloss's there (boxView)
-		return ui.Fit(strings.Join(lines, "\n"), w, d.Height())
-	}
-	return fitted(lines, w, d.Height())
+	return f.String()
 }
 
-// fitted is ui.Fit of the lines joined, for lines (and blocks of lines)
-// that are each exactly w wide or empty, as the desk draws them: it
-// measures nothing, which was a good part of a frame's cost
-// (TestDeskFrameLinesAreExact holds the desk to it).
-func fitted(lines []string, w, h int) string {
-	var b strings.Builder
-	b.Grow(h * (w + 1) * 2)
-	n := 0
-	blank := func() {
-		if n > 0 {
-			b.WriteByte('\n')
-		}
-		ui.WriteSpaces(&b, w)
-		n++
+// frame puts a frame together from lines (and blocks of lines) that are
+// each exactly w wide, or empty, as the desk draws them: it measures
+// nothing, which was a good part of a frame's cost, and writes into one
+// buffer (TestDeskFrameLinesAreExact holds the desk to it).
+type frame struct {
+	b       strings.Builder
+	w, h, n int
+}
+
+func newFrame(w, h int) *frame {
+	f := &frame{w: w, h: h}
+	f.b.Grow(h * (w + 1) * 2)
+	return f
+}
+
+// line adds one line; an empty one is drawn as spaces. Lines past the
+// frame's height are dropped.
+func (f *frame) line(l string) {
+	if f.n == f.h {
+		return
 	}
-	for _, block := range lines {
-		for l := range strings.SplitSeq(block, "\n") {
-			if n == h {
-				return b.String()
-			}
-			if l == "" {
-				blank()
-				continue
-			}
-			if n > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(l)
-			n++
-		}
+	if f.n > 0 {
+		f.b.WriteByte('\n')
 	}
-	for n < h {
-		blank()
+	if l == "" {
+		ui.WriteSpaces(&f.b, f.w)
+	} else {
+		f.b.WriteString(l)
 	}
-	return b.String()
+	f.n++
+}
+
+// block adds the lines of s.
+func (f *frame) block(s string) {
+	for l := range strings.SplitSeq(s, "\n") {
+		f.line(l)
+	}
+}
+
+// String is the frame, padded with empty lines to its height.
+func (f *frame) String() string {
+	for f.n < f.h {
+		f.line("")
+	}
+	return f.b.String()
 }
 
 // inputLine is the scan input, fitted to the line; the empty input is
@@ -148,19 +160,13 @@ func (d *Desk) inputLine() string {
 	}
 	k := emptyInputKey{theme: d.Ctx.Theme, prompt: d.input.Prompt, placeholder: d.input.Placeholder,
 		focused: d.input.Focused(), inputWidth: d.input.Width(), w: d.Width()}
-	if d.draw.emptyd == "" || d.draw.empty != k {
-		d.draw.empty, d.draw.emptyd = k, ui.Fit(d.input.View(), d.Width(), 1)
-	}
-	return d.draw.emptyd
+	return d.draw.empty.get(k, func() string { return ui.Fit(d.input.View(), d.Width(), 1) })
 }
 
 func (d *Desk) titleLine() string {
 	k := titleKey{theme: d.Ctx.Theme, event: d.eventName, session: d.sessionLabel(), desk: d.deps.Desk,
 		kiosk: d.kiosk != nil, locked: d.kiosk != nil && d.kiosk.locked, bell: d.bell, w: d.Width()}
-	if d.draw.titled == "" || d.draw.title != k {
-		d.draw.title, d.draw.titled = k, d.drawTitle()
-	}
-	return d.draw.titled
+	return d.draw.title.get(k, d.drawTitle)
 }
 
 func (d *Desk) drawTitle() string {
@@ -241,30 +247,43 @@ func (d *Desk) connLine() string {
 	k := connKey{paints: p, pending: d.counts.Pending + d.unsaved, roster: d.rosterText(), w: d.Width()}
 	k.r, k.word, k.detail = d.connWords()
 	k.retry = retryWords(d.conn(), d.deps.Now(), d.deps.Local)
-	if d.draw.connd == "" || d.draw.conn != k {
-		d.draw.conn, d.draw.connd = k, k.draw()
-	}
-	return d.draw.connd
+	return d.draw.conn.get(k, k.draw)
 }
 
-// draw draws the connection line from what it says.
+// draw draws the connection line from what it says, into one buffer: it
+// changes with every scan (the pending count).
 func (k connKey) draw() string {
 	p := k.paints
+	var b strings.Builder
+	b.Grow(k.w + 200)
+	k.head(&b)
 	// The detail (what is wrong, what to press) comes before the roster,
 	// which is the first to go on a narrow terminal.
-	head := p.badge[k.r].on(" "+k.word+" ") + " " + p.bold.on(fmt.Sprintf("%d pending", k.pending))
-	roster := p.muted.on(" · " + k.roster)
-	line := head
 	if k.detail != "" {
-		line += p.muted.on(" · ") + p.text[k.r].on(k.detail)
+		p.muted.write(&b, " · ")
+		p.text[k.r].write(&b, k.detail)
 	}
-	line += roster
+	roster := " · " + k.roster
+	p.muted.write(&b, roster)
 	// Too narrow for it all: the next try comes first, the reason after it
 	// is what is cut.
-	if k.retry != "" && ansi.StringWidth(line) > k.w {
-		line = head + p.muted.on(" · ") + p.text[k.r].on(k.retry+"; "+strings.Replace(k.detail, "; "+k.retry, "", 1)) + roster
+	if k.retry != "" && ansi.StringWidth(b.String()) > k.w {
+		b.Reset()
+		k.head(&b)
+		p.muted.write(&b, " · ")
+		p.text[k.r].write(&b, k.retry+"; "+strings.Replace(k.detail, "; "+k.retry, "", 1))
+		p.muted.write(&b, roster)
 	}
-	return ui.Fit(ui.Truncate(line, k.w, "…"), k.w, 1)
+	return ui.Fit(b.String(), k.w, 1) // cut with "…" when too wide
+}
+
+// head writes the connection's badge and the pending count.
+func (k connKey) head(b *strings.Builder) {
+	p := k.paints
+	p.badge[k.r].write(b, " "+k.word+" ")
+	b.WriteByte(' ')
+	var digits [24]byte
+	p.bold.write(b, string(strconv.AppendInt(digits[:0], int64(k.pending), 10))+" pending")
 }
 
 // StatusText puts the connection and the unsent count in the shell's status
@@ -280,30 +299,52 @@ func (d *Desk) StatusText() string {
 // countersLine counts this desk's work today and all desks' check-ins
 // (as last synced) against the registrants.
 func (d *Desk) countersLine() string {
-	p := d.paints()
-	reg := "..."
+	k := countersKey{paints: d.paints(), today: len(d.today), all: d.allDesks, reg: -1,
+		pending: d.counts.Pending + d.unsaved, rejected: d.counts.Rejected, already: d.counts.Already, w: d.Width()}
 	switch {
 	case d.rost.Roster != nil && d.rost.Roster.Len() > 0:
 		// The people the roster lists, as the connection line counts
 		// them: the server's total_records may count a person twice.
-		reg = ui.Thousands(d.rost.Roster.Len())
+		k.reg = d.rost.Roster.Len()
 	case d.rost.Total > 0:
-		reg = ui.Thousands(d.rost.Total)
+		k.reg = d.rost.Total
 	case d.rost.Err != nil || d.health.LastErr != nil:
-		reg = "?"
+		k.reg = -2
 	}
-	item := func(label string, n string) string {
-		return p.muted.on(label+" ") + p.bold.on(n)
+	return d.draw.counters.get(k, k.draw)
+}
+
+// draw draws the counters line from what it counts, into one buffer: it
+// changes with every scan.
+func (k countersKey) draw() string {
+	p := k.paints
+	var b strings.Builder
+	b.Grow(k.w + 160)
+	var digits [32]byte
+	item := func(label string, n int, of string) {
+		if b.Len() > 0 {
+			b.WriteString("  ")
+		}
+		p.muted.write(&b, label)
+		b.WriteString(p.bold.pre)
+		b.Write(ui.AppendThousands(digits[:0], n))
+		b.WriteString(of)
+		b.WriteString(p.bold.post)
 	}
-	c := d.counts
-	parts := []string{
-		item("This desk today", ui.Thousands(len(d.today))),
-		item("All desks", ui.Thousands(d.allDesks)+" of "+reg),
-		item("Pending", ui.Thousands(c.Pending+d.unsaved)),
-		item("Rejected", ui.Thousands(c.Rejected)),
-		item("Already", ui.Thousands(c.Already)),
+	of := " of ..."
+	switch k.reg {
+	case -1:
+	case -2:
+		of = " of ?"
+	default:
+		of = " of " + ui.Thousands(k.reg)
 	}
-	return ui.Fit(strings.Join(parts, "  "), d.Width(), 1)
+	item("This desk today ", k.today, "")
+	item("All desks ", k.all, of)
+	item("Pending ", k.pending, "")
+	item("Rejected ", k.rejected, "")
+	item("Already ", k.already, "")
+	return ui.Fit(b.String(), k.w, 1)
 }
 
 // latest is this desk session's latest scan, if any (scans from before
@@ -392,7 +433,6 @@ func (d *Desk) boxView() string {
 	default:
 		v = verdict{mark: "--", word: "READY", role: roleInfo, detail: "Scan a ticket or badge, or type an email, then press Enter."}
 	}
-	inner := max(1, w-4)
 	h := d.boxHeight()
 	// The detail takes the rows left, wrapped; the door's line (a badge's
 	// print state, what a key does) gets a row of its own where there is
@@ -413,48 +453,62 @@ func (d *Desk) boxView() string {
 		}
 	}
 	key := boxKey{v: v, email: email, scan: scan, door: door, after: after, w: w, h: h, noColor: t.NoColor}
-	if d.draw.boxOut != "" && d.draw.box == key {
-		return d.draw.boxOut
+	return d.draw.box.get(key, func() string { return d.drawBox(p, key, rows) })
+}
+
+// drawBox draws the result box from what it shows; the word mark's line
+// and the detail's lines are kept apart, as the next scan's box often
+// shares them.
+func (d *Desk) drawBox(p *paints, k boxKey, rows int) string {
+	t, v, w := d.Ctx.Theme, k.v, k.w
+	inner := max(1, w-4)
+	body := make([]string, 0, k.h)
+	body = append(body,
+		d.draw.badge.get(badgeKey{paints: p, role: v.role, mark: v.mark, word: v.word, inner: inner}, func() string {
+			return center(p.badge[v.role].on("  ["+v.mark+"] "+v.word+"  "), inner)
+		}),
+		center(ui.Truncate(p.bold.on(k.email), inner, "…"), inner))
+	if k.scan != "" {
+		body = append(body, center(ui.Truncate(p.muted.on(k.scan), inner, "…"), inner))
 	}
-	body := []string{
-		center(p.badge[v.role].on("  ["+v.mark+"] "+v.word+"  "), inner),
-		center(ui.Truncate(p.bold.on(email), inner, "…"), inner),
+	dk := detailsKey{paints: p, role: v.role, detail: v.detail, after: k.after, inner: inner, rows: rows}
+	body = append(body, d.draw.details.get(dk, dk.draw)...)
+	if k.door != "" {
+		body = append(body, center(ui.Truncate(k.door, inner, "…"), inner))
 	}
-	if scan != "" {
-		body = append(body, center(ui.Truncate(p.muted.on(scan), inner, "…"), inner))
-	}
-	details := wrapRows(ui.OneLine(v.detail), inner, rows)
-	for i, l := range details {
-		l = p.text[v.role].on(l)
-		if i == len(details)-1 {
-			l += after
-		}
-		body = append(body, center(ui.Truncate(l, inner, "…"), inner))
-	}
-	if door != "" {
-		body = append(body, center(ui.Truncate(door, inner, "…"), inner))
-	}
-	spare := max(0, h-2-len(body))
+	spare := max(0, k.h-2-len(body))
 	top, bottom := (spare+1)/2, spare-(spare+1)/2
-	var out string
 	if w < 8 { // too narrow for the hand-drawn frame's sums
 		st := lipgloss.NewStyle().Border(border(v.role)).Padding(top, 1, bottom, 1).Width(w)
 		if !t.NoColor {
 			st = st.BorderForeground(text(t, v.role).GetForeground())
 		}
-		out = st.Render(strings.Join(body, "\n"))
-	} else {
-		out = d.draw.frameBox(t, v.role, w, top, bottom, body)
+		return st.Render(strings.Join(body, "\n"))
 	}
-	d.draw.box, d.draw.boxOut = key, out
+	return d.draw.frameBox(t, v.role, w, top, bottom, body)
+}
+
+// draw wraps the detail in its rows, each centred in the box, what
+// follows it (after) at the end of the last.
+func (k detailsKey) draw() []string {
+	p := k.paints
+	details := wrapRows(ui.OneLine(k.detail), k.inner, k.rows)
+	out := make([]string, len(details))
+	for i, l := range details {
+		l = p.text[k.role].on(l)
+		if i == len(details)-1 {
+			l += k.after
+		}
+		out[i] = center(ui.Truncate(l, k.inner, "…"), k.inner)
+	}
 	return out
 }
 
 // wrapRows wraps plain text to width w in at most n rows, the last cut
 // with "…" when the text is longer.
 func wrapRows(s string, w, n int) []string {
-	if n <= 1 || ansi.StringWidth(s) <= w {
-		return []string{ansi.Truncate(s, w, "…")}
+	if n <= 1 || ui.Width(s) <= w {
+		return []string{ui.Truncate(s, w, "…")}
 	}
 	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
 	for i := range lines {
@@ -467,43 +521,36 @@ func wrapRows(s string, w, n int) []string {
 	return lines
 }
 
-// recentView lists the latest scans, newest first, in h rows.
-func (d *Desk) recentView(h int) string {
+// writeRecent lists the latest scans, newest first, in h rows of f.
+func (d *Desk) writeRecent(f *frame, h int) {
 	p := d.paints()
 	w := d.Width()
-	lines := []string{ui.Fit(p.header.on("Recent scans")+p.muted.on(" (newest first)"), w, 1)}
+	f.line(d.draw.recentHead.get(headKey{paints: p, w: w}, func() string {
+		return ui.Fit(p.header.on("Recent scans")+p.muted.on(" (newest first)"), w, 1)
+	}))
 	if len(d.recent) == 0 {
-		lines = append(lines, ui.Fit(p.muted.on("  none yet"), w, 1))
+		f.line(ui.Fit(p.muted.on("  none yet"), w, 1))
 	}
 	c := d.conn()
-	for _, e := range d.recent {
-		if len(lines) >= h {
-			break
-		}
-		v := describe(e, c, d.deps.Local)
-		k := recentKey{word: v.word, role: v.role, email: e.email, w: d.Width(), when: "        "}
-		if !e.at.IsZero() {
-			k.when = clock(e.at, d.deps.Local)
-		}
+	for i := range d.recent[:min(len(d.recent), max(0, h-1))] {
+		e := &d.recent[i]
+		v := describe(*e, c, d.deps.Local)
+		k := recentKey{paints: p, word: v.word, role: v.role, email: e.email, w: w, when: e.when(d.deps.Local)}
 		switch {
 		case e.refused() && e.headline != "":
 			k.note = e.headline
 		case e.kind == kindRejected || e.kind == kindAlready || e.kind == kindNotRecorded || e.refused():
 			k.note, k.noted = e.msg, true
 		}
-		lines = append(lines, d.draw.recentLine(p, k))
+		if e.drawn == nil || e.drawn.key != k {
+			e.drawn = &recentDrawn{key: k, line: recentLine(p, k)}
+		}
+		f.line(e.drawn.line)
 	}
-	return strings.Join(lines, "\n")
 }
 
-// recentLine draws one line of the recent scans, or finds it drawn.
-func (c *drawCache) recentLine(p *paints, k recentKey) string {
-	if l, ok := c.recent[k]; ok {
-		return l
-	}
-	if c.recent == nil || len(c.recent) >= 4*recentMax { // a bound, not a history
-		c.recent = make(map[recentKey]string, 2*recentMax)
-	}
+// recentLine draws one line of the recent scans.
+func recentLine(p *paints, k recentKey) string {
 	emailW := max(16, min(32, k.w-8-2-19-2-24))
 	em := sanitize.Line(k.email)
 	if ui.Width(em) > emailW {
@@ -514,9 +561,7 @@ func (c *drawCache) recentLine(p *paints, k recentKey) string {
 	if k.note != "" || k.noted {
 		line += "  " + p.muted.on(ui.OneLine(k.note))
 	}
-	l := ui.Fit(line, k.w, 1) // padded too: the frame measures no line (fitted)
-	c.recent[k] = l
-	return l
+	return ui.Fit(line, k.w, 1) // padded too: the frame measures no line
 }
 
 func (d *Desk) searchHead() string {

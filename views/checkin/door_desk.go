@@ -52,13 +52,13 @@ const kindWalkIn kind = 100
 // doorActions are the desk's keys at the door, in the desk's action table:
 // register a walk-in, print or reprint a badge. One the profile turns off
 // is minor: the one-line help lists it last, and it says why it is off.
-func (d *Desk) doorActions() ui.Actions {
+func (d *Desk) doorActions(as ui.Actions) ui.Actions {
 	k := d.Ctx.Keys
-	return ui.Actions{
-		{Key: k.WalkIn, Help: "register a walk-in", Why: d.cannotWalkIn, Run: d.openWalkIn, Minor: !d.deps.Extras.WalkIns},
-		{Key: k.PrintBadge, Help: "print the badge (again)", Why: d.cannotPrint, Run: d.printLatest,
+	return append(as,
+		ui.Action{Key: k.WalkIn, Help: "register a walk-in", Why: d.cannotWalkIn, Run: d.openWalkIn, Minor: !d.deps.Extras.WalkIns},
+		ui.Action{Key: k.PrintBadge, Help: "print the badge (again)", Why: d.cannotPrint, Run: d.printLatest,
 			Minor: d.deps.Extras.Printer == ""},
-	}
+	)
 }
 
 // updateDoor takes the extras' messages, and feeds the walk-in form,

@@ -149,14 +149,14 @@ func pinRefused(text string, wait time.Duration) tea.Cmd {
 
 // promptActions are the PIN prompt's keys: enter tries the PIN, esc or
 // the kiosk key cancel. Digits are typing (typePIN).
-func (d *Desk) promptActions() ui.Actions {
-	return ui.Actions{
-		{Key: ui.With(d.enter(d.keys.Submit), "unlock"), Run: d.tryPIN},
-		{Key: ui.Combine(d.keys.Back.Help().Key, "cancel", d.keys.Back, d.keys.Kiosk), Run: func() tea.Cmd {
+func (d *Desk) promptActions(as ui.Actions) ui.Actions {
+	return append(as,
+		ui.Action{Key: ui.With(d.enter(d.keys.Submit), "unlock"), Run: d.tryPIN},
+		ui.Action{Key: ui.Combine(d.keys.Back.Help().Key, "cancel", d.keys.Back, d.keys.Kiosk), Run: func() tea.Cmd {
 			d.kiosk.prompting, d.kiosk.typed = false, nil
 			return nil
 		}},
-	}
+	)
 }
 
 // typePIN takes a key typed into the prompt: a digit, or backspace; any

@@ -56,6 +56,22 @@ type entry struct {
 	headline string
 	// walk is the walk-in this entry registers (kindWalkIn), or came from.
 	walk *walkin.Walkin
+	// What the desk drew of it: its time of day (at does not change) and
+	// its line of the recent scans.
+	whenText string
+	drawn    *recentDrawn
+}
+
+// when is the entry's time of day, formatted once; blanks when it has
+// none.
+func (e *entry) when(local *time.Location) string {
+	switch {
+	case e.at.IsZero():
+		return "        "
+	case e.whenText == "":
+		e.whenText = clock(e.at, local)
+	}
+	return e.whenText
 }
 
 // disagrees: the server's answer contradicts the roster's.

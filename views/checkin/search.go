@@ -133,23 +133,19 @@ func words(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", 
 // typing filters. Enter checks in the chosen registrant, unless the input
 // reads as a scan: what a scanner reads (an address, a ticket, a badge, a
 // vCard's lines) is a scan, as ever.
-func (d *Desk) searchActions() ui.Actions {
-	as := ui.Actions{
-		{Key: d.keys.Choose, RunKey: func(k tea.KeyPressMsg) tea.Cmd {
+func (d *Desk) searchActions(as ui.Actions) ui.Actions {
+	as = append(as,
+		ui.Action{Key: d.keys.Choose, RunKey: func(k tea.KeyPressMsg) tea.Cmd {
 			d.reg.table, _ = d.reg.table.Update(k)
 			return nil
 		}},
-		{Key: d.enter(d.keys.Pick), Run: d.pick},
-		{Key: d.keys.CloseSearch, Run: func() tea.Cmd { d.closeSearch(); return nil }},
-	}
+		ui.Action{Key: d.enter(d.keys.Pick), Run: d.pick},
+		ui.Action{Key: d.keys.CloseSearch, Run: func() tea.Cmd { d.closeSearch(); return nil }},
+	)
 	if d.kiosk != nil {
 		as = append(as, ui.Action{Key: d.keys.Kiosk, Run: d.lockOrPrompt, Minor: true})
 	}
-	for _, a := range d.commonActions() {
-		a.Minor = true
-		as = append(as, a)
-	}
-	return as
+	return d.commonActions(as, true)
 }
 
 // pick checks in the registrant chosen in the search.
