@@ -24,6 +24,7 @@ type drawCache struct {
 	conn       memo[connKey, string]
 	counters   memo[countersKey, string]
 	paints     *paints
+	frameLen   int // the last frame's bytes, to size the next one's buffer
 }
 
 // memo keeps the last thing drawn and what it was drawn from (its key): a

@@ -68,7 +68,8 @@ func (d *Desk) View() string {
 
 func (d *Desk) deskView() string {
 	w, h := d.Width(), d.Height()
-	f := newFrame(w, h)
+	f := newFrame(w, h, d.draw.frameLen)
+	defer func() { d.draw.frameLen = f.b.Len() }()
 	f.line(d.titleLine())
 	f.line(d.connLine())
 	f.line(d.countersLine())
@@ -114,9 +115,14 @@ type frame struct {
 	w, h, n int
 }
 
-func newFrame(w, h int) *frame {
+// newFrame starts a frame in a buffer as large as the last frame (last
+// bytes) and some, or twice its cells for the first.
+func newFrame(w, h, last int) *frame {
 	f := &frame{w: w, h: h}
-	f.b.Grow(h * (w + 1) * 2)
+	if last == 0 {
+		last = h * (w + 1) * 2
+	}
+	f.b.Grow(last + last/8)
 	return f
 }
 
