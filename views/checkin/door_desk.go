@@ -329,7 +329,9 @@ func (d *Desk) walkInForm(w walkin.Walkin, refused error) tea.Cmd {
 	}
 	last = fields[len(fields)-1]
 	title := "Walk-in: register and check in"
-	if d.door.setup.Cached {
+	// Offline as the desk is now; before its first word from the sender,
+	// as the form's setup was read.
+	if c := d.conn(); (c.known && !c.online()) || (!c.known && d.door.setup.Cached) {
 		title += " (offline: sent when the server answers)"
 	}
 	form := ui.NewFieldsForm(d.Ctx.Theme, title, func() tea.Cmd { return d.saveWalkIn(build()) }, fields...)
