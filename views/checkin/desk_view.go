@@ -280,7 +280,7 @@ func (k connKey) draw() string {
 		p.text[k.r].write(&b, k.retry+"; "+strings.Replace(k.detail, "; "+k.retry, "", 1))
 		p.muted.write(&b, roster)
 	}
-	return ui.Fit(b.String(), k.w, 1) // cut with "…" when too wide
+	return fitLine(&b, k.w)
 }
 
 // head writes the connection's badge and the pending count.
@@ -350,7 +350,19 @@ func (k countersKey) draw() string {
 	item("Pending ", k.pending, "")
 	item("Rejected ", k.rejected, "")
 	item("Already ", k.already, "")
-	return ui.Fit(b.String(), k.w, 1)
+	return fitLine(&b, k.w)
+}
+
+// fitLine is the line b holds made exactly w wide: padded in place, or
+// cut with "…" (ui.Fit) when wider.
+func fitLine(b *strings.Builder, w int) string {
+	s := b.String()
+	lw := ui.Width(s)
+	if lw > w || strings.ContainsAny(s, "\n\r") {
+		return ui.Fit(s, w, 1)
+	}
+	ui.WriteSpaces(b, w-lw)
+	return b.String()
 }
 
 // latest is this desk session's latest scan, if any (scans from before
