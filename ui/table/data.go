@@ -117,38 +117,29 @@ func compareText(a, b *sortKey) int {
 	return foldCompare(a.str, b.str)
 }
 
-// compare orders two row indices for display: by group when grouped, then
-// by the sort; ties keep arrival order, so the result is a total order and
-// the sort is stable.
-func (m *Model) compare(i, j int) int {
-	if m.grouped {
-		if c := cmp.Compare(m.groupOf[i], m.groupOf[j]); c != 0 {
+// comparer orders two row indices for display: by group when grouped,
+// then by the sort; ties keep arrival order, so the result is a total order
+// and the sort is stable. Its branches are taken once, for the many
+// comparisons of a sort, a merge or a search: a sort by a column compares
+// the keys directly. It reads the keys and groups as they are now, and
+// holds neither the table nor its rows.
+func (m *Model) comparer() cmpFunc {
+	byRow := m.rowComparer()
+	if !m.grouped {
+		return byRow
+	}
+	groupOf := m.groupOf
+	return func(i, j int) int {
+		if c := cmp.Compare(groupOf[i], groupOf[j]); c != 0 {
 			return c
 		}
+		return byRow(i, j)
 	}
-	if m.sortCol < 0 {
-		if m.desc {
-			return cmp.Compare(j, i)
-		}
-		return cmp.Compare(i, j)
-	}
-	c := compareKeys(&m.keys[i], &m.keys[j])
-	if m.desc {
-		c = -c
-	}
-	if c == 0 {
-		return cmp.Compare(i, j)
-	}
-	return c
 }
 
-// comparer is compare with its branches taken once, for the many
-// comparisons of a sort, a merge or a search: a sort by a column compares
-// the keys directly. It reads the keys as they are now.
-func (m *Model) comparer() func(i, j int) int {
+// rowComparer is comparer without the groups.
+func (m *Model) rowComparer() cmpFunc {
 	switch {
-	case m.grouped:
-		return m.compare
 	case m.sortCol < 0 && m.desc:
 		return func(i, j int) int { return cmp.Compare(j, i) }
 	case m.sortCol < 0:
@@ -337,26 +328,25 @@ func (m *Model) place(first int) {
 		m.reorder()
 		return
 	}
-	added := m.sortRows(appendRange(make([]int, 0, n), first, len(m.rows)))
-	if m.order.ident && m.order.n == first && m.follows(added) {
+	c := m.comparer()
+	added := appendRange(make([]int, 0, n), first, len(m.rows))
+	if m.filters() { // an array of its own: add reorders added
+		m.filtered.add(m.appendMatching(make([]int, 0, n), added), c)
+	}
+	if m.order.ident && m.order.n == first && m.follows(added, c) {
 		m.order.toRange(len(m.rows)) // still every row, in arrival order
 	} else {
-		m.order.set(m.merge(m.order.ints(), added))
-	}
-	if m.filters() {
-		m.filtered.set(m.merge(m.filtered.list, m.appendMatching(added[:0], added)))
+		m.order.add(added, c)
 	}
 }
 
-// follows reports whether added, rows from the order's end on, come in
-// arrival order after every row in it.
-func (m *Model) follows(added []int) bool {
-	for k, i := range added {
-		if i != m.order.n+k {
-			return false
-		}
+// follows reports whether added, the rows from the order's end on in
+// arrival order, are in display order and after every row in it.
+func (m *Model) follows(added []int, c cmpFunc) bool {
+	if len(added) == 0 {
+		return true
 	}
-	return len(added) == 0 || m.order.n == 0 || m.compare(m.order.n-1, added[0]) < 0
+	return (m.order.n == 0 || c(m.order.n-1, added[0]) < 0) && slices.IsSortedFunc(added, c)
 }
 
 // appendRange appends from, from+1, ..., to-1.
@@ -367,32 +357,15 @@ func appendRange(s []int, from, to int) []int {
 	return s
 }
 
-// sortRows puts row indices, given in ascending order, into display order.
-// Arrival order needs no sort, and rows that come already in order (a
-// listing sorted by the server, or by group) are only checked.
-func (m *Model) sortRows(s []int) []int {
-	if m.sortCol < 0 && !m.grouped {
-		if m.desc {
-			slices.Reverse(s)
-		}
-		return s
-	}
-	if c := m.comparer(); !slices.IsSortedFunc(s, c) {
-		slices.SortFunc(s, c)
-	}
-	return s
-}
-
 // merge merges sorted b into sorted a in place, from the back. Each row of
 // b finds its place in the rows of a not passed yet, and the rows of a after
-// it move in one copy, so a page costs about its length times log(n/its
-// length) compares and one pass of copying, however the pages interleave.
+// it move in one copy, so b costs about its length times log(len(a)/its
+// length) compares and one pass of copying, however the two interleave.
 // The search first steps back by the gap expected between two places (the
 // rows left over the rows of b left), then bisects within the last step.
-func (m *Model) merge(a, b []int) []int {
+func merge(a, b []int, c cmpFunc) []int {
 	n := len(a)
 	a = grow(a, len(b))[:n+len(b)]
-	c := m.comparer()
 	hi, end := n, len(a) // a[:hi] not moved yet; a[end:] final
 	for j := len(b) - 1; j >= 0; j-- {
 		x := b[j]
@@ -434,28 +407,27 @@ func (m *Model) UpdateRow(r Row) bool {
 
 func (m *Model) replace(i int, r Row) {
 	m.own()
-	if m.sortCol < 0 && !m.grouped { // arrival order: the row keeps its place
-		m.rows[i] = r
-		m.derive(i)
-		if m.filters() {
-			p, ok := m.positionOf(&m.filtered, i), m.matches(i)
-			switch {
-			case p >= 0 && !ok:
-				m.filtered.set(slices.Delete(m.filtered.list, p, p+1))
-			case p < 0 && ok:
-				m.filtered.set(m.insertSorted(m.filtered.list, i))
-			}
-		}
-		return
+	moves := m.sortCol >= 0 || m.grouped // in arrival order a row keeps its place
+	if moves {
+		m.order.remove(i, m.comparer())
 	}
-	m.order.set(m.remove(m.order.ints(), i))
-	m.filtered.set(m.remove(m.filtered.list, i))
+	m.filtered.remove(i, m.comparer())
 	m.rows[i] = r
 	m.derive(i)
-	m.order.set(m.insertSorted(m.order.list, i))
-	if m.filters() && m.matches(i) {
-		m.filtered.set(m.insertSorted(m.filtered.list, i))
+	c := m.comparer() // the new key
+	if moves {
+		m.order.add([]int{i}, c)
 	}
+	if m.filters() && m.matches(i) {
+		m.filtered.add([]int{i}, c)
+	}
+}
+
+// unplace takes row i out of the order and the view, by its current key.
+func (m *Model) unplace(i int) {
+	c := m.comparer()
+	m.order.remove(i, c)
+	m.filtered.remove(i, c)
 }
 
 // RemoveRow drops the row with this ID; its slot stays so indices hold.
@@ -470,41 +442,42 @@ func (m *Model) RemoveRow(id string) bool {
 	}
 	delete(m.byID, id)
 	m.own()
-	m.order.set(m.remove(m.order.ints(), i))
-	m.filtered.set(m.remove(m.filtered.list, i))
+	m.unplace(i)
 	m.kill(i)
 	m.restore(keep)
 	return true
 }
 
-// positionOf is the position of row i in q, or -1. A list is always in display
-// order, a total order, so a binary search finds it.
-func (m *Model) positionOf(q *positions, i int) int {
-	if q.ident {
-		return q.index(i)
+// positionOf is the position of row i among the visible rows, or -1.
+func (m *Model) positionOf(i int) int { return m.visible().rank(i, m.comparer()) }
+
+// rowAt is the row at visible position p.
+func (m *Model) rowAt(p int) int {
+	if i, ok := m.visible().settled(p); ok {
+		return i
 	}
-	if k, ok := slices.BinarySearchFunc(q.list, i, m.comparer()); ok {
-		return k
-	}
-	return -1
+	return m.visible().at(p, m.comparer())
 }
 
-// remove drops row i from s, a list in display order.
-func (m *Model) remove(s []int, i int) []int {
-	if k, ok := slices.BinarySearchFunc(s, i, m.comparer()); ok {
-		return slices.Delete(s, k, k+1)
+// settle puts in order the visible rows up to the window's end and the
+// cursor (positions.settle), so that drawing and moving read them
+// directly; every row while grouped, as a title reads the row before its
+// group's first and may count its group's rows.
+func (m *Model) settle() {
+	q := m.visible()
+	need := max(m.offset, m.cursor) + max(1, m.bodyHeight()) + 1
+	if m.grouped {
+		need = q.len()
 	}
-	return s
+	q.settle(need, m.comparer())
 }
 
-func (m *Model) insertSorted(s []int, i int) []int {
-	k, _ := slices.BinarySearchFunc(s, i, m.comparer())
-	return slices.Insert(s, k, i)
-}
-
-// resort rebuilds the order after a sort change, then the filter.
-func (m *Model) resort() {
+// resort makes a change to the sort or the grouping, then rebuilds the
+// order and the filter. The cursor's row is remembered before the change,
+// while the order still reads by the old one.
+func (m *Model) resort(change func()) {
 	keep := m.mark()
+	change()
 	m.keys = m.keys[:0]
 	if m.sortCol >= 0 {
 		m.keys = slices.Grow(m.keys, len(m.rows))
@@ -518,18 +491,13 @@ func (m *Model) resort() {
 }
 
 // reorder builds the order of every live row, then the filter. In arrival
-// order, or when the rows come sorted, the order is the range of the rows.
+// order, or when the rows come sorted, the order is the range of the rows;
+// otherwise the rows are put in order as the window reaches them (settle).
 func (m *Model) reorder() {
 	if m.live == len(m.rows) && (m.arrival() || m.inOrder()) {
 		m.order.toRange(len(m.rows))
 	} else {
-		s := slices.Grow(m.order.spare(), m.live)
-		for i := range m.rows {
-			if !m.isDead(i) {
-				s = append(s, i)
-			}
-		}
-		m.order.set(m.sortRows(s))
+		m.order.unordered(len(m.rows), func(i int) bool { return !m.isDead(i) })
 	}
 	m.refilter()
 }
@@ -551,8 +519,7 @@ func (m *Model) cycleSort() {
 	if next >= len(m.cols) {
 		next = -1
 	}
-	m.sortCol = next
-	m.resort()
+	m.SetSort(next, m.desc)
 }
 
 // mark remembers the cursor's row and its line on screen.
@@ -566,7 +533,7 @@ type mark struct {
 func (m *Model) mark() mark {
 	k := mark{cursor: m.cursor, line: m.lineOf(m.cursor, m.bodyHeight())}
 	if r, ok := m.Selected(); ok {
-		k.id, k.row = r.ID, m.visible().at(m.cursor)
+		k.id, k.row = r.ID, m.rowAt(m.cursor)
 	}
 	return k
 }
@@ -577,12 +544,13 @@ func (m *Model) restore(k mark) {
 	m.cursor = k.cursor
 	if k.id != "" {
 		if i, ok := m.find(k); ok {
-			if p := m.positionOf(m.visible(), i); p >= 0 {
+			if p := m.positionOf(i); p >= 0 {
 				m.cursor = p
 			}
 		}
 	}
 	m.cursor = max(0, min(m.cursor, m.visible().len()-1))
+	m.settle() // before topFor reads the rows above the cursor
 	m.offset, m.topHead = m.topFor(m.cursor, k.line)
 	m.clampOffset()
 }

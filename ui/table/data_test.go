@@ -32,7 +32,7 @@ func TestSetRowsWithRepeatedIDsKeepsOneRowInTheFirstPlace(t *testing.T) {
 			m := newTable(80, 12, in)
 			settle(&m)
 			folded(t, m, -1)
-			if got := m.rows[m.visible().at(10)].Cells[0]; got != "Second Version" {
+			if got := m.rows[m.rowAt(10)].Cells[0]; got != "Second Version" {
 				t.Fatalf("row 10 shows %q, want the later version", got)
 			}
 			m.SetFilter("second version")

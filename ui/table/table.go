@@ -168,7 +168,7 @@ func (m Model) Selected() (Row, bool) {
 	if m.cursor < 0 || m.cursor >= m.visible().len() {
 		return Row{}, false
 	}
-	return m.rows[m.visible().at(m.cursor)], true
+	return m.rows[m.rowAt(m.cursor)], true
 }
 
 // NearEnd reports whether the cursor is within one screenful of the last
@@ -186,8 +186,7 @@ func (m *Model) SetSort(col int, desc bool) {
 	if col < -1 || col >= len(m.cols) {
 		col = -1
 	}
-	m.sortCol, m.desc = col, desc
-	m.resort()
+	m.resort(func() { m.sortCol, m.desc = col, desc })
 }
 
 // SetFilter applies a filter as if typed.
