@@ -2,7 +2,7 @@ package table
 
 import (
 	"cmp"
-	"encoding/binary"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,32 +11,95 @@ import (
 
 // sortKey is a cell prepared once for comparison: numbers compare as numbers
 // ("1,234" after "999"), everything else case-insensitively. pre holds the
-// text's first sixteen bytes, lower-cased, as two numbers, which order most
-// pairs without reading the text itself (a cache miss each, in a sort or a
-// merge; eight bytes leave many ties: "Workshop A…", "Workshop B…").
-// An ASCII text is kept as it is and lower-cased as it is compared
-// (foldCompare), so a key costs no allocation; any other text is lower-cased
-// here, by Unicode's rules.
+// text's first 24 bytes, lower-cased, as three numbers, which order most
+// pairs without reading the text itself (a cache miss or three each, in a
+// sort); a text no longer than that is all in pre, and two that tie there
+// differ only in length; a number's bits are in pre[0]. The key holds no
+// pointer, so that the keys of a stream cost the collector nothing to scan
+// or to copy as they grow: when a longer text is needed, an ASCII one is read
+// from its cell and lower-cased as it is compared (foldCompare); any other
+// is lower-cased once, by Unicode's rules, and kept apart (Model.folded).
 type sortKey struct {
-	str   string
-	pre   [2]uint64
-	num   float64
-	isNum bool
+	pre  [preWords]uint64
+	n    uint32 // an ASCII text: its length, and where it starts in its cell
+	lead uint16
+	kind keyKind
 }
 
-func makeKey(cell string) sortKey {
+// preWords is how many eight-byte words of its text a key holds.
+const preWords = 3
+
+type keyKind uint8
+
+const (
+	asciiKey  keyKind = iota // the cell, trimmed, compared lower-cased
+	foldedKey                // the cell, trimmed and lower-cased: Model.folded
+	numberKey
+)
+
+// keyBlock is how many keys a block of a keyStore holds.
+const keyBlock = 1024
+
+// keyStore holds the rows' sort keys in blocks, so that a table fed page by
+// page adds a block now and then and never copies its keys (copying them
+// into doubled arrays took about a tenth of a sorted stream's time).
+type keyStore struct {
+	blocks []*[keyBlock]sortKey
+	n      int
+}
+
+func (s *keyStore) at(i int) *sortKey { return &s.blocks[uint(i)/keyBlock][uint(i)%keyBlock] }
+
+// set sets row i's key; i may be the next row.
+func (s *keyStore) set(i int, k sortKey) {
+	if i == s.n {
+		if i/keyBlock == len(s.blocks) {
+			s.blocks = append(s.blocks, new([keyBlock]sortKey))
+		}
+		s.n++
+	}
+	*s.at(i) = k
+}
+
+// reset empties the store, keeping its blocks for reuse.
+func (s *keyStore) reset() { s.n = 0 }
+
+// makeKey is a cell's key and, for a text, the text it stands for when the
+// first 24 bytes tie.
+func makeKey(cell string) (sortKey, string) {
 	s := strings.TrimSpace(cell)
 	if s != "" && (s[0] == '-' || s[0] == '+' || s[0] == '.' || (s[0] >= '0' && s[0] <= '9')) {
 		if f, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64); err == nil {
-			return sortKey{num: f, isNum: true}
+			return sortKey{pre: [preWords]uint64{math.Float64bits(f)}, kind: numberKey}, ""
 		}
 	}
-	if !isASCII(s) {
-		s = strings.ToLower(s)
+	var k sortKey
+	if lead := strings.Index(cell, s); isASCII(s) && lead <= math.MaxUint16 && len(s) <= math.MaxUint32 {
+		k.lead, k.n = uint16(lead), uint32(len(s))
+	} else { // kept apart, lower-cased
+		s, k.kind = strings.ToLower(s), foldedKey
 	}
-	var b [16]byte
-	copy(b[:], s)
-	return sortKey{str: s, pre: [2]uint64{fold8(binary.BigEndian.Uint64(b[:8])), fold8(binary.BigEndian.Uint64(b[8:]))}}
+	for w := range k.pre {
+		k.pre[w] = fold8(word(s, 8*w))
+	}
+	return k, s
+}
+
+// word is the eight bytes of s from i on as a big-endian number, zeros
+// past its end (read in place: copying s into an array first stalls the
+// reads of its words).
+func word(s string, i int) uint64 {
+	if i+8 <= len(s) {
+		return load8(s, i)
+	}
+	var w uint64
+	for k := i; k < i+8; k++ {
+		w <<= 8
+		if k < len(s) {
+			w |= uint64(s[k])
+		}
+	}
+	return w
 }
 
 func isASCII(s string) bool {
@@ -93,28 +156,42 @@ func foldCompare(a, b string) int {
 	return cmp.Compare(len(a), len(b))
 }
 
-func compareKeys(a, b *sortKey) int {
-	switch {
-	case a.isNum && b.isNum:
-		return cmp.Compare(a.num, b.num)
-	case a.isNum:
-		return -1
-	case b.isNum:
-		return 1
-	}
-	return compareText(a, b)
+// keyTexts reads the texts of the keys of a column (makeKey) from the rows.
+type keyTexts struct {
+	rows   []Row
+	col    int
+	folded []string
 }
 
-// compareText compares two text keys.
-func compareText(a, b *sortKey) int {
-	// As the texts compare: a shorter one is padded with zeros.
-	if a.pre[0] != b.pre[0] {
-		return cmp.Compare(a.pre[0], b.pre[0])
+// compare compares the keys a and b of rows i and j.
+func (t keyTexts) compare(i, j int, a, b *sortKey) int {
+	switch an, bn := a.kind == numberKey, b.kind == numberKey; {
+	case an && bn:
+		return cmp.Compare(math.Float64frombits(a.pre[0]), math.Float64frombits(b.pre[0]))
+	case an:
+		return -1
+	case bn:
+		return 1
 	}
-	if a.pre[1] != b.pre[1] {
-		return cmp.Compare(a.pre[1], b.pre[1])
+	for w := range a.pre { // as the texts compare: a shorter one is padded with zeros
+		if a.pre[w] != b.pre[w] {
+			return cmp.Compare(a.pre[w], b.pre[w])
+		}
 	}
-	return foldCompare(a.str, b.str)
+	if a.kind == asciiKey && b.kind == asciiKey && min(a.n, b.n) <= 8*preWords {
+		return cmp.Compare(a.n, b.n) // the shorter is all in pre, where they tie
+	}
+	return foldCompare(t.of(i, a), t.of(j, b))
+}
+
+func (t keyTexts) of(i int, k *sortKey) string {
+	if k.kind == foldedKey {
+		return t.folded[i]
+	}
+	if c := t.rows[i].Cells; t.col < len(c) {
+		return c[t.col][k.lead : uint32(k.lead)+k.n]
+	}
+	return ""
 }
 
 // comparer orders two row indices for display: by group when grouped,
@@ -145,24 +222,12 @@ func (m *Model) rowComparer() cmpFunc {
 	case m.sortCol < 0:
 		return cmp.Compare[int]
 	}
-	keys, sign := m.keys, 1
+	keys, texts, sign := m.keys, keyTexts{m.rows, m.sortCol, m.folded}, 1
 	if m.desc {
 		sign = -1
 	}
 	return func(i, j int) int {
-		a, b := &keys[i], &keys[j]
-		var c int
-		switch { // compareKeys, with the usual cases inlined
-		case a.isNum || b.isNum:
-			c = compareKeys(a, b)
-		case a.pre[0] != b.pre[0]:
-			c = cmp.Compare(a.pre[0], b.pre[0])
-		case a.pre[1] != b.pre[1]:
-			c = cmp.Compare(a.pre[1], b.pre[1])
-		default:
-			c = foldCompare(a.str, b.str)
-		}
-		if c != 0 {
+		if c := texts.compare(i, j, keys.at(i), keys.at(j)); c != 0 {
 			return sign * c
 		}
 		return cmp.Compare(i, j)
@@ -185,7 +250,8 @@ func (m *Model) SetRows(rows []Row) {
 	if m.shared {
 		m.rows, m.shared = nil, false // the caller's array: never written
 	}
-	m.rows, m.dead, m.keys = m.rows[:0], m.dead[:0], m.keys[:0]
+	m.rows, m.dead, m.folded = m.rows[:0], m.dead[:0], nil
+	m.keys.reset()
 	m.hay.reset()
 	m.order.reset()
 	m.filtered.reset()
@@ -215,9 +281,6 @@ func (m *Model) appendRows(rows []Row) {
 	m.own()
 	first := len(m.rows)
 	m.rows = grow(m.rows, len(rows))
-	if m.sortCol >= 0 {
-		m.keys = grow(m.keys, len(rows))
-	}
 	if m.grouped {
 		m.groupOf = grow(m.groupOf, len(rows))
 	}
@@ -253,7 +316,6 @@ func (m *Model) adopt(rows []Row) bool {
 	m.unindex()
 	m.unchecked = plain && len(rows) > 1
 	if m.sortCol >= 0 || m.grouped {
-		m.keys = slices.Grow(m.keys, len(rows))
 		m.groupOf = slices.Grow(m.groupOf, len(rows))
 		for i := range m.rows {
 			m.derive(i)
@@ -281,6 +343,9 @@ func (m *Model) kill(i int) {
 	m.dead[i] = true
 	m.rows[i] = Row{}
 	m.hay.drop(i)
+	if i < len(m.folded) {
+		m.folded[i] = ""
+	}
 	m.live--
 }
 
@@ -290,10 +355,26 @@ func (m *Model) kill(i int) {
 func (m *Model) derive(i int) {
 	m.hay.set(i, m.rows[i].Cells)
 	if m.sortCol >= 0 {
-		m.keys = setAt(m.keys, i, makeKey(m.cell(i, m.sortCol)))
+		m.setKey(i)
 	}
 	if m.grouped {
 		m.groupOf = setAt(m.groupOf, i, m.groups.rankOf(m.rows[i].Group))
+	}
+}
+
+// setKey computes row i's sort key; a text that lower-casing changed is
+// kept apart, as keys hold no text. i may be the newest row.
+func (m *Model) setKey(i int) {
+	k, text := makeKey(m.cell(i, m.sortCol))
+	m.keys.set(i, k)
+	switch {
+	case k.kind == foldedKey:
+		if len(m.folded) <= i {
+			m.folded = slices.Grow(m.folded, i+1-len(m.folded))[:i+1]
+		}
+		m.folded[i] = text
+	case i < len(m.folded):
+		m.folded[i] = ""
 	}
 }
 
@@ -478,11 +559,11 @@ func (m *Model) settle() {
 func (m *Model) resort(change func()) {
 	keep := m.mark()
 	change()
-	m.keys = m.keys[:0]
+	m.keys.reset()
+	m.folded = nil
 	if m.sortCol >= 0 {
-		m.keys = slices.Grow(m.keys, len(m.rows))
 		for i := range m.rows {
-			m.keys = append(m.keys, makeKey(m.cell(i, m.sortCol)))
+			m.setKey(i)
 		}
 	}
 	m.settleIDs()

@@ -57,7 +57,8 @@ type Model struct {
 
 	sortCol  int       // -1: arrival order
 	desc     bool      // reversed
-	keys     []sortKey // per row, for sortCol; nil when unsorted
+	keys     keyStore  // per row, for sortCol; empty when unsorted
+	folded   []string  // per row up to the last whose key text is not ASCII: that text lower-cased (sortKey)
 	order    positions // live rows in display order
 	filtered positions // while a filter applies: the rows of order it keeps
 
