@@ -74,7 +74,7 @@ func makeKey(cell string) (sortKey, string) {
 		}
 	}
 	var k sortKey
-	if lead := strings.Index(cell, s); isASCII(s) && lead <= math.MaxUint16 && len(s) <= math.MaxUint32 {
+	if lead := leadOf(cell, s); isASCII(s) && lead <= math.MaxUint16 && len(s) <= math.MaxUint32 {
 		k.lead, k.n = uint16(lead), uint32(len(s))
 	} else { // kept apart, lower-cased
 		s, k.kind = strings.ToLower(s), foldedKey
@@ -83,6 +83,14 @@ func makeKey(cell string) (sortKey, string) {
 		k.pre[w] = fold8(word(s, 8*w))
 	}
 	return k, s
+}
+
+// leadOf is where trimmed, cell trimmed of its spaces, starts in cell.
+func leadOf(cell, trimmed string) int {
+	if len(trimmed) == len(cell) {
+		return 0
+	}
+	return strings.Index(cell, trimmed) // the first: trimmed starts with no space
 }
 
 // word is the eight bytes of s from i on as a big-endian number, zeros
