@@ -24,10 +24,13 @@ import (
 // The order is that of a comparer the caller passes, which reads the
 // table's keys as they are now (Model.comparer).
 type positions struct {
-	list  []int // the first rows, in display order
-	rest  []int // the other rows, in no order; each comes after all of list
-	ident bool
-	n     int
+	list []int // the first rows, in display order
+	rest []int // the other rows, in no order; each comes after all of list
+	// restInOrder: rest is in order too, being the tail that a list far
+	// longer than the window gave back, with nothing added since
+	restInOrder bool
+	ident       bool
+	n           int
 }
 
 // cmpFunc orders two row indices for display: a total order (ties are
@@ -37,7 +40,7 @@ type cmpFunc = func(i, j int) int
 // toRange makes the list the range 0, 1, ..., n-1, keeping its arrays for
 // reuse.
 func (q *positions) toRange(n int) {
-	q.list, q.rest = q.list[:0], q.rest[:0]
+	q.reset()
 	q.ident, q.n = true, n
 }
 
@@ -65,6 +68,9 @@ func (q *positions) settled(p int) (int, bool) {
 func (q *positions) at(p int, c cmpFunc) int {
 	if i, ok := q.settled(p); ok {
 		return i
+	}
+	if q.restInOrder {
+		return q.rest[p-len(q.list)]
 	}
 	least := slices.Clone(q.rest)
 	k := p - len(q.list) + 1
@@ -126,7 +132,7 @@ func (q *positions) add(rows []int, c cmpFunc) {
 		if len(q.list) > 0 && c(i, q.list[len(q.list)-1]) < 0 {
 			before = append(before, i)
 		} else {
-			q.rest = append(q.rest, i)
+			q.rest, q.restInOrder = append(q.rest, i), false
 		}
 	}
 	if len(before) > 0 {
@@ -144,7 +150,8 @@ func (q *positions) unordered(n int, live func(i int) bool) {
 			rest = append(rest, i)
 		}
 	}
-	q.list, q.rest, q.ident, q.n = q.list[:0], rest, false, 0
+	q.reset()
+	q.rest = rest
 }
 
 // remove drops row i, if the list holds it.
@@ -153,9 +160,7 @@ func (q *positions) remove(i int, c cmpFunc) {
 	if k, ok := slices.BinarySearchFunc(q.list, i, c); ok {
 		q.list = slices.Delete(q.list, k, k+1)
 	} else if k := slices.Index(q.rest, i); k >= 0 {
-		last := len(q.rest) - 1
-		q.rest[k] = q.rest[last]
-		q.rest = q.rest[:last]
+		q.rest = slices.Delete(q.rest, k, k+1)
 	}
 }
 
@@ -180,7 +185,8 @@ func (q *positions) keepFrom(src *positions, keep func(i int) bool) {
 	} else {
 		list, rest = appendKept(list, src.list, keep), appendKept(rest, src.rest, keep)
 	}
-	q.list, q.rest, q.ident, q.n = list, rest, false, 0
+	q.reset()
+	q.list, q.rest, q.restInOrder = list, rest, src.restInOrder
 }
 
 // appendKept appends the rows of src for which keep holds.
@@ -204,17 +210,23 @@ func (q *positions) settle(need int, c cmpFunc) {
 	case len(q.list) < need && len(q.rest) > 0:
 		q.extend(min(2*need, q.len())-len(q.list), c)
 	case len(q.list) > 4*need:
-		q.rest = append(q.rest, q.list[2*need:]...)
+		tail := q.list[2*need:]
+		if q.restInOrder || len(q.rest) == 0 { // the tail comes before every row of rest
+			q.rest, q.restInOrder = slices.Insert(q.rest, 0, tail...), true
+		} else {
+			q.rest = append(q.rest, tail...)
+		}
 		q.list = q.list[:2*need]
 	}
 }
 
 // extend moves the first k rows of rest, in order, to the end of list.
 func (q *positions) extend(k int, c cmpFunc) {
-	selectLeast(q.rest, k, c)
-	first := q.rest[:k]
-	slices.SortFunc(first, c)
-	q.list = append(q.list, first...)
+	if !q.restInOrder {
+		selectLeast(q.rest, k, c)
+		slices.SortFunc(q.rest[:k], c)
+	}
+	q.list = append(q.list, q.rest[:k]...)
 	q.rest = q.rest[:copy(q.rest, q.rest[k:])]
 }
 
@@ -273,5 +285,5 @@ func (q *positions) written() {
 
 // reset empties the list, keeping its arrays for reuse.
 func (q *positions) reset() {
-	q.list, q.rest, q.ident, q.n = q.list[:0], q.rest[:0], false, 0
+	q.list, q.rest, q.restInOrder, q.ident, q.n = q.list[:0], q.rest[:0], false, false, 0
 }
