@@ -551,7 +551,9 @@ func (m *Model) rowAt(p int) int {
 // settle puts in order the visible rows up to the window's end and the
 // cursor (positions.settle), so that drawing and moving read them
 // directly; every row while grouped, as a title reads the row before its
-// group's first and may count its group's rows.
+// group's first and may count its group's rows. While a filter applies
+// nothing reads the order by position, so it is only trimmed: new rows
+// then seldom merge into it.
 func (m *Model) settle() {
 	q := m.visible()
 	need := max(m.offset, m.cursor) + max(1, m.bodyHeight()) + 1
@@ -559,6 +561,9 @@ func (m *Model) settle() {
 		need = q.len()
 	}
 	q.settle(need, m.comparer())
+	if m.filters() {
+		m.order.trim(need)
+	}
 }
 
 // resort makes a change to the sort or the grouping, then rebuilds the

@@ -201,23 +201,28 @@ func appendKept(dst, src []int, keep func(i int) bool) []int {
 
 // settle puts in order at least the first need positions (all of them when
 // there are fewer): twice that when it must order more, so that a window
-// moving down orders rows a few times, not at every step. A list far longer
-// than need gives its tail back to rest, so that new rows seldom come
-// before its last one.
+// moving down orders rows a few times, not at every step; or else trims.
 func (q *positions) settle(need int, c cmpFunc) {
-	switch {
-	case q.ident:
-	case len(q.list) < need && len(q.rest) > 0:
+	if len(q.list) < need && len(q.rest) > 0 && !q.ident {
 		q.extend(min(2*need, q.len())-len(q.list), c)
-	case len(q.list) > 4*need:
-		tail := q.list[2*need:]
-		if q.restInOrder || len(q.rest) == 0 { // the tail comes before every row of rest
-			q.rest, q.restInOrder = slices.Insert(q.rest, 0, tail...), true
-		} else {
-			q.rest = append(q.rest, tail...)
-		}
-		q.list = q.list[:2*need]
+	} else {
+		q.trim(need)
 	}
+}
+
+// trim gives the tail of a list far longer than need back to rest, so that
+// new rows seldom come before its last one.
+func (q *positions) trim(need int) {
+	if len(q.list) <= 4*need {
+		return
+	}
+	tail := q.list[2*need:]
+	if q.restInOrder || len(q.rest) == 0 { // the tail comes before every row of rest
+		q.rest, q.restInOrder = slices.Insert(q.rest, 0, tail...), true
+	} else {
+		q.rest = append(q.rest, tail...)
+	}
+	q.list = q.list[:2*need]
 }
 
 // extend moves the first k rows of rest, in order, to the end of list.
