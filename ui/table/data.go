@@ -274,7 +274,7 @@ func (m *Model) SetRows(rows []Row) {
 }
 
 // AppendRows adds a page. The filter and sort are applied to the new rows
-// only, which are merged into place; the cursor stays on its row. A row whose
+// only, which take their places; the cursor stays on its row. A row whose
 // ID is already loaded replaces it instead.
 func (m *Model) AppendRows(rows []Row) {
 	keep := m.mark()

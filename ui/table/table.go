@@ -1,8 +1,10 @@
 // Package table is a virtualised, filterable, sortable table for large,
 // page-by-page loaded lists. View renders only the visible window; filtering
 // scans a lower-case haystack, one arena built once a filter is first needed
-// (hay.go); sorting happens once per sort change and new pages are merged into
-// the sorted order. A one-shot load copies the rows and little else.
+// (hay.go); the rows are put in order only as far as the window reaches
+// (positions.go): a sort change selects the rows up to the window and sorts
+// those, and a new page's rows are each compared with the last of them. A
+// one-shot load copies the rows and little else.
 package table
 
 import (
