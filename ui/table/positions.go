@@ -127,6 +127,7 @@ func (q *positions) all() iter.Seq[int] {
 // rest.
 func (q *positions) add(rows []int, c cmpFunc) {
 	q.written()
+	q.rest = grow(q.rest, len(rows))
 	before := rows[:0] // in place: writes never pass reads
 	for _, i := range rows {
 		if len(q.list) > 0 && c(i, q.list[len(q.list)-1]) < 0 {
