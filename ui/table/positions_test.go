@@ -5,20 +5,27 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // streamModel is what a table must show, kept the obvious way: the rows by
-// slot (a removed row keeps its slot, empty), and the groups' ranks in the
-// order the table meets their titles.
+// slot (a removed row keeps its slot, empty), the groups' ranks in the order
+// the table meets their titles, the sort and the filters.
 type streamModel struct {
 	slots   []Row
 	slot    map[string]int // ID -> slot, while the row is there
 	rank    map[string]int
+	next    int // the next new ID
 	grouped bool
 	sortCol int
 	desc    bool
 	query   string
+	where   func(Row) bool
+}
+
+func newStreamModel() *streamModel {
+	return &streamModel{slot: map[string]int{}, rank: map[string]int{}, sortCol: -1}
 }
 
 func (s *streamModel) meet(group string) {
@@ -56,17 +63,36 @@ func (s *streamModel) setGrouped(on bool) {
 }
 
 // want is the visible rows' IDs: a plain stable sort of the live rows that
-// pass the filter, by group rank when grouped.
+// pass the filters, by group rank when grouped.
 func (s *streamModel) want() []string {
-	ids := reference(s.live(), s.sortCol, s.desc, s.query)
+	rows := s.live()
+	if s.where != nil {
+		rows = slices.DeleteFunc(rows, func(r Row) bool { return !s.where(r) })
+	}
+	ids := reference(rows, s.sortCol, s.desc, s.query)
 	if s.grouped {
 		group := map[string]string{}
-		for _, r := range s.live() {
+		for _, r := range rows {
 			group[r.ID] = r.Group
 		}
 		slices.SortStableFunc(ids, func(a, b string) int { return cmp.Compare(s.rank[group[a]], s.rank[group[b]]) })
 	}
 	return ids
+}
+
+// newRows makes n rows, new ones and, when again, some seen before (maybe
+// removed since).
+func (s *streamModel) newRows(r *rand.Rand, n int, again bool) []Row {
+	rows := make([]Row, n)
+	for k := range rows {
+		if again && s.next > 0 && r.IntN(10) == 0 {
+			rows[k] = streamRow(r, fmt.Sprintf("s%d", r.IntN(s.next)))
+			continue
+		}
+		rows[k] = streamRow(r, fmt.Sprintf("s%d", s.next))
+		s.next++
+	}
+	return rows
 }
 
 // streamRow is a row whose cells tie often: few names, statuses and seat
@@ -86,78 +112,112 @@ func streamRow(r *rand.Rand, id string) Row {
 	}
 }
 
+// A streamOp changes the table and the model alike, and says what it did.
+type streamOp struct {
+	weight int
+	do     func(r *rand.Rand, m *Model, s *streamModel, page int) string
+}
+
+var streamOps = []streamOp{
+	{8, func(r *rand.Rand, m *Model, s *streamModel, page int) string {
+		// Not in the first load, which shows repeated IDs until it reads them (ids.go).
+		rows := s.newRows(r, 1+r.IntN(page), m.Len() > 0)
+		m.AppendRows(rows)
+		s.add(rows)
+		return fmt.Sprintf("append %d", len(rows))
+	}},
+	{2, func(r *rand.Rand, m *Model, s *streamModel, _ int) string {
+		live := s.live()
+		if len(live) == 0 {
+			return "no update"
+		}
+		row := streamRow(r, live[r.IntN(len(live))].ID)
+		if !m.UpdateRow(row) {
+			return "update of a known row refused: " + row.ID
+		}
+		s.add([]Row{row})
+		return "update " + row.ID
+	}},
+	{2, func(r *rand.Rand, m *Model, s *streamModel, _ int) string {
+		live := s.live()
+		if len(live) == 0 {
+			return "no removal"
+		}
+		id := live[r.IntN(len(live))].ID
+		if !m.RemoveRow(id) {
+			return "removal of a known row refused: " + id
+		}
+		s.remove(id)
+		return "remove " + id
+	}},
+	{1, func(r *rand.Rand, m *Model, s *streamModel, _ int) string {
+		s.query = []string{"", "", "e", "summit", "lisbon", "émile", "zz"}[r.IntN(7)]
+		m.SetFilter(s.query)
+		return "filter " + s.query
+	}},
+	{1, func(r *rand.Rand, m *Model, s *streamModel, _ int) string {
+		if s.where = nil; r.IntN(2) == 0 {
+			s.where = func(row Row) bool { return row.Cells[1] != "DRAFT" }
+		}
+		m.SetWhere(s.where)
+		return fmt.Sprint("where ", s.where != nil)
+	}},
+	{1, func(r *rand.Rand, m *Model, s *streamModel, _ int) string {
+		s.sortCol, s.desc = r.IntN(5)-1, r.IntN(2) == 0
+		m.SetSort(s.sortCol, s.desc)
+		return fmt.Sprint("sort ", s.sortCol, s.desc)
+	}},
+	{1, func(r *rand.Rand, m *Model, s *streamModel, _ int) string {
+		s.setGrouped(!s.grouped)
+		m.SetGrouped(s.grouped)
+		return fmt.Sprint("grouped ", s.grouped)
+	}},
+	{1, func(r *rand.Rand, m *Model, s *streamModel, page int) string {
+		rows := s.newRows(r, r.IntN(4*page), false)
+		m.SetRows(rows)
+		s.slots, s.slot = nil, map[string]int{}
+		s.setGrouped(s.grouped)
+		s.add(rows)
+		return fmt.Sprintf("set %d", len(rows))
+	}},
+	{6, func(r *rand.Rand, m *Model, _ *streamModel, _ int) string {
+		k := []string{"down", "up", "pgdown", "pgup", "end", "home", "down", "down"}[r.IntN(8)]
+		*m = press(*m, k)
+		return k
+	}},
+}
+
+// pickStreamOp picks an op by weight.
+func pickStreamOp(r *rand.Rand) streamOp {
+	total := 0
+	for _, op := range streamOps {
+		total += op.weight
+	}
+	n := r.IntN(total)
+	for _, op := range streamOps {
+		if n -= op.weight; n < 0 {
+			return op
+		}
+	}
+	panic("weights")
+}
+
 // TestStreamMatchesStableSort streams random pages into a table while
-// rows are updated and removed, the filter, sort and grouping change and
-// the cursor moves, and checks after every step that the table shows a
-// plain stable sort of its rows, that the window it draws is in order
-// already (so drawing reads no rows out of order), and that any position
-// reads the same row.
+// rows are updated and removed, the rows are replaced, the filters, sort
+// and grouping change and the cursor moves, and checks after every step
+// that the table shows a plain stable sort of its rows, that the window it
+// draws is in order already (so drawing reads no rows out of order), and
+// that any position reads the same row.
 func TestStreamMatchesStableSort(t *testing.T) {
-	queries := []string{"", "", "e", "summit", "lisbon", "émile", "zz"}
-	keys := []string{"down", "up", "pgdown", "pgup", "end", "home", "down", "down"}
 	for seed := range uint64(8) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 99))
 			page := []int{1, 3, 40, 120}[seed%4]
-			m := newTable(80, 8+int(seed%3)*10, nil)
-			s := &streamModel{sortCol: -1, slot: map[string]int{}, rank: map[string]int{}}
-			next := 0 // the next new ID
-			for step := range 250 {
-				var did string
-				switch op := r.IntN(20); {
-				case op < 8:
-					rows := make([]Row, 1+r.IntN(page))
-					for k := range rows {
-						// A row seen before, maybe removed since; not in the first
-						// load, which shows repeats until the IDs are read (ids.go).
-						if m.Len() > 0 && r.IntN(10) == 0 {
-							rows[k] = streamRow(r, fmt.Sprintf("s%d", r.IntN(next)))
-							continue
-						}
-						rows[k] = streamRow(r, fmt.Sprintf("s%d", next))
-						next++
-					}
-					m.AppendRows(rows)
-					s.add(rows)
-					did = fmt.Sprintf("append %d", len(rows))
-				case op < 10:
-					live := s.live()
-					if len(live) == 0 {
-						continue
-					}
-					row := streamRow(r, live[r.IntN(len(live))].ID)
-					if !m.UpdateRow(row) {
-						t.Fatalf("step %d: update %s: unknown", step, row.ID)
-					}
-					s.add([]Row{row})
-					did = "update " + row.ID
-				case op < 12:
-					live := s.live()
-					if len(live) == 0 {
-						continue
-					}
-					id := live[r.IntN(len(live))].ID
-					if !m.RemoveRow(id) {
-						t.Fatalf("step %d: remove %s: unknown", step, id)
-					}
-					s.remove(id)
-					did = "remove " + id
-				case op < 13:
-					s.query = queries[r.IntN(len(queries))]
-					m.SetFilter(s.query)
-					did = "filter " + s.query
-				case op < 14:
-					s.sortCol, s.desc = r.IntN(5)-1, r.IntN(2) == 0
-					m.SetSort(s.sortCol, s.desc)
-					did = fmt.Sprint("sort ", s.sortCol, s.desc)
-				case op < 15 && r.IntN(3) == 0:
-					s.setGrouped(!s.grouped)
-					m.SetGrouped(s.grouped)
-					did = fmt.Sprint("grouped ", s.grouped)
-				default:
-					k := keys[r.IntN(len(keys))]
-					m = press(m, k)
-					did = k
+			m, s := newTable(80, 8+int(seed%3)*10, nil), newStreamModel()
+			for step := range 400 {
+				did := pickStreamOp(r).do(r, &m, s, page)
+				if strings.Contains(did, "refused") {
+					t.Fatalf("step %d: %s", step, did)
 				}
 				_ = m.View()
 				checkStream(t, m, s.want(), r, fmt.Sprintf("step %d (%s)", step, did))
@@ -175,6 +235,12 @@ func checkStream(t *testing.T, m Model, want []string, r *rand.Rand, at string) 
 	if sel, ok := m.Selected(); ok != (len(want) > 0) || ok && sel.ID != want[m.Cursor()] {
 		t.Fatalf("%s: selected %q (%v) at %d, want %v", at, sel.ID, ok, m.Cursor(), want)
 	}
+	c := m.comparer()
+	for _, q := range []*positions{&m.order, &m.filtered} {
+		if why := q.broken(c); why != "" {
+			t.Fatalf("%s: the order or the filtered rows: %s", at, why)
+		}
+	}
 	q := m.visible()
 	for p := m.offset; p < min(q.len(), m.offset+m.bodyHeight()+1); p++ {
 		if _, ok := q.settled(p); !ok {
@@ -190,6 +256,20 @@ func checkStream(t *testing.T, m Model, want []string, r *rand.Rand, at string) 
 			t.Fatalf("%s: at(%d) = %s, want %s", at, p, got, want[p])
 		}
 	}
+}
+
+// broken says how q breaks what positions promise, or "": list in order,
+// each row of list before each of rest, rest in order when it says so.
+func (q *positions) broken(c cmpFunc) string {
+	switch {
+	case !slices.IsSortedFunc(q.list, c):
+		return "list out of order"
+	case q.restInOrder && !slices.IsSortedFunc(q.rest, c):
+		return "rest out of order"
+	case len(q.list) > 0 && len(q.rest) > 0 && c(q.list[len(q.list)-1], slices.MinFunc(q.rest, c)) > 0:
+		return "a row of rest before the last of list"
+	}
+	return ""
 }
 
 func TestSelectLeastPutsTheLeastFirst(t *testing.T) {
