@@ -94,11 +94,16 @@ func leadOf(cell, trimmed string) int {
 }
 
 // word is the eight bytes of s from i on as a big-endian number, zeros
-// past its end (read in place: copying s into an array first stalls the
-// reads of its words).
+// past its end, read in place: a word that s ends within is its last eight
+// bytes shifted up (copying the bytes into an array first stalls the read).
 func word(s string, i int) uint64 {
-	if i+8 <= len(s) {
+	switch n := len(s); {
+	case i+8 <= n:
 		return load8(s, i)
+	case i >= n:
+		return 0
+	case n >= 8:
+		return load8(s, n-8) << (8 * (i + 8 - n))
 	}
 	var w uint64
 	for k := i; k < i+8; k++ {
@@ -110,8 +115,15 @@ func word(s string, i int) uint64 {
 	return w
 }
 
+// isASCII reports whether s is all ASCII, eight bytes at a time.
 func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if load8(s, i)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}
