@@ -2,7 +2,7 @@ package table
 
 import (
 	"cmp"
-	"encoding/binary"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,36 +11,119 @@ import (
 
 // sortKey is a cell prepared once for comparison: numbers compare as numbers
 // ("1,234" after "999"), everything else case-insensitively. pre holds the
-// text's first sixteen bytes, lower-cased, as two numbers, which order most
-// pairs without reading the text itself (a cache miss each, in a sort or a
-// merge; eight bytes leave many ties: "Workshop A…", "Workshop B…").
-// An ASCII text is kept as it is and lower-cased as it is compared
-// (foldCompare), so a key costs no allocation; any other text is lower-cased
-// here, by Unicode's rules.
+// text's first 24 bytes, lower-cased, as three numbers, which order most
+// pairs without reading the text itself (a cache miss or three each, in a
+// sort); a text no longer than that is all in pre, and two that tie there
+// differ only in length; a number's bits are in pre[0]. The key holds no
+// pointer, so that the keys of a stream cost the collector nothing to scan
+// or to copy as they grow: when a longer text is needed, an ASCII one is read
+// from its cell and lower-cased as it is compared (foldCompare); any other
+// is lower-cased once, by Unicode's rules, and kept apart (Model.folded).
 type sortKey struct {
-	str   string
-	pre   [2]uint64
-	num   float64
-	isNum bool
+	pre  [preWords]uint64
+	n    uint32 // an ASCII text: its length, and where it starts in its cell
+	lead uint16
+	kind keyKind
 }
 
-func makeKey(cell string) sortKey {
+// preWords is how many eight-byte words of its text a key holds.
+const preWords = 3
+
+type keyKind uint8
+
+const (
+	asciiKey  keyKind = iota // the cell, trimmed, compared lower-cased
+	foldedKey                // the cell, trimmed and lower-cased: Model.folded
+	numberKey
+)
+
+// keyBlock is how many keys a block of a keyStore holds.
+const keyBlock = 1024
+
+// keyStore holds the rows' sort keys in blocks, so that a table fed page by
+// page adds a block now and then and never copies its keys (copying them
+// into doubled arrays took about a tenth of a sorted stream's time).
+type keyStore struct {
+	blocks []*[keyBlock]sortKey
+	n      int
+}
+
+func (s *keyStore) at(i int) *sortKey { return &s.blocks[uint(i)/keyBlock][uint(i)%keyBlock] }
+
+// set sets row i's key; i may be the next row.
+func (s *keyStore) set(i int, k sortKey) {
+	if i == s.n {
+		if i/keyBlock == len(s.blocks) {
+			s.blocks = append(s.blocks, new([keyBlock]sortKey))
+		}
+		s.n++
+	}
+	*s.at(i) = k
+}
+
+// reset empties the store, keeping its blocks for reuse.
+func (s *keyStore) reset() { s.n = 0 }
+
+// makeKey is a cell's key and, for a text, the text it stands for when the
+// first 24 bytes tie.
+func makeKey(cell string) (sortKey, string) {
 	s := strings.TrimSpace(cell)
 	if s != "" && (s[0] == '-' || s[0] == '+' || s[0] == '.' || (s[0] >= '0' && s[0] <= '9')) {
 		if f, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64); err == nil {
-			return sortKey{num: f, isNum: true}
+			return sortKey{pre: [preWords]uint64{math.Float64bits(f)}, kind: numberKey}, ""
 		}
 	}
-	if !isASCII(s) {
-		s = strings.ToLower(s)
+	var k sortKey
+	if lead := leadOf(cell, s); isASCII(s) && lead <= math.MaxUint16 && len(s) <= math.MaxUint32 {
+		k.lead, k.n = uint16(lead), uint32(len(s))
+	} else { // kept apart, lower-cased
+		s, k.kind = strings.ToLower(s), foldedKey
 	}
-	var b [16]byte
-	copy(b[:], s)
-	return sortKey{str: s, pre: [2]uint64{fold8(binary.BigEndian.Uint64(b[:8])), fold8(binary.BigEndian.Uint64(b[8:]))}}
+	for w := range k.pre {
+		k.pre[w] = fold8(word(s, 8*w))
+	}
+	return k, s
 }
 
+// leadOf is where trimmed, cell trimmed of its spaces, starts in cell.
+func leadOf(cell, trimmed string) int {
+	if len(trimmed) == len(cell) {
+		return 0
+	}
+	return strings.Index(cell, trimmed) // the first: trimmed starts with no space
+}
+
+// word is the eight bytes of s from i on as a big-endian number, zeros
+// past its end, read in place: a word that s ends within is its last eight
+// bytes shifted up (copying the bytes into an array first stalls the read).
+func word(s string, i int) uint64 {
+	switch n := len(s); {
+	case i+8 <= n:
+		return load8(s, i)
+	case i >= n:
+		return 0
+	case n >= 8:
+		return load8(s, n-8) << (8 * (i + 8 - n))
+	}
+	var w uint64
+	for k := i; k < i+8; k++ {
+		w <<= 8
+		if k < len(s) {
+			w |= uint64(s[k])
+		}
+	}
+	return w
+}
+
+// isASCII reports whether s is all ASCII, eight bytes at a time.
 func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if load8(s, i)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}
@@ -93,85 +176,78 @@ func foldCompare(a, b string) int {
 	return cmp.Compare(len(a), len(b))
 }
 
-func compareKeys(a, b *sortKey) int {
-	switch {
-	case a.isNum && b.isNum:
-		return cmp.Compare(a.num, b.num)
-	case a.isNum:
+// keyTexts reads the texts of the keys of a column (makeKey) from the rows.
+type keyTexts struct {
+	rows   []Row
+	col    int
+	folded []string
+}
+
+// compare compares the keys a and b of rows i and j.
+func (t keyTexts) compare(i, j int, a, b *sortKey) int {
+	switch an, bn := a.kind == numberKey, b.kind == numberKey; {
+	case an && bn:
+		return cmp.Compare(math.Float64frombits(a.pre[0]), math.Float64frombits(b.pre[0]))
+	case an:
 		return -1
-	case b.isNum:
+	case bn:
 		return 1
 	}
-	return compareText(a, b)
+	for w := range a.pre { // as the texts compare: a shorter one is padded with zeros
+		if a.pre[w] != b.pre[w] {
+			return cmp.Compare(a.pre[w], b.pre[w])
+		}
+	}
+	if a.kind == asciiKey && b.kind == asciiKey && min(a.n, b.n) <= 8*preWords {
+		return cmp.Compare(a.n, b.n) // the shorter is all in pre, where they tie
+	}
+	return foldCompare(t.of(i, a), t.of(j, b))
 }
 
-// compareText compares two text keys.
-func compareText(a, b *sortKey) int {
-	// As the texts compare: a shorter one is padded with zeros.
-	if a.pre[0] != b.pre[0] {
-		return cmp.Compare(a.pre[0], b.pre[0])
+func (t keyTexts) of(i int, k *sortKey) string {
+	if k.kind == foldedKey {
+		return t.folded[i]
 	}
-	if a.pre[1] != b.pre[1] {
-		return cmp.Compare(a.pre[1], b.pre[1])
+	if c := t.rows[i].Cells; t.col < len(c) {
+		return c[t.col][k.lead : uint32(k.lead)+k.n]
 	}
-	return foldCompare(a.str, b.str)
+	return ""
 }
 
-// compare orders two row indices for display: by group when grouped, then
-// by the sort; ties keep arrival order, so the result is a total order and
-// the sort is stable.
-func (m *Model) compare(i, j int) int {
-	if m.grouped {
-		if c := cmp.Compare(m.groupOf[i], m.groupOf[j]); c != 0 {
+// comparer orders two row indices for display: by group when grouped,
+// then by the sort; ties keep arrival order, so the result is a total order
+// and the sort is stable. Its branches are taken once, for the many
+// comparisons of a sort, a merge or a search: a sort by a column compares
+// the keys directly. It reads the keys and groups as they are now, and
+// holds neither the table nor its rows.
+func (m *Model) comparer() cmpFunc {
+	byRow := m.rowComparer()
+	if !m.grouped {
+		return byRow
+	}
+	groupOf := m.groupOf
+	return func(i, j int) int {
+		if c := cmp.Compare(groupOf[i], groupOf[j]); c != 0 {
 			return c
 		}
+		return byRow(i, j)
 	}
-	if m.sortCol < 0 {
-		if m.desc {
-			return cmp.Compare(j, i)
-		}
-		return cmp.Compare(i, j)
-	}
-	c := compareKeys(&m.keys[i], &m.keys[j])
-	if m.desc {
-		c = -c
-	}
-	if c == 0 {
-		return cmp.Compare(i, j)
-	}
-	return c
 }
 
-// comparer is compare with its branches taken once, for the many
-// comparisons of a sort, a merge or a search: a sort by a column compares
-// the keys directly. It reads the keys as they are now.
-func (m *Model) comparer() func(i, j int) int {
+// rowComparer is comparer without the groups.
+func (m *Model) rowComparer() cmpFunc {
 	switch {
-	case m.grouped:
-		return m.compare
 	case m.sortCol < 0 && m.desc:
 		return func(i, j int) int { return cmp.Compare(j, i) }
 	case m.sortCol < 0:
 		return cmp.Compare[int]
 	}
-	keys, sign := m.keys, 1
+	keys, texts, sign := m.keys, keyTexts{m.rows, m.sortCol, m.folded}, 1
 	if m.desc {
 		sign = -1
 	}
 	return func(i, j int) int {
-		a, b := &keys[i], &keys[j]
-		var c int
-		switch { // compareKeys, with the usual cases inlined
-		case a.isNum || b.isNum:
-			c = compareKeys(a, b)
-		case a.pre[0] != b.pre[0]:
-			c = cmp.Compare(a.pre[0], b.pre[0])
-		case a.pre[1] != b.pre[1]:
-			c = cmp.Compare(a.pre[1], b.pre[1])
-		default:
-			c = foldCompare(a.str, b.str)
-		}
-		if c != 0 {
+		if c := texts.compare(i, j, keys.at(i), keys.at(j)); c != 0 {
 			return sign * c
 		}
 		return cmp.Compare(i, j)
@@ -194,7 +270,8 @@ func (m *Model) SetRows(rows []Row) {
 	if m.shared {
 		m.rows, m.shared = nil, false // the caller's array: never written
 	}
-	m.rows, m.dead, m.keys = m.rows[:0], m.dead[:0], m.keys[:0]
+	m.rows, m.dead, m.folded = m.rows[:0], m.dead[:0], nil
+	m.keys.reset()
 	m.hay.reset()
 	m.order.reset()
 	m.filtered.reset()
@@ -209,7 +286,7 @@ func (m *Model) SetRows(rows []Row) {
 }
 
 // AppendRows adds a page. The filter and sort are applied to the new rows
-// only, which are merged into place; the cursor stays on its row. A row whose
+// only, which take their places; the cursor stays on its row. A row whose
 // ID is already loaded replaces it instead.
 func (m *Model) AppendRows(rows []Row) {
 	keep := m.mark()
@@ -224,9 +301,6 @@ func (m *Model) appendRows(rows []Row) {
 	m.own()
 	first := len(m.rows)
 	m.rows = grow(m.rows, len(rows))
-	if m.sortCol >= 0 {
-		m.keys = grow(m.keys, len(rows))
-	}
 	if m.grouped {
 		m.groupOf = grow(m.groupOf, len(rows))
 	}
@@ -262,7 +336,6 @@ func (m *Model) adopt(rows []Row) bool {
 	m.unindex()
 	m.unchecked = plain && len(rows) > 1
 	if m.sortCol >= 0 || m.grouped {
-		m.keys = slices.Grow(m.keys, len(rows))
 		m.groupOf = slices.Grow(m.groupOf, len(rows))
 		for i := range m.rows {
 			m.derive(i)
@@ -290,6 +363,9 @@ func (m *Model) kill(i int) {
 	m.dead[i] = true
 	m.rows[i] = Row{}
 	m.hay.drop(i)
+	if i < len(m.folded) {
+		m.folded[i] = ""
+	}
 	m.live--
 }
 
@@ -299,10 +375,26 @@ func (m *Model) kill(i int) {
 func (m *Model) derive(i int) {
 	m.hay.set(i, m.rows[i].Cells)
 	if m.sortCol >= 0 {
-		m.keys = setAt(m.keys, i, makeKey(m.cell(i, m.sortCol)))
+		m.setKey(i)
 	}
 	if m.grouped {
 		m.groupOf = setAt(m.groupOf, i, m.groups.rankOf(m.rows[i].Group))
+	}
+}
+
+// setKey computes row i's sort key; a text that lower-casing changed is
+// kept apart, as keys hold no text. i may be the newest row.
+func (m *Model) setKey(i int) {
+	k, text := makeKey(m.cell(i, m.sortCol))
+	m.keys.set(i, k)
+	switch {
+	case k.kind == foldedKey:
+		if len(m.folded) <= i {
+			m.folded = slices.Grow(m.folded, i+1-len(m.folded))[:i+1]
+		}
+		m.folded[i] = text
+	case i < len(m.folded):
+		m.folded[i] = ""
 	}
 }
 
@@ -337,26 +429,25 @@ func (m *Model) place(first int) {
 		m.reorder()
 		return
 	}
-	added := m.sortRows(appendRange(make([]int, 0, n), first, len(m.rows)))
-	if m.order.ident && m.order.n == first && m.follows(added) {
+	c := m.comparer()
+	added := appendRange(make([]int, 0, n), first, len(m.rows))
+	if m.filters() { // an array of its own: add reorders added
+		m.filtered.add(m.appendMatching(make([]int, 0, n), added), c)
+	}
+	if m.order.ident && m.order.n == first && m.follows(added, c) {
 		m.order.toRange(len(m.rows)) // still every row, in arrival order
 	} else {
-		m.order.set(m.merge(m.order.ints(), added))
-	}
-	if m.filters() {
-		m.filtered.set(m.merge(m.filtered.list, m.appendMatching(added[:0], added)))
+		m.order.add(added, c)
 	}
 }
 
-// follows reports whether added, rows from the order's end on, come in
-// arrival order after every row in it.
-func (m *Model) follows(added []int) bool {
-	for k, i := range added {
-		if i != m.order.n+k {
-			return false
-		}
+// follows reports whether added, the rows from the order's end on in
+// arrival order, are in display order and after every row in it.
+func (m *Model) follows(added []int, c cmpFunc) bool {
+	if len(added) == 0 {
+		return true
 	}
-	return len(added) == 0 || m.order.n == 0 || m.compare(m.order.n-1, added[0]) < 0
+	return (m.order.n == 0 || c(m.order.n-1, added[0]) < 0) && slices.IsSortedFunc(added, c)
 }
 
 // appendRange appends from, from+1, ..., to-1.
@@ -367,32 +458,15 @@ func appendRange(s []int, from, to int) []int {
 	return s
 }
 
-// sortRows puts row indices, given in ascending order, into display order.
-// Arrival order needs no sort, and rows that come already in order (a
-// listing sorted by the server, or by group) are only checked.
-func (m *Model) sortRows(s []int) []int {
-	if m.sortCol < 0 && !m.grouped {
-		if m.desc {
-			slices.Reverse(s)
-		}
-		return s
-	}
-	if c := m.comparer(); !slices.IsSortedFunc(s, c) {
-		slices.SortFunc(s, c)
-	}
-	return s
-}
-
 // merge merges sorted b into sorted a in place, from the back. Each row of
 // b finds its place in the rows of a not passed yet, and the rows of a after
-// it move in one copy, so a page costs about its length times log(n/its
-// length) compares and one pass of copying, however the pages interleave.
+// it move in one copy, so b costs about its length times log(len(a)/its
+// length) compares and one pass of copying, however the two interleave.
 // The search first steps back by the gap expected between two places (the
 // rows left over the rows of b left), then bisects within the last step.
-func (m *Model) merge(a, b []int) []int {
+func merge(a, b []int, c cmpFunc) []int {
 	n := len(a)
 	a = grow(a, len(b))[:n+len(b)]
-	c := m.comparer()
 	hi, end := n, len(a) // a[:hi] not moved yet; a[end:] final
 	for j := len(b) - 1; j >= 0; j-- {
 		x := b[j]
@@ -434,28 +508,27 @@ func (m *Model) UpdateRow(r Row) bool {
 
 func (m *Model) replace(i int, r Row) {
 	m.own()
-	if m.sortCol < 0 && !m.grouped { // arrival order: the row keeps its place
-		m.rows[i] = r
-		m.derive(i)
-		if m.filters() {
-			p, ok := m.positionOf(&m.filtered, i), m.matches(i)
-			switch {
-			case p >= 0 && !ok:
-				m.filtered.set(slices.Delete(m.filtered.list, p, p+1))
-			case p < 0 && ok:
-				m.filtered.set(m.insertSorted(m.filtered.list, i))
-			}
-		}
-		return
+	moves := m.sortCol >= 0 || m.grouped // in arrival order a row keeps its place
+	if moves {
+		m.order.remove(i, m.comparer())
 	}
-	m.order.set(m.remove(m.order.ints(), i))
-	m.filtered.set(m.remove(m.filtered.list, i))
+	m.filtered.remove(i, m.comparer())
 	m.rows[i] = r
 	m.derive(i)
-	m.order.set(m.insertSorted(m.order.list, i))
-	if m.filters() && m.matches(i) {
-		m.filtered.set(m.insertSorted(m.filtered.list, i))
+	c := m.comparer() // the new key
+	if moves {
+		m.order.add([]int{i}, c)
 	}
+	if m.filters() && m.matches(i) {
+		m.filtered.add([]int{i}, c)
+	}
+}
+
+// unplace takes row i out of the order and the view, by its current key.
+func (m *Model) unplace(i int) {
+	c := m.comparer()
+	m.order.remove(i, c)
+	m.filtered.remove(i, c)
 }
 
 // RemoveRow drops the row with this ID; its slot stays so indices hold.
@@ -470,46 +543,52 @@ func (m *Model) RemoveRow(id string) bool {
 	}
 	delete(m.byID, id)
 	m.own()
-	m.order.set(m.remove(m.order.ints(), i))
-	m.filtered.set(m.remove(m.filtered.list, i))
+	m.unplace(i)
 	m.kill(i)
 	m.restore(keep)
 	return true
 }
 
-// positionOf is the position of row i in q, or -1. A list is always in display
-// order, a total order, so a binary search finds it.
-func (m *Model) positionOf(q *positions, i int) int {
-	if q.ident {
-		return q.index(i)
+// positionOf is the position of row i among the visible rows, or -1.
+func (m *Model) positionOf(i int) int { return m.visible().rank(i, m.comparer()) }
+
+// rowAt is the row at visible position p.
+func (m *Model) rowAt(p int) int {
+	if i, ok := m.visible().settled(p); ok {
+		return i
 	}
-	if k, ok := slices.BinarySearchFunc(q.list, i, m.comparer()); ok {
-		return k
-	}
-	return -1
+	return m.visible().at(p, m.comparer())
 }
 
-// remove drops row i from s, a list in display order.
-func (m *Model) remove(s []int, i int) []int {
-	if k, ok := slices.BinarySearchFunc(s, i, m.comparer()); ok {
-		return slices.Delete(s, k, k+1)
+// settle puts in order the visible rows up to the window's end and the
+// cursor (positions.settle), so that drawing and moving read them
+// directly; every row while grouped, as a title reads the row before its
+// group's first and may count its group's rows. While a filter applies
+// nothing reads the order by position, so it is only trimmed: new rows
+// then seldom merge into it.
+func (m *Model) settle() {
+	q := m.visible()
+	need := max(m.offset, m.cursor) + max(1, m.bodyHeight()) + 1
+	if m.grouped {
+		need = q.len()
 	}
-	return s
+	q.settle(need, m.comparer())
+	if m.filters() {
+		m.order.trim(need)
+	}
 }
 
-func (m *Model) insertSorted(s []int, i int) []int {
-	k, _ := slices.BinarySearchFunc(s, i, m.comparer())
-	return slices.Insert(s, k, i)
-}
-
-// resort rebuilds the order after a sort change, then the filter.
-func (m *Model) resort() {
+// resort makes a change to the sort or the grouping, then rebuilds the
+// order and the filter. The cursor's row is remembered before the change,
+// while the order still reads by the old one.
+func (m *Model) resort(change func()) {
 	keep := m.mark()
-	m.keys = m.keys[:0]
+	change()
+	m.keys.reset()
+	m.folded = nil
 	if m.sortCol >= 0 {
-		m.keys = slices.Grow(m.keys, len(m.rows))
 		for i := range m.rows {
-			m.keys = append(m.keys, makeKey(m.cell(i, m.sortCol)))
+			m.setKey(i)
 		}
 	}
 	m.settleIDs()
@@ -518,18 +597,13 @@ func (m *Model) resort() {
 }
 
 // reorder builds the order of every live row, then the filter. In arrival
-// order, or when the rows come sorted, the order is the range of the rows.
+// order, or when the rows come sorted, the order is the range of the rows;
+// otherwise the rows are put in order as the window reaches them (settle).
 func (m *Model) reorder() {
 	if m.live == len(m.rows) && (m.arrival() || m.inOrder()) {
 		m.order.toRange(len(m.rows))
 	} else {
-		s := slices.Grow(m.order.spare(), m.live)
-		for i := range m.rows {
-			if !m.isDead(i) {
-				s = append(s, i)
-			}
-		}
-		m.order.set(m.sortRows(s))
+		m.order.unordered(len(m.rows), func(i int) bool { return !m.isDead(i) })
 	}
 	m.refilter()
 }
@@ -551,8 +625,7 @@ func (m *Model) cycleSort() {
 	if next >= len(m.cols) {
 		next = -1
 	}
-	m.sortCol = next
-	m.resort()
+	m.SetSort(next, m.desc)
 }
 
 // mark remembers the cursor's row and its line on screen.
@@ -566,7 +639,7 @@ type mark struct {
 func (m *Model) mark() mark {
 	k := mark{cursor: m.cursor, line: m.lineOf(m.cursor, m.bodyHeight())}
 	if r, ok := m.Selected(); ok {
-		k.id, k.row = r.ID, m.visible().at(m.cursor)
+		k.id, k.row = r.ID, m.rowAt(m.cursor)
 	}
 	return k
 }
@@ -577,12 +650,13 @@ func (m *Model) restore(k mark) {
 	m.cursor = k.cursor
 	if k.id != "" {
 		if i, ok := m.find(k); ok {
-			if p := m.positionOf(m.visible(), i); p >= 0 {
+			if p := m.positionOf(i); p >= 0 {
 				m.cursor = p
 			}
 		}
 	}
 	m.cursor = max(0, min(m.cursor, m.visible().len()-1))
+	m.settle() // before topFor reads the rows above the cursor
 	m.offset, m.topHead = m.topFor(m.cursor, k.line)
 	m.clampOffset()
 }

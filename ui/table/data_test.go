@@ -32,7 +32,7 @@ func TestSetRowsWithRepeatedIDsKeepsOneRowInTheFirstPlace(t *testing.T) {
 			m := newTable(80, 12, in)
 			settle(&m)
 			folded(t, m, -1)
-			if got := m.rows[m.visible().at(10)].Cells[0]; got != "Second Version" {
+			if got := m.rows[m.rowAt(10)].Cells[0]; got != "Second Version" {
 				t.Fatalf("row 10 shows %q, want the later version", got)
 			}
 			m.SetFilter("second version")
@@ -94,18 +94,21 @@ func TestLowerASCIIMatchesToLower(t *testing.T) {
 
 // TestSortKeysCompareAsLowerCasedText checks the keys' comparison, which
 // lower-cases ASCII as it reads and Unicode text beforehand, against the
-// obvious one, over texts that differ in case, past the sixteen bytes the
-// keys keep, in length, and outside ASCII.
+// obvious one, over texts that differ in case, past the 24 bytes the keys
+// keep, in length, and outside ASCII.
 func TestSortKeysCompareAsLowerCasedText(t *testing.T) {
 	texts := []string{"", " ", "a", "A", "B", "ab", "aB", "Ab\x00", "ab\x00c",
 		"Workshop Alpha 1", "workshop alpha 10", "WORKSHOP ALPHA 2", "Workshop Alpha 1x",
-		"Workshop Alpha Zeta", "workshop alpha zeta!", "[x", "_x", "`x", "@x", "Zz", "zZ{",
+		"Workshop Alpha Zeta", "workshop alpha zeta!", "Workshop Alpha Zeta Omeg", "workshop alpha zeta omeg\x00",
+		"Workshop Alpha Zeta Omega 1", "workshop alpha zeta omega 10", "WORKSHOP ALPHA ZETA OMEGA 2", "  Workshop Alpha Zeta Omega 11 ", "[x", "_x", "`x", "@x", "Zz", "zZ{",
 		"École", "école", "ÉCOLE normale", "Ωmega", "ωMEGA", "straße", "STRASSE", "\xff", "a\xffB",
 		"12", "9", "-3", "1,234", ".5", "+7", "nan", "1e3", " 8 "}
 	for _, a := range texts {
 		for _, b := range texts {
-			ka, kb := makeKey(a), makeKey(b)
-			if got, want := compareKeys(&ka, &kb), compareKeysOf(a, b); got != want {
+			ka, ta := makeKey(a)
+			kb, tb := makeKey(b)
+			texts := keyTexts{rows: []Row{{Cells: []string{a}}, {Cells: []string{b}}}, folded: []string{ta, tb}}
+			if got, want := texts.compare(0, 1, &ka, &kb), compareKeysOf(a, b); got != want {
 				t.Errorf("compare(%q, %q) = %d, want %d", a, b, got, want)
 			}
 		}

@@ -2,7 +2,6 @@ package table
 
 import (
 	"bytes"
-	"slices"
 	"strings"
 )
 
@@ -31,8 +30,8 @@ func (m *Model) matchesQuery(i int) bool {
 // or the filter change, not from View.
 func (m *Model) Count(keep func(Row) bool) int {
 	n := 0
-	for p := range m.order.len() {
-		if i := m.order.at(p); (keep == nil || keep(m.rows[i])) && m.matchesQuery(i) {
+	for i := range m.order.all() {
+		if (keep == nil || keep(m.rows[i])) && m.matchesQuery(i) {
 			n++
 		}
 	}
@@ -62,14 +61,8 @@ func (m *Model) applyFilter(raw string) {
 	narrowing := m.query != "" && strings.Contains(q, m.query)
 	m.query, m.needle = q, []byte(q)
 	if narrowing {
-		m.hay.cover(m.rows)         // done already, as the previous query needed it
-		kept := m.filtered.list[:0] // in place: writes never pass reads
-		for _, i := range m.filtered.list {
-			if bytes.Contains(m.hay.of(i), m.needle) {
-				kept = append(kept, i)
-			}
-		}
-		m.filtered.set(kept)
+		m.hay.cover(m.rows) // done already, as the previous query needed it
+		m.filtered.keep(func(i int) bool { return bytes.Contains(m.hay.of(i), m.needle) })
 	} else {
 		m.refilter()
 	}
@@ -96,13 +89,7 @@ func (m *Model) refilter() {
 		return
 	}
 	m.settleIDs()
-	dst := slices.Grow(m.filtered.spare(), m.order.len())
-	for p := range m.order.len() {
-		if i := m.order.at(p); m.matches(i) {
-			dst = append(dst, i)
-		}
-	}
-	m.filtered.set(dst)
+	m.filtered.keepFrom(&m.order, m.matches)
 }
 
 // appendMatching appends the rows of src that pass the filter; dst may be

@@ -46,20 +46,21 @@ func (m *Model) SetGrouped(on bool) {
 	if on == m.grouped {
 		return
 	}
-	m.grouped = on
-	m.groups.reset()
-	m.groupOf = m.groupOf[:0]
-	if on {
-		m.groupOf = slices.Grow(m.groupOf, len(m.rows))
-		for i, r := range m.rows {
-			if m.isDead(i) { // never shown; must not claim a place for ""
-				m.groupOf = append(m.groupOf, 0)
-				continue
+	m.resort(func() {
+		m.grouped = on
+		m.groups.reset()
+		m.groupOf = m.groupOf[:0]
+		if on {
+			m.groupOf = slices.Grow(m.groupOf, len(m.rows))
+			for i, r := range m.rows {
+				if m.isDead(i) { // never shown; must not claim a place for ""
+					m.groupOf = append(m.groupOf, 0)
+					continue
+				}
+				m.groupOf = append(m.groupOf, m.groups.rankOf(r.Group))
 			}
-			m.groupOf = append(m.groupOf, m.groups.rankOf(r.Group))
 		}
-	}
-	m.resort()
+	})
 }
 
 // SetGroupCounts makes each group title say how many of its rows are
@@ -72,8 +73,8 @@ func (m *Model) groupTitle(p int) (string, bool) {
 	if !m.grouped || p < 0 || p >= m.visible().len() {
 		return "", false
 	}
-	g := m.groupOf[m.visible().at(p)]
-	if p > 0 && m.groupOf[m.visible().at(p-1)] == g {
+	g := m.groupOf[m.rowAt(p)]
+	if p > 0 && m.groupOf[m.rowAt(p-1)] == g {
 		return "", false
 	}
 	t := m.groups.titles[g]
@@ -94,8 +95,8 @@ func (m *Model) titleText(p int) string {
 // opens. The view is ordered by group, so the group ends where the rank
 // first grows: a binary search, whatever the group's size.
 func (m *Model) groupLen(p int) int {
-	g := m.groupOf[m.visible().at(p)]
-	return sort.Search(m.visible().len()-p, func(k int) bool { return m.groupOf[m.visible().at(p+k)] != g })
+	g := m.groupOf[m.rowAt(p)]
+	return sort.Search(m.visible().len()-p, func(k int) bool { return m.groupOf[m.rowAt(p+k)] != g })
 }
 
 // opensGroup reports whether a title line comes before visible row p.

@@ -72,11 +72,18 @@ func typeText(m Model, s string) Model {
 	return m
 }
 
-// visibleIDs lists the rows in display order after the filter.
+// visibleIDs lists the rows in display order after the filter: the rows
+// in order, then the rest sorted (on copies: the table stays as it is).
 func visibleIDs(m Model) []string {
-	ids := make([]string, m.visible().len())
-	for p := range m.visible().len() {
-		i := m.visible().at(p)
+	q := m.visible()
+	var order []int
+	if q.ident {
+		order = appendRange(nil, 0, q.n)
+	} else {
+		order = append(slices.Clone(q.list), slices.SortedFunc(slices.Values(q.rest), m.comparer())...)
+	}
+	ids := make([]string, len(order))
+	for p, i := range order {
 		ids[p] = m.rows[i].ID
 	}
 	return ids

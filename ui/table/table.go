@@ -1,8 +1,10 @@
 // Package table is a virtualised, filterable, sortable table for large,
 // page-by-page loaded lists. View renders only the visible window; filtering
 // scans a lower-case haystack, one arena built once a filter is first needed
-// (hay.go); sorting happens once per sort change and new pages are merged into
-// the sorted order. A one-shot load copies the rows and little else.
+// (hay.go); the rows are put in order only as far as the window reaches
+// (positions.go): a sort change selects the rows up to the window and sorts
+// those, and a new page's rows are each compared with the last of them. A
+// one-shot load copies the rows and little else.
 package table
 
 import (
@@ -57,7 +59,8 @@ type Model struct {
 
 	sortCol  int       // -1: arrival order
 	desc     bool      // reversed
-	keys     []sortKey // per row, for sortCol; nil when unsorted
+	keys     keyStore  // per row, for sortCol; empty when unsorted
+	folded   []string  // per row up to the last whose key text is not ASCII: that text lower-cased (sortKey)
 	order    positions // live rows in display order
 	filtered positions // while a filter applies: the rows of order it keeps
 
@@ -168,7 +171,7 @@ func (m Model) Selected() (Row, bool) {
 	if m.cursor < 0 || m.cursor >= m.visible().len() {
 		return Row{}, false
 	}
-	return m.rows[m.visible().at(m.cursor)], true
+	return m.rows[m.rowAt(m.cursor)], true
 }
 
 // NearEnd reports whether the cursor is within one screenful of the last
@@ -186,8 +189,7 @@ func (m *Model) SetSort(col int, desc bool) {
 	if col < -1 || col >= len(m.cols) {
 		col = -1
 	}
-	m.sortCol, m.desc = col, desc
-	m.resort()
+	m.resort(func() { m.sortCol, m.desc = col, desc })
 }
 
 // SetFilter applies a filter as if typed.

@@ -46,8 +46,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, k.Sort):
 			m.cycleSort()
 		case key.Matches(msg, k.Reverse):
-			m.desc = !m.desc
-			m.resort()
+			m.SetSort(m.sortCol, !m.desc)
 		}
 	case tea.BackgroundColorMsg: // the App rebuilt the theme in place
 		m.input.SetStyles(m.theme.TextInputStyles())

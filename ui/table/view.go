@@ -103,7 +103,7 @@ func (m Model) View() string {
 		if title {
 			m.writeTitle(&b, p)
 		} else {
-			m.writeRow(&b, m.visible().at(p), p == m.cursor, styled)
+			m.writeRow(&b, m.rowAt(p), p == m.cursor, styled)
 		}
 		lines++
 	}

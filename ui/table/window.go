@@ -88,6 +88,7 @@ func (m *Model) move(d int) {
 // group's title when the cursor is on a group's first row and there is room,
 // and leaves no blank lines below the last row while rows are above the top.
 func (m *Model) clampOffset() {
+	m.settle() // the window ends at most a screen below the cursor
 	if m.visible().len() == 0 {
 		m.offset, m.topHead = 0, false
 		return
