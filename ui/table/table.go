@@ -4,7 +4,8 @@
 // (hay.go); the rows are put in order only as far as the window reaches
 // (positions.go): a sort change selects the rows up to the window and sorts
 // those, and a new page's rows are each compared with the last of them. A
-// one-shot load copies the rows and little else.
+// one-shot load shares the caller's rows (copied before the table changes
+// one) and adds little else.
 package table
 
 import (
