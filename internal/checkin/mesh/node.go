@@ -67,6 +67,12 @@ type Options struct {
 	StuckAfter time.Duration
 	// Logf notes what happens (default: nothing).
 	Logf func(format string, args ...any)
+	// EngineLog, when set, hears the embedded engine's own notices,
+	// warnings, errors and debug lines (never its protocol traces), with
+	// the venue's link password and the engine's local one masked: a
+	// debugging aid (EVDESK_MESH_DEBUG=1), off by default, as the engine
+	// of a venue of twenty says a great deal.
+	EngineLog func(format string, args ...any)
 	// OnArrival, when set, hears of each admission another desk made, as
 	// this desk learns of it (a gate's log; the tests' clock of how fast
 	// desks know).
@@ -252,7 +258,7 @@ func start(o Options, as role) (started, error) {
 	if o.Discover {
 		join = append(join, discover(o.Secret, id, 1500*time.Millisecond)...)
 	}
-	eng, err := startEngine(o.Secret, o.Dir, id, host, port, join, as)
+	eng, err := startEngine(o.Secret, o.Dir, id, host, port, join, as, o.EngineLog)
 	if err != nil {
 		return started{}, err
 	}
@@ -794,7 +800,7 @@ func (n *Node) restartEngine(why string, args ...any) error {
 	n.down = true
 	n.mu.Unlock()
 	n.eng.close()
-	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, join, deskRole)
+	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, join, deskRole, n.o.EngineLog)
 	if err != nil {
 		return err
 	}

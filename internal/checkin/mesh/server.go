@@ -115,8 +115,9 @@ const (
 	boardRole
 )
 
-// startEngine starts an engine of the venue in its role.
-func startEngine(sec *Secret, dir, id, host string, port int, join []string, as role) (*engine, error) {
+// startEngine starts an engine of the venue in its role; logf, when not
+// nil, hears the engine's own log (Options.EngineLog).
+func startEngine(sec *Secret, dir, id, host string, port int, join []string, as role, logf func(string, ...any)) (*engine, error) {
 	tlsc, err := sec.TLS()
 	if err != nil {
 		return nil, err
@@ -167,6 +168,10 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, as 
 	if err != nil {
 		return nil, fmt.Errorf("venue: start the desk's engine: %w", err)
 	}
+	if logf != nil {
+		// Traces stay off: they carry the protocol itself.
+		ns.SetLoggerV2(engineLog{logf: logf, hide: []string{sec.Password, local}}, true, false, false)
+	}
 	go ns.Start()
 	if !ns.ReadyForConnections(15 * time.Second) {
 		ns.Shutdown()
@@ -181,6 +186,35 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, as 
 	}
 	return &engine{ns: ns, nc: nc, opts: opts, sec: sec}, nil
 }
+
+// engineLog passes an engine's log to the desk's (Options.EngineLog). The
+// engine masks the passwords of the URLs it names, yet a few lines print a
+// route's URL whole (a route removed on reload): hide masks those
+// passwords in whatever the engine says.
+type engineLog struct {
+	logf func(string, ...any)
+	hide []string
+}
+
+func (l engineLog) say(level, format string, args []any) {
+	s := strings.TrimRight(fmt.Sprintf(format, args...), "\n")
+	for _, h := range l.hide {
+		if h != "" {
+			s = strings.ReplaceAll(s, h, "[redacted]")
+		}
+	}
+	l.logf("engine %s: %s", level, s)
+}
+
+func (l engineLog) Noticef(format string, v ...any) { l.say("INF", format, v) }
+func (l engineLog) Warnf(format string, v ...any)   { l.say("WRN", format, v) }
+func (l engineLog) Fatalf(format string, v ...any)  { l.say("FTL", format, v) }
+func (l engineLog) Errorf(format string, v ...any)  { l.say("ERR", format, v) }
+func (l engineLog) Debugf(format string, v ...any)  { l.say("DBG", format, v) }
+
+// Tracef drops the engine's protocol traces: they would carry what the
+// desks say to each other.
+func (l engineLog) Tracef(string, ...any) {}
 
 // routeURLs are the routes to desks at addrs.
 func routeURLs(sec *Secret, addrs []string) []*url.URL {
