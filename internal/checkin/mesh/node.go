@@ -148,7 +148,9 @@ type Node struct {
 	// the venue was bound on it (see stuck).
 	engineSince time.Time
 	boundOnce   bool
-	down        bool // the engine was closed and has not started again
+	// stateAt is when the engine's state was last logged (debugState).
+	stateAt time.Time
+	down    bool // the engine was closed and has not started again
 	// recordsSince is when the venue's records (the arrivals) last
 	// stopped answering this desk's claims and reconciling (see
 	// recordsLost); zero while they answer.
@@ -667,12 +669,14 @@ func (n *Node) step() {
 	}
 	if !ready {
 		if n.stuck() {
+			n.debugState(true, "stuck")
 			if err := n.restartEngine("venue: this desk's engine has had no answer from the venue's engines for %v; starting it again", n.o.StuckAfter); err != nil {
 				n.trouble(err)
 			}
 			return
 		}
 		if err := n.setup(); err != nil {
+			n.debugState(false, "binding failed ("+err.Error()+")")
 			// While the venue is still forming, the engines choosing
 			// their leader is expected and not worth a line on a gate's
 			// log: the error is kept for the board only.
@@ -694,6 +698,7 @@ func (n *Node) step() {
 		silent := time.Since(n.healthy)
 		n.mu.Unlock()
 		if silent >= n.o.CutOff && n.meshed.Load() {
+			n.debugState(true, "cut off")
 			n.trouble(fmt.Errorf("cut off from the venue for %v (%v): working alone", silent.Round(time.Second), err))
 			n.leave()
 		}
@@ -762,6 +767,7 @@ func (n *Node) recordsLost() bool {
 	if !lost {
 		return false
 	}
+	n.debugState(true, "records lost")
 	n.trouble(fmt.Errorf("the venue's records have not answered this desk for %v: working alone", time.Since(since).Round(time.Second)))
 	n.leave()
 	if err := n.restartEngine("venue: starting this desk's share of the venue again"); err != nil {
