@@ -26,17 +26,21 @@ var stateSubjects = []string{
 func (e *engine) state() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "engine %s (%s)", e.ns.Name(), short(e.ns.ID()))
-	heard := map[string][]string{} // subject -> "account desk" of the routes that carried interest in it
+	heard := map[string][]string{} // subject -> the routes that carried interest in it
 	if rz, err := e.ns.Routez(&server.RoutezOptions{SubscriptionsDetail: true}); err == nil {
 		var rs []string
 		for _, r := range rz.Routes {
+			// A route of one account (the engine's own, $SYS) is named so.
 			who := strings.TrimPrefix(r.RemoteName, deskEngine)
+			if r.Account != "" {
+				who += "(" + r.Account + ")"
+			}
 			rs = append(rs, fmt.Sprintf("%s/%s subs=%d pending=%d solicited=%v up=%s", who,
 				short(r.RemoteID), r.NumSubs, r.Pending, r.DidSolicit, r.Uptime))
 			for _, subj := range stateSubjects {
 				for _, sd := range r.SubsDetail {
 					if subjectMatches(sd.Subject, subj) {
-						heard[subj] = append(heard[subj], sd.Account+" "+who)
+						heard[subj] = append(heard[subj], who)
 					}
 				}
 			}
