@@ -98,12 +98,22 @@ func short(id string) string { return id[:min(len(id), 8)] }
 // (Options.EngineLog), saying why; at most every stateEvery but when
 // the desk acts on it (always).
 func (n *Node) debugState(always bool, why string) {
+	every := stateEvery
+	if always {
+		every = 0
+	}
+	n.debugStateEvery(every, why)
+}
+
+// debugStateEvery logs the engine's state, saying why, unless it was
+// logged within every.
+func (n *Node) debugStateEvery(every time.Duration, why string) {
 	if n.o.EngineLog == nil {
 		return
 	}
 	n.mu.Lock()
 	eng := n.eng
-	if !always && time.Since(n.stateAt) < stateEvery {
+	if every > 0 && time.Since(n.stateAt) < every {
 		n.mu.Unlock()
 		return
 	}
@@ -116,5 +126,9 @@ func (n *Node) debugState(always bool, why string) {
 }
 
 // stateEvery bounds how often a desk logs its engine's state while its
-// binding fails.
-const stateEvery = 10 * time.Second
+// binding fails; meshedStateEvery, while it works with its venue (a
+// route or interest missing there shows before it hurts).
+const (
+	stateEvery       = 10 * time.Second
+	meshedStateEvery = 30 * time.Second
+)

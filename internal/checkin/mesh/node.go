@@ -722,6 +722,7 @@ func (n *Node) step() {
 	if n.recordsLost() {
 		return
 	}
+	n.debugStateEvery(meshedStateEvery, "meshed")
 	n.retryUnsent()
 	n.shareRosters()
 	n.lead()
