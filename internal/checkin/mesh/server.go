@@ -154,7 +154,18 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, as 
 			Name: sec.clusterName(), Host: host, Port: port,
 			Username: sec.User, Password: sec.Password,
 			TLSConfig: tlsc, TLSTimeout: 5,
-			PoolSize: 1,
+			// One route per pair of desks, carrying every account: with
+			// pooling on, the engine's own account ($SYS: JetStream's
+			// elections and API) gets a route of its own, which a desk
+			// learns to open only from another's word of it, and an
+			// engine that solicited a route from such word passes none on.
+			// Twenty engines starting again together (probe) then left a
+			// desk with routes to all nineteen and no $SYS route to nine:
+			// its JetStream requests to leaders there went unanswered
+			// for minutes (seen in a 20-desk benchmark run, the engine's
+			// log on). Off, routes are as before pooling (nats-server
+			// 2.10); older desks still route with it.
+			PoolSize: -1,
 			// A route learnt from another desk is tried again when it fails
 			// (by default it is tried once): twenty desks starting together
 			// on a busy machine can miss one, and a desk that one other
