@@ -781,7 +781,9 @@ func (n *Node) recordsLost() bool {
 // the venue for Options.StuckAfter: in two of twenty-odd runs of twenty
 // desks switched on together, one desk's engine had routes to every other
 // and no answer from the venue's stores for minutes (every request timed
-// out, or a watch brought nothing).
+// out, or a watch brought nothing). One cause is known and gone (a
+// dedicated $SYS route missing: see PoolSize in startEngine); this stays
+// for any other.
 func (n *Node) stuck() bool {
 	n.mu.Lock()
 	since, bound := n.engineSince, n.boundOnce
