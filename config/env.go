@@ -24,6 +24,10 @@ const (
 	EnvReadOnly = "EVDESK_READ_ONLY"
 	// EnvTheme chooses the console's theme, as --theme and theme = do.
 	EnvTheme = "EVDESK_THEME"
+	// EnvMeshDebug ("1") has a venue desk's embedded engine (NATS) write
+	// its notices, warnings, errors and debug lines, passwords masked, to
+	// the desk's log: for debugging a venue, it says a great deal.
+	EnvMeshDebug = "EVDESK_MESH_DEBUG"
 )
 
 // EnvVar is an environment variable evdesk reads, and what it does.
@@ -57,6 +61,7 @@ var EnvVars = []EnvVar{
 	{EnvDebug, "\"api\": log each request and answer (redacted) to the log and, for script commands, to standard error (--debug)"},
 	{EnvReadOnly, "\"1\" or \"true\": a read-only session: console actions unavailable, write commands refused (--read-only)"},
 	{EnvTheme, "the console's theme: auto, dark, light or high-contrast (--theme)"},
+	{EnvMeshDebug, "\"1\": a venue desk's engine writes its own debug log (passwords masked) to evdesk's log; verbose, for debugging a venue"},
 	{"EVDESK_TOKEN_NO_PHONE", "printed by `evdesk sim`: a token of an account without the phone service (name it in a profile's token_env)"},
 	{"EVDESK_TOKEN_OTHER_HOST", "printed by `evdesk sim`: the second account's token (name it in a profile's token_env)"},
 	{EnvCAFile, "a PEM bundle of certificate authorities trusted besides the system's, over the profile's ca_file"},

@@ -231,6 +231,7 @@ func (v *venueRig) startDeskWith(name, addr string, venueArgs ...string) *deskPr
 	go func() { _ = cmd.Wait(); close(d.exited) }()
 	v.tb.Cleanup(func() {
 		d.stop()
+		keepLog(v.tb, dir, name)
 		if v.tb.Failed() {
 			d.mu.Lock()
 			v.tb.Logf("%s stdout (the latest lines):\n%s\n%s stderr:\n%s", name, strings.Join(d.tail, "\n"), name, stderr.String())
@@ -241,6 +242,31 @@ func (v *venueRig) startDeskWith(name, addr string, venueArgs ...string) *deskPr
 	v.desks = append(v.desks, d)
 	v.mu.Unlock()
 	return d
+}
+
+// keepLog copies the logs of the desk named name, whose configuration and
+// state are in dir, to $EVDESK_VENUE_KEEP_LOGS/<name>/ when that is set:
+// the test's folders go when it ends, and a venue's rare faults are read
+// in its desks' logs (with EVDESK_MESH_DEBUG=1, their engines' too).
+func keepLog(tb testing.TB, dir, name string) {
+	keep := os.Getenv("EVDESK_VENUE_KEEP_LOGS")
+	if keep == "" {
+		return
+	}
+	to := filepath.Join(keep, strings.ReplaceAll(name, " ", "-"))
+	logs, _ := filepath.Glob(filepath.Join(dir, "state", "evdesk", "*.log"))
+	for _, p := range logs {
+		b, err := os.ReadFile(p)
+		if err == nil {
+			err = os.MkdirAll(to, 0o700)
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(to, filepath.Base(p)), b, 0o600)
+		}
+		if err != nil {
+			tb.Logf("keep %s's log: %v", name, err)
+		}
+	}
 }
 
 func (d *deskProc) read(out io.Reader) {

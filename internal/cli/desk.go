@@ -170,6 +170,7 @@ func deskRun(ctx context.Context, o *deskOptions) error {
 		return err
 	}
 	defer s.Close()
+	vf.engineLog = meshDebugLog(s.log)
 	if s.readOnly != "" && !board {
 		return fmt.Errorf("a desk records check-ins, and this session is read-only (%s): open the arrivals board with --board", s.readOnly)
 	}

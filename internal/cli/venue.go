@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -111,6 +113,18 @@ type venueFlags struct {
 	join         []string
 	noMDNS       bool
 	arrivals     bool
+	// engineLog hears the venue engine's own log (config.EnvMeshDebug),
+	// or nil.
+	engineLog func(string, ...any)
+}
+
+// meshDebugLog is where a venue engine's own log goes: log, when
+// config.EnvMeshDebug is "1", else nowhere (nil).
+func meshDebugLog(log *slog.Logger) func(string, ...any) {
+	if os.Getenv(config.EnvMeshDebug) != "1" || log == nil {
+		return nil
+	}
+	return func(format string, args ...any) { log.Info(fmt.Sprintf(format, args...)) }
 }
 
 func (v *venueFlags) add(cmd *cobra.Command) {
@@ -160,7 +174,8 @@ func (v *venueFlags) opener(journal string, srv place.Server, logf func(string, 
 	}
 	return func(string, string) (venue.Venue, error) {
 		n, err := mesh.Join(mesh.Options{Secret: sec, Dir: filepath.Join(journal, "venue", sec.ID),
-			Listen: v.listen, Join: v.join, Discover: !v.noMDNS && len(v.join) == 0, OnArrival: onArrival, Logf: logf})
+			Listen: v.listen, Join: v.join, Discover: !v.noMDNS && len(v.join) == 0, OnArrival: onArrival, Logf: logf,
+			EngineLog: v.engineLog})
 		if err != nil {
 			return nil, err
 		}
@@ -180,7 +195,8 @@ func (v *venueFlags) watcher(journal string, srv place.Server, logf func(string,
 	}
 	return func(eventID, sessionID string) (views.VenueWatch, error) {
 		ob, err := mesh.Observe(mesh.Options{Secret: sec, Dir: filepath.Join(journal, "venue", sec.ID, "board"),
-			Listen: v.listen, Join: v.join, Discover: !v.noMDNS && len(v.join) == 0, Logf: logf}, eventID, sessionID)
+			Listen: v.listen, Join: v.join, Discover: !v.noMDNS && len(v.join) == 0, Logf: logf,
+			EngineLog: v.engineLog}, eventID, sessionID)
 		if err != nil {
 			return nil, err
 		}

@@ -115,8 +115,9 @@ const (
 	boardRole
 )
 
-// startEngine starts an engine of the venue in its role.
-func startEngine(sec *Secret, dir, id, host string, port int, join []string, as role) (*engine, error) {
+// startEngine starts an engine of the venue in its role; logf, when not
+// nil, hears the engine's own log (Options.EngineLog).
+func startEngine(sec *Secret, dir, id, host string, port int, join []string, as role, logf func(string, ...any)) (*engine, error) {
 	tlsc, err := sec.TLS()
 	if err != nil {
 		return nil, err
@@ -153,7 +154,18 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, as 
 			Name: sec.clusterName(), Host: host, Port: port,
 			Username: sec.User, Password: sec.Password,
 			TLSConfig: tlsc, TLSTimeout: 5,
-			PoolSize: 1,
+			// One route per pair of desks, carrying every account: with
+			// pooling on, the engine's own account ($SYS: JetStream's
+			// elections and API) gets a route of its own, which a desk
+			// learns to open only from another's word of it, and an
+			// engine that solicited a route from such word passes none on.
+			// Twenty engines starting again together (probe) then left a
+			// desk with routes to all nineteen and no $SYS route to nine:
+			// its JetStream requests to leaders there went unanswered
+			// for minutes (seen in a 20-desk benchmark run, the engine's
+			// log on). Off, routes are as before pooling (nats-server
+			// 2.10); older desks still route with it.
+			PoolSize: -1,
 			// A route learnt from another desk is tried again when it fails
 			// (by default it is tried once): twenty desks starting together
 			// on a busy machine can miss one, and a desk that one other
@@ -166,6 +178,10 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, as 
 	ns, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("venue: start the desk's engine: %w", err)
+	}
+	if logf != nil {
+		// Traces stay off: they carry the protocol itself.
+		ns.SetLoggerV2(engineLog{logf: logf, hide: []string{sec.Password, local}}, true, false, false)
 	}
 	go ns.Start()
 	if !ns.ReadyForConnections(15 * time.Second) {
@@ -181,6 +197,35 @@ func startEngine(sec *Secret, dir, id, host string, port int, join []string, as 
 	}
 	return &engine{ns: ns, nc: nc, opts: opts, sec: sec}, nil
 }
+
+// engineLog passes an engine's log to the desk's (Options.EngineLog). The
+// engine masks the passwords of the URLs it names, yet a few lines print a
+// route's URL whole (a route removed on reload): hide masks those
+// passwords in whatever the engine says.
+type engineLog struct {
+	logf func(string, ...any)
+	hide []string
+}
+
+func (l engineLog) say(level, format string, args []any) {
+	s := strings.TrimRight(fmt.Sprintf(format, args...), "\n")
+	for _, h := range l.hide {
+		if h != "" {
+			s = strings.ReplaceAll(s, h, "[redacted]")
+		}
+	}
+	l.logf("engine %s: %s", level, s)
+}
+
+func (l engineLog) Noticef(format string, v ...any) { l.say("INF", format, v) }
+func (l engineLog) Warnf(format string, v ...any)   { l.say("WRN", format, v) }
+func (l engineLog) Fatalf(format string, v ...any)  { l.say("FTL", format, v) }
+func (l engineLog) Errorf(format string, v ...any)  { l.say("ERR", format, v) }
+func (l engineLog) Debugf(format string, v ...any)  { l.say("DBG", format, v) }
+
+// Tracef drops the engine's protocol traces: they would carry what the
+// desks say to each other.
+func (l engineLog) Tracef(string, ...any) {}
 
 // routeURLs are the routes to desks at addrs.
 func routeURLs(sec *Secret, addrs []string) []*url.URL {
