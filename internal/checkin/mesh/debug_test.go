@@ -2,9 +2,7 @@ package mesh
 
 import (
 	"fmt"
-	"net"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -64,17 +62,7 @@ func TestEngineLogOfTwoEnginesNamesNoSecret(t *testing.T) {
 		lines = append(lines, fmt.Sprintf(f, a...))
 		mu.Unlock()
 	}
-	pa, pb := freePort(t), freePort(t)
-	a, err := startEngine(sec, t.TempDir(), "aaaaaaaaaaaaaaaa", "127.0.0.1", pa, nil, deskRole, logf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.close()
-	b, err := startEngine(sec, t.TempDir(), "bbbbbbbbbbbbbbbb", "127.0.0.1", pb, []string{net.JoinHostPort("127.0.0.1", strconv.Itoa(pa))}, deskRole, logf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.close()
+	a, b := twoEngines(t, sec, logf)
 	waitFor(t, "the engines to meet", func() bool { return a.peers() == 1 && b.peers() == 1 })
 	state := a.state()
 	if !strings.Contains(state, "bbbbbbbbbbbbbbbb") {

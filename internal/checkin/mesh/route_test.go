@@ -17,17 +17,7 @@ func TestEnginesShareOneRouteForEveryAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pa, pb := freePort(t), freePort(t)
-	a, err := startEngine(sec, t.TempDir(), "aaaaaaaaaaaaaaaa", "127.0.0.1", pa, nil, deskRole, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.close()
-	b, err := startEngine(sec, t.TempDir(), "bbbbbbbbbbbbbbbb", "127.0.0.1", pb, []string{net.JoinHostPort("127.0.0.1", strconv.Itoa(pa))}, deskRole, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.close()
+	a, b := twoEngines(t, sec, nil)
 	// The other engine's JetStream API, heard over a route.
 	apiOver := func(e *engine) bool {
 		rz, err := e.ns.Routez(&server.RoutezOptions{SubscriptionsDetail: true})
@@ -53,4 +43,22 @@ func TestEnginesShareOneRouteForEveryAccount(t *testing.T) {
 			t.Fatalf("%s: want one route for every account, got %d: %s", e.ns.Name(), len(rz.Routes), e.state())
 		}
 	}
+}
+
+// twoEngines starts two desks' engines, the second joining the first,
+// logging to logf; they are closed when the test ends.
+func twoEngines(t *testing.T, sec *Secret, logf func(string, ...any)) (a, b *engine) {
+	t.Helper()
+	pa, pb := freePort(t), freePort(t)
+	a, err := startEngine(sec, t.TempDir(), "aaaaaaaaaaaaaaaa", "127.0.0.1", pa, nil, deskRole, logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.close)
+	b, err = startEngine(sec, t.TempDir(), "bbbbbbbbbbbbbbbb", "127.0.0.1", pb, []string{net.JoinHostPort("127.0.0.1", strconv.Itoa(pa))}, deskRole, logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.close)
+	return a, b
 }
