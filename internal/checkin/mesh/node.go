@@ -111,7 +111,9 @@ type Node struct {
 	// engine's raft groups cannot merge). Once it has met a desk, its
 	// engine starts again with the store, and joins theirs; a desk that
 	// was part of the venue before (joinedBefore) starts with it.
-	probe bool
+	probe   bool
+	meeting meeting
+	size    int // the venue's size its engine is given (storeSize)
 
 	d      *venue.Desk
 	cfg    venue.Options
@@ -260,7 +262,7 @@ func start(o Options, as role) (started, error) {
 	if o.Discover {
 		join = append(join, discover(o.Secret, id, 1500*time.Millisecond)...)
 	}
-	eng, err := startEngine(o.Secret, o.Dir, id, host, port, join, as, o.EngineLog)
+	eng, err := startEngine(o.Secret, o.Dir, id, host, port, join, as, 0, o.EngineLog)
 	if err != nil {
 		return started{}, err
 	}
@@ -659,9 +661,12 @@ func (n *Node) step() {
 		return
 	}
 	if n.probe {
-		if n.eng.peers() == 0 {
+		if !n.meeting.met(n.eng.peers(), time.Now(), n.o.Tick) {
 			return // no other desk yet: the desk works alone meanwhile
 		}
+		n.mu.Lock()
+		n.size = storeSize(n.id, n.eng.deskIDs(), n.eng.venueAnswers())
+		n.mu.Unlock()
 		if err := n.restartEngine("venue: met another desk; starting this desk's share of the venue"); err != nil {
 			n.trouble(err)
 			return
@@ -670,7 +675,13 @@ func (n *Node) step() {
 	if !ready {
 		if n.stuck() {
 			n.debugState(true, "stuck")
-			if err := n.restartEngine("venue: this desk's engine has had no answer from the venue's engines for %v; starting it again", n.o.StuckAfter); err != nil {
+			var err error
+			if joinedBefore(n.o.Dir) {
+				err = n.restartEngine("venue: this desk's engine has had no answer from the venue's engines for %v; starting it again", n.o.StuckAfter)
+			} else {
+				err = n.reprobe()
+			}
+			if err != nil {
 				n.trouble(err)
 			}
 			return
@@ -808,8 +819,9 @@ func (n *Node) restartEngine(why string, args ...any) error {
 	join := slices.Clone(n.st.join)
 	n.down = true
 	n.mu.Unlock()
+	size := n.size
 	n.eng.close()
-	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, join, deskRole, n.o.EngineLog)
+	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, join, deskRole, size, n.o.EngineLog)
 	if err != nil {
 		return err
 	}
@@ -823,6 +835,84 @@ func (n *Node) restartEngine(why string, args ...any) error {
 	n.engineSince, n.boundOnce = time.Now(), false
 	n.mu.Unlock()
 	return nil
+}
+
+// reprobe handles a desk new to its venue whose engine started its store
+// and never had an answer from the venue's: the desk it took for the
+// founder (storeSize) went away before founding it, or the desks it
+// counted are fewer now. Its store holds nothing of the venue, so the desk
+// drops it and meets the venue again, as a probe.
+func (n *Node) reprobe() error {
+	n.o.Logf("venue: this desk's engine has had no answer from the venue's engines for %v; meeting the venue again", n.o.StuckAfter)
+	n.mu.Lock()
+	if n.unbind != nil {
+		n.unbind()
+	}
+	n.down = true
+	n.mu.Unlock()
+	n.eng.close()
+	if err := os.RemoveAll(filepath.Join(n.o.Dir, "store")); err != nil {
+		return fmt.Errorf("venue: %w", err)
+	}
+	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, slices.Clone(n.st.join), probeRole, 0, n.o.EngineLog)
+	if err != nil {
+		return err
+	}
+	js, err := jetstream.New(eng.nc)
+	if err != nil {
+		eng.close()
+		return err
+	}
+	n.mu.Lock()
+	n.eng, n.js, n.probe, n.down, n.meeting = eng, js, true, false, meeting{}
+	n.engineSince, n.boundOnce = time.Time{}, false
+	n.mu.Unlock()
+	return nil
+}
+
+// storeSize is the venue's size a probe gives its engine as it starts its
+// store (sizedRoutes), from the desks it met (their IDs) and whether a
+// venue already answers. nats-server lets the desks of a new venue choose
+// their first leader only with the votes of every desk of the size each
+// was given: one desk founds the venue, the one of lowest ID among those
+// that met when no venue answers, taking the engine's least size (two),
+// so that the first other desk's vote elects it; every other desk counts
+// the desks it met and itself, so that no group of new desks can choose a
+// leader of their own, and they all follow the founder's. Desks switched
+// on together, each sized two, chose two leaders (seen in the 20-desk
+// benchmark): the venue split, and when one half's leader died the other
+// half's won and wiped the venue's records.
+func storeSize(self string, desks []string, venueAnswers bool) int {
+	if !venueAnswers && (len(desks) == 0 || self < slices.Min(desks)) {
+		return 0
+	}
+	return len(desks) + 1
+}
+
+// meeting is a probe's meeting with its venue (see Node.probe). Desks
+// switched on together keep finding each other for a moment, and each
+// counts the desks it reaches for the venue's size (sizedRoutes): a probe
+// starts its store once the count has held for two heartbeats, or ten
+// heartbeats after it first reached another desk.
+type meeting struct {
+	first, changed time.Time
+	peers          int
+}
+
+// met notes the desks the probe reaches now and reports whether it has met
+// its venue.
+func (m *meeting) met(peers int, now time.Time, tick time.Duration) bool {
+	if peers == 0 {
+		*m = meeting{}
+		return false
+	}
+	if m.first.IsZero() {
+		m.first = now
+	}
+	if peers != m.peers {
+		m.peers, m.changed = peers, now
+	}
+	return now.Sub(m.changed) >= 2*tick || now.Sub(m.first) >= 10*tick
 }
 
 // joinedMark names the file that says the desk has been part of its venue.

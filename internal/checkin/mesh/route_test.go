@@ -50,12 +50,12 @@ func TestEnginesShareOneRouteForEveryAccount(t *testing.T) {
 func twoEngines(t *testing.T, sec *Secret, logf func(string, ...any)) (a, b *engine) {
 	t.Helper()
 	pa, pb := freePort(t), freePort(t)
-	a, err := startEngine(sec, t.TempDir(), "aaaaaaaaaaaaaaaa", "127.0.0.1", pa, nil, deskRole, logf)
+	a, err := startEngine(sec, t.TempDir(), "aaaaaaaaaaaaaaaa", "127.0.0.1", pa, nil, deskRole, 0, logf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(a.close)
-	b, err = startEngine(sec, t.TempDir(), "bbbbbbbbbbbbbbbb", "127.0.0.1", pb, []string{net.JoinHostPort("127.0.0.1", strconv.Itoa(pa))}, deskRole, logf)
+	b, err = startEngine(sec, t.TempDir(), "bbbbbbbbbbbbbbbb", "127.0.0.1", pb, []string{net.JoinHostPort("127.0.0.1", strconv.Itoa(pa))}, deskRole, 0, logf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -117,16 +118,13 @@ const (
 
 // startEngine starts an engine of the venue in its role; logf, when not
 // nil, hears the engine's own log (Options.EngineLog).
-func startEngine(sec *Secret, dir, id, host string, port int, join []string, as role, logf func(string, ...any)) (*engine, error) {
+func startEngine(sec *Secret, dir, id, host string, port int, join []string, as role, size int, logf func(string, ...any)) (*engine, error) {
 	tlsc, err := sec.TLS()
 	if err != nil {
 		return nil, err
 	}
-	// The engine wants at least one route to run JetStream as a cluster;
-	// a desk that knows no other routes to itself, which the engine
-	// recognises and skips.
 	self := net.JoinHostPort(loopbackFor(host), strconv.Itoa(port))
-	routes := routeURLs(sec, append([]string{self}, join...))
+	routes := routeURLs(sec, sizedRoutes(self, join, size))
 	// The engine's client port (it routes only once one is open) listens
 	// on loopback under a password made for this run; the desk itself
 	// connects in process.
@@ -227,6 +225,25 @@ func (l engineLog) Debugf(format string, v ...any)  { l.say("DBG", format, v) }
 // desks say to each other.
 func (l engineLog) Tracef(string, ...any) {}
 
+// sizedRoutes are the addresses an engine routes to: itself, the desks at
+// join, and itself again until they number size, the desks of the venue
+// this desk knows of (itself included). The engine skips routes to itself
+// without dialling them, but it counts every route: an engine starting its
+// store for the first time takes the count for the venue's size in its
+// first election (nats-server sizes a new cluster's quorum by its
+// configured routes, two at the least). Twenty desks switched on together,
+// each routed to one other, each chose a leader from any two: the venue
+// split in two (seen in the 20-desk benchmark), and when the first half's
+// leader died the other half's won and wiped the venue's records. Sized by
+// the desks met, no two groups of them can both hold a quorum.
+func sizedRoutes(self string, join []string, size int) []string {
+	addrs := append([]string{self}, join...)
+	for len(addrs) < size {
+		addrs = append(addrs, self)
+	}
+	return addrs
+}
+
 // routeURLs are the routes to desks at addrs.
 func routeURLs(sec *Secret, addrs []string) []*url.URL {
 	var routes []*url.URL
@@ -267,17 +284,30 @@ const (
 // peers counts the other desks this one has a route to (a pair of desks
 // may share several routes); watchers do not count.
 func (e *engine) peers() int {
+	return len(e.deskIDs())
+}
+
+// deskIDs are the IDs of the desks whose engines this one reaches.
+func (e *engine) deskIDs() []string {
 	rz, err := e.ns.Routez(&server.RoutezOptions{})
 	if err != nil {
-		return 0
+		return nil
 	}
-	ids := map[string]bool{}
+	var ids []string
 	for _, r := range rz.Routes {
-		if strings.HasPrefix(r.RemoteName, deskEngine) {
-			ids[r.RemoteID] = true
+		if id, ok := strings.CutPrefix(r.RemoteName, deskEngine); ok && !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
 	}
-	return len(ids)
+	return ids
+}
+
+// venueAnswers reports whether the venue's engines answer a JetStream
+// request: some desk has started its store, so the venue is formed (or
+// forming) and a probe joins it rather than founds it.
+func (e *engine) venueAnswers() bool {
+	_, err := e.nc.Request("$JS.API.INFO", nil, time.Second)
+	return err == nil
 }
 
 func (e *engine) close() {

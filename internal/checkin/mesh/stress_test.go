@@ -8,7 +8,9 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,8 +20,8 @@ import (
 
 // TestVenueEnginesStartAgainTogether is the start of a venue of many
 // desks without the desks: every engine starts as a probe, joins the
-// first, and starts again with its store at its first heartbeat that finds
-// a peer (as Node.step does), all within about a second; then each binds a
+// first, and starts again with its store once it has met the venue (as
+// Node.step does), all within a few seconds; then each binds a
 // bucket of three copies, watches it to its end and writes to it, as a
 // desk's setup does. An engine that cannot do so for a minute while it
 // reaches every other is the fault seen in the venue benchmark; its state,
@@ -60,6 +62,14 @@ func restartTogether(t *testing.T, count int) string {
 		slots[i] = &slot{port: freePort(t)}
 	}
 	first := net.JoinHostPort("127.0.0.1", strconv.Itoa(slots[0].port))
+	// No engine dies in a round: a second engine that becomes the
+	// metadata leader was chosen beside the first (a split venue).
+	var elected atomic.Int32
+	logf := func(format string, args ...any) {
+		if strings.Contains(fmt.Sprintf(format, args...), "Self is new JetStream cluster metadata leader") {
+			elected.Add(1)
+		}
+	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -71,30 +81,33 @@ func restartTogether(t *testing.T, count int) string {
 		if i > 0 {
 			join = []string{first}
 		}
-		eng, err := startEngine(sec, dir, id, "127.0.0.1", s.port, join, probeRole, nil)
+		eng, err := startEngine(sec, dir, id, "127.0.0.1", s.port, join, probeRole, 0, nil)
 		for try := 0; err != nil && i > 0 && try < 3; try++ {
 			// A port another program took meanwhile (testport) is no fault
 			// of the venue's.
 			s.port = freePort(t)
-			eng, err = startEngine(sec, dir, id, "127.0.0.1", s.port, join, probeRole, nil)
+			eng, err = startEngine(sec, dir, id, "127.0.0.1", s.port, join, probeRole, 0, nil)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.eng = eng
 		wg.Go(func() {
-			// The heartbeat's first finding of a peer starts the engine again.
+			// The heartbeat that finds the probe has met its venue starts
+			// the engine again, sized as Node.step sizes it.
 			tick := time.NewTicker(time.Second)
 			defer tick.Stop()
-			for eng.peers() == 0 {
+			var m meeting
+			for !m.met(eng.peers(), time.Now(), time.Second) {
 				select {
 				case <-tick.C:
 				case <-ctx.Done():
 					return
 				}
 			}
+			size := storeSize(id, eng.deskIDs(), eng.venueAnswers())
 			eng.close()
-			eng, err := startEngine(sec, dir, id, "127.0.0.1", s.port, join, deskRole, nil)
+			eng, err := startEngine(sec, dir, id, "127.0.0.1", s.port, join, deskRole, size, logf)
 			if err != nil {
 				s.mu.Lock()
 				s.eng, s.lastErr = nil, err
@@ -129,6 +142,12 @@ func restartTogether(t *testing.T, count int) string {
 		if s.eng != nil {
 			live = append(live, s.eng)
 		}
+	}
+	if n := elected.Load(); n > 1 {
+		t.Errorf("%d engines were chosen the metadata leader, where no engine died (a split venue)", n)
+	}
+	if leaders := metaLeaders(live); len(leaders) > 1 {
+		t.Errorf("the engines chose more than one metadata leader (a split venue): %v", leaders)
 	}
 	// Interest most engines hold of another's and one does not: the
 	// suspected cause. Interest on its way settles within moments.
@@ -263,4 +282,19 @@ func interestGaps(engines []*engine) []string {
 	}
 	slices.Sort(gaps)
 	return gaps
+}
+
+// metaLeaders is, for each metadata leader an engine names, how many
+// engines name it: one venue has one.
+func metaLeaders(engines []*engine) map[string]int {
+	out := map[string]int{}
+	for _, e := range engines {
+		jz, err := e.ns.Jsz(&server.JSzOptions{})
+		if err != nil || jz.Meta == nil {
+			out["(none)"]++
+			continue
+		}
+		out[jz.Meta.Leader]++
+	}
+	return out
 }
