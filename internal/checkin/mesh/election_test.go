@@ -45,6 +45,45 @@ func TestDesksThatMetFoundOneVenue(t *testing.T) {
 		}
 		return leaders[0] != "" && len(slices.Compact(leaders)) == 1
 	})
+	// A desk that meets the venue now joins it, whatever its ID.
+	late, err := startEngine(sec, t.TempDir(), "0000000000000001", "127.0.0.1", freePort(t), seed, probeRole, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(late.close)
+	waitFor(t, "the late desk to reach the others", func() bool { return late.peers() == 3 })
+	if !late.venueAnswers() {
+		t.Fatal("a formed venue does not answer a probe")
+	}
+	if got := storeSize("0000000000000001", late.deskIDs(), true); got != 4 {
+		t.Fatalf("the late desk's size: %d, want 4", got)
+	}
+}
+
+// Probes alone have no venue to answer them: the lowest founds it.
+func TestProbesHaveNoVenueToJoin(t *testing.T) {
+	sec, err := NewSecret("Test Hall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa := freePort(t)
+	a, err := startEngine(sec, t.TempDir(), "000000000000000a", "127.0.0.1", pa, nil, probeRole, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.close)
+	b, err := startEngine(sec, t.TempDir(), "000000000000000b", "127.0.0.1", freePort(t), []string{net.JoinHostPort("127.0.0.1", strconv.Itoa(pa))}, probeRole, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.close)
+	waitFor(t, "the probes to meet", func() bool { return a.peers() == 1 && b.peers() == 1 })
+	if a.venueAnswers() || b.venueAnswers() {
+		t.Fatal("probes without a store answered as a venue")
+	}
+	if !slices.Equal(a.deskIDs(), []string{"000000000000000b"}) {
+		t.Fatalf("desk IDs a reaches: %v", a.deskIDs())
+	}
 }
 
 func meta(t *testing.T, e *engine) server.MetaClusterInfo {

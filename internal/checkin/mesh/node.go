@@ -113,7 +113,8 @@ type Node struct {
 	// was part of the venue before (joinedBefore) starts with it.
 	probe   bool
 	meeting meeting
-	size    int // the venue's size its engine is given (storeSize)
+	size    int  // the venue's size its engine is given (storeSize)
+	downAs  role // the role of the engine to start again when down
 
 	d      *venue.Desk
 	cfg    venue.Options
@@ -655,7 +656,11 @@ func (n *Node) step() {
 	down := n.down
 	n.mu.Unlock()
 	if down {
-		if err := n.restartEngine("venue: starting this desk's engine again"); err != nil {
+		n.o.Logf("venue: starting this desk's engine again")
+		n.mu.Lock()
+		as := n.downAs
+		n.mu.Unlock()
+		if err := n.startAgain(as); err != nil {
 			n.trouble(err)
 		}
 		return
@@ -812,29 +817,7 @@ func (n *Node) stuck() bool {
 // next heartbeat (down).
 func (n *Node) restartEngine(why string, args ...any) error {
 	n.o.Logf(why, args...)
-	n.mu.Lock()
-	if n.unbind != nil {
-		n.unbind()
-	}
-	join := slices.Clone(n.st.join)
-	n.down = true
-	n.mu.Unlock()
-	size := n.size
-	n.eng.close()
-	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, join, deskRole, size, n.o.EngineLog)
-	if err != nil {
-		return err
-	}
-	js, err := jetstream.New(eng.nc)
-	if err != nil {
-		eng.close()
-		return err
-	}
-	n.mu.Lock()
-	n.eng, n.js, n.probe, n.down = eng, js, false, false
-	n.engineSince, n.boundOnce = time.Now(), false
-	n.mu.Unlock()
-	return nil
+	return n.startAgain(deskRole)
 }
 
 // reprobe handles a desk new to its venue whose engine started its store
@@ -844,17 +827,27 @@ func (n *Node) restartEngine(why string, args ...any) error {
 // drops it and meets the venue again, as a probe.
 func (n *Node) reprobe() error {
 	n.o.Logf("venue: this desk's engine has had no answer from the venue's engines for %v; meeting the venue again", n.o.StuckAfter)
+	return n.startAgain(probeRole)
+}
+
+// startAgain replaces the desk's engine with one in the role given (see
+// restartEngine); a probe's starts without a store, the old one dropped.
+func (n *Node) startAgain(as role) error {
 	n.mu.Lock()
 	if n.unbind != nil {
 		n.unbind()
 	}
-	n.down = true
+	join := slices.Clone(n.st.join)
+	n.down, n.downAs = true, as
+	size := n.size
 	n.mu.Unlock()
 	n.eng.close()
-	if err := os.RemoveAll(filepath.Join(n.o.Dir, "store")); err != nil {
-		return fmt.Errorf("venue: %w", err)
+	if as == probeRole {
+		if err := os.RemoveAll(filepath.Join(n.o.Dir, "store")); err != nil {
+			return fmt.Errorf("venue: %w", err)
+		}
 	}
-	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, slices.Clone(n.st.join), probeRole, 0, n.o.EngineLog)
+	eng, err := startEngine(n.o.Secret, n.o.Dir, n.id, n.st.host, n.st.port, join, as, size, n.o.EngineLog)
 	if err != nil {
 		return err
 	}
@@ -864,8 +857,8 @@ func (n *Node) reprobe() error {
 		return err
 	}
 	n.mu.Lock()
-	n.eng, n.js, n.probe, n.down, n.meeting = eng, js, true, false, meeting{}
-	n.engineSince, n.boundOnce = time.Time{}, false
+	n.eng, n.js, n.probe, n.down, n.meeting = eng, js, as == probeRole, false, meeting{}
+	n.engineSince, n.boundOnce = time.Now(), false
 	n.mu.Unlock()
 	return nil
 }

@@ -2,6 +2,9 @@ package mesh
 
 import (
 	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,7 +21,17 @@ func TestVenueQueueMadeAgainSendsOnce(t *testing.T) {
 	needVenue(t, "two engines, about 15 s")
 	t.Parallel()
 	r := newRig(t)
-	quick := func(o *Options) { o.QueueLost = 2 * time.Second }
+	var fetchSaid atomic.Bool // the courier said its queue failed it
+	quick := func(o *Options) {
+		o.QueueLost = 2 * time.Second
+		logf := o.Logf
+		o.Logf = func(f string, args ...any) {
+			logf(f, args...)
+			if strings.Contains(fmt.Sprintf(f, args...), "take scans from the venue's queue") {
+				fetchSaid.Store(true)
+			}
+		}
+	}
 	a := r.openWith("Door A", quick)
 	b := r.openWith("Door B", quick, a.addr)
 	for _, d := range []*meshDesk{a, b} {
@@ -54,6 +67,9 @@ func TestVenueQueueMadeAgainSendsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the queue made again", func() bool { _, err := s.Consumer(ctx, courierName); return err == nil })
+	if !fetchSaid.Load() {
+		t.Error("the upstream desk's courier said nothing of its queue's failing")
+	}
 	r.sim.SetFaults(0, 0, 0)
 	r.sentOnce(t, []*meshDesk{a, b}, people)
 }

@@ -339,6 +339,7 @@ func (u *upstream) courier() {
 	}
 	u.bound = time.Now()
 	checked, answered := time.Now(), time.Now()
+	var saidFetch time.Time
 	groups := map[string]*group{}
 	held := 0
 	defer func() { // hand back what this desk held, for the next upstream desk
@@ -373,8 +374,15 @@ func (u *upstream) courier() {
 				for msg := range batch.Messages() {
 					held += u.hold(groups, msg)
 				}
+				err = batch.Error()
 			}
-			if err != nil || batch.Error() != nil {
+			if err != nil {
+				// Said at most every progressEvery: a queue that fails
+				// keeps failing four times a second.
+				if u.ctx.Err() == nil && time.Since(saidFetch) >= progressEvery {
+					saidFetch = time.Now()
+					u.n.trouble(fmt.Errorf("upstream: take scans from the venue's queue: %w", err))
+				}
 				if !sleep(u.ctx, fetchWait) {
 					return
 				}
