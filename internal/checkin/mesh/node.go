@@ -128,9 +128,12 @@ type Node struct {
 
 	// meshed: the desk works with its venue.
 	meshed atomic.Bool
-	// started is when the desk was attached; graceOver, once JoinGrace
-	// has passed without the venue.
+	// started is when the desk was attached; graceFrom, when JoinGrace
+	// began: then, or when the desk met its venue (the engines' first
+	// election takes a while); graceOver, once it has passed without the
+	// venue.
 	started   time.Time
+	graceFrom time.Time
 	graceOver atomic.Bool
 
 	// sending counts the desk's own requests under way (Guard).
@@ -286,7 +289,7 @@ func (n *Node) Attach(d *venue.Desk) {
 	n.d, n.cfg = d, d.Config()
 	n.target = targetOf(n.cfg.EventID, n.cfg.SessionID)
 	n.started = time.Now()
-	n.engineSince = n.started
+	n.engineSince, n.graceFrom = n.started, n.started
 	if err := n.loadHanded(); err != nil {
 		n.trouble(err)
 	}
@@ -354,7 +357,13 @@ func (n *Node) waiting() bool {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return !n.everMesh && time.Since(n.started) < n.o.JoinGrace
+	return n.inGrace()
+}
+
+// inGrace reports whether the desk is within JoinGrace of meeting its
+// venue for the first time. The lock is held.
+func (n *Node) inGrace() bool {
+	return !n.everMesh && time.Since(n.graceFrom) < n.o.JoinGrace
 }
 
 // Hold implements venue.Venue: while meshed (or waiting to be) the venue
@@ -646,7 +655,7 @@ func (n *Node) keep() {
 func (n *Node) step() {
 	n.mu.Lock()
 	ready := n.ready
-	over := !n.everMesh && time.Since(n.started) >= n.o.JoinGrace
+	over := !n.everMesh && !n.inGrace()
 	n.mu.Unlock()
 	if over && !n.graceOver.Swap(true) {
 		n.trouble(fmt.Errorf("no other desk of the venue answered within %v: working alone until one does", n.o.JoinGrace))
@@ -671,6 +680,9 @@ func (n *Node) step() {
 		}
 		n.mu.Lock()
 		n.size = storeSize(n.id, n.eng.deskIDs(), n.eng.venueAnswers())
+		if !n.graceOver.Load() { // the engines' election is part of meeting the venue
+			n.graceFrom = time.Now()
+		}
 		n.mu.Unlock()
 		if err := n.restartEngine("venue: met another desk; starting this desk's share of the venue"); err != nil {
 			n.trouble(err)
@@ -697,7 +709,7 @@ func (n *Node) step() {
 			// their leader is expected and not worth a line on a gate's
 			// log: the error is kept for the board only.
 			n.mu.Lock()
-			forming := !n.everMesh && time.Since(n.started) < n.o.JoinGrace
+			forming := n.inGrace()
 			if forming {
 				n.lastErr = err.Error()
 			}

@@ -2,6 +2,7 @@ package mesh
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,5 +72,37 @@ func TestVenueEngineStuckStartsAgainAndJoins(t *testing.T) {
 			}
 			waitFor(t, "Door A to see Door B", func() bool { return len(a.node.Info().Desks) == 2 })
 		})
+	}
+}
+
+// A desk's grace to meet its venue runs from when it met another desk
+// (the engines' first election takes 4 to 9 s): a desk met just before
+// its grace from the start ran out waits for the venue, not alone.
+func TestGraceRunsFromMeetingTheVenue(t *testing.T) {
+	needVenue(t, "two engines, about 25 s")
+	t.Parallel()
+	r := newRig(t)
+	const grace = 12 * time.Second
+	var alone atomic.Bool
+	opened := time.Now()
+	a := r.openWith("Door A", func(o *Options) {
+		o.JoinGrace = grace
+		logf := o.Logf
+		o.Logf = func(f string, args ...any) {
+			logf(f, args...)
+			if strings.Contains(fmt.Sprintf(f, args...), "working alone") {
+				alone.Store(true)
+			}
+		}
+	})
+	// Door B comes up a second before Door A's grace from its start runs
+	// out: the two meet (two heartbeats) with no time left for an election.
+	waitFor(t, "Door A's grace nearly over", func() bool { return time.Since(opened) >= grace-time.Second })
+	b := r.open("Door B", a.addr)
+	for _, d := range []*meshDesk{a, b} {
+		waitFor(t, d.Name()+" meshed", func() bool { return d.node.Info().State == "meshed" })
+	}
+	if alone.Load() {
+		t.Fatal("Door A worked alone while it met its venue")
 	}
 }
