@@ -302,6 +302,30 @@ func (e *engine) deskIDs() []string {
 	return ids
 }
 
+// solicited are the addresses of the desks whose routes this engine
+// opened, from its list or on another desk's word: those desks took the
+// routes as offered and do not offer them again, so an engine started in
+// this one's place dials them itself (Node.startAgain). Without them a
+// desk whose probe had dialled most of the venue started its store with
+// routes to four desks of twenty, and its requests to the others' stores
+// went unanswered until it was taken for stuck (20-desk benchmark).
+func (e *engine) solicited() []string {
+	rz, err := e.ns.Routez(&server.RoutezOptions{})
+	if err != nil {
+		return nil
+	}
+	var addrs []string
+	for _, r := range rz.Routes {
+		if !r.DidSolicit || r.IP == "" || !strings.HasPrefix(r.RemoteName, deskEngine) {
+			continue
+		}
+		if a := net.JoinHostPort(r.IP, strconv.Itoa(r.Port)); !slices.Contains(addrs, a) {
+			addrs = append(addrs, a)
+		}
+	}
+	return addrs
+}
+
 // venueAnswers reports whether the venue's engines answer a JetStream
 // request: some desk has started its store, so the venue is formed (or
 // forming) and a probe joins it rather than founds it.
