@@ -111,6 +111,19 @@ func (r *rig) open(name string, join ...string) *meshDesk {
 	return r.openWith(name, nil, join...)
 }
 
+// openThree opens Door A, and Door B and Door C joining it, and waits
+// until the three are meshed.
+func (r *rig) openThree(t *testing.T) (a, b, c *meshDesk) {
+	t.Helper()
+	a = r.open("Door A")
+	b = r.open("Door B", a.addr)
+	c = r.open("Door C", a.addr)
+	for _, d := range []*meshDesk{a, b, c} {
+		waitFor(t, d.Name()+" meshed", func() bool { return d.node.Info().State == "meshed" })
+	}
+	return a, b, c
+}
+
 // openWith is open with options of the test's.
 func (r *rig) openWith(name string, adjust func(*Options), join ...string) *meshDesk {
 	r.t.Helper()
@@ -186,13 +199,8 @@ func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
 	needVenue(t, "three engines, about 11 s")
 	t.Parallel()
 	r := newRig(t)
-	d1 := r.open("Door A")
-	d2 := r.open("Door B", d1.addr)
-	d3 := r.open("Door C", d1.addr)
+	d1, d2, d3 := r.openThree(t)
 	desks := []*meshDesk{d1, d2, d3}
-	for _, d := range desks {
-		waitFor(t, d.Name()+" meshed", func() bool { return d.node.Info().State == "meshed" })
-	}
 	waitFor(t, "an upstream desk", func() bool {
 		up := d1.node.Info().Upstream
 		return up != "" && d2.node.Info().Upstream == up && d3.node.Info().Upstream == up

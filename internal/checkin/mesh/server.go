@@ -289,17 +289,28 @@ func (e *engine) peers() int {
 
 // deskIDs are the IDs of the desks whose engines this one reaches.
 func (e *engine) deskIDs() []string {
+	var ids []string
+	for id := range e.deskRoutes() {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// deskRoutes are this engine's routes to desks, by desk ID (a desk may
+// share several).
+func (e *engine) deskRoutes() map[string][]*server.RouteInfo {
 	rz, err := e.ns.Routez(&server.RoutezOptions{})
 	if err != nil {
 		return nil
 	}
-	var ids []string
+	out := map[string][]*server.RouteInfo{}
 	for _, r := range rz.Routes {
-		if id, ok := strings.CutPrefix(r.RemoteName, deskEngine); ok && !slices.Contains(ids, id) {
-			ids = append(ids, id)
+		if id, ok := strings.CutPrefix(r.RemoteName, deskEngine); ok {
+			out[id] = append(out[id], r)
 		}
 	}
-	return ids
+	return out
 }
 
 // solicited are the addresses of the desks whose routes this engine
@@ -310,19 +321,15 @@ func (e *engine) deskIDs() []string {
 // routes to four desks of twenty, and its requests to the others' stores
 // went unanswered until it was taken for stuck (20-desk benchmark).
 func (e *engine) solicited() []string {
-	rz, err := e.ns.Routez(&server.RoutezOptions{})
-	if err != nil {
-		return nil
-	}
 	var addrs []string
-	for _, r := range rz.Routes {
-		if !r.DidSolicit || r.IP == "" || !strings.HasPrefix(r.RemoteName, deskEngine) {
-			continue
-		}
-		if a := net.JoinHostPort(r.IP, strconv.Itoa(r.Port)); !slices.Contains(addrs, a) {
-			addrs = append(addrs, a)
+	for _, routes := range e.deskRoutes() {
+		for _, r := range routes {
+			if a := net.JoinHostPort(r.IP, strconv.Itoa(r.Port)); r.DidSolicit && r.IP != "" && !slices.Contains(addrs, a) {
+				addrs = append(addrs, a)
+			}
 		}
 	}
+	slices.Sort(addrs)
 	return addrs
 }
 

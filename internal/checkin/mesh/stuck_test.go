@@ -114,17 +114,11 @@ func TestGraceRunsFromMeetingTheVenue(t *testing.T) {
 // dialled on another desk's word: those desks took the routes as offered
 // and would not offer them again, and gossip alone left a desk of twenty
 // with routes to four.
-func TestEngineStartedAgainDialsTheDesksItHadDialled(t *testing.T) {
+func TestVenueEngineStartedAgainDialsTheDesksItHadDialled(t *testing.T) {
 	needVenue(t, "three engines, about 15 s")
 	t.Parallel()
 	r := newRig(t)
-	a := r.open("Door A")
-	b := r.open("Door B", a.addr)
-	c := r.open("Door C", a.addr)
-	desks := []*meshDesk{a, b, c}
-	for _, d := range desks {
-		waitFor(t, d.Name()+" meshed", func() bool { return d.node.Info().State == "meshed" })
-	}
+	a, b, c := r.openThree(t)
 	// Door B or Door C dialled the other on Door A's word.
 	var x *meshDesk
 	var dialled []string
