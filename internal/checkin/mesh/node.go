@@ -1123,12 +1123,14 @@ const forgetDesk = 2 * time.Minute
 func (n *Node) Close() error {
 	n.closed.Do(func() {
 		n.mu.Lock()
-		leader, kv := n.leader, n.leaseKV
+		leader, kv, rev := n.leader, n.leaseKV, n.upRev
 		n.mu.Unlock()
 		n.stopUpstream()
 		if leader && kv != nil {
+			// Only the lease as this desk last renewed it: one another desk
+			// has taken meanwhile is that desk's.
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			_ = kv.Delete(ctx, upstreamKey)
+			_ = kv.Delete(ctx, upstreamKey, jetstream.LastRevision(rev))
 			cancel()
 		}
 		n.cancel()
