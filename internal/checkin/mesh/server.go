@@ -226,16 +226,11 @@ func (l engineLog) Debugf(format string, v ...any)  { l.say("DBG", format, v) }
 func (l engineLog) Tracef(string, ...any) {}
 
 // sizedRoutes are the addresses an engine routes to: itself, the desks at
-// join, and itself again until they number size, the desks of the venue
-// this desk knows of (itself included). The engine skips routes to itself
-// without dialling them, but it counts every route: an engine starting its
-// store for the first time takes the count for the venue's size in its
-// first election (nats-server sizes a new cluster's quorum by its
-// configured routes, two at the least). Twenty desks switched on together,
-// each routed to one other, each chose a leader from any two: the venue
-// split in two (seen in the 20-desk benchmark), and when the first half's
-// leader died the other half's won and wiped the venue's records. Sized by
-// the desks met, no two groups of them can both hold a quorum.
+// join, and itself again until they number size, the venue's size as the
+// desk gives it (storeSize). The engine skips routes to itself without
+// dialling them, but it counts every route: an engine starting its store
+// for the first time takes the count (two at the least) for the size of
+// the venue in its first election.
 func sizedRoutes(self string, join []string, size int) []string {
 	addrs := append([]string{self}, join...)
 	for len(addrs) < size {
@@ -334,8 +329,9 @@ func (e *engine) solicited() []string {
 }
 
 // venueAnswers reports whether the venue's engines answer a JetStream
-// request: some desk has started its store, so the venue is formed (or
-// forming) and a probe joins it rather than founds it.
+// request: the venue has formed (its leader answers), so a probe joins it
+// rather than founds it. A venue still choosing its first leader does not
+// answer.
 func (e *engine) venueAnswers() bool {
 	_, err := e.nc.Request("$JS.API.INFO", nil, time.Second)
 	return err == nil
