@@ -129,9 +129,8 @@ type Node struct {
 	// meshed: the desk works with its venue.
 	meshed atomic.Bool
 	// started is when the desk was attached; graceFrom, when JoinGrace
-	// began: then, or when the desk met its venue (the engines' first
-	// election takes a while); graceOver, once it has passed without the
-	// venue.
+	// began: then, or as the desk met its venue (extendGrace); graceOver,
+	// once it has passed without the venue.
 	started   time.Time
 	graceFrom time.Time
 	graceOver atomic.Bool
@@ -358,6 +357,20 @@ func (n *Node) waiting() bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.inGrace()
+}
+
+// extendGrace has JoinGrace run from at (when the desk first reached
+// another desk, then when it started its store), while the desk has yet
+// to meet its venue for the first time.
+func (n *Node) extendGrace(at time.Time) {
+	if n.graceOver.Load() {
+		return
+	}
+	n.mu.Lock()
+	if at.After(n.graceFrom) {
+		n.graceFrom = at
+	}
+	n.mu.Unlock()
 }
 
 // inGrace reports whether the desk is within JoinGrace of meeting its
@@ -675,15 +688,15 @@ func (n *Node) step() {
 		return
 	}
 	if n.probe {
-		if !n.meeting.met(n.eng.peers(), time.Now(), n.o.Tick) {
+		met := n.meeting.met(n.eng.peers(), time.Now(), n.o.Tick)
+		n.extendGrace(n.meeting.first)
+		if !met {
 			return // no other desk yet: the desk works alone meanwhile
 		}
 		n.mu.Lock()
 		n.size = storeSize(n.id, n.eng.deskIDs(), n.eng.venueAnswers())
-		if !n.graceOver.Load() { // the engines' election is part of meeting the venue
-			n.graceFrom = time.Now()
-		}
 		n.mu.Unlock()
+		n.extendGrace(time.Now()) // the engines' first election is part of meeting the venue
 		if err := n.restartEngine("venue: met another desk; starting this desk's share of the venue"); err != nil {
 			n.trouble(err)
 			return

@@ -78,9 +78,10 @@ func TestVenueEngineStuckStartsAgainAndJoins(t *testing.T) {
 	}
 }
 
-// A desk's grace to meet its venue runs from when it met another desk
-// (the engines' first election takes 4 to 9 s): a desk met just before
-// its grace from the start ran out waits for the venue, not alone.
+// A desk's grace to meet its venue runs again from when it first reached
+// another desk, and from when it started its store (the engines' first
+// election takes 4 to 9 s): a desk met just before its grace from the
+// start ran out waits for the venue, not alone.
 func TestGraceRunsFromMeetingTheVenue(t *testing.T) {
 	needVenue(t, "two engines, about 25 s")
 	t.Parallel()
@@ -99,7 +100,7 @@ func TestGraceRunsFromMeetingTheVenue(t *testing.T) {
 		}
 	})
 	// Door B comes up a second before Door A's grace from its start runs
-	// out: the two meet (two heartbeats) with no time left for an election.
+	// out: time to reach each other, none for an election.
 	waitFor(t, "Door A's grace nearly over", func() bool { return time.Since(opened) >= grace-time.Second })
 	b := r.open("Door B", a.addr)
 	for _, d := range []*meshDesk{a, b} {
