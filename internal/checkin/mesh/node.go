@@ -866,14 +866,6 @@ func (n *Node) startAgain(as role) error {
 	n.down, n.downAs = true, as
 	size := n.size
 	n.mu.Unlock()
-	for _, a := range n.eng.solicited() {
-		if !slices.Contains(join, a) {
-			join = append(join, a)
-		}
-	}
-	n.mu.Lock()
-	n.st.join = join // kept for an engine that does not start (down)
-	n.mu.Unlock()
 	n.eng.close()
 	if as == probeRole {
 		if err := os.RemoveAll(filepath.Join(n.o.Dir, "store")); err != nil {

@@ -284,48 +284,18 @@ func (e *engine) peers() int {
 
 // deskIDs are the IDs of the desks whose engines this one reaches.
 func (e *engine) deskIDs() []string {
-	var ids []string
-	for id := range e.deskRoutes() {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
-
-// deskRoutes are this engine's routes to desks, by desk ID (a desk may
-// share several).
-func (e *engine) deskRoutes() map[string][]*server.RouteInfo {
 	rz, err := e.ns.Routez(&server.RoutezOptions{})
 	if err != nil {
 		return nil
 	}
-	out := map[string][]*server.RouteInfo{}
+	var ids []string
 	for _, r := range rz.Routes {
-		if id, ok := strings.CutPrefix(r.RemoteName, deskEngine); ok {
-			out[id] = append(out[id], r)
+		if id, ok := strings.CutPrefix(r.RemoteName, deskEngine); ok && !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
 	}
-	return out
-}
-
-// solicited are the addresses of the desks whose routes this engine
-// opened, from its list or on another desk's word: those desks took the
-// routes as offered and do not offer them again, so an engine started in
-// this one's place dials them itself (Node.startAgain). Without them a
-// desk whose probe had dialled most of the venue started its store with
-// routes to four desks of twenty, and its requests to the others' stores
-// went unanswered until it was taken for stuck (20-desk benchmark).
-func (e *engine) solicited() []string {
-	var addrs []string
-	for _, routes := range e.deskRoutes() {
-		for _, r := range routes {
-			if a := net.JoinHostPort(r.IP, strconv.Itoa(r.Port)); r.DidSolicit && r.IP != "" && !slices.Contains(addrs, a) {
-				addrs = append(addrs, a)
-			}
-		}
-	}
-	slices.Sort(addrs)
-	return addrs
+	slices.Sort(ids)
+	return ids
 }
 
 // venueAnswers reports whether the venue's engines answer a JetStream

@@ -5,14 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/nats-io/nats-server/v2/server"
 )
 
 // A desk whose engine reaches the venue's other desks but gets no answer
@@ -109,45 +106,4 @@ func TestGraceRunsFromMeetingTheVenue(t *testing.T) {
 	if alone.Load() {
 		t.Fatal("Door A worked alone while it met its venue")
 	}
-}
-
-// A desk's engine started again dials the desks its old engine had
-// dialled on another desk's word: those desks took the routes as offered
-// and would not offer them again, and gossip alone left a desk of twenty
-// with routes to four.
-func TestVenueEngineStartedAgainDialsTheDesksItHadDialled(t *testing.T) {
-	needVenue(t, "three engines, about 15 s")
-	t.Parallel()
-	r := newRig(t)
-	a, b, c := r.openThree(t)
-	// Door B or Door C dialled the other on Door A's word.
-	var x *meshDesk
-	var dialled []string
-	for _, d := range []*meshDesk{b, c} {
-		for _, addr := range d.node.eng.solicited() {
-			if addr != a.addr {
-				x, dialled = d, append(dialled, addr)
-			}
-		}
-	}
-	if x == nil {
-		t.Fatal("neither Door B nor Door C dialled the other")
-	}
-	if err := x.node.restartEngine("test: starting %s's engine again", x.Name()); err != nil {
-		t.Fatal(err)
-	}
-	rz, err := x.node.eng.ns.Routez(&server.RoutezOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var listed []string
-	for _, u := range x.node.eng.opts.Routes {
-		listed = append(listed, u.Host)
-	}
-	for _, addr := range dialled {
-		if !slices.Contains(listed, addr) {
-			t.Fatalf("%s's new engine does not dial %s itself: its routes %v (now %d)", x.Name(), addr, listed, len(rz.Routes))
-		}
-	}
-	waitFor(t, x.Name()+" to reach both others again", func() bool { return x.node.eng.peers() == 2 })
 }
