@@ -20,15 +20,8 @@ func TestVenueClosingDeskLeavesALeaseItLost(t *testing.T) {
 	slow := func(o *Options) { o.Tick, o.LeaseTTL = 2*time.Second, 10*time.Second }
 	a := r.openWith("Door A", slow)
 	b := r.openWith("Door B", slow, a.addr)
-	for _, d := range []*meshDesk{a, b} {
-		waitFor(t, d.Name()+" meshed", func() bool { return d.node.Info().State == "meshed" })
-	}
-	waitFor(t, "an upstream desk", func() bool {
-		up := a.node.Info().Upstream
-		return up != "" && b.node.Info().Upstream == up
-	})
 	up, other := a, b
-	if a.node.Info().Upstream == b.Name() {
+	if agreeOnUpstream(t, a, b) == b.Name() {
 		up, other = b, a
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

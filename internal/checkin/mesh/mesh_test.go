@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -124,6 +126,37 @@ func (r *rig) openThree(t *testing.T) (a, b, c *meshDesk) {
 	return a, b, c
 }
 
+// agreeOnUpstream waits until the desks are meshed and all name the same
+// upstream desk, and returns its name.
+func agreeOnUpstream(t *testing.T, desks ...*meshDesk) string {
+	t.Helper()
+	for _, d := range desks {
+		waitFor(t, d.Name()+" meshed", func() bool { return d.node.Info().State == "meshed" })
+	}
+	var up string
+	waitFor(t, "an upstream desk", func() bool {
+		up = desks[0].node.Info().Upstream
+		for _, d := range desks[1:] {
+			if d.node.Info().Upstream != up {
+				return false
+			}
+		}
+		return up != ""
+	})
+	return up
+}
+
+// hears has a desk's log set said once it says what.
+func hears(o *Options, what string, said *atomic.Bool) {
+	logf := o.Logf
+	o.Logf = func(f string, args ...any) {
+		logf(f, args...)
+		if strings.Contains(fmt.Sprintf(f, args...), what) {
+			said.Store(true)
+		}
+	}
+}
+
 // openWith is open with options of the test's.
 func (r *rig) openWith(name string, adjust func(*Options), join ...string) *meshDesk {
 	r.t.Helper()
@@ -201,10 +234,7 @@ func TestThreeDesksAgreeOfflineAndSendOnce(t *testing.T) {
 	r := newRig(t)
 	d1, d2, d3 := r.openThree(t)
 	desks := []*meshDesk{d1, d2, d3}
-	waitFor(t, "an upstream desk", func() bool {
-		up := d1.node.Info().Upstream
-		return up != "" && d2.node.Info().Upstream == up && d3.node.Info().Upstream == up
-	})
+	agreeOnUpstream(t, desks...)
 	// Three desks keep three copies of the venue.
 	waitFor(t, "three copies", func() bool { return d1.node.Info().Replicas == 3 })
 	// Only a desk with the venue's file gets through a desk's door: the

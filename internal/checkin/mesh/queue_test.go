@@ -2,8 +2,6 @@ package mesh
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -24,23 +22,11 @@ func TestVenueQueueMadeAgainSendsOnce(t *testing.T) {
 	var fetchSaid atomic.Bool // the courier said its queue failed it
 	quick := func(o *Options) {
 		o.QueueLost = 2 * time.Second
-		logf := o.Logf
-		o.Logf = func(f string, args ...any) {
-			logf(f, args...)
-			if strings.Contains(fmt.Sprintf(f, args...), "take scans from the venue's queue") {
-				fetchSaid.Store(true)
-			}
-		}
+		hears(o, "take scans from the venue's queue", &fetchSaid)
 	}
 	a := r.openWith("Door A", quick)
 	b := r.openWith("Door B", quick, a.addr)
-	for _, d := range []*meshDesk{a, b} {
-		waitFor(t, d.Name()+" meshed", func() bool { return d.node.Info().State == "meshed" })
-	}
-	waitFor(t, "an upstream desk", func() bool {
-		up := a.node.Info().Upstream
-		return up != "" && b.node.Info().Upstream == up
-	})
+	agreeOnUpstream(t, a, b)
 	people := r.sim.RegistrantEmails(r.event)[:20]
 	r.sim.SetFaults(0, 1, 0) // the service refuses every send meanwhile
 	for i, p := range people {

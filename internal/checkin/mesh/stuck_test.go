@@ -2,7 +2,6 @@ package mesh
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,13 +87,7 @@ func TestGraceRunsFromMeetingTheVenue(t *testing.T) {
 	opened := time.Now()
 	a := r.openWith("Door A", func(o *Options) {
 		o.JoinGrace = grace
-		logf := o.Logf
-		o.Logf = func(f string, args ...any) {
-			logf(f, args...)
-			if strings.Contains(fmt.Sprintf(f, args...), "working alone") {
-				alone.Store(true)
-			}
-		}
+		hears(o, "working alone", &alone)
 	})
 	// Door B comes up a second before Door A's grace from its start runs
 	// out: time to reach each other, none for an election.
