@@ -25,7 +25,9 @@ import (
 // bucket of three copies, watches it to its end and writes to it, as a
 // desk's setup does. An engine that cannot do so for a minute while it
 // reaches every other is the fault seen in the venue benchmark; its state,
-// and what the other engines hold of its interest, are logged.
+// and what the other engines hold of its interest, are logged. A second
+// engine chosen the metadata leader, where none died, is a split venue
+// (storeSize) and fails the round too.
 //
 // EVDESK_MESH_STRESS=ROUNDS runs it (20 engines; EVDESK_MESH_STRESS_ENGINES
 // changes that): it takes the machine for about 20 s a round.
