@@ -25,7 +25,8 @@ import (
 // per profile) when the API cannot answer in time. A completion never
 // hangs a shell and never prints what a terminal could act on.
 
-// completeTimeout bounds one completion's requests: a shell waits on it.
+// completeTimeout bounds one completion's requests: a shell waits on it
+// (Factory.CompleteTimeout, which tests shorten).
 const completeTimeout = 2 * time.Second
 
 // maxCompletions bounds one answer (and the cache file).
@@ -52,7 +53,7 @@ var safeValue = regexp.MustCompile(`^[A-Za-z0-9._:@-]{1,128}$`)
 func (f *Factory) completeData(cmd *cobra.Command, kind, event, prefix string,
 	fetch func(ctx context.Context, c *api.Client) ([]completion, error)) ([]cobra.Completion, cobra.ShellCompDirective) {
 	path := f.completionPath(kind, event)
-	ctx, cancel := context.WithTimeout(cmd.Context(), completeTimeout)
+	ctx, cancel := context.WithTimeout(cmd.Context(), f.CompleteTimeout)
 	defer cancel()
 	items, err := func() ([]completion, error) {
 		s, err := f.OpenSession(ctx, f.flags, forCLI)

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/config"
@@ -102,7 +103,10 @@ func TestCompletionIsSafeAndQuick(t *testing.T) {
 	t.Cleanup(stall.Close)
 	t.Setenv(config.EnvBaseURL, stall.URL+"/v2")
 	t.Setenv(config.EnvToken, sim.DemoToken)
-	if got := completeNow(t, "events", "get", ""); len(got) != 1 || got[0] != ":4" { // nothing cached for this server
+	ios, _, stalled, _ := TestStreams()
+	f2 := NewFactory(ios)
+	f2.CompleteTimeout = 100 * time.Millisecond                                                // the stalled server never answers: only the timeout ends the wait
+	if got := complete(t, f2, stalled, "events", "get", ""); len(got) != 1 || got[0] != ":4" { // nothing cached for this server
 		t.Fatalf("stalled: %q", got)
 	}
 }

@@ -55,6 +55,8 @@ type Factory struct {
 	// OpenSession connects to the API for a profile, or starts the demo
 	// simulator (openSession).
 	OpenSession func(ctx context.Context, flags rootFlags, console bool) (*session, error)
+	// CompleteTimeout bounds a shell completion's requests.
+	CompleteTimeout time.Duration
 
 	flags rootFlags // bound to the root command's persistent flags
 	// runCtx is the running command's context (--timeout's, for a script
@@ -66,7 +68,8 @@ type Factory struct {
 // NewFactory returns a factory on ios, its seams on the real world.
 func NewFactory(ios *IOStreams) *Factory {
 	f := &Factory{IOStreams: ios, BuildInfo: debug.ReadBuildInfo, Now: time.Now, Browser: auth.OpenBrowser,
-		Profile: config.LoadProfile, OwnProfile: config.LoadOwnProfile, AuthStore: auth.NewStore, Getenv: os.Getenv}
+		Profile: config.LoadProfile, OwnProfile: config.LoadOwnProfile, AuthStore: auth.NewStore, Getenv: os.Getenv,
+		CompleteTimeout: completeTimeout}
 	f.OpenSession = f.openSession
 	return f
 }

@@ -121,7 +121,7 @@ func TestScansStayWithTheServerTheyWereTakenFor(t *testing.T) {
 	// Offline at server A: the scan is journaled, not sent.
 	a.setDown(true)
 	useServer(t, a)
-	if _, stderr, err := runWithInput(t, regs[0]+"\n", "checkin", ev, "-", "--wait", "1s"); err == nil || !strings.Contains(err.Error(), "1 not sent") {
+	if _, stderr, err := runWithInput(t, regs[0]+"\n", "checkin", ev, "-", "--wait", "200ms"); err == nil || !strings.Contains(err.Error(), "1 not sent") {
 		t.Fatalf("offline checkin: %v\n%s", err, stderr)
 	}
 	// A desk at A saw someone arrive: A's arrivals cache has them.
