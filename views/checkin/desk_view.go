@@ -368,10 +368,10 @@ func fitLine(b *strings.Builder, w int) string {
 // latest is this desk session's latest scan, if any (scans from before
 // the desk opened stay in the list, never in the result box).
 func (d *Desk) latest() (entry, bool) {
-	if len(d.recent) == 0 || d.recent[0].earlier {
+	if d.recent.len() == 0 || d.recent.at(0).earlier {
 		return entry{}, false
 	}
-	return d.recent[0], true
+	return *d.recent.at(0), true
 }
 
 // personText is what the roster says of an entry: "Ana Costa · registered
@@ -546,12 +546,12 @@ func (d *Desk) writeRecent(f *frame, h int) {
 	f.line(d.draw.recentHead.get(headKey{paints: p, w: w}, func() string {
 		return ui.Fit(p.header.on("Recent scans")+p.muted.on(" (newest first)"), w, 1)
 	}))
-	if len(d.recent) == 0 {
+	if d.recent.len() == 0 {
 		f.line(ui.Fit(p.muted.on("  none yet"), w, 1))
 	}
 	c := d.conn()
-	for i := range d.recent[:min(len(d.recent), max(0, h-1))] {
-		e := &d.recent[i]
+	for i := range min(d.recent.len(), max(0, h-1)) {
+		e := d.recent.at(i)
 		v := describe(*e, c, d.deps.Local)
 		k := recentKey{paints: p, word: v.word, role: v.role, email: e.email, w: w, when: e.when(d.deps.Local)}
 		switch {

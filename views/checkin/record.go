@@ -32,7 +32,7 @@ type venueState struct {
 // deskScans are the scans entered at this desk, and what became of them.
 type deskScans struct {
 	waiting []pendingWrite // entered before the desk opened
-	recent  []entry        // newest first
+	recent  recentScans    // newest first
 	nextKey int
 	unsaved int // scans entered, not yet journaled (or failed)
 
@@ -131,7 +131,7 @@ func (d *Desk) submit(raw string) tea.Cmd {
 	now := d.deps.Now()
 	if d.kiosk != nil && d.kiosk.garbled {
 		d.kiosk.garbled = false
-		d.push(entry{at: now, email: raw, kind: kindInvalid,
+		d.recent.push(entry{at: now, email: raw, kind: kindInvalid,
 			msg: "Its start went to the PIN prompt: scan it again."})
 		return d.ring()
 	}
@@ -141,7 +141,7 @@ func (d *Desk) submit(raw string) tea.Cmd {
 		for _, tok := range splitScans(text) {
 			f, err := roster.Resolve(d.rost.Roster, tok)
 			if err != nil {
-				d.push(d.forKiosk(refusal(now, tok, err, d.rost, d.deps.Local)))
+				d.recent.push(d.forKiosk(refusal(now, tok, err, d.rost, d.deps.Local)))
 				ring = true
 				continue
 			}
@@ -149,7 +149,7 @@ func (d *Desk) submit(raw string) tea.Cmd {
 			k := fmt.Sprintf("new-%d", d.nextKey)
 			e := entry{key: k, at: now, email: f.Email, kind: kindSaving, ticket: f.Ticket, form: f.Scan.Form}
 			d.answer(&e)
-			d.push(e)
+			d.recent.push(e)
 			keys, emails = append(keys, k), append(emails, f.Email)
 		}
 	}
@@ -201,7 +201,8 @@ func (d *Desk) dispatch(keys, emails []string) tea.Cmd {
 func (d *Desk) fail(key, msg string) {
 	d.unsaved--
 	if i := d.find(key); i >= 0 {
-		d.recent[i].kind, d.recent[i].msg = kindNotRecorded, msg
+		e := d.recent.at(i)
+		e.kind, e.msg = kindNotRecorded, msg
 	}
 }
 
@@ -214,18 +215,9 @@ func (d *Desk) ring() tea.Cmd {
 	return tea.Raw("\a")
 }
 
-func (d *Desk) push(e entry) {
-	if len(d.recent) == recentMax {
-		d.recent = d.recent[:recentMax-1]
-	}
-	d.recent = append(d.recent, entry{})
-	copy(d.recent[1:], d.recent)
-	d.recent[0] = e
-}
-
 // find returns the index of the entry with key, or -1.
 func (d *Desk) find(key string) int {
-	for i, e := range d.recent {
+	for i, e := range d.recent.all() {
 		if e.key == key {
 			return i
 		}
@@ -252,16 +244,16 @@ func (d *Desk) onOpened(m openedMsg) tea.Cmd {
 	d.refreshVenue()
 	// The journal's latest scans go under what was typed meanwhile; they
 	// are from before this desk opened, so the result box ignores them.
-	typed := d.recent
-	d.recent = nil
+	typed := d.recent.newestFirst()
+	d.recent = recentScans{}
 	for i := len(m.snap.recent) - 1; i >= 0; i-- {
 		e := entryFromScan(m.snap.recent[i], time.Time{}, d.deps.Local)
 		e.earlier = true
-		d.push(e)
+		d.recent.push(e)
 	}
 	for i := len(typed) - 1; i >= 0; i-- {
 		d.answer(&typed[i])
-		d.push(typed[i])
+		d.recent.push(typed[i])
 	}
 	var cmds []tea.Cmd
 	for _, w := range d.waiting {
@@ -315,11 +307,11 @@ func (d *Desk) onRecorded(m recordedMsg) tea.Cmd {
 // settle puts what the journal says of a scan into entry i, keeping what
 // the roster said at Enter.
 func (d *Desk) settle(i int, sc scanqueue.Scan, earlier time.Time) {
-	old := d.recent[i]
+	old := d.recent.at(i)
 	e := entryFromScan(sc, earlier, d.deps.Local)
 	e.person, e.rosterAt, e.earlier = old.person, old.rosterAt, old.earlier
 	e.ticket, e.form = old.ticket, old.form
-	d.recent[i] = e
+	*old = e
 }
 
 func (d *Desk) onAck(scans []scanqueue.Scan) tea.Cmd {
@@ -329,10 +321,10 @@ func (d *Desk) onAck(scans []scanqueue.Scan) tea.Cmd {
 		if sc.Outcome == scanqueue.CheckedIn && sameDay(sc.AckedAt, now) {
 			d.today[sc.ID] = true
 		}
-		for i, e := range d.recent {
+		for i, e := range d.recent.all() {
 			if e.id == sc.ID && e.kind == kindPending {
 				d.settle(i, sc, time.Time{})
-				ring = ring || d.recent[i].failed()
+				ring = ring || e.failed()
 			}
 		}
 	}
@@ -354,7 +346,7 @@ func (d *Desk) reconcile() tea.Cmd {
 		return nil
 	}
 	var settled []scanqueue.Scan
-	for _, e := range d.recent {
+	for _, e := range d.recent.all() {
 		if e.kind != kindPending || e.id == "" {
 			continue
 		}
