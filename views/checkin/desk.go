@@ -31,6 +31,7 @@ type Desk struct {
 	deps views.Env
 	keys deskKeys
 	acts ui.Actions // the array the actions are built in, for every key
+	runs deskRuns   // what the actions run
 	rt   *runtime
 	deskPlace
 	draw       drawCache         // what frames draw unchanged (desk_draw.go)
@@ -87,6 +88,7 @@ func newDesk(ctx *ui.Context, d views.Env, eventID, eventName, sessionID, sessio
 		board: newBoard(ctx, d, eventID, eventName, sessionID),
 	}
 	dk.today = map[string]bool{}
+	dk.runs = dk.bindRuns()
 	// The scan input has every key, so a scanner's keystrokes never reach
 	// the shell or a table; esc clears it first, then leaves.
 	dk.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: dk.actions, Body: dk.typing, Typing: true,
@@ -98,6 +100,20 @@ func newDesk(ctx *ui.Context, d views.Env, eventID, eventName, sessionID, sessio
 		h.onRuntime(dk.rt)
 	}
 	return dk
+}
+
+// deskRuns are the desk's actions' functions, bound once: a method value
+// allocates each time it is taken, and the actions are built for every key
+// a scanner types.
+type deskRuns struct {
+	submit, kiosk, search, board, history, retry, bell, back, walkIn, print func() tea.Cmd
+	whyWalkIn, whyPrint                                                     func() string
+}
+
+func (d *Desk) bindRuns() deskRuns {
+	return deskRuns{submit: d.submitInput, kiosk: d.lockOrPrompt, search: d.openSearch, board: d.toggleBoard,
+		history: d.openHistory, retry: d.retryNow, bell: d.toggleBell, back: d.back,
+		walkIn: d.openWalkIn, print: d.printLatest, whyWalkIn: d.cannotWalkIn, whyPrint: d.cannotPrint}
 }
 
 type deskKeys struct {
@@ -146,14 +162,14 @@ func (d *Desk) buildActions(as ui.Actions) ui.Actions {
 		return d.searchActions(as)
 	}
 	if d.kiosk != nil {
-		as = append(as, ui.Action{Key: d.keys.Kiosk, Run: d.lockOrPrompt})
+		as = append(as, ui.Action{Key: d.keys.Kiosk, Run: d.runs.kiosk})
 	}
-	as = append(as, ui.Action{Key: d.enter(d.keys.Submit), Run: d.submitInput})
+	as = append(as, ui.Action{Key: d.enter(d.keys.Submit), Run: d.runs.submit})
 	if d.kioskLocked() {
 		return d.publicActions(as)
 	}
 	as = d.commonActions(as, false)
-	as = append(as, ui.Action{Key: d.keys.Back, Run: d.back})
+	as = append(as, ui.Action{Key: d.keys.Back, Run: d.runs.back})
 	return d.doorActions(as)
 }
 
@@ -163,13 +179,13 @@ func (d *Desk) buildActions(as ui.Actions) ui.Actions {
 // then they do nothing, and the help does not list them.
 func (d *Desk) publicActions(as ui.Actions) ui.Actions {
 	if d.deps.KioskSearch {
-		as = append(as, ui.Action{Key: d.keys.Search, Run: d.openSearch})
+		as = append(as, ui.Action{Key: d.keys.Search, Run: d.runs.search})
 	}
 	if d.input.Value() != "" || d.card != nil {
-		as = append(as, ui.Action{Key: d.keys.Back, Help: "clear", Run: d.back})
+		as = append(as, ui.Action{Key: d.keys.Back, Help: "clear", Run: d.runs.back})
 	}
 	if d.deps.Extras.WalkIns {
-		as = append(as, ui.Action{Key: d.Ctx.Keys.WalkIn, Help: "register a walk-in", Why: d.cannotWalkIn, Run: d.openWalkIn})
+		as = append(as, ui.Action{Key: d.Ctx.Keys.WalkIn, Help: "register a walk-in", Why: d.runs.whyWalkIn, Run: d.runs.walkIn})
 	}
 	return as
 }
@@ -196,11 +212,11 @@ func (d *Desk) commonActions(as ui.Actions, minor bool) ui.Actions {
 		return as
 	}
 	return append(as,
-		ui.Action{Key: d.keys.Search, Run: d.openSearch, Minor: minor},
-		ui.Action{Key: d.keys.Board, Run: d.toggleBoard, Minor: minor},
-		ui.Action{Key: d.keys.History, Run: d.openHistory, Minor: minor},
-		ui.Action{Key: d.keys.Retry, Run: d.retryNow, Minor: minor},
-		ui.Action{Key: d.keys.Bell, Run: d.toggleBell, Minor: minor},
+		ui.Action{Key: d.keys.Search, Run: d.runs.search, Minor: minor},
+		ui.Action{Key: d.keys.Board, Run: d.runs.board, Minor: minor},
+		ui.Action{Key: d.keys.History, Run: d.runs.history, Minor: minor},
+		ui.Action{Key: d.keys.Retry, Run: d.runs.retry, Minor: minor},
+		ui.Action{Key: d.keys.Bell, Run: d.runs.bell, Minor: minor},
 	)
 }
 

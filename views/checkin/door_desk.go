@@ -55,8 +55,8 @@ const kindWalkIn kind = 100
 func (d *Desk) doorActions(as ui.Actions) ui.Actions {
 	k := d.Ctx.Keys
 	return append(as,
-		ui.Action{Key: k.WalkIn, Help: "register a walk-in", Why: d.cannotWalkIn, Run: d.openWalkIn, Minor: !d.deps.Extras.WalkIns},
-		ui.Action{Key: k.PrintBadge, Help: "print the badge (again)", Why: d.cannotPrint, Run: d.printLatest,
+		ui.Action{Key: k.WalkIn, Help: "register a walk-in", Why: d.runs.whyWalkIn, Run: d.runs.walkIn, Minor: !d.deps.Extras.WalkIns},
+		ui.Action{Key: k.PrintBadge, Help: "print the badge (again)", Why: d.runs.whyPrint, Run: d.runs.print,
 			Minor: d.deps.Extras.Printer == ""},
 	)
 }
