@@ -376,7 +376,7 @@ func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	if handled {
 		return d, doorCmd
 	}
-	return d, tea.Batch(doorCmd, d.update(msg))
+	return d, also(doorCmd, d.update(msg))
 }
 
 func (d *Desk) update(msg tea.Msg) tea.Cmd {

@@ -2,8 +2,10 @@ package checkin
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -103,18 +105,20 @@ func (d *Desk) onPaste(content string) tea.Cmd {
 
 // splitScans reads one Enter's worth of input: one scan, or several when
 // the text is only addresses separated by spaces (a multi-line paste that
-// went through the clipboard key and lost its newlines).
-func splitScans(raw string) []string {
-	fields := strings.Fields(raw)
-	if len(fields) <= 1 {
-		return []string{strings.TrimSpace(raw)}
+// went through the clipboard key and lost its newlines). It appends them
+// to scans.
+func splitScans(scans []string, raw string) []string {
+	one := strings.TrimSpace(raw)
+	if strings.IndexFunc(one, unicode.IsSpace) < 0 { // one field, as most are: no split
+		return append(scans, one)
 	}
+	fields := strings.Fields(raw)
 	for _, f := range fields {
 		if api.CheckEmail(api.NormalizeEmail(f)) != nil {
-			return []string{strings.TrimSpace(raw)}
+			return append(scans, one)
 		}
 	}
-	return fields
+	return append(scans, fields...)
 }
 
 // submit reads the input (an email, a ticket or badge code: see
@@ -137,8 +141,9 @@ func (d *Desk) submit(raw string) tea.Cmd {
 	}
 	var keys, emails []string
 	ring := false
-	for _, text := range d.takeLine(raw) {
-		for _, tok := range splitScans(text) {
+	var line, scan [1]string // room for the usual Enter, one line of one scan
+	for _, text := range d.takeLine(line[:0], raw) {
+		for _, tok := range splitScans(scan[:0], text) {
 			f, err := roster.Resolve(d.rost.Roster, tok)
 			if err != nil {
 				d.recent.push(d.forKiosk(refusal(now, tok, err, d.rost, d.deps.Local)))
@@ -146,22 +151,33 @@ func (d *Desk) submit(raw string) tea.Cmd {
 				continue
 			}
 			d.nextKey++
-			k := fmt.Sprintf("new-%d", d.nextKey)
+			k := "new-" + strconv.Itoa(d.nextKey)
 			e := entry{key: k, at: now, email: f.Email, kind: kindSaving, ticket: f.Ticket, form: f.Scan.Form}
 			d.answer(&e)
 			d.recent.push(e)
 			keys, emails = append(keys, k), append(emails, f.Email)
 		}
 	}
-	var cmds []tea.Cmd
+	var cmd tea.Cmd
 	if len(emails) > 0 {
-		cmds = append(cmds, d.write(keys, emails))
+		cmd = d.write(keys, emails)
 	}
 	if ring {
-		cmds = append(cmds, d.ring())
+		cmd = also(cmd, d.ring())
 	}
-	cmds = append(cmds, d.fadeLater())
-	return tea.Batch(cmds...)
+	return also(cmd, d.fadeLater())
+}
+
+// also is tea.Batch of two commands, without its allocation when one is
+// nil (an Enter's usual case).
+func also(cmd, more tea.Cmd) tea.Cmd {
+	switch {
+	case cmd == nil:
+		return more
+	case more == nil:
+		return cmd
+	}
+	return tea.Batch(cmd, more)
 }
 
 // answer fills in what the roster says of an entry's address.
