@@ -2,9 +2,11 @@ package checkin
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -23,6 +25,7 @@ type drawCache struct {
 	empty      memo[emptyInputKey, string]
 	conn       memo[connKey, string]
 	counters   memo[countersKey, string]
+	roster     memo[rosterKey, string]
 	paints     *paints
 	frameLen   int // the last frame's bytes, to size the next one's buffer
 }
@@ -48,6 +51,13 @@ type connKey struct {
 	r                           role
 	word, detail, roster, retry string
 	pending, w                  int
+}
+
+// rosterKey is what the roster's words on the connection line are made
+// from: a Roster is never changed in place (a new one replaces it).
+type rosterKey struct {
+	roster *roster.Roster
+	local  *time.Location
 }
 
 // countersKey is everything the counters line is drawn from; reg is the

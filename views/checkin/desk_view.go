@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -27,7 +28,8 @@ func (d *Desk) boxHeight() int {
 		if scanText(e) != "" {
 			h++
 		}
-		if v := describe(e, d.conn(), d.deps.Local); ansi.StringWidth(ui.OneLine(v.detail)) > d.Width()-4 {
+		c := d.conn()
+		if v := describe(&e, &c, d.deps.Local); ansi.StringWidth(ui.OneLine(v.detail)) > d.Width()-4 {
 			h++
 		}
 		if line, _ := d.doorLine(e); line != "" {
@@ -242,7 +244,10 @@ func (d *Desk) rosterText() string {
 	case r.Roster == nil:
 		return "no roster yet"
 	}
-	return "roster " + ui.Thousands(r.Roster.Len()) + ", updated " + r.Roster.Updated().In(d.deps.Local).Format("15:04")
+	k := rosterKey{roster: r.Roster, local: d.deps.Local}
+	return d.draw.roster.get(k, func() string {
+		return "roster " + ui.Thousands(r.Roster.Len()) + ", updated " + r.Roster.Updated().In(d.deps.Local).Format("15:04")
+	})
 }
 
 func (d *Desk) connLine() string {
@@ -404,7 +409,8 @@ func (d *Desk) resultLine() string {
 	if !ok {
 		return ui.Fit(t.Muted.Render("Latest scan: none yet"), d.Width(), 1)
 	}
-	v := describe(e, d.conn(), d.deps.Local)
+	c := d.conn()
+	v := describe(&e, &c, d.deps.Local)
 	line := badge(t, v.role).Render(" ["+v.mark+"] "+v.word+" ") + " " + sanitize.Line(e.email)
 	for _, s := range []string{personText(e), scanText(e)} {
 		if s != "" {
@@ -428,12 +434,14 @@ func (d *Desk) boxView() string {
 	case d.card != nil:
 		v = d.cardVerdict()
 	case scanned:
-		v = describe(e, d.conn(), d.deps.Local)
+		c := d.conn()
+		v = describe(&e, &c, d.deps.Local)
 		email = sanitize.Line(e.email)
 		if e.refused() {
 			email = e.headline
 		}
-		if p := personText(e); p != "" {
+		top := d.recent.at(0) // e is a copy: the list's entry keeps what is drawn of it
+		if p := top.who(); p != "" {
 			email += " · " + p
 		}
 		if d.kioskLocked() && !e.refused() {
@@ -443,7 +451,7 @@ func (d *Desk) boxView() string {
 		}
 		scan = scanText(e)
 		if !e.at.IsZero() {
-			email = strings.TrimSpace(email + "   " + p.muted.on(clock(e.at, d.deps.Local)))
+			email = strings.TrimSpace(email + "   " + p.muted.on(top.when(d.deps.Local)))
 		}
 	case d.openErr != nil:
 		v = verdict{mark: "XX", word: "DESK UNAVAILABLE", role: roleErr,
@@ -552,7 +560,7 @@ func (d *Desk) writeRecent(f *frame, h int) {
 	c := d.conn()
 	for i := range min(d.recent.len(), max(0, h-1)) {
 		e := d.recent.at(i)
-		v := describe(*e, c, d.deps.Local)
+		v := describe(e, &c, d.deps.Local)
 		k := recentKey{paints: p, word: v.word, role: v.role, email: e.email, w: w, when: e.when(d.deps.Local)}
 		switch {
 		case e.refused() && e.headline != "":
@@ -574,8 +582,7 @@ func recentLine(p *paints, k recentKey) string {
 	if ui.Width(em) > emailW {
 		em = ansi.Truncate(em, emailW, "…")
 	}
-	line := k.when + "  " + p.text[k.role].on(fmt.Sprintf("%-19s", k.word)) + "  " +
-		fmt.Sprintf("%-*s", emailW, em)
+	line := k.when + "  " + p.text[k.role].on(padRight(k.word, 19)) + "  " + padRight(em, emailW)
 	if k.note != "" || k.noted {
 		line += "  " + p.muted.on(ui.OneLine(k.note))
 	}
@@ -586,6 +593,14 @@ func (d *Desk) searchHead() string {
 	t := d.Ctx.Theme
 	head := t.Header.Render("Find a registrant") + t.Muted.Render(" on the roster: type part of the email or name above · ↑/↓ choose · enter checks in · esc closes")
 	return ui.Fit(ansi.Truncate(head, d.Width(), "…"), d.Width(), 1)
+}
+
+// padRight pads s with spaces to n runes, as fmt's %-*s does.
+func padRight(s string, n int) string {
+	if pad := n - utf8.RuneCountInString(s); pad > 0 {
+		return s + strings.Repeat(" ", pad)
+	}
+	return s
 }
 
 // spread puts left and right on one line of width w.

@@ -1,0 +1,59 @@
+package checkin
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/venue"
+)
+
+// An entry's person words are made again when its person or ticket
+// changes (a walk-in gets the roster's person once checked in; a settled
+// entry keeps its ticket), never served from the earlier person.
+func TestEntryWhoFollowsItsPersonAndTicket(t *testing.T) {
+	e := entry{person: &roster.Person{Email: "ana@example.org", Name: "Ana Costa", Company: "Acme"}}
+	if got := e.who(); got != personText(e) || !strings.Contains(got, "Ana Costa (Acme)") {
+		t.Fatalf("who: %q, personText: %q", got, personText(e))
+	}
+	e.person = &roster.Person{Email: "ana@example.org", Name: "Ana C. Costa", Tickets: []roster.Ticket{{ID: "T1", Role: "SPEAKER"}}}
+	if got := e.who(); got != personText(e) || strings.Contains(got, "Acme") || !strings.Contains(got, "speaker") {
+		t.Fatalf("after a new person: %q, want %q", got, personText(e))
+	}
+	e.ticket = &e.person.Tickets[0] // the scanned ticket's role goes on its own line
+	if got := e.who(); got != personText(e) || strings.Contains(got, "speaker") {
+		t.Fatalf("after a ticket: %q, want %q", got, personText(e))
+	}
+	e.person = nil
+	if got := e.who(); got != "" {
+		t.Fatalf("without a person: %q", got)
+	}
+}
+
+// The connection line's roster words follow a new roster (count and
+// time), as the roster's memo is keyed on the roster itself.
+func TestConnectionLineFollowsANewRoster(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE", "roster ")
+	d := r.desk()
+	people := []roster.Person{{Email: "a@example.org"}, {Email: "b@example.org"}, {Email: "c@example.org"}}
+	for _, c := range []struct {
+		ro   *roster.Roster
+		want string
+	}{
+		{roster.New(d.eventID, time.Date(2026, 3, 1, 9, 12, 0, 0, time.UTC), 3, people), "roster 3, updated 09:12"},
+		{roster.New(d.eventID, time.Date(2026, 3, 1, 10, 45, 0, 0, time.UTC), 2, people[:2]), "roster 2, updated 10:45"},
+	} {
+		d.rost = venue.RosterState{Roster: c.ro, Total: c.ro.Total()}
+		if line := ansi.Strip(d.connLine()); !strings.Contains(line, c.want) {
+			t.Fatalf("connection line %q lacks %q", line, c.want)
+		}
+	}
+	d.rost = venue.RosterState{Loading: true, Loaded: 5, Total: 9}
+	if line := ansi.Strip(d.connLine()); !strings.Contains(line, "roster loading 5 of 9") {
+		t.Fatalf("connection line while loading: %q", line)
+	}
+}
