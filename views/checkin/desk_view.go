@@ -92,11 +92,10 @@ func (d *Desk) deskView() string {
 	case d.showBoard:
 		// The latest scan keeps one line; the board takes the rest.
 		return ui.Fit(f.b.String()+"\n"+d.resultLine()+"\n"+d.board.view(w, max(1, h-d.headLines()-1)), w, h)
-	case w < 8: // the result box is lipgloss's there (boxView)
-		box := d.boxView()
-		return ui.Fit(f.b.String()+"\n"+box, w, h)
+	case w < 8: // the result box is lipgloss's there (drawBox)
+		return ui.Fit(f.b.String()+"\n"+d.box().narrow, w, h)
 	}
-	f.block(d.boxView())
+	d.box().write(f)
 	rest := h - d.headLines() - d.boxHeight()
 	if rest >= 3 && !d.kioskLocked() { // the public sees no earlier scans
 		if d.gaps() {
@@ -145,11 +144,18 @@ func (f *frame) line(l string) {
 	f.n++
 }
 
-// block adds the lines of s.
-func (f *frame) block(s string) {
-	for l := range strings.SplitSeq(s, "\n") {
-		f.line(l)
+// lineOf adds one line made of parts, written straight into the frame.
+func (f *frame) lineOf(parts ...string) {
+	if f.n == f.h {
+		return
 	}
+	if f.n > 0 {
+		f.b.WriteByte('\n')
+	}
+	for _, p := range parts {
+		f.b.WriteString(p)
+	}
+	f.n++
 }
 
 // String is the frame, padded with empty lines to its height.
@@ -421,9 +427,9 @@ func (d *Desk) resultLine() string {
 	return ui.Fit(ansi.Truncate(line, d.Width(), "…"), d.Width(), 1)
 }
 
-// boxView is the result of the latest scan, large and framed: the word
-// mark and the border style tell the outcome without colour.
-func (d *Desk) boxView() string {
+// box is the result of the latest scan, large and framed: the word mark
+// and the border style tell the outcome without colour.
+func (d *Desk) box() *boxDrawn {
 	t, p := d.Ctx.Theme, d.paints()
 	w := d.Width()
 	var v verdict
@@ -479,13 +485,13 @@ func (d *Desk) boxView() string {
 		}
 	}
 	key := boxKey{v: v, email: email, scan: scan, door: door, after: after, w: w, h: h, noColor: t.NoColor}
-	return d.draw.box.get(key, func() string { return d.drawBox(p, key, rows) })
+	return d.draw.box.get(key, func() *boxDrawn { return d.drawBox(p, key, rows) })
 }
 
 // drawBox draws the result box from what it shows; the word mark's line
 // and the detail's lines are kept apart, as the next scan's box often
 // shares them.
-func (d *Desk) drawBox(p *paints, k boxKey, rows int) string {
+func (d *Desk) drawBox(p *paints, k boxKey, rows int) *boxDrawn {
 	t, v, w := d.Ctx.Theme, k.v, k.w
 	inner := max(1, w-4)
 	body := make([]string, 0, k.h)
@@ -509,9 +515,9 @@ func (d *Desk) drawBox(p *paints, k boxKey, rows int) string {
 		if !t.NoColor {
 			st = st.BorderForeground(text(t, v.role).GetForeground())
 		}
-		return st.Render(strings.Join(body, "\n"))
+		return &boxDrawn{narrow: st.Render(strings.Join(body, "\n"))}
 	}
-	return d.draw.frameBox(t, v.role, w, top, bottom, body)
+	return &boxDrawn{edges: *d.draw.edgesFor(t, v.role, w), top: top, bottom: bottom, body: body}
 }
 
 // draw wraps the detail in its rows, each centred in the box, what
