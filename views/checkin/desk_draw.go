@@ -69,12 +69,13 @@ type countersKey struct {
 
 // emptyInputKey is everything the empty scan input is drawn from (its
 // cursor does not blink: Theme.TextInputStyles), which is the input after
-// every Enter.
+// every Enter. The input always has the focus and its width follows w
+// (SetSize): neither is read from it, as each of textinput's getters
+// copies its model, 8 KB.
 type emptyInputKey struct {
 	theme               *ui.Theme
 	prompt, placeholder string
-	focused             bool
-	inputWidth, w       int
+	w                   int
 }
 
 // boxKey is everything a result box is drawn from.

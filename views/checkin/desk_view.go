@@ -172,8 +172,7 @@ func (d *Desk) inputLine() string {
 	if d.input.Value() != "" {
 		return ui.Fit(d.input.View(), d.Width(), 1)
 	}
-	k := emptyInputKey{theme: d.Ctx.Theme, prompt: d.input.Prompt, placeholder: d.input.Placeholder,
-		focused: d.input.Focused(), inputWidth: d.input.Width(), w: d.Width()}
+	k := emptyInputKey{theme: d.Ctx.Theme, prompt: d.input.Prompt, placeholder: d.input.Placeholder, w: d.Width()}
 	return d.draw.empty.get(k, func() string { return ui.Fit(d.input.View(), d.Width(), 1) })
 }
 

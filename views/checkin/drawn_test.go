@@ -1,14 +1,17 @@
 package checkin
 
 import (
+	"image/color"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/ui"
 )
 
 // An entry's person words are made again when its person or ticket
@@ -55,5 +58,29 @@ func TestConnectionLineFollowsANewRoster(t *testing.T) {
 	d.rost = venue.RosterState{Loading: true, Loaded: 5, Total: 9}
 	if line := ansi.Strip(d.connLine()); !strings.Contains(line, "roster loading 5 of 9") {
 		t.Fatalf("connection line while loading: %q", line)
+	}
+}
+
+// The empty scan input, drawn once, is drawn again at a new size and in
+// a new theme: it is what a fresh textinput draws, every time.
+func TestEmptyInputFollowsSizeAndTheme(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	r := newRig(t)
+	r.settle("ONLINE")
+	d := r.desk()
+	fresh := func() string { return ui.Fit(d.input.View(), d.Width(), 1) }
+	for _, size := range [][2]int{{100, 30}, {80, 24}, {120, 40}, {80, 24}} {
+		d.SetSize(size[0], size[1])
+		if got := d.inputLine(); got != fresh() {
+			t.Fatalf("at %dx%d the empty input is %q, want %q", size[0], size[1], got, fresh())
+		}
+	}
+	*d.Ctx.Theme = *ui.ThemeFor(ui.ThemeAuto, true, false)
+	d.Update(tea.BackgroundColorMsg{Color: color.Black})
+	dark := d.inputLine()
+	*d.Ctx.Theme = *ui.ThemeFor(ui.ThemeAuto, false, false)
+	d.Update(tea.BackgroundColorMsg{Color: color.White})
+	if got := d.inputLine(); got != fresh() || got == dark {
+		t.Fatalf("after the light background the empty input is %q, want %q (dark: %q)", got, fresh(), dark)
 	}
 }
