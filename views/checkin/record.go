@@ -11,6 +11,7 @@ import (
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/scancode"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
@@ -153,7 +154,11 @@ func (d *Desk) submit(raw string) tea.Cmd {
 			d.nextKey++
 			k := "new-" + strconv.Itoa(d.nextKey)
 			e := entry{key: k, at: now, email: f.Email, kind: kindSaving, ticket: f.Ticket, form: f.Scan.Form}
-			d.answer(&e)
+			if f.Scan.Kind == scancode.Email && d.rost.Roster != nil {
+				d.answerWith(&e, f.Person) // Resolve looked the address up in this roster
+			} else {
+				d.answer(&e)
+			}
 			d.recent.push(e)
 			keys, emails = append(keys, k), append(emails, f.Email)
 		}
@@ -186,9 +191,19 @@ func (d *Desk) answer(e *entry) {
 	if ro == nil {
 		return
 	}
-	e.rosterAt, e.expect = ro.Updated(), scanqueue.ExpectUnknown
+	var person *roster.Person
 	if p, ok := ro.ByEmail(e.email); ok {
-		e.person, e.expect = &p, scanqueue.ExpectRegistered
+		person = &p
+	}
+	d.answerWith(e, person)
+}
+
+// answerWith fills in the roster's answer for an entry: person, or nil
+// when the roster does not list the address.
+func (d *Desk) answerWith(e *entry, person *roster.Person) {
+	e.rosterAt, e.expect = d.rost.Roster.Updated(), scanqueue.ExpectUnknown
+	if person != nil {
+		e.person, e.expect = person, scanqueue.ExpectRegistered
 	}
 }
 
