@@ -28,11 +28,12 @@ import (
 // prompt. What no action takes is typing.
 type Desk struct {
 	ui.ScreenBase
-	deps views.Env
-	keys deskKeys
-	acts ui.Actions // the array the actions are built in, for every key
-	runs deskRuns   // what the actions run
-	rt   *runtime
+	deps     views.Env
+	keys     deskKeys
+	acts     ui.Actions  // the array the search's and the prompt's actions are built in, for every key
+	deskActs keptActions // the desk's own actions, kept
+	runs     deskRuns    // what the actions run
+	rt       *runtime
 	deskPlace
 	draw       drawCache         // what frames draw unchanged (desk_draw.go)
 	venueState                   // what the venue desk last said (record.go)
@@ -148,19 +149,50 @@ func newDeskKeys(k *ui.GlobalKeys) deskKeys {
 // PIN prompt (kiosk.go), the registrant search (search.go), or the desk.
 // A locked kiosk is the why-not of what the public may not do.
 func (d *Desk) actions() ui.Actions {
-	// They are built for every key a scanner types, into one array: the
-	// base reads them at once and keeps none (Dispatch, the help).
-	d.acts = d.buildActions(d.acts[:0])
+	// They are asked for at every key a scanner types. The search's and the
+	// prompt's are built into one array: the base reads them at once and
+	// keeps none (Dispatch, the help); the desk's are kept while what they
+	// are built from stays.
+	switch {
+	case d.kiosk != nil && d.kiosk.prompting:
+		d.acts = d.promptActions(d.acts[:0])
+	case d.searching:
+		d.acts = d.searchActions(d.acts[:0])
+	default:
+		return d.deskActions()
+	}
 	return d.acts
 }
 
-func (d *Desk) buildActions(as ui.Actions) ui.Actions {
-	switch {
-	case d.kiosk != nil && d.kiosk.prompting:
-		return d.promptActions(as)
-	case d.searching:
-		return d.searchActions(as)
+// keptActions are the desk's own actions as last built, and what they were
+// built from besides what a desk never changes (its profile, kiosk or
+// not, its keys).
+type keptActions struct {
+	key   deskActsKey
+	acts  ui.Actions
+	built bool
+}
+
+type deskActsKey struct {
+	keys *ui.GlobalKeys
+	// locked: a locked kiosk; typed: the input holds more than spaces (tab
+	// records too); clear: there is something for esc to clear.
+	locked, typed, clear bool
+}
+
+// deskActions are the desk's actions out of the search and the PIN
+// prompt, built again only when what they depend on changed.
+func (d *Desk) deskActions() ui.Actions {
+	val := d.input.Value()
+	k := deskActsKey{keys: d.Ctx.Keys, locked: d.kioskLocked(), typed: strings.TrimSpace(val) != "",
+		clear: val != "" || d.card != nil}
+	if c := &d.deskActs; !c.built || c.key != k {
+		*c = keptActions{key: k, acts: d.buildDeskActions(c.acts[:0]), built: true}
 	}
+	return d.deskActs.acts
+}
+
+func (d *Desk) buildDeskActions(as ui.Actions) ui.Actions {
 	if d.kiosk != nil {
 		as = append(as, ui.Action{Key: d.keys.Kiosk, Run: d.runs.kiosk})
 	}

@@ -84,3 +84,39 @@ func TestEmptyInputFollowsSizeAndTheme(t *testing.T) {
 		t.Fatalf("after the light background the empty input is %q, want %q (dark: %q)", got, fresh(), dark)
 	}
 }
+
+// The desk's actions, kept between keys, follow what they are built
+// from: tab records only while the input holds text, and at a locked
+// kiosk esc clears only while there is something to clear.
+func TestDeskActionsFollowTheInput(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE", "roster 20,000")
+	d := r.desk()
+	r.Press("tab") // nothing typed: tab records nothing
+	if d.recent.len() != 0 {
+		t.Fatalf("tab on an empty input recorded %+v", *d.recent.at(0))
+	}
+	email := r.registered(4)
+	r.Type(email)
+	r.Press("tab")
+	if d.recent.len() != 1 || d.recent.at(0).email != email {
+		t.Fatalf("tab after %q recorded %d scans", email, d.recent.len())
+	}
+	r.Press("tab") // emptied by the scan
+	if d.recent.len() != 1 {
+		t.Fatalf("tab on the emptied input recorded %+v", *d.recent.at(0))
+	}
+
+	k := newRig(t, withKioskPIN("246813"))
+	k.settle("ONLINE", "KIOSK")
+	k.Type("someone@")
+	k.Press("esc")
+	if v := k.desk().input.Value(); v != "" {
+		t.Fatalf("esc at the locked kiosk left %q", v)
+	}
+	view := k.View()
+	k.Press("esc")
+	if k.View() != view {
+		t.Fatalf("esc with nothing to clear acted at the locked kiosk:\n%s", k.View())
+	}
+}
