@@ -331,21 +331,28 @@ func (d *Desk) countersLine() string {
 }
 
 // draw draws the counters line from what it counts, into one buffer: it
-// changes with every scan.
+// changes with every scan. Its words and numbers are ASCII, so its width
+// is counted as it is written, not measured.
 func (k countersKey) draw() string {
 	p := k.paints
 	var b strings.Builder
 	b.Grow(k.w + 160)
 	var digits [32]byte
+	width := 0
 	item := func(label string, n int, of string) {
 		if b.Len() > 0 {
 			b.WriteString("  ")
+			width += 2
 		}
-		p.muted.write(&b, label)
+		b.WriteString(p.muted.pre) // p.muted.write, for a label known to be one line
+		b.WriteString(label)
+		b.WriteString(p.muted.post)
 		b.WriteString(p.bold.pre)
-		b.Write(ui.AppendThousands(digits[:0], n))
+		num := ui.AppendThousands(digits[:0], n)
+		b.Write(num)
 		b.WriteString(of)
 		b.WriteString(p.bold.post)
+		width += len(label) + len(num) + len(of)
 	}
 	of := " of ..."
 	switch k.reg {
@@ -360,7 +367,11 @@ func (k countersKey) draw() string {
 	item("Pending ", k.pending, "")
 	item("Rejected ", k.rejected, "")
 	item("Already ", k.already, "")
-	return fitLine(&b, k.w)
+	if width > k.w {
+		return ui.Fit(b.String(), k.w, 1)
+	}
+	ui.WriteSpaces(&b, k.w-width)
+	return b.String()
 }
 
 // fitLine is the line b holds made exactly w wide: padded in place, or

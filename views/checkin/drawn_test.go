@@ -120,3 +120,24 @@ func TestDeskActionsFollowTheInput(t *testing.T) {
 		t.Fatalf("esc with nothing to clear acted at the locked kiosk:\n%s", k.View())
 	}
 }
+
+// The counters line, whose width is counted as it is written, is exactly
+// the desk's width, cut with "…" when narrower than its words.
+func TestCountersLineIsExactlyTheWidth(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	r := newRig(t)
+	r.settle("ONLINE", "roster 20,000")
+	d := r.desk()
+	const words = "This desk today 0  All desks 0 of 20,000  Pending 0  Rejected 0  Already 0"
+	for _, w := range []int{20, 60, len(words) - 1, len(words), len(words) + 1, 100, 160} {
+		d.SetSize(w, 30)
+		line := d.countersLine()
+		if got := ansi.StringWidth(line); got != w {
+			t.Fatalf("at %d columns the counters line is %d wide: %q", w, got, line)
+		}
+		plain := strings.TrimRight(ansi.Strip(line), " ")
+		if w >= len(words) && plain != words || w < len(words) && !strings.HasSuffix(plain, "…") {
+			t.Fatalf("at %d columns the counters line reads %q", w, plain)
+		}
+	}
+}
