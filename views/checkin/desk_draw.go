@@ -27,7 +27,7 @@ type drawCache struct {
 	counters   memo[countersKey, string]
 	roster     memo[rosterKey, string]
 	paints     *paints
-	frameLen   int // the last frame's bytes, to size the next one's buffer
+	frame      []byte // the buffer frames are written in (frame)
 }
 
 // memo keeps the last thing drawn and what it was drawn from (its key): a

@@ -70,8 +70,8 @@ func (d *Desk) View() string {
 
 func (d *Desk) deskView() string {
 	w, h := d.Width(), d.Height()
-	f := newFrame(w, h, d.draw.frameLen)
-	defer func() { d.draw.frameLen = f.b.Len() }()
+	f := frame{b: d.draw.frame[:0], w: w, h: h}
+	defer func() { d.draw.frame = f.b[:0] }()
 	f.line(d.titleLine())
 	f.line(d.connLine())
 	f.line(d.countersLine())
@@ -88,43 +88,36 @@ func (d *Desk) deskView() string {
 	}
 	switch {
 	case d.searching:
-		return ui.Fit(f.b.String()+"\n"+d.searchHead()+"\n"+d.reg.table.View(), w, h)
+		return ui.Fit(string(f.b)+"\n"+d.searchHead()+"\n"+d.reg.table.View(), w, h)
 	case d.showBoard:
 		// The latest scan keeps one line; the board takes the rest.
-		return ui.Fit(f.b.String()+"\n"+d.resultLine()+"\n"+d.board.view(w, max(1, h-d.headLines()-1)), w, h)
+		return ui.Fit(string(f.b)+"\n"+d.resultLine()+"\n"+d.board.view(w, max(1, h-d.headLines()-1)), w, h)
 	case w < 8: // the result box is lipgloss's there (drawBox)
-		return ui.Fit(f.b.String()+"\n"+d.box().narrow, w, h)
+		return ui.Fit(string(f.b)+"\n"+d.box().narrow, w, h)
 	}
-	d.box().write(f)
+	d.box().write(&f)
 	rest := h - d.headLines() - d.boxHeight()
 	if rest >= 3 && !d.kioskLocked() { // the public sees no earlier scans
 		if d.gaps() {
 			f.line("")
 			rest--
 		}
-		d.writeRecent(f, rest)
+		d.writeRecent(&f, rest)
 	}
 	return f.String()
 }
 
 // frame puts a frame together from lines (and blocks of lines) that are
 // each exactly w wide, or empty, as the desk draws them: it measures
-// nothing, which was a good part of a frame's cost, and writes into one
-// buffer (TestDeskFrameLinesAreExact holds the desk to it).
+// nothing, which was a good part of a frame's cost (TestDeskFrameLinesAreExact
+// holds the desk to it). It writes into the desk's buffer, kept from frame
+// to frame (drawCache.frame), and its string is one copy of the frame's
+// size: a buffer grown for each frame allocated a third more, and the
+// collector makes every byte an Enter allocates cost it again while it
+// marks.
 type frame struct {
-	b       strings.Builder
+	b       []byte
 	w, h, n int
-}
-
-// newFrame starts a frame in a buffer as large as the last frame (last
-// bytes) and some, or twice its cells for the first.
-func newFrame(w, h, last int) *frame {
-	f := &frame{w: w, h: h}
-	if last == 0 {
-		last = h * (w + 1) * 2
-	}
-	f.b.Grow(last + last/8)
-	return f
 }
 
 // line adds one line; an empty one is drawn as spaces. Lines past the
@@ -134,12 +127,12 @@ func (f *frame) line(l string) {
 		return
 	}
 	if f.n > 0 {
-		f.b.WriteByte('\n')
+		f.b = append(f.b, '\n')
 	}
 	if l == "" {
-		ui.WriteSpaces(&f.b, f.w)
+		f.b = ui.AppendSpaces(f.b, f.w)
 	} else {
-		f.b.WriteString(l)
+		f.b = append(f.b, l...)
 	}
 	f.n++
 }
@@ -150,10 +143,10 @@ func (f *frame) lineOf(parts ...string) {
 		return
 	}
 	if f.n > 0 {
-		f.b.WriteByte('\n')
+		f.b = append(f.b, '\n')
 	}
 	for _, p := range parts {
-		f.b.WriteString(p)
+		f.b = append(f.b, p...)
 	}
 	f.n++
 }
@@ -163,7 +156,7 @@ func (f *frame) String() string {
 	for f.n < f.h {
 		f.line("")
 	}
-	return f.b.String()
+	return string(f.b)
 }
 
 // inputLine is the scan input, fitted to the line; the empty input is

@@ -141,3 +141,21 @@ func TestCountersLineIsExactlyTheWidth(t *testing.T) {
 		}
 	}
 }
+
+// A frame is a string of its own: the buffer the next frame is written
+// in, the desk's, never changes one already returned (the shell keeps the
+// last frame to compare with the next).
+func TestFramesDoNotShareTheBuffer(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE", "roster 20,000")
+	d := r.desk()
+	first := d.View()
+	kept := strings.Clone(first)
+	r.scan(r.registered(5))
+	if second := d.View(); second == first {
+		t.Fatal("the scan changed nothing in the frame")
+	}
+	if first != kept {
+		t.Fatalf("the next frame changed the one before:\n%s\nwas:\n%s", first, kept)
+	}
+}
