@@ -3,6 +3,7 @@ package checkin
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
@@ -236,6 +237,22 @@ func (p paint) write(b *strings.Builder, s string) {
 	b.WriteString(s)
 	b.WriteString(p.post)
 }
+
+// writePadded writes s padded with spaces to n runes, styled, as
+// write(b, padRight(s, n)) does, without making the padded string.
+func (p paint) writePadded(b *strings.Builder, s string, n int) {
+	if s == "" || strings.ContainsAny(s, "\n\t\r") {
+		p.write(b, padRight(s, n))
+		return
+	}
+	b.WriteString(p.pre)
+	b.WriteString(s)
+	ui.WriteSpaces(b, n-utf8.RuneCountInString(s))
+	b.WriteString(p.post)
+}
+
+// len is the bytes the paint adds around a text.
+func (p paint) len() int { return len(p.pre) + len(p.post) }
 
 // paints are the desk's styles, as paints, for one theme.
 type paints struct {

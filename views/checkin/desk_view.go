@@ -264,7 +264,7 @@ func (d *Desk) connLine() string {
 func (k connKey) draw() string {
 	p := k.paints
 	var b strings.Builder
-	b.Grow(k.w + 200)
+	b.Grow(k.w + p.badge[k.r].len() + p.bold.len() + 2*p.muted.len() + p.text[k.r].len() + 16) // its width, its paints, two "·"
 	k.head(&b)
 	// The detail (what is wrong, what to press) comes before the roster,
 	// which is the first to go on a narrow terminal.
@@ -329,7 +329,7 @@ func (d *Desk) countersLine() string {
 func (k countersKey) draw() string {
 	p := k.paints
 	var b strings.Builder
-	b.Grow(k.w + 160)
+	b.Grow(k.w + 5*(p.muted.len()+p.bold.len())) // its width and its paints
 	var digits [32]byte
 	width := 0
 	item := func(label string, n int, of string) {
@@ -591,11 +591,21 @@ func recentLine(p *paints, k recentKey) string {
 	if ui.Width(em) > emailW {
 		em = ansi.Truncate(em, emailW, "…")
 	}
-	line := k.when + "  " + p.text[k.role].on(padRight(k.word, 19)) + "  " + padRight(em, emailW)
+	// One buffer, as wide as the line will be: a line is drawn for every
+	// scan.
+	var b strings.Builder
+	b.Grow(k.w + p.text[k.role].len() + p.muted.len() + 16)
+	b.WriteString(k.when)
+	b.WriteString("  ")
+	p.text[k.role].writePadded(&b, k.word, 19)
+	b.WriteString("  ")
+	b.WriteString(em)
+	ui.WriteSpaces(&b, emailW-utf8.RuneCountInString(em)) // padRight, in place
 	if k.note != "" || k.noted {
-		line += "  " + p.muted.on(ui.OneLine(k.note))
+		b.WriteString("  ")
+		p.muted.write(&b, ui.OneLine(k.note))
 	}
-	return ui.Fit(line, k.w, 1) // padded too: the frame measures no line
+	return fitLine(&b, k.w) // padded too: the frame measures no line
 }
 
 func (d *Desk) searchHead() string {

@@ -1,6 +1,7 @@
 package checkin
 
 import (
+	"fmt"
 	"image/color"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
+	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -129,15 +131,19 @@ func TestCountersLineIsExactlyTheWidth(t *testing.T) {
 	r.settle("ONLINE", "roster 20,000")
 	d := r.desk()
 	const words = "This desk today 0  All desks 0 of 20,000  Pending 0  Rejected 0  Already 0"
-	for _, w := range []int{20, 60, len(words) - 1, len(words), len(words) + 1, 100, 160} {
-		d.SetSize(w, 30)
-		line := d.countersLine()
-		if got := ansi.StringWidth(line); got != w {
-			t.Fatalf("at %d columns the counters line is %d wide: %q", w, got, line)
-		}
-		plain := strings.TrimRight(ansi.Strip(line), " ")
-		if w >= len(words) && plain != words || w < len(words) && !strings.HasSuffix(plain, "…") {
-			t.Fatalf("at %d columns the counters line reads %q", w, plain)
+	for _, noColor := range []bool{false, true} {
+		*d.Ctx.Theme = *ui.ThemeFor(ui.ThemeAuto, true, noColor)
+		d.Update(tea.BackgroundColorMsg{Color: color.Black}) // the theme rebuilt in place: drawn afresh
+		for _, w := range []int{20, 60, len(words) - 1, len(words), len(words) + 1, 100, 160} {
+			d.SetSize(w, 30)
+			line := d.countersLine()
+			if got := ansi.StringWidth(line); got != w {
+				t.Fatalf("no colour %v: at %d columns the counters line is %d wide: %q", noColor, w, got, line)
+			}
+			plain := strings.TrimRight(ansi.Strip(line), " ")
+			if w >= len(words) && plain != words || w < len(words) && !strings.HasSuffix(plain, "…") {
+				t.Fatalf("no colour %v: at %d columns the counters line reads %q", noColor, w, plain)
+			}
 		}
 	}
 }
@@ -157,5 +163,49 @@ func TestFramesDoNotShareTheBuffer(t *testing.T) {
 	}
 	if first != kept {
 		t.Fatalf("the next frame changed the one before:\n%s\nwas:\n%s", first, kept)
+	}
+}
+
+// A recent scan's line, written in one buffer, reads as the line made of
+// fmt's padding and ui.Fit did, coloured or not, for notes, wide and
+// non-ASCII addresses and every width.
+func TestRecentLineAsPaddedAndFitted(t *testing.T) {
+	reference := func(p *paints, k recentKey) string {
+		emailW := max(16, min(32, k.w-8-2-19-2-24))
+		em := sanitize.Line(k.email)
+		if ui.Width(em) > emailW {
+			em = ansi.Truncate(em, emailW, "…")
+		}
+		line := k.when + "  " + p.text[k.role].on(fmt.Sprintf("%-19s", k.word)) + "  " + fmt.Sprintf("%-*s", emailW, em)
+		if k.note != "" || k.noted {
+			line += "  " + p.muted.on(ui.OneLine(k.note))
+		}
+		return ui.Fit(line, k.w, 1)
+	}
+	t.Setenv("NO_COLOR", "")
+	r := newRig(t)
+	r.settle("ONLINE")
+	d := r.desk()
+	for _, noColor := range []bool{false, true} {
+		*d.Ctx.Theme = *ui.ThemeFor(ui.ThemeAuto, true, noColor)
+		d.Update(tea.BackgroundColorMsg{Color: color.Black}) // the theme rebuilt in place: drawn afresh
+		p := d.paints()
+		if colored := p.text[roleWarn].pre != ""; colored == noColor {
+			t.Fatalf("no colour %v, yet the warning paint is %q", noColor, p.text[roleWarn].pre)
+		}
+		for _, w := range []int{40, 80, 100, 160} {
+			for _, k := range []recentKey{
+				{when: "09:12:30", word: "SAVING", email: "ana@example.org", role: roleInfo},
+				{when: "09:12:31", word: "ALREADY CHECKED IN", email: "josé.müller@exämple.org", role: roleWarn, note: "first scanned 09:01:02", noted: true},
+				{when: "        ", word: "QUEUED, NOT SENDING", email: strings.Repeat("long", 20) + "@example.org", role: roleWarn},
+				{when: "09:12:32", word: "NOT RECORDED", email: "x@example.org", role: roleErr, noted: true},
+				{when: "09:12:33", word: "REJECTED", email: "y@example.org", role: roleErr, note: "two\nlines", noted: true},
+			} {
+				k.paints, k.w = p, w
+				if got, want := recentLine(p, k), reference(p, k); got != want {
+					t.Fatalf("no colour %v, %d wide, %+v:\n got %q\nwant %q", noColor, w, k, got, want)
+				}
+			}
+		}
 	}
 }
