@@ -292,7 +292,11 @@ func (k connKey) head(b *strings.Builder) {
 	p.badge[k.r].write(b, " "+k.word+" ")
 	b.WriteByte(' ')
 	var digits [24]byte
-	p.bold.write(b, string(strconv.AppendInt(digits[:0], int64(k.pending), 10))+" pending")
+	// bold.write, for a text known to be one line: no string made of it.
+	b.WriteString(p.bold.pre)
+	b.Write(strconv.AppendInt(digits[:0], int64(k.pending), 10))
+	b.WriteString(" pending")
+	b.WriteString(p.bold.post)
 }
 
 // StatusText puts the connection and the unsent count in the shell's status
@@ -450,17 +454,22 @@ func (d *Desk) box() *boxDrawn {
 			email = e.headline
 		}
 		top := d.recent.at(0) // e is a copy: the list's entry keeps what is drawn of it
-		if p := top.who(); p != "" {
-			email += " · " + p
-		}
-		if d.kioskLocked() && !e.refused() {
+		sep, who := "", top.who()
+		switch {
+		case d.kioskLocked() && !e.refused():
 			// The public sees who, not their address: a name picked from
 			// the kiosk's search may be someone else's.
-			email = kioskWho(e)
+			email, who = kioskWho(e), ""
+		case who != "":
+			sep = " · "
 		}
 		scan = scanText(e)
-		if !e.at.IsZero() {
-			email = strings.TrimSpace(email + "   " + p.muted.on(top.when(d.deps.Local)))
+		// One string made of its parts; the time is one line, as muted.on
+		// takes it.
+		if e.at.IsZero() {
+			email += sep + who
+		} else {
+			email = strings.TrimSpace(email + sep + who + "   " + p.muted.pre + top.when(d.deps.Local) + p.muted.post)
 		}
 	case d.openErr != nil:
 		v = verdict{mark: "XX", word: "DESK UNAVAILABLE", role: roleErr,
