@@ -17,7 +17,7 @@ import (
 // result box's frame by hand, which lipgloss's general border and
 // alignment code made the dearest part of a frame.
 type drawCache struct {
-	box        memo[boxKey, *boxDrawn]
+	box        memo[boxKey, boxDrawn]
 	badge      memo[badgeKey, string]
 	details    memo[detailsKey, []string]
 	edges      boxEdges

@@ -497,16 +497,18 @@ func (d *Desk) box() *boxDrawn {
 		}
 	}
 	key := boxKey{v: v, email: email, scan: scan, door: door, after: after, w: w, h: h, noColor: t.NoColor}
-	return d.draw.box.get(key, func() *boxDrawn { return d.drawBox(p, key, rows) })
+	m := &d.draw.box
+	// The memo keeps one box: a new one is drawn over its rows' array.
+	m.get(key, func() boxDrawn { return d.drawBox(p, key, rows, m.val.body[:0]) })
+	return &m.val
 }
 
-// drawBox draws the result box from what it shows; the word mark's line
-// and the detail's lines are kept apart, as the next scan's box often
-// shares them.
-func (d *Desk) drawBox(p *paints, k boxKey, rows int) *boxDrawn {
+// drawBox draws the result box from what it shows, its rows appended to
+// body; the word mark's line and the detail's lines are kept apart, as
+// the next scan's box often shares them.
+func (d *Desk) drawBox(p *paints, k boxKey, rows int, body []string) boxDrawn {
 	t, v, w := d.Ctx.Theme, k.v, k.w
 	inner := max(1, w-4)
-	body := make([]string, 0, k.h)
 	body = append(body,
 		d.draw.badge.get(badgeKey{paints: p, role: v.role, mark: v.mark, word: v.word, inner: inner}, func() string {
 			return center(p.badge[v.role].on("  ["+v.mark+"] "+v.word+"  "), inner)
@@ -527,9 +529,9 @@ func (d *Desk) drawBox(p *paints, k boxKey, rows int) *boxDrawn {
 		if !t.NoColor {
 			st = st.BorderForeground(text(t, v.role).GetForeground())
 		}
-		return &boxDrawn{narrow: st.Render(strings.Join(body, "\n"))}
+		return boxDrawn{narrow: st.Render(strings.Join(body, "\n")), body: body}
 	}
-	return &boxDrawn{edges: *d.draw.edgesFor(t, v.role, w), top: top, bottom: bottom, body: body}
+	return boxDrawn{edges: *d.draw.edgesFor(t, v.role, w), top: top, bottom: bottom, body: body}
 }
 
 // draw wraps the detail in its rows, each centred in the box, what
