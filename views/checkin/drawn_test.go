@@ -209,3 +209,44 @@ func TestRecentLineAsPaddedAndFitted(t *testing.T) {
 		}
 	}
 }
+
+// fresh forgets everything the desk keeps of what it drew: its memos and
+// every recent scan's lines.
+func fresh(d *Desk) {
+	d.draw = drawCache{}
+	for _, e := range d.recent.all() {
+		e.whenText, e.drawnWho, e.drawn = "", nil, nil
+	}
+}
+
+// Every frame the desk draws from what it keeps is the frame it draws
+// afresh: after scans of every kind, as each is answered by the journal
+// and the server (its status changes), and after a resize.
+func TestKeptDrawingsAreNeverStale(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	r := newRig(t, func(c *rigConfig) { c.checkIn = instantCheckIn })
+	r.settle("ONLINE", "roster 20,000")
+	d := r.desk()
+	*d.Ctx.Theme = *ui.ThemeFor(ui.ThemeAuto, true, false)
+	d.Update(tea.BackgroundColorMsg{Color: color.Black})
+	check := func(when string) {
+		t.Helper()
+		kept := d.View()
+		fresh(d)
+		if again := d.View(); kept != again {
+			t.Fatalf("%s, the kept frame:\n%s\nafresh:\n%s", when, kept, again)
+		}
+	}
+	check("at first")
+	for i, scan := range []string{r.registered(1), "stranger@example.org", r.registered(2), "ticket-nobody-has", "not an email", r.registered(1)} {
+		r.Type(scan)
+		r.Press("enter")
+		check(fmt.Sprintf("after scan %d (%q), unanswered", i, scan))
+		r.settle()
+		check(fmt.Sprintf("after scan %d (%q), answered", i, scan))
+	}
+	d.SetSize(80, 24)
+	check("at 80x24")
+	d.SetSize(120, 40)
+	check("at 120x40")
+}
