@@ -107,14 +107,13 @@ func (d *Desk) deskView() string {
 	return f.String()
 }
 
-// frame puts a frame together from lines (and blocks of lines) that are
-// each exactly w wide, or empty, as the desk draws them: it measures
+// frame puts a frame together from lines (and lines made of parts) that
+// are each exactly w wide, or empty, as the desk draws them: it measures
 // nothing, which was a good part of a frame's cost (TestDeskFrameLinesAreExact
 // holds the desk to it). It writes into the desk's buffer, kept from frame
 // to frame (drawCache.frame), and its string is one copy of the frame's
-// size: a buffer grown for each frame allocated a third more, and the
-// collector makes every byte an Enter allocates cost it again while it
-// marks.
+// size: a buffer grown for each frame took more (4 KB for 3.2), and every
+// byte an Enter allocates costs it again while the collector marks.
 type frame struct {
 	b       []byte
 	w, h, n int
