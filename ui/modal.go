@@ -49,6 +49,16 @@ func Fit(s string, w, h int) string {
 
 const spaces = "                                                                "
 
+// AppendSpaces appends n spaces to dst.
+func AppendSpaces(dst []byte, n int) []byte {
+	for n > 0 {
+		k := min(n, len(spaces))
+		dst = append(dst, spaces[:k]...)
+		n -= k
+	}
+	return dst
+}
+
 // WriteSpaces writes n spaces without making a string of them.
 func WriteSpaces(b *strings.Builder, n int) {
 	for n > 0 {

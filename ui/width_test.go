@@ -64,3 +64,11 @@ func TestFitPadsCutsAndCounts(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendSpaces(t *testing.T) {
+	for _, n := range []int{0, 1, len(spaces), len(spaces) + 1, 3*len(spaces) + 5} {
+		if got := string(AppendSpaces([]byte("x"), n)); got != "x"+strings.Repeat(" ", n) {
+			t.Fatalf("AppendSpaces(%d) = %q", n, got)
+		}
+	}
+}

@@ -98,7 +98,7 @@ func BenchmarkEnterToAnswerVsBare(b *testing.B) {
 		_, _ = d.Update(enter)
 		_ = d.View()
 		desk = append(desk, threadCPU()-c)
-		if e := d.recent[0]; e.email != email || e.expect == scanqueue.ExpectNothing {
+		if e := d.recent.at(0); e.email != email || e.expect == scanqueue.ExpectNothing {
 			b.Fatalf("no answer from the roster: %+v", e)
 		}
 		bare.input.SetValue(email)

@@ -49,7 +49,7 @@ func BenchmarkEnterToRecorded(b *testing.B) {
 		r.Press("enter")
 		b.StopTimer()
 		took = append(took, time.Since(start))
-		if e := d.recent[0]; e.email != email || e.kind == kindSaving || e.kind == kindNotRecorded || e.person == nil {
+		if e := d.recent.at(0); e.email != email || e.kind == kindSaving || e.kind == kindNotRecorded || e.person == nil {
 			b.Fatalf("after enter: %+v", e)
 		}
 		b.StartTimer()
@@ -87,7 +87,7 @@ func BenchmarkEnterToAnswer(b *testing.B) {
 		_ = d.View()
 		b.StopTimer()
 		took = append(took, time.Since(start))
-		if e := d.recent[0]; e.email != email || e.expect == scanqueue.ExpectNothing {
+		if e := d.recent.at(0); e.email != email || e.expect == scanqueue.ExpectNothing {
 			b.Fatalf("no answer from the roster: %+v", e)
 		}
 		b.StartTimer()

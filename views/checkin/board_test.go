@@ -168,7 +168,7 @@ func TestDeskLineSpeaksForTheVenue(t *testing.T) {
 		t.Fatalf("meshed: %v %q %q", r, word, detail)
 	}
 	e := entry{kind: kindPending, expect: scanqueue.ExpectRegistered}
-	if v := describe(e, d.conn(), time.UTC); v.word != "RECORDED, SENDING" || !strings.Contains(v.detail, "Door B sends it to the server") {
+	if v := describe(&e, new(d.conn()), time.UTC); v.word != "RECORDED, SENDING" || !strings.Contains(v.detail, "Door B sends it to the server") {
 		t.Fatalf("a pending scan at a meshed desk: %+v", v)
 	}
 	d.vinfo.State = "alone"

@@ -28,10 +28,12 @@ import (
 // prompt. What no action takes is typing.
 type Desk struct {
 	ui.ScreenBase
-	deps views.Env
-	keys deskKeys
-	acts ui.Actions // the array the actions are built in, for every key
-	rt   *runtime
+	deps     views.Env
+	keys     deskKeys
+	acts     ui.Actions  // the array the search's and the prompt's actions are built in, for every key
+	deskActs keptActions // the desk's own actions, kept
+	runs     deskRuns    // what the actions run
+	rt       *runtime
 	deskPlace
 	draw       drawCache         // what frames draw unchanged (desk_draw.go)
 	venueState                   // what the venue desk last said (record.go)
@@ -87,6 +89,7 @@ func newDesk(ctx *ui.Context, d views.Env, eventID, eventName, sessionID, sessio
 		board: newBoard(ctx, d, eventID, eventName, sessionID),
 	}
 	dk.today = map[string]bool{}
+	dk.runs = dk.bindRuns()
 	// The scan input has every key, so a scanner's keystrokes never reach
 	// the shell or a table; esc clears it first, then leaves.
 	dk.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: dk.actions, Body: dk.typing, Typing: true,
@@ -98,6 +101,20 @@ func newDesk(ctx *ui.Context, d views.Env, eventID, eventName, sessionID, sessio
 		h.onRuntime(dk.rt)
 	}
 	return dk
+}
+
+// deskRuns are the desk's actions' functions, bound once: a method value
+// allocates each time it is taken, and the actions are built for every key
+// a scanner types.
+type deskRuns struct {
+	submit, kiosk, search, board, history, retry, bell, back, walkIn, print func() tea.Cmd
+	whyWalkIn, whyPrint                                                     func() string
+}
+
+func (d *Desk) bindRuns() deskRuns {
+	return deskRuns{submit: d.submitInput, kiosk: d.lockOrPrompt, search: d.openSearch, board: d.toggleBoard,
+		history: d.openHistory, retry: d.retryNow, bell: d.toggleBell, back: d.back,
+		walkIn: d.openWalkIn, print: d.printLatest, whyWalkIn: d.cannotWalkIn, whyPrint: d.cannotPrint}
 }
 
 type deskKeys struct {
@@ -132,28 +149,59 @@ func newDeskKeys(k *ui.GlobalKeys) deskKeys {
 // PIN prompt (kiosk.go), the registrant search (search.go), or the desk.
 // A locked kiosk is the why-not of what the public may not do.
 func (d *Desk) actions() ui.Actions {
-	// They are built for every key a scanner types, into one array: the
-	// base reads them at once and keeps none (Dispatch, the help).
-	d.acts = d.buildActions(d.acts[:0])
+	// They are asked for at every key a scanner types. The search's and the
+	// prompt's are built into one array: the base reads them at once and
+	// keeps none (Dispatch, the help); the desk's are kept while what they
+	// are built from stays.
+	switch {
+	case d.kiosk != nil && d.kiosk.prompting:
+		d.acts = d.promptActions(d.acts[:0])
+	case d.searching:
+		d.acts = d.searchActions(d.acts[:0])
+	default:
+		return d.deskActions()
+	}
 	return d.acts
 }
 
-func (d *Desk) buildActions(as ui.Actions) ui.Actions {
-	switch {
-	case d.kiosk != nil && d.kiosk.prompting:
-		return d.promptActions(as)
-	case d.searching:
-		return d.searchActions(as)
+// keptActions are the desk's own actions as last built, and what they were
+// built from besides what a desk never changes (its profile, kiosk or
+// not, its keys).
+type keptActions struct {
+	key   deskActsKey
+	acts  ui.Actions
+	built bool
+}
+
+type deskActsKey struct {
+	keys *ui.GlobalKeys
+	// locked: a locked kiosk; typed: the input holds more than spaces (tab
+	// records too); clear: there is something for esc to clear.
+	locked, typed, clear bool
+}
+
+// deskActions are the desk's actions out of the search and the PIN
+// prompt, built again only when what they depend on changed.
+func (d *Desk) deskActions() ui.Actions {
+	val := d.input.Value()
+	k := deskActsKey{keys: d.Ctx.Keys, locked: d.kioskLocked(), typed: strings.TrimSpace(val) != "",
+		clear: val != "" || d.card != nil}
+	if c := &d.deskActs; !c.built || c.key != k {
+		*c = keptActions{key: k, acts: d.buildDeskActions(c.acts[:0]), built: true}
 	}
+	return d.deskActs.acts
+}
+
+func (d *Desk) buildDeskActions(as ui.Actions) ui.Actions {
 	if d.kiosk != nil {
-		as = append(as, ui.Action{Key: d.keys.Kiosk, Run: d.lockOrPrompt})
+		as = append(as, ui.Action{Key: d.keys.Kiosk, Run: d.runs.kiosk})
 	}
-	as = append(as, ui.Action{Key: d.enter(d.keys.Submit), Run: d.submitInput})
+	as = append(as, ui.Action{Key: d.enter(d.keys.Submit), Run: d.runs.submit})
 	if d.kioskLocked() {
 		return d.publicActions(as)
 	}
 	as = d.commonActions(as, false)
-	as = append(as, ui.Action{Key: d.keys.Back, Run: d.back})
+	as = append(as, ui.Action{Key: d.keys.Back, Run: d.runs.back})
 	return d.doorActions(as)
 }
 
@@ -163,13 +211,13 @@ func (d *Desk) buildActions(as ui.Actions) ui.Actions {
 // then they do nothing, and the help does not list them.
 func (d *Desk) publicActions(as ui.Actions) ui.Actions {
 	if d.deps.KioskSearch {
-		as = append(as, ui.Action{Key: d.keys.Search, Run: d.openSearch})
+		as = append(as, ui.Action{Key: d.keys.Search, Run: d.runs.search})
 	}
 	if d.input.Value() != "" || d.card != nil {
-		as = append(as, ui.Action{Key: d.keys.Back, Help: "clear", Run: d.back})
+		as = append(as, ui.Action{Key: d.keys.Back, Help: "clear", Run: d.runs.back})
 	}
 	if d.deps.Extras.WalkIns {
-		as = append(as, ui.Action{Key: d.Ctx.Keys.WalkIn, Help: "register a walk-in", Why: d.cannotWalkIn, Run: d.openWalkIn})
+		as = append(as, ui.Action{Key: d.Ctx.Keys.WalkIn, Help: "register a walk-in", Why: d.runs.whyWalkIn, Run: d.runs.walkIn})
 	}
 	return as
 }
@@ -196,11 +244,11 @@ func (d *Desk) commonActions(as ui.Actions, minor bool) ui.Actions {
 		return as
 	}
 	return append(as,
-		ui.Action{Key: d.keys.Search, Run: d.openSearch, Minor: minor},
-		ui.Action{Key: d.keys.Board, Run: d.toggleBoard, Minor: minor},
-		ui.Action{Key: d.keys.History, Run: d.openHistory, Minor: minor},
-		ui.Action{Key: d.keys.Retry, Run: d.retryNow, Minor: minor},
-		ui.Action{Key: d.keys.Bell, Run: d.toggleBell, Minor: minor},
+		ui.Action{Key: d.keys.Search, Run: d.runs.search, Minor: minor},
+		ui.Action{Key: d.keys.Board, Run: d.runs.board, Minor: minor},
+		ui.Action{Key: d.keys.History, Run: d.runs.history, Minor: minor},
+		ui.Action{Key: d.keys.Retry, Run: d.runs.retry, Minor: minor},
+		ui.Action{Key: d.keys.Bell, Run: d.runs.bell, Minor: minor},
 	)
 }
 
@@ -360,7 +408,7 @@ func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	if handled {
 		return d, doorCmd
 	}
-	return d, tea.Batch(doorCmd, d.update(msg))
+	return d, also(doorCmd, d.update(msg))
 }
 
 func (d *Desk) update(msg tea.Msg) tea.Cmd {

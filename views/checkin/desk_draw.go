@@ -2,9 +2,12 @@ package checkin
 
 import (
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/evdesk/evdesk/internal/checkin/roster"
 	"github.com/evdesk/evdesk/ui"
 )
 
@@ -14,7 +17,7 @@ import (
 // result box's frame by hand, which lipgloss's general border and
 // alignment code made the dearest part of a frame.
 type drawCache struct {
-	box        memo[boxKey, string]
+	box        memo[boxKey, boxDrawn]
 	badge      memo[badgeKey, string]
 	details    memo[detailsKey, []string]
 	edges      boxEdges
@@ -23,8 +26,9 @@ type drawCache struct {
 	empty      memo[emptyInputKey, string]
 	conn       memo[connKey, string]
 	counters   memo[countersKey, string]
+	roster     memo[rosterKey, string]
 	paints     *paints
-	frameLen   int // the last frame's bytes, to size the next one's buffer
+	frame      []byte // the buffer frames are written in (frame)
 }
 
 // memo keeps the last thing drawn and what it was drawn from (its key): a
@@ -50,6 +54,13 @@ type connKey struct {
 	pending, w                  int
 }
 
+// rosterKey is what the roster's words on the connection line are made
+// from: a Roster is never changed in place (a new one replaces it).
+type rosterKey struct {
+	roster *roster.Roster
+	local  *time.Location
+}
+
 // countersKey is everything the counters line is drawn from; reg is the
 // registrants' count, -1 while unknown, -2 when it could not be had.
 type countersKey struct {
@@ -59,12 +70,13 @@ type countersKey struct {
 
 // emptyInputKey is everything the empty scan input is drawn from (its
 // cursor does not blink: Theme.TextInputStyles), which is the input after
-// every Enter.
+// every Enter. The input always has the focus and its width follows w
+// (SetSize): neither is read from it, as each of textinput's getters
+// copies its model, 8 KB.
 type emptyInputKey struct {
 	theme               *ui.Theme
 	prompt, placeholder string
-	focused             bool
-	inputWidth, w       int
+	w                   int
 }
 
 // boxKey is everything a result box is drawn from.
@@ -75,11 +87,40 @@ type boxKey struct {
 	noColor                  bool
 }
 
-// boxEdges are a box's border rows and sides for one role and width.
+// boxEdges are a box's border rows and sides for one role and width, and
+// a row of padding between the sides.
 type boxEdges struct {
-	role                     role
-	w                        int
-	top, bottom, left, right string
+	role                            role
+	w                               int
+	top, bottom, left, right, blank string
+}
+
+// boxDrawn is a drawn result box: its body lines (each w-4 wide) to frame
+// in its edges with top and bottom rows of padding, as lipgloss's Border,
+// Padding(top, 1, bottom, 1) and Width(w) do; or below 8 columns, the
+// whole box as lipgloss draws it (narrow).
+type boxDrawn struct {
+	narrow      string
+	edges       boxEdges
+	top, bottom int
+	body        []string
+}
+
+// write adds the box's rows to f, straight into the frame: a box drawn as
+// a string of its own was copied again and split.
+func (b *boxDrawn) write(f *frame) {
+	e := &b.edges
+	f.line(e.top)
+	for range b.top {
+		f.line(e.blank)
+	}
+	for _, l := range b.body {
+		f.lineOf(e.left, " ", l, " ", e.right)
+	}
+	for range b.bottom {
+		f.line(e.blank)
+	}
+	f.line(e.bottom)
 }
 
 // headKey is what the recent scans' heading is drawn from.
@@ -156,48 +197,12 @@ func (c *drawCache) edgesFor(t *ui.Theme, r role, w int) *boxEdges {
 		st := lipgloss.NewStyle().Foreground(text(t, r).GetForeground())
 		paint = func(s string) string { return st.Render(s) }
 	}
+	left, right := paint(b.Left), paint(b.Right)
 	c.edges = boxEdges{role: r, w: w,
 		top:    paint(b.TopLeft + strings.Repeat(b.Top, w-2) + b.TopRight),
 		bottom: paint(b.BottomLeft + strings.Repeat(b.Bottom, w-2) + b.BottomRight),
-		left:   paint(b.Left), right: paint(b.Right)}
+		left:   left, right: right, blank: left + strings.Repeat(" ", w-2) + right}
 	return &c.edges
-}
-
-// frameBox frames body lines (each already w-4 columns wide) in a border
-// of role r, w columns wide, with top and bottom rows of padding, as
-// lipgloss's Border, Padding(top, 1, bottom, 1) and Width(w) do.
-func (c *drawCache) frameBox(t *ui.Theme, r role, w, top, bottom int, body []string) string {
-	e := c.edgesFor(t, r, w)
-	var b strings.Builder
-	n := len(e.top) + len(e.bottom) + (top+bottom)*(len(e.left)+len(e.right)+w)
-	for _, l := range body {
-		n += len(e.left) + len(l) + len(e.right) + 3
-	}
-	b.Grow(n + len(body) + top + bottom + 2)
-	blank := func() {
-		b.WriteByte('\n')
-		b.WriteString(e.left)
-		ui.WriteSpaces(&b, w-2)
-		b.WriteString(e.right)
-	}
-	b.WriteString(e.top)
-	for range top {
-		blank()
-	}
-	for _, l := range body {
-		b.WriteByte('\n')
-		b.WriteString(e.left)
-		b.WriteByte(' ')
-		b.WriteString(l)
-		b.WriteByte(' ')
-		b.WriteString(e.right)
-	}
-	for range bottom {
-		blank()
-	}
-	b.WriteByte('\n')
-	b.WriteString(e.bottom)
-	return b.String()
 }
 
 // paint is a style's escape sequences around one line of text, taken from
@@ -232,6 +237,22 @@ func (p paint) write(b *strings.Builder, s string) {
 	b.WriteString(s)
 	b.WriteString(p.post)
 }
+
+// writePadded writes s padded with spaces to n runes, styled, as
+// write(b, padRight(s, n)) does, without making the padded string.
+func (p paint) writePadded(b *strings.Builder, s string, n int) {
+	if s == "" || strings.ContainsAny(s, "\n\t\r") {
+		p.write(b, padRight(s, n))
+		return
+	}
+	b.WriteString(p.pre)
+	b.WriteString(s)
+	ui.WriteSpaces(b, n-utf8.RuneCountInString(s))
+	b.WriteString(p.post)
+}
+
+// len is the bytes the paint adds around a text.
+func (p paint) len() int { return len(p.pre) + len(p.post) }
 
 // paints are the desk's styles, as paints, for one theme.
 type paints struct {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -27,7 +28,8 @@ func (d *Desk) boxHeight() int {
 		if scanText(e) != "" {
 			h++
 		}
-		if v := describe(e, d.conn(), d.deps.Local); ansi.StringWidth(ui.OneLine(v.detail)) > d.Width()-4 {
+		c := d.conn()
+		if v := describe(&e, &c, d.deps.Local); ansi.StringWidth(ui.OneLine(v.detail)) > d.Width()-4 {
 			h++
 		}
 		if line, _ := d.doorLine(e); line != "" {
@@ -68,8 +70,8 @@ func (d *Desk) View() string {
 
 func (d *Desk) deskView() string {
 	w, h := d.Width(), d.Height()
-	f := newFrame(w, h, d.draw.frameLen)
-	defer func() { d.draw.frameLen = f.b.Len() }()
+	f := frame{b: d.draw.frame[:0], w: w, h: h}
+	defer func() { d.draw.frame = f.b[:0] }()
 	f.line(d.titleLine())
 	f.line(d.connLine())
 	f.line(d.countersLine())
@@ -86,44 +88,35 @@ func (d *Desk) deskView() string {
 	}
 	switch {
 	case d.searching:
-		return ui.Fit(f.b.String()+"\n"+d.searchHead()+"\n"+d.reg.table.View(), w, h)
+		return ui.Fit(string(f.b)+"\n"+d.searchHead()+"\n"+d.reg.table.View(), w, h)
 	case d.showBoard:
 		// The latest scan keeps one line; the board takes the rest.
-		return ui.Fit(f.b.String()+"\n"+d.resultLine()+"\n"+d.board.view(w, max(1, h-d.headLines()-1)), w, h)
-	case w < 8: // the result box is lipgloss's there (boxView)
-		box := d.boxView()
-		return ui.Fit(f.b.String()+"\n"+box, w, h)
+		return ui.Fit(string(f.b)+"\n"+d.resultLine()+"\n"+d.board.view(w, max(1, h-d.headLines()-1)), w, h)
+	case w < 8: // the result box is lipgloss's there (drawBox)
+		return ui.Fit(string(f.b)+"\n"+d.box().narrow, w, h)
 	}
-	f.block(d.boxView())
+	d.box().write(&f)
 	rest := h - d.headLines() - d.boxHeight()
 	if rest >= 3 && !d.kioskLocked() { // the public sees no earlier scans
 		if d.gaps() {
 			f.line("")
 			rest--
 		}
-		d.writeRecent(f, rest)
+		d.writeRecent(&f, rest)
 	}
 	return f.String()
 }
 
-// frame puts a frame together from lines (and blocks of lines) that are
-// each exactly w wide, or empty, as the desk draws them: it measures
-// nothing, which was a good part of a frame's cost, and writes into one
-// buffer (TestDeskFrameLinesAreExact holds the desk to it).
+// frame puts a frame together from lines (and lines made of parts) that
+// are each exactly w wide, or empty, as the desk draws them: it measures
+// nothing, which was a good part of a frame's cost (TestDeskFrameLinesAreExact
+// holds the desk to it). It writes into the desk's buffer, kept from frame
+// to frame (drawCache.frame), and its string is one copy of the frame's
+// size: a buffer grown for each frame took more (4 KB for 3.2), and every
+// byte an Enter allocates costs it again while the collector marks.
 type frame struct {
-	b       strings.Builder
+	b       []byte
 	w, h, n int
-}
-
-// newFrame starts a frame in a buffer as large as the last frame (last
-// bytes) and some, or twice its cells for the first.
-func newFrame(w, h, last int) *frame {
-	f := &frame{w: w, h: h}
-	if last == 0 {
-		last = h * (w + 1) * 2
-	}
-	f.b.Grow(last + last/8)
-	return f
 }
 
 // line adds one line; an empty one is drawn as spaces. Lines past the
@@ -133,21 +126,28 @@ func (f *frame) line(l string) {
 		return
 	}
 	if f.n > 0 {
-		f.b.WriteByte('\n')
+		f.b = append(f.b, '\n')
 	}
 	if l == "" {
-		ui.WriteSpaces(&f.b, f.w)
+		f.b = ui.AppendSpaces(f.b, f.w)
 	} else {
-		f.b.WriteString(l)
+		f.b = append(f.b, l...)
 	}
 	f.n++
 }
 
-// block adds the lines of s.
-func (f *frame) block(s string) {
-	for l := range strings.SplitSeq(s, "\n") {
-		f.line(l)
+// lineOf adds one line made of parts, written straight into the frame.
+func (f *frame) lineOf(parts ...string) {
+	if f.n == f.h {
+		return
 	}
+	if f.n > 0 {
+		f.b = append(f.b, '\n')
+	}
+	for _, p := range parts {
+		f.b = append(f.b, p...)
+	}
+	f.n++
 }
 
 // String is the frame, padded with empty lines to its height.
@@ -155,7 +155,7 @@ func (f *frame) String() string {
 	for f.n < f.h {
 		f.line("")
 	}
-	return f.b.String()
+	return string(f.b)
 }
 
 // inputLine is the scan input, fitted to the line; the empty input is
@@ -164,8 +164,7 @@ func (d *Desk) inputLine() string {
 	if d.input.Value() != "" {
 		return ui.Fit(d.input.View(), d.Width(), 1)
 	}
-	k := emptyInputKey{theme: d.Ctx.Theme, prompt: d.input.Prompt, placeholder: d.input.Placeholder,
-		focused: d.input.Focused(), inputWidth: d.input.Width(), w: d.Width()}
+	k := emptyInputKey{theme: d.Ctx.Theme, prompt: d.input.Prompt, placeholder: d.input.Placeholder, w: d.Width()}
 	return d.draw.empty.get(k, func() string { return ui.Fit(d.input.View(), d.Width(), 1) })
 }
 
@@ -242,7 +241,10 @@ func (d *Desk) rosterText() string {
 	case r.Roster == nil:
 		return "no roster yet"
 	}
-	return "roster " + ui.Thousands(r.Roster.Len()) + ", updated " + r.Roster.Updated().In(d.deps.Local).Format("15:04")
+	k := rosterKey{roster: r.Roster, local: d.deps.Local}
+	return d.draw.roster.get(k, func() string {
+		return "roster " + ui.Thousands(r.Roster.Len()) + ", updated " + r.Roster.Updated().In(d.deps.Local).Format("15:04")
+	})
 }
 
 func (d *Desk) connLine() string {
@@ -261,7 +263,7 @@ func (d *Desk) connLine() string {
 func (k connKey) draw() string {
 	p := k.paints
 	var b strings.Builder
-	b.Grow(k.w + 200)
+	b.Grow(k.w + p.badge[k.r].len() + p.bold.len() + 2*p.muted.len() + p.text[k.r].len() + 16) // its width, its paints, two "·"
 	k.head(&b)
 	// The detail (what is wrong, what to press) comes before the roster,
 	// which is the first to go on a narrow terminal.
@@ -289,7 +291,11 @@ func (k connKey) head(b *strings.Builder) {
 	p.badge[k.r].write(b, " "+k.word+" ")
 	b.WriteByte(' ')
 	var digits [24]byte
-	p.bold.write(b, string(strconv.AppendInt(digits[:0], int64(k.pending), 10))+" pending")
+	// bold.write, for a text known to be one line: no string made of it.
+	b.WriteString(p.bold.pre)
+	b.Write(strconv.AppendInt(digits[:0], int64(k.pending), 10))
+	b.WriteString(" pending")
+	b.WriteString(p.bold.post)
 }
 
 // StatusText puts the connection and the unsent count in the shell's status
@@ -321,21 +327,28 @@ func (d *Desk) countersLine() string {
 }
 
 // draw draws the counters line from what it counts, into one buffer: it
-// changes with every scan.
+// changes with every scan. Its words and numbers are ASCII, so its width
+// is counted as it is written, not measured.
 func (k countersKey) draw() string {
 	p := k.paints
 	var b strings.Builder
-	b.Grow(k.w + 160)
+	b.Grow(k.w + 5*(p.muted.len()+p.bold.len())) // its width and its paints
 	var digits [32]byte
+	width := 0
 	item := func(label string, n int, of string) {
 		if b.Len() > 0 {
 			b.WriteString("  ")
+			width += 2
 		}
-		p.muted.write(&b, label)
+		b.WriteString(p.muted.pre) // p.muted.write, for a label known to be one line
+		b.WriteString(label)
+		b.WriteString(p.muted.post)
 		b.WriteString(p.bold.pre)
-		b.Write(ui.AppendThousands(digits[:0], n))
+		num := ui.AppendThousands(digits[:0], n)
+		b.Write(num)
 		b.WriteString(of)
 		b.WriteString(p.bold.post)
+		width += len(label) + len(num) + len(of)
 	}
 	of := " of ..."
 	switch k.reg {
@@ -350,7 +363,11 @@ func (k countersKey) draw() string {
 	item("Pending ", k.pending, "")
 	item("Rejected ", k.rejected, "")
 	item("Already ", k.already, "")
-	return fitLine(&b, k.w)
+	if width > k.w {
+		return ui.Fit(b.String(), k.w, 1)
+	}
+	ui.WriteSpaces(&b, k.w-width)
+	return b.String()
 }
 
 // fitLine is the line b holds made exactly w wide: padded in place, or
@@ -368,10 +385,10 @@ func fitLine(b *strings.Builder, w int) string {
 // latest is this desk session's latest scan, if any (scans from before
 // the desk opened stay in the list, never in the result box).
 func (d *Desk) latest() (entry, bool) {
-	if len(d.recent) == 0 || d.recent[0].earlier {
+	if d.recent.len() == 0 || d.recent.at(0).earlier {
 		return entry{}, false
 	}
-	return d.recent[0], true
+	return *d.recent.at(0), true
 }
 
 // personText is what the roster says of an entry: "Ana Costa · registered
@@ -404,7 +421,8 @@ func (d *Desk) resultLine() string {
 	if !ok {
 		return ui.Fit(t.Muted.Render("Latest scan: none yet"), d.Width(), 1)
 	}
-	v := describe(e, d.conn(), d.deps.Local)
+	c := d.conn()
+	v := describe(&e, &c, d.deps.Local)
 	line := badge(t, v.role).Render(" ["+v.mark+"] "+v.word+" ") + " " + sanitize.Line(e.email)
 	for _, s := range []string{personText(e), scanText(e)} {
 		if s != "" {
@@ -415,9 +433,9 @@ func (d *Desk) resultLine() string {
 	return ui.Fit(ansi.Truncate(line, d.Width(), "…"), d.Width(), 1)
 }
 
-// boxView is the result of the latest scan, large and framed: the word
-// mark and the border style tell the outcome without colour.
-func (d *Desk) boxView() string {
+// box is the result of the latest scan, large and framed: the word mark
+// and the border style tell the outcome without colour.
+func (d *Desk) box() *boxDrawn {
 	t, p := d.Ctx.Theme, d.paints()
 	w := d.Width()
 	var v verdict
@@ -428,22 +446,29 @@ func (d *Desk) boxView() string {
 	case d.card != nil:
 		v = d.cardVerdict()
 	case scanned:
-		v = describe(e, d.conn(), d.deps.Local)
+		c := d.conn()
+		v = describe(&e, &c, d.deps.Local)
 		email = sanitize.Line(e.email)
 		if e.refused() {
 			email = e.headline
 		}
-		if p := personText(e); p != "" {
-			email += " · " + p
-		}
-		if d.kioskLocked() && !e.refused() {
+		top := d.recent.at(0) // e is a copy: the list's entry keeps what is drawn of it
+		sep, who := "", top.who()
+		switch {
+		case d.kioskLocked() && !e.refused():
 			// The public sees who, not their address: a name picked from
 			// the kiosk's search may be someone else's.
-			email = kioskWho(e)
+			email, who = kioskWho(e), ""
+		case who != "":
+			sep = " · "
 		}
 		scan = scanText(e)
-		if !e.at.IsZero() {
-			email = strings.TrimSpace(email + "   " + p.muted.on(clock(e.at, d.deps.Local)))
+		// One string made of its parts; the time is one line, as muted.on
+		// takes it.
+		if e.at.IsZero() {
+			email += sep + who
+		} else {
+			email = strings.TrimSpace(email + sep + who + "   " + p.muted.pre + top.when(d.deps.Local) + p.muted.post)
 		}
 	case d.openErr != nil:
 		v = verdict{mark: "XX", word: "DESK UNAVAILABLE", role: roleErr,
@@ -471,16 +496,18 @@ func (d *Desk) boxView() string {
 		}
 	}
 	key := boxKey{v: v, email: email, scan: scan, door: door, after: after, w: w, h: h, noColor: t.NoColor}
-	return d.draw.box.get(key, func() string { return d.drawBox(p, key, rows) })
+	m := &d.draw.box
+	// The memo keeps one box: a new one is drawn over its rows' array.
+	m.get(key, func() boxDrawn { return d.drawBox(p, key, rows, m.val.body[:0]) })
+	return &m.val
 }
 
-// drawBox draws the result box from what it shows; the word mark's line
-// and the detail's lines are kept apart, as the next scan's box often
-// shares them.
-func (d *Desk) drawBox(p *paints, k boxKey, rows int) string {
+// drawBox draws the result box from what it shows, its rows appended to
+// body; the word mark's line and the detail's lines are kept apart, as
+// the next scan's box often shares them.
+func (d *Desk) drawBox(p *paints, k boxKey, rows int, body []string) boxDrawn {
 	t, v, w := d.Ctx.Theme, k.v, k.w
 	inner := max(1, w-4)
-	body := make([]string, 0, k.h)
 	body = append(body,
 		d.draw.badge.get(badgeKey{paints: p, role: v.role, mark: v.mark, word: v.word, inner: inner}, func() string {
 			return center(p.badge[v.role].on("  ["+v.mark+"] "+v.word+"  "), inner)
@@ -501,9 +528,9 @@ func (d *Desk) drawBox(p *paints, k boxKey, rows int) string {
 		if !t.NoColor {
 			st = st.BorderForeground(text(t, v.role).GetForeground())
 		}
-		return st.Render(strings.Join(body, "\n"))
+		return boxDrawn{narrow: st.Render(strings.Join(body, "\n")), body: body}
 	}
-	return d.draw.frameBox(t, v.role, w, top, bottom, body)
+	return boxDrawn{edges: *d.draw.edgesFor(t, v.role, w), top: top, bottom: bottom, body: body}
 }
 
 // draw wraps the detail in its rows, each centred in the box, what
@@ -546,13 +573,13 @@ func (d *Desk) writeRecent(f *frame, h int) {
 	f.line(d.draw.recentHead.get(headKey{paints: p, w: w}, func() string {
 		return ui.Fit(p.header.on("Recent scans")+p.muted.on(" (newest first)"), w, 1)
 	}))
-	if len(d.recent) == 0 {
+	if d.recent.len() == 0 {
 		f.line(ui.Fit(p.muted.on("  none yet"), w, 1))
 	}
 	c := d.conn()
-	for i := range d.recent[:min(len(d.recent), max(0, h-1))] {
-		e := &d.recent[i]
-		v := describe(*e, c, d.deps.Local)
+	for i := range min(d.recent.len(), max(0, h-1)) {
+		e := d.recent.at(i)
+		v := describe(e, &c, d.deps.Local)
 		k := recentKey{paints: p, word: v.word, role: v.role, email: e.email, w: w, when: e.when(d.deps.Local)}
 		switch {
 		case e.refused() && e.headline != "":
@@ -574,18 +601,35 @@ func recentLine(p *paints, k recentKey) string {
 	if ui.Width(em) > emailW {
 		em = ansi.Truncate(em, emailW, "…")
 	}
-	line := k.when + "  " + p.text[k.role].on(fmt.Sprintf("%-19s", k.word)) + "  " +
-		fmt.Sprintf("%-*s", emailW, em)
+	// One buffer, as wide as the line will be: a line is drawn for every
+	// scan.
+	var b strings.Builder
+	b.Grow(k.w + p.text[k.role].len() + p.muted.len() + 16)
+	b.WriteString(k.when)
+	b.WriteString("  ")
+	p.text[k.role].writePadded(&b, k.word, 19)
+	b.WriteString("  ")
+	b.WriteString(em)
+	ui.WriteSpaces(&b, emailW-utf8.RuneCountInString(em)) // padRight, in place
 	if k.note != "" || k.noted {
-		line += "  " + p.muted.on(ui.OneLine(k.note))
+		b.WriteString("  ")
+		p.muted.write(&b, ui.OneLine(k.note))
 	}
-	return ui.Fit(line, k.w, 1) // padded too: the frame measures no line
+	return fitLine(&b, k.w) // padded too: the frame measures no line
 }
 
 func (d *Desk) searchHead() string {
 	t := d.Ctx.Theme
 	head := t.Header.Render("Find a registrant") + t.Muted.Render(" on the roster: type part of the email or name above · ↑/↓ choose · enter checks in · esc closes")
 	return ui.Fit(ansi.Truncate(head, d.Width(), "…"), d.Width(), 1)
+}
+
+// padRight pads s with spaces to n runes, as fmt's %-*s does.
+func padRight(s string, n int) string {
+	if pad := n - utf8.RuneCountInString(s); pad > 0 {
+		return s + strings.Repeat(" ", pad)
+	}
+	return s
 }
 
 // spread puts left and right on one line of width w.

@@ -55,8 +55,8 @@ const kindWalkIn kind = 100
 func (d *Desk) doorActions(as ui.Actions) ui.Actions {
 	k := d.Ctx.Keys
 	return append(as,
-		ui.Action{Key: k.WalkIn, Help: "register a walk-in", Why: d.cannotWalkIn, Run: d.openWalkIn, Minor: !d.deps.Extras.WalkIns},
-		ui.Action{Key: k.PrintBadge, Help: "print the badge (again)", Why: d.cannotPrint, Run: d.printLatest,
+		ui.Action{Key: k.WalkIn, Help: "register a walk-in", Why: d.runs.whyWalkIn, Run: d.runs.walkIn, Minor: !d.deps.Extras.WalkIns},
+		ui.Action{Key: k.PrintBadge, Help: "print the badge (again)", Why: d.runs.whyPrint, Run: d.runs.print,
 			Minor: d.deps.Extras.Printer == ""},
 	)
 }
@@ -372,7 +372,7 @@ func (d *Desk) pushWalkIn(w walkin.Walkin, earlier bool) {
 	p := &roster.Person{Email: w.Email, Name: w.Name(), Company: w.Company}
 	e := entry{key: "walkin-" + w.ID, at: w.At.In(d.deps.Local), email: w.Email, kind: kindWalkIn, walk: &w,
 		person: p, earlier: earlier}
-	d.push(e)
+	d.recent.push(e)
 }
 
 // onWalkIn follows a walk-in: refused, it says why; once its check-in is
@@ -384,10 +384,10 @@ func (d *Desk) onWalkIn(w walkin.Walkin) tea.Cmd {
 		d.pushWalkIn(w, false)
 		i = 0
 	}
-	d.recent[i].walk = &w
+	d.recent.at(i).walk = &w
 	if w.State == walkin.CheckedIn && w.ScanID != "" && d.v != nil {
 		if sc, ok := d.v.Journal().Lookup(w.Email); ok && sc.ID == w.ScanID {
-			old := d.recent[i]
+			old := d.recent.at(i)
 			e := entryFromScan(sc, time.Time{}, d.deps.Local)
 			e.person, e.earlier, e.walk = old.person, old.earlier, old.walk
 			if ro := d.v.Roster(); ro != nil {
@@ -395,7 +395,7 @@ func (d *Desk) onWalkIn(w walkin.Walkin) tea.Cmd {
 					e.person = &p
 				}
 			}
-			d.recent[i] = e
+			*old = e
 			d.counts = d.v.Journal().Counts()
 			return d.reconcile()
 		}
@@ -530,7 +530,7 @@ func (d *Desk) afterAck(scans []scanqueue.Scan) tea.Cmd {
 		}
 		d.door.confirmed[sc.ID] = true
 		var ticket *roster.Ticket
-		for _, e := range d.recent {
+		for _, e := range d.recent.all() {
 			if e.id == sc.ID {
 				ticket = e.ticket
 			}
@@ -570,7 +570,7 @@ func (d *Desk) afterRecord(scans []scanqueue.Scan) {
 		}
 		var ticket *roster.Ticket
 		if i := d.find(sc.ID); i >= 0 {
-			ticket = d.recent[i].ticket
+			ticket = d.recent.at(i).ticket
 		}
 		d.printBadge(sc.Email, ticket)
 	}

@@ -56,10 +56,28 @@ type entry struct {
 	headline string
 	// walk is the walk-in this entry registers (kindWalkIn), or came from.
 	walk *walkin.Walkin
-	// What the desk drew of it: its time of day (at does not change) and
-	// its line of the recent scans.
+	// What the desk drew of it: its time of day (at does not change), who
+	// it is (personText) and its line of the recent scans.
 	whenText string
+	drawnWho *whoDrawn
 	drawn    *recentDrawn
+}
+
+// whoDrawn is an entry's personText and what it was made from: a walk-in
+// gets its person from the roster once checked in.
+type whoDrawn struct {
+	person *roster.Person
+	ticket *roster.Ticket
+	text   string
+}
+
+// who is personText(e), made again only when the entry's person or ticket
+// changed (a Person is never changed in place).
+func (e *entry) who() string {
+	if w := e.drawnWho; w == nil || w.person != e.person || w.ticket != e.ticket {
+		e.drawnWho = &whoDrawn{person: e.person, ticket: e.ticket, text: personText(*e)}
+	}
+	return e.drawnWho.text
 }
 
 // when is the entry's time of day, formatted once; blanks when it has
@@ -121,13 +139,15 @@ func (c conn) online() bool {
 		c.st.State != scanqueue.Unwritable)
 }
 
-func describe(e entry, c conn, local *time.Location) verdict {
+// describe words an entry; it takes pointers, as the recent scans are
+// described in every frame.
+func describe(e *entry, c *conn, local *time.Location) verdict {
 	switch e.kind {
 	case kindSaving:
 		return verdict{mark: "..", word: "SAVING", role: roleInfo,
 			detail: "writing the scan to this computer's journal"}
 	case kindPending:
-		return describePending(e, c, local)
+		return describePending(*e, *c, local)
 	case kindCheckedIn:
 		v := verdict{mark: "OK", word: "CHECKED IN", role: roleOK, detail: "the server confirmed the check-in"}
 		if e.disagrees() {
@@ -155,7 +175,7 @@ func describe(e entry, c conn, local *time.Location) verdict {
 	case kindNoRoster:
 		return verdict{mark: "..", word: "ROSTER NOT READY", role: roleWarn, detail: e.msg}
 	case kindWalkIn:
-		return describeWalkIn(e, c)
+		return describeWalkIn(*e, *c)
 	default:
 		return verdict{mark: "XX", word: "NOT RECORDED", role: roleErr, detail: e.msg}
 	}

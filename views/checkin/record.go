@@ -2,13 +2,16 @@ package checkin
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/evdesk/evdesk/api"
 	"github.com/evdesk/evdesk/internal/checkin/roster"
+	"github.com/evdesk/evdesk/internal/checkin/scancode"
 	"github.com/evdesk/evdesk/internal/checkin/scanqueue"
 	"github.com/evdesk/evdesk/internal/checkin/venue"
 	"github.com/evdesk/evdesk/ui"
@@ -32,7 +35,7 @@ type venueState struct {
 // deskScans are the scans entered at this desk, and what became of them.
 type deskScans struct {
 	waiting []pendingWrite // entered before the desk opened
-	recent  []entry        // newest first
+	recent  recentScans    // newest first
 	nextKey int
 	unsaved int // scans entered, not yet journaled (or failed)
 
@@ -103,18 +106,20 @@ func (d *Desk) onPaste(content string) tea.Cmd {
 
 // splitScans reads one Enter's worth of input: one scan, or several when
 // the text is only addresses separated by spaces (a multi-line paste that
-// went through the clipboard key and lost its newlines).
-func splitScans(raw string) []string {
-	fields := strings.Fields(raw)
-	if len(fields) <= 1 {
-		return []string{strings.TrimSpace(raw)}
+// went through the clipboard key and lost its newlines). It appends them
+// to scans.
+func splitScans(scans []string, raw string) []string {
+	one := strings.TrimSpace(raw)
+	if strings.IndexFunc(one, unicode.IsSpace) < 0 { // one field, as most are: no split
+		return append(scans, one)
 	}
+	fields := strings.Fields(raw)
 	for _, f := range fields {
 		if api.CheckEmail(api.NormalizeEmail(f)) != nil {
-			return []string{strings.TrimSpace(raw)}
+			return append(scans, one)
 		}
 	}
-	return fields
+	return append(scans, fields...)
 }
 
 // submit reads the input (an email, a ticket or badge code: see
@@ -131,37 +136,53 @@ func (d *Desk) submit(raw string) tea.Cmd {
 	now := d.deps.Now()
 	if d.kiosk != nil && d.kiosk.garbled {
 		d.kiosk.garbled = false
-		d.push(entry{at: now, email: raw, kind: kindInvalid,
+		d.recent.push(entry{at: now, email: raw, kind: kindInvalid,
 			msg: "Its start went to the PIN prompt: scan it again."})
 		return d.ring()
 	}
 	var keys, emails []string
 	ring := false
-	for _, text := range d.takeLine(raw) {
-		for _, tok := range splitScans(text) {
+	var line, scan [1]string // room for the usual Enter, one line of one scan
+	for _, text := range d.takeLine(line[:0], raw) {
+		for _, tok := range splitScans(scan[:0], text) {
 			f, err := roster.Resolve(d.rost.Roster, tok)
 			if err != nil {
-				d.push(d.forKiosk(refusal(now, tok, err, d.rost, d.deps.Local)))
+				d.recent.push(d.forKiosk(refusal(now, tok, err, d.rost, d.deps.Local)))
 				ring = true
 				continue
 			}
 			d.nextKey++
-			k := fmt.Sprintf("new-%d", d.nextKey)
+			k := "new-" + strconv.Itoa(d.nextKey)
 			e := entry{key: k, at: now, email: f.Email, kind: kindSaving, ticket: f.Ticket, form: f.Scan.Form}
-			d.answer(&e)
-			d.push(e)
+			if f.Scan.Kind == scancode.Email && d.rost.Roster != nil {
+				d.answerWith(&e, f.Person) // Resolve looked the address up in this roster
+			} else {
+				d.answer(&e)
+			}
+			d.recent.push(e)
 			keys, emails = append(keys, k), append(emails, f.Email)
 		}
 	}
-	var cmds []tea.Cmd
+	var cmd tea.Cmd
 	if len(emails) > 0 {
-		cmds = append(cmds, d.write(keys, emails))
+		cmd = d.write(keys, emails)
 	}
 	if ring {
-		cmds = append(cmds, d.ring())
+		cmd = also(cmd, d.ring())
 	}
-	cmds = append(cmds, d.fadeLater())
-	return tea.Batch(cmds...)
+	return also(cmd, d.fadeLater())
+}
+
+// also is tea.Batch of two commands, without its allocation when one is
+// nil (an Enter's usual case).
+func also(cmd, more tea.Cmd) tea.Cmd {
+	switch {
+	case cmd == nil:
+		return more
+	case more == nil:
+		return cmd
+	}
+	return tea.Batch(cmd, more)
 }
 
 // answer fills in what the roster says of an entry's address.
@@ -170,9 +191,19 @@ func (d *Desk) answer(e *entry) {
 	if ro == nil {
 		return
 	}
-	e.rosterAt, e.expect = ro.Updated(), scanqueue.ExpectUnknown
+	var person *roster.Person
 	if p, ok := ro.ByEmail(e.email); ok {
-		e.person, e.expect = &p, scanqueue.ExpectRegistered
+		person = &p
+	}
+	d.answerWith(e, person)
+}
+
+// answerWith fills in the roster's answer for an entry: person, or nil
+// when the roster does not list the address.
+func (d *Desk) answerWith(e *entry, person *roster.Person) {
+	e.rosterAt, e.expect = d.rost.Roster.Updated(), scanqueue.ExpectUnknown
+	if person != nil {
+		e.person, e.expect = person, scanqueue.ExpectRegistered
 	}
 }
 
@@ -201,7 +232,8 @@ func (d *Desk) dispatch(keys, emails []string) tea.Cmd {
 func (d *Desk) fail(key, msg string) {
 	d.unsaved--
 	if i := d.find(key); i >= 0 {
-		d.recent[i].kind, d.recent[i].msg = kindNotRecorded, msg
+		e := d.recent.at(i)
+		e.kind, e.msg = kindNotRecorded, msg
 	}
 }
 
@@ -214,18 +246,9 @@ func (d *Desk) ring() tea.Cmd {
 	return tea.Raw("\a")
 }
 
-func (d *Desk) push(e entry) {
-	if len(d.recent) == recentMax {
-		d.recent = d.recent[:recentMax-1]
-	}
-	d.recent = append(d.recent, entry{})
-	copy(d.recent[1:], d.recent)
-	d.recent[0] = e
-}
-
 // find returns the index of the entry with key, or -1.
 func (d *Desk) find(key string) int {
-	for i, e := range d.recent {
+	for i, e := range d.recent.all() {
 		if e.key == key {
 			return i
 		}
@@ -252,16 +275,16 @@ func (d *Desk) onOpened(m openedMsg) tea.Cmd {
 	d.refreshVenue()
 	// The journal's latest scans go under what was typed meanwhile; they
 	// are from before this desk opened, so the result box ignores them.
-	typed := d.recent
-	d.recent = nil
+	typed := d.recent.newestFirst()
+	d.recent = recentScans{}
 	for i := len(m.snap.recent) - 1; i >= 0; i-- {
 		e := entryFromScan(m.snap.recent[i], time.Time{}, d.deps.Local)
 		e.earlier = true
-		d.push(e)
+		d.recent.push(e)
 	}
 	for i := len(typed) - 1; i >= 0; i-- {
 		d.answer(&typed[i])
-		d.push(typed[i])
+		d.recent.push(typed[i])
 	}
 	var cmds []tea.Cmd
 	for _, w := range d.waiting {
@@ -315,11 +338,11 @@ func (d *Desk) onRecorded(m recordedMsg) tea.Cmd {
 // settle puts what the journal says of a scan into entry i, keeping what
 // the roster said at Enter.
 func (d *Desk) settle(i int, sc scanqueue.Scan, earlier time.Time) {
-	old := d.recent[i]
+	old := d.recent.at(i)
 	e := entryFromScan(sc, earlier, d.deps.Local)
 	e.person, e.rosterAt, e.earlier = old.person, old.rosterAt, old.earlier
 	e.ticket, e.form = old.ticket, old.form
-	d.recent[i] = e
+	*old = e
 }
 
 func (d *Desk) onAck(scans []scanqueue.Scan) tea.Cmd {
@@ -329,10 +352,10 @@ func (d *Desk) onAck(scans []scanqueue.Scan) tea.Cmd {
 		if sc.Outcome == scanqueue.CheckedIn && sameDay(sc.AckedAt, now) {
 			d.today[sc.ID] = true
 		}
-		for i, e := range d.recent {
+		for i, e := range d.recent.all() {
 			if e.id == sc.ID && e.kind == kindPending {
 				d.settle(i, sc, time.Time{})
-				ring = ring || d.recent[i].failed()
+				ring = ring || e.failed()
 			}
 		}
 	}
@@ -354,7 +377,7 @@ func (d *Desk) reconcile() tea.Cmd {
 		return nil
 	}
 	var settled []scanqueue.Scan
-	for _, e := range d.recent {
+	for _, e := range d.recent.all() {
 		if e.kind != kindPending || e.id == "" {
 			continue
 		}

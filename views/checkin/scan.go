@@ -74,27 +74,28 @@ func scanText(e entry) string {
 // kept until END:VCARD (scancode.Unfinished), then read together. A line
 // that cannot belong to a vCard (an email, a link, a new card) ends the
 // one being kept: that card is read as it is (and refused as cut short),
-// so a broken card never swallows the scans after it.
-func (d *Desk) takeLine(raw string) []string {
+// so a broken card never swallows the scans after it. It appends what is
+// ready to lines.
+func (d *Desk) takeLine(lines []string, raw string) []string {
 	if d.card == nil {
 		if scancode.Unfinished(raw) {
 			d.card = []string{raw}
-			return nil
+			return lines
 		}
-		return []string{raw}
+		return append(lines, raw)
 	}
 	if !continuesCard(raw) {
 		cut := strings.Join(d.card, "\n")
 		d.card = nil
-		return append([]string{cut}, d.takeLine(raw)...)
+		return d.takeLine(append(lines, cut), raw)
 	}
 	d.card = append(d.card, raw)
 	joined := strings.Join(d.card, "\n")
 	if scancode.Unfinished(joined) {
-		return nil
+		return lines
 	}
 	d.card = nil
-	return []string{joined}
+	return append(lines, joined)
 }
 
 // continuesCard reports whether line can be a vCard's next line: a folded

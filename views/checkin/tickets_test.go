@@ -126,7 +126,7 @@ func TestDeskReadsAVCardTypedLineByLine(t *testing.T) {
 	r.scan(next)
 	r.settle("[OK] CHECKED IN", next)
 	r.Contains("NOT RECOGNISED")
-	if e := r.desk().recent[1]; e.kind != kindInvalid || !strings.Contains(e.headline, "a vCard without an END:VCARD line") {
+	if e := r.desk().recent.at(1); e.kind != kindInvalid || !strings.Contains(e.headline, "a vCard without an END:VCARD line") {
 		t.Fatalf("the cut card: %+v", e)
 	}
 	if r.checkIns(hs[5].email) != 0 || r.checkIns(next) != 1 {
@@ -220,7 +220,7 @@ func BenchmarkEnterToAnswerTicket(b *testing.B) {
 		_ = d.View()
 		b.StopTimer()
 		took = append(took, time.Since(start))
-		if e := d.recent[0]; (want != "" && (e.email != want || e.ticket == nil)) || (want == "" && e.kind != kindUnknownTicket) {
+		if e := d.recent.at(0); (want != "" && (e.email != want || e.ticket == nil)) || (want == "" && e.kind != kindUnknownTicket) {
 			b.Fatalf("scan %q answered %+v", link, e)
 		}
 		b.StartTimer()

@@ -133,8 +133,8 @@ func Unfinished(typed string) bool {
 func emailScan(candidate string, form Form) (Scan, string) {
 	c := strings.TrimSpace(candidate)
 	err := api.CheckEmail(c)
-	if err == nil {
-		c = api.NormalizeEmail(c)
+	if n := api.NormalizeEmail(c); err == nil && n != c { // most scans are normalised already: checked
+		c = n
 		err = api.CheckEmail(c)
 	}
 	if err != nil {
