@@ -80,6 +80,35 @@ func BenchmarkLoadVsBubbles(b *testing.B) {
 	}
 }
 
+// BenchmarkBuildVsBubbles builds 100k rows from cells already read, as a
+// screen does from an answer, untimed on both sides of
+// BenchmarkLoadVsBubbles: ours with NewRows and Add, bubbles' as a
+// []table.Row with a slice of cells a row (and no ID).
+func BenchmarkBuildVsBubbles(b *testing.B) {
+	const n = 100_000
+	src := genRows(0, n, 99)
+	b.Run("evdesk/100k", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			rows := NewRows(n)
+			for _, r := range src {
+				rows.Add(Row{ID: r.ID, Cells: []string{r.Cells[0], r.Cells[1], r.Cells[2], r.Cells[3]}})
+			}
+			keepAlive(rows)
+		}
+	})
+	b.Run("bubbles/100k", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			rows := make([]btable.Row, n)
+			for i, r := range src {
+				rows[i] = btable.Row{r.Cells[0], r.Cells[1], r.Cells[2], r.Cells[3]}
+			}
+			keepAlive(rows)
+		}
+	})
+}
+
 // kept holds the last loaded table, so a collection cannot free it before
 // its heap is measured.
 var kept any
