@@ -9,8 +9,8 @@ import (
 // Rows is a list of rows for a table: a screen adds the rows of an answer
 // as it reads them, then hands the list to SetRows or AppendRows. It holds
 // the rows field by field rather than as Rows, so a row costs its cells and
-// its ID's bytes: every row's cells in one array, the IDs' bytes in another,
-// the groups only once a row has one. A []Row costs a row 56 bytes more, and
+// its ID's bytes: the cells in blocks of many rows, the IDs' bytes in one
+// array, the groups only once a row has one. A []Row costs a row 56 bytes more, and
 // two allocations (its cells' array and its ID).
 //
 // The zero value is an empty list.
@@ -61,22 +61,17 @@ func (r *Rows) Add(row Row) {
 // size, makes room for that many rows like it.
 func (r *Rows) start(first Row) {
 	r.stride = len(first.Cells)
-	if n := cap(r.idEnds); n > 0 && r.cells == nil {
-		r.cells = make([]string, 0, n*r.stride)
+	if n := cap(r.idEnds); n > 0 && r.ids == nil {
+		r.blocks = [][]string{make([]string, 0, min(n, blockRows)*r.stride)}
 		r.ids = make([]byte, 0, n*len(first.ID))
 	}
 }
 
-// reserve makes room for the rows of more, doubling: a table fed page by
-// page copies its rows at every quarter of growth otherwise.
+// reserve makes room for the IDs of more, doubling: a table fed page by
+// page copies them at every quarter of growth otherwise.
 func (r *Rows) reserve(more *Rows) {
-	stride := r.stride
-	if r.Len() == 0 {
-		stride = more.stride
-	}
 	r.idEnds = grow(r.idEnds, more.Len())
 	r.ids = grow(r.ids, len(more.ids))
-	r.cells = grow(r.cells, more.Len()*stride)
 }
 
 // id is row i's ID.
@@ -138,21 +133,37 @@ func (r *Rows) setGroup(i int, title string) {
 	r.groups[i] = t
 }
 
-// grid holds the rows' cells, stride cells a row, in one array. A row with
+// grid holds the rows' cells, stride cells a row, in blocks of blockRows
+// rows: a list that grows row by row or page by page adds a block now and
+// then and never copies its cells (copying them as one array doubled took
+// about a quarter of a stream's page adding, write barriers included). The
+// first block grows as needed, so that a short list stays small. A row with
 // another count (a screen's hidden cells, an update) keeps a copy of its
-// cells apart, in odd, its slot in cells left empty.
+// cells apart, in odd, its slot left empty.
 type grid struct {
-	cells  []string
+	blocks [][]string
 	stride int // the first row's count
 	odd    map[int][]string
 }
 
+// blockRows is how many rows' cells a block holds.
+const blockRows = 1024
+
 func (g *grid) add(i int, cells []string) {
+	b := uint(i) / blockRows
+	if b == uint(len(g.blocks)) {
+		var block []string
+		if b > 0 {
+			block = make([]string, 0, blockRows*g.stride)
+		}
+		g.blocks = append(g.blocks, block)
+	}
+	block := &g.blocks[b]
 	if len(cells) == g.stride {
-		g.cells = append(g.cells, cells...)
+		*block = append(*block, cells...)
 		return
 	}
-	g.cells = append(g.cells, make([]string, g.stride)...)
+	*block = append(*block, make([]string, g.stride)...)
 	g.keepApart(i, cells)
 }
 
@@ -180,8 +191,8 @@ func (g *grid) keepApart(i int, cells []string) {
 }
 
 func (g *grid) slot(i int) []string {
-	lo, hi := i*g.stride, (i+1)*g.stride
-	return g.cells[lo:hi:hi]
+	lo := int(uint(i)%blockRows) * g.stride
+	return g.blocks[uint(i)/blockRows][lo : lo+g.stride : lo+g.stride]
 }
 
 // of is row i's cells.

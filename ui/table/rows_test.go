@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -19,7 +20,13 @@ func raggedRows() []Row {
 }
 
 func TestRowsKeepEveryRowAsAdded(t *testing.T) {
-	in := raggedRows()
+	var in []Row // over several blocks
+	for k := range 3*blockRows/len(raggedRows()) + 1 {
+		for _, r := range raggedRows() {
+			r.ID += fmt.Sprint(k)
+			in = append(in, r)
+		}
+	}
 	list := rowsOf(in)
 	if list.Len() != len(in) {
 		t.Fatalf("Len = %d, want %d", list.Len(), len(in))
