@@ -10,8 +10,8 @@ import (
 // as it reads them, then hands the list to SetRows or AppendRows. It holds
 // the rows field by field rather than as Rows, so a row costs its cells and
 // its ID's bytes: the cells in blocks of many rows, the IDs' bytes in one
-// array, the groups only once a row has one. A []Row costs a row 56 bytes more, and
-// two allocations (its cells' array and its ID).
+// array, the groups only once a row has one. A []Row costs a row 56 bytes
+// more, and two allocations (its cells' array and its ID).
 //
 // The zero value is an empty list.
 type Rows struct {
@@ -27,7 +27,8 @@ type Rows struct {
 }
 
 // NewRows makes an empty list with room for about n rows, so that adding
-// them does not copy the list as it grows.
+// them does not copy their IDs as the list grows, and a short list takes no
+// more room than its rows.
 func NewRows(n int) *Rows { return &Rows{idEnds: make([]uint32, 0, max(0, n))} }
 
 // Len is the number of rows.
