@@ -198,9 +198,9 @@ func (b *Base[T]) onPage(p ui.Page[T]) tea.Cmd {
 // more than the items (names it loads for their ids) when that changes.
 // The cursor stays on its row.
 func (b *Base[T]) Redraw() {
-	rows := make([]table.Row, len(b.Items))
-	for i, it := range b.Items {
-		rows[i] = b.cfg.Row(it)
+	rows := table.NewRows(len(b.Items))
+	for _, it := range b.Items {
+		rows.Add(b.cfg.Row(it))
 	}
 	b.Table.SetRows(rows)
 }

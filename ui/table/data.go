@@ -178,7 +178,7 @@ func foldCompare(a, b string) int {
 
 // keyTexts reads the texts of the keys of a column (makeKey) from the rows.
 type keyTexts struct {
-	rows   []Row
+	cells  grid
 	col    int
 	folded []string
 }
@@ -208,10 +208,7 @@ func (t keyTexts) of(i int, k *sortKey) string {
 	if k.kind == foldedKey {
 		return t.folded[i]
 	}
-	if c := t.rows[i].Cells; t.col < len(c) {
-		return c[t.col][k.lead : uint32(k.lead)+k.n]
-	}
-	return ""
+	return t.cells.cell(i, t.col)[k.lead : uint32(k.lead)+k.n]
 }
 
 // comparer orders two row indices for display: by group when grouped,
@@ -242,7 +239,7 @@ func (m *Model) rowComparer() cmpFunc {
 	case m.sortCol < 0:
 		return cmp.Compare[int]
 	}
-	keys, texts, sign := m.keys, keyTexts{m.rows, m.sortCol, m.folded}, 1
+	keys, texts, sign := m.keys, keyTexts{m.rows.grid, m.sortCol, m.folded}, 1
 	if m.desc {
 		sign = -1
 	}
@@ -254,23 +251,12 @@ func (m *Model) rowComparer() cmpFunc {
 	}
 }
 
-func (m *Model) cell(i, col int) string {
-	if c := m.rows[i].Cells; col < len(c) {
-		return c[col]
-	}
-	return ""
-}
-
-// SetRows replaces every row, keeping the filter, the sort and (when the row
-// is still there) the cursor's row. The table keeps rows as they are (it
-// copies them only before it changes one), so the caller must not change
-// them afterwards.
-func (m *Model) SetRows(rows []Row) {
+// SetRows replaces every row with rows (nil: none), keeping the filter, the
+// sort and (when the row is still there) the cursor's row. The table takes
+// rows as they are, leaving the caller's list empty.
+func (m *Model) SetRows(rows *Rows) {
 	keep := m.mark()
-	if m.shared {
-		m.rows, m.shared = nil, false // the caller's array: never written
-	}
-	m.rows, m.dead, m.folded = m.rows[:0], m.dead[:0], nil
+	m.rows, m.dead, m.folded = Rows{}, m.dead[:0], nil
 	m.keys.reset()
 	m.hay.reset()
 	m.order.reset()
@@ -287,38 +273,41 @@ func (m *Model) SetRows(rows []Row) {
 
 // AppendRows adds a page. The filter and sort are applied to the new rows
 // only, which take their places; the cursor stays on its row. A row whose
-// ID is already loaded replaces it instead.
-func (m *Model) AppendRows(rows []Row) {
+// ID is already loaded replaces it instead. The table takes the page (or
+// copies it), leaving the caller's list empty.
+func (m *Model) AppendRows(rows *Rows) {
 	keep := m.mark()
 	m.appendRows(rows)
 	m.restore(keep)
 }
 
-func (m *Model) appendRows(rows []Row) {
-	if len(m.rows) == 0 && m.adopt(rows) {
+func (m *Model) appendRows(rows *Rows) {
+	if rows.Len() == 0 || m.rows.Len() == 0 && m.adopt(rows) {
 		return
 	}
-	m.own()
-	first := len(m.rows)
-	m.rows = grow(m.rows, len(rows))
+	first := m.rows.Len()
+	m.rows.reserve(rows)
 	if m.grouped {
-		m.groupOf = grow(m.groupOf, len(rows))
+		m.groupOf = grow(m.groupOf, rows.Len())
 	}
-	for _, r := range rows {
+	for k := range rows.Len() {
+		r := rows.row(k)
 		if i, ok := m.lookup(r.ID); ok {
 			if i < first {
 				m.replace(i, r)
 			} else { // twice in this batch: not placed yet, overwrite
-				m.rows[i] = r
+				m.rows.set(i, r)
 				m.derive(i)
 			}
 			continue
 		}
-		m.byID[r.ID] = len(m.rows)
-		m.rows = append(m.rows, r)
-		m.derive(len(m.rows) - 1)
+		i := m.rows.Len()
+		m.rows.Add(r)
+		m.byID[m.rows.id(i)] = i // the table's copy of the ID: the page goes
+		m.derive(i)
 		m.live++
 	}
+	*rows = Rows{}
 	m.place(first)
 }
 
@@ -326,30 +315,24 @@ func (m *Model) appendRows(rows []Row) {
 // twice in it. A load in arrival order with no filter is adopted without
 // that check, which would be most of its cost: rows sharing an ID are
 // folded into one when the table first needs the IDs (settleIDs).
-func (m *Model) adopt(rows []Row) bool {
+func (m *Model) adopt(rows *Rows) bool {
 	plain := m.sortCol < 0 && !m.desc && !m.grouped && m.query == "" && m.where == nil
 	if !plain && !distinctIDs(rows) {
 		return false
 	}
-	m.rows, m.shared = rows[:len(rows):len(rows)], true // an append copies
-	m.live = len(rows)
+	m.rows, *rows = *rows, Rows{}
+	n := m.rows.Len()
+	m.live = n
 	m.unindex()
-	m.unchecked = plain && len(rows) > 1
+	m.unchecked = plain && n > 1
 	if m.sortCol >= 0 || m.grouped {
-		m.groupOf = slices.Grow(m.groupOf, len(rows))
-		for i := range m.rows {
+		m.groupOf = slices.Grow(m.groupOf, n)
+		for i := range n {
 			m.derive(i)
 		}
 	}
 	m.place(0)
 	return true
-}
-
-// own makes the rows the table's own before it changes one.
-func (m *Model) own() {
-	if m.shared {
-		m.rows, m.shared = slices.Clone(m.rows), false
-	}
 }
 
 // isDead reports whether row i was removed.
@@ -358,10 +341,10 @@ func (m *Model) isDead(i int) bool { return i < len(m.dead) && m.dead[i] }
 // kill marks row i removed, growing the removal marks on first use.
 func (m *Model) kill(i int) {
 	if len(m.dead) <= i {
-		m.dead = append(m.dead, make([]bool, len(m.rows)-len(m.dead))...)
+		m.dead = append(m.dead, make([]bool, m.rows.Len()-len(m.dead))...)
 	}
 	m.dead[i] = true
-	m.rows[i] = Row{}
+	m.rows.release(i)
 	m.hay.drop(i)
 	if i < len(m.folded) {
 		m.folded[i] = ""
@@ -373,19 +356,19 @@ func (m *Model) kill(i int) {
 // filter text (once the hay covers it), its sort key and its group. i may be
 // the newest row.
 func (m *Model) derive(i int) {
-	m.hay.set(i, m.rows[i].Cells)
+	m.hay.set(i, m.rows.of(i))
 	if m.sortCol >= 0 {
 		m.setKey(i)
 	}
 	if m.grouped {
-		m.groupOf = setAt(m.groupOf, i, m.groups.rankOf(m.rows[i].Group))
+		m.groupOf = setAt(m.groupOf, i, m.groups.rankOf(m.rows.group(i)))
 	}
 }
 
 // setKey computes row i's sort key; a text that lower-casing changed is
 // kept apart, as keys hold no text. i may be the newest row.
 func (m *Model) setKey(i int) {
-	k, text := makeKey(m.cell(i, m.sortCol))
+	k, text := makeKey(m.rows.cell(i, m.sortCol))
 	m.keys.set(i, k)
 	switch {
 	case k.kind == foldedKey:
@@ -424,18 +407,18 @@ func (m *Model) arrival() bool { return m.sortCol < 0 && !m.desc && !m.grouped }
 // place puts the rows from first on into the order and, when they pass the
 // filter, into the view.
 func (m *Model) place(first int) {
-	n := len(m.rows) - first
+	n := m.rows.Len() - first
 	if m.order.len() == 0 { // a one-shot load: the new rows are the whole order
 		m.reorder()
 		return
 	}
 	c := m.comparer()
-	added := appendRange(make([]int, 0, n), first, len(m.rows))
+	added := appendRange(make([]int, 0, n), first, m.rows.Len())
 	if m.filters() { // an array of its own: add reorders added
 		m.filtered.add(m.appendMatching(make([]int, 0, n), added), c)
 	}
 	if m.order.ident && m.order.n == first && m.follows(added, c) {
-		m.order.toRange(len(m.rows)) // still every row, in arrival order
+		m.order.toRange(m.rows.Len()) // still every row, in arrival order
 	} else {
 		m.order.add(added, c)
 	}
@@ -507,13 +490,12 @@ func (m *Model) UpdateRow(r Row) bool {
 }
 
 func (m *Model) replace(i int, r Row) {
-	m.own()
 	moves := m.sortCol >= 0 || m.grouped // in arrival order a row keeps its place
 	if moves {
 		m.order.remove(i, m.comparer())
 	}
 	m.filtered.remove(i, m.comparer())
-	m.rows[i] = r
+	m.rows.set(i, r)
 	m.derive(i)
 	c := m.comparer() // the new key
 	if moves {
@@ -542,7 +524,6 @@ func (m *Model) RemoveRow(id string) bool {
 		keep.id = "" // stay at the same position: the next row
 	}
 	delete(m.byID, id)
-	m.own()
 	m.unplace(i)
 	m.kill(i)
 	m.restore(keep)
@@ -587,7 +568,7 @@ func (m *Model) resort(change func()) {
 	m.keys.reset()
 	m.folded = nil
 	if m.sortCol >= 0 {
-		for i := range m.rows {
+		for i := range m.rows.Len() {
 			m.setKey(i)
 		}
 	}
@@ -600,10 +581,10 @@ func (m *Model) resort(change func()) {
 // order, or when the rows come sorted, the order is the range of the rows;
 // otherwise the rows are put in order as the window reaches them (settle).
 func (m *Model) reorder() {
-	if m.live == len(m.rows) && (m.arrival() || m.inOrder()) {
-		m.order.toRange(len(m.rows))
+	if n := m.rows.Len(); m.live == n && (m.arrival() || m.inOrder()) {
+		m.order.toRange(n)
 	} else {
-		m.order.unordered(len(m.rows), func(i int) bool { return !m.isDead(i) })
+		m.order.unordered(n, func(i int) bool { return !m.isDead(i) })
 	}
 	m.refilter()
 }
@@ -611,7 +592,7 @@ func (m *Model) reorder() {
 // inOrder reports whether the rows, in arrival order, are in display order.
 func (m *Model) inOrder() bool {
 	c := m.comparer()
-	for i := 1; i < len(m.rows); i++ {
+	for i := 1; i < m.rows.Len(); i++ {
 		if c(i-1, i) > 0 {
 			return false
 		}

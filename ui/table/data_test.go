@@ -23,7 +23,7 @@ func TestSetRowsWithRepeatedIDsKeepsOneRowInTheFirstPlace(t *testing.T) {
 		assertIDs(t, visibleIDs(m), reference(in, sortCol, false, ""))
 	}
 	for name, settle := range map[string]func(m *Model){
-		"a page":   func(m *Model) { m.AppendRows(genRows(5000, 1, 3)); m.RemoveRow("r005000") },
+		"a page":   func(m *Model) { m.AppendRows(rowsOf(genRows(5000, 1, 3))); m.RemoveRow("r005000") },
 		"a lookup": func(m *Model) { m.UpdateRow(Row{ID: "none"}) },
 		"a filter": func(m *Model) { m.SetFilter("x"); m.SetFilter("") },
 		"a sort":   func(m *Model) { m.SetSort(-1, false) },
@@ -32,7 +32,7 @@ func TestSetRowsWithRepeatedIDsKeepsOneRowInTheFirstPlace(t *testing.T) {
 			m := newTable(80, 12, in)
 			settle(&m)
 			folded(t, m, -1)
-			if got := m.rows[m.rowAt(10)].Cells[0]; got != "Second Version" {
+			if got := m.rows.row(m.rowAt(10)).Cells[0]; got != "Second Version" {
 				t.Fatalf("row 10 shows %q, want the later version", got)
 			}
 			m.SetFilter("second version")
@@ -43,7 +43,7 @@ func TestSetRowsWithRepeatedIDsKeepsOneRowInTheFirstPlace(t *testing.T) {
 		m := New(testTheme, testColumns()...)
 		m.SetSize(80, 12)
 		m.SetSort(2, false)
-		m.SetRows(in)
+		m.SetRows(rowsOf(in))
 		folded(t, m, 2)
 	})
 	if in[10].Cells[0] == "Second Version" || in[len(in)-1].ID != rows[10].ID {
@@ -54,7 +54,7 @@ func TestSetRowsWithRepeatedIDsKeepsOneRowInTheFirstPlace(t *testing.T) {
 func TestDistinctIDs(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 1000, 50_000} {
 		rows := genRows(0, n, 1)
-		if !distinctIDs(rows) {
+		if !distinctIDs(rowsOf(rows)) {
 			t.Fatalf("%d distinct IDs reported as repeated", n)
 		}
 		if n < 2 {
@@ -63,7 +63,7 @@ func TestDistinctIDs(t *testing.T) {
 		for _, at := range [][2]int{{0, n - 1}, {n/2 - 1, n / 2}, {n - 2, n - 1}} {
 			dup := append([]Row{}, rows...)
 			dup[at[1]].ID = dup[at[0]].ID
-			if distinctIDs(dup) {
+			if distinctIDs(rowsOf(dup)) {
 				t.Fatalf("n=%d: rows %d and %d share an ID, reported distinct", n, at[0], at[1])
 			}
 		}
@@ -107,7 +107,7 @@ func TestSortKeysCompareAsLowerCasedText(t *testing.T) {
 		for _, b := range texts {
 			ka, ta := makeKey(a)
 			kb, tb := makeKey(b)
-			texts := keyTexts{rows: []Row{{Cells: []string{a}}, {Cells: []string{b}}}, folded: []string{ta, tb}}
+			texts := keyTexts{cells: rowsOf([]Row{{Cells: []string{a}}, {Cells: []string{b}}}).grid, folded: []string{ta, tb}}
 			if got, want := texts.compare(0, 1, &ka, &kb), compareKeysOf(a, b); got != want {
 				t.Errorf("compare(%q, %q) = %d, want %d", a, b, got, want)
 			}
@@ -149,14 +149,14 @@ func TestFilterTextBuiltLateSeesEveryChange(t *testing.T) {
 	all := append(append([]Row{}, rows...), changed)
 	all = append(all[:6], all[7:]...)
 	m = press(m, "/")
-	if len(m.hay.spans) != len(m.rows) {
-		t.Fatalf("opening the filter covered %d of %d rows", len(m.hay.spans), len(m.rows))
+	if len(m.hay.spans) != m.rows.Len() {
+		t.Fatalf("opening the filter covered %d of %d rows", len(m.hay.spans), m.rows.Len())
 	}
 	m = typeText(m, "quokka")
 	assertIDs(t, visibleIDs(m), []string{rows[5].ID})
 	more := genRows(300, 200, 13)
 	more = append(more, Row{ID: "late", Cells: []string{"Late Quokka", "DRAFT", "Perth", "2"}})
-	m.AppendRows(more)
+	m.AppendRows(rowsOf(more))
 	all = append(all, more...)
 	assertIDs(t, visibleIDs(m), reference(all, -1, false, "quokka"))
 	m.SetFilter("summit")
@@ -199,14 +199,14 @@ func TestIDLookupAfterReload(t *testing.T) {
 	if !m.UpdateRow(Row{ID: first[3].ID, Cells: []string{"x"}}) {
 		t.Fatal("UpdateRow: loaded ID unknown")
 	}
-	m.SetRows(second)
+	m.SetRows(rowsOf(second))
 	if m.UpdateRow(Row{ID: first[3].ID}) || m.RemoveRow(first[4].ID) {
 		t.Fatal("an ID from before the reload was found")
 	}
 	if !m.RemoveRow(second[7].ID) || m.Len() != 99 {
 		t.Fatalf("RemoveRow after reload: Len %d", m.Len())
 	}
-	m.AppendRows([]Row{second[0]}) // known: replaces, does not add
+	m.AppendRows(rowsOf([]Row{second[0]})) // known: replaces, does not add
 	if m.Len() != 99 {
 		t.Fatalf("re-delivered row added a row: Len %d", m.Len())
 	}
@@ -218,7 +218,7 @@ func TestSetRowsKeepsCursorOnItsRowWhenItMoves(t *testing.T) {
 	m = press(m, "pgdown", "j", "j")
 	want, _ := m.Selected()
 	line := m.Cursor() - m.offset
-	m.SetRows(append(genRows(5000, 50, 18), rows...)) // 50 new rows come first
+	m.SetRows(rowsOf(append(genRows(5000, 50, 18), rows...))) // 50 new rows come first
 	if got, _ := m.Selected(); got.ID != want.ID {
 		t.Fatalf("cursor on %s after reload, want %s", got.ID, want.ID)
 	}
@@ -271,12 +271,12 @@ func FuzzOpsMatchReference(f *testing.F) {
 			switch op {
 			case 0:
 				rows := batch()
-				m.SetRows(rows)
+				m.SetRows(rowsOf(rows))
 				history = append([]Row{}, rows...)
 				raw = sortCol < 0 && !desc && query == ""
 			case 1:
-				rows, fresh := batch(), len(m.rows) == 0 // a first page is a load
-				m.AppendRows(rows)
+				rows, fresh := batch(), m.rows.Len() == 0 // a first page is a load
+				m.AppendRows(rowsOf(rows))
 				history = append(history, rows...)
 				raw = raw && len(rows) == 0 || fresh && sortCol < 0 && !desc && query == ""
 			case 2:

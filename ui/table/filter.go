@@ -7,7 +7,7 @@ import (
 
 // matches reports whether row i passes the applied filter.
 func (m *Model) matches(i int) bool {
-	if m.where != nil && !m.where(m.rows[i]) {
+	if m.where != nil && !m.where(m.rows.row(i)) {
 		return false
 	}
 	return m.matchesQuery(i)
@@ -19,7 +19,7 @@ func (m *Model) matchesQuery(i int) bool {
 		return true
 	}
 	if !m.hay.covers(i) {
-		m.hay.cover(m.rows)
+		m.hay.cover(&m.rows)
 	}
 	return bytes.Contains(m.hay.of(i), m.needle)
 }
@@ -31,7 +31,7 @@ func (m *Model) matchesQuery(i int) bool {
 func (m *Model) Count(keep func(Row) bool) int {
 	n := 0
 	for i := range m.order.all() {
-		if (keep == nil || keep(m.rows[i])) && m.matchesQuery(i) {
+		if (keep == nil || keep(m.rows.row(i))) && m.matchesQuery(i) {
 			n++
 		}
 	}
@@ -61,7 +61,7 @@ func (m *Model) applyFilter(raw string) {
 	narrowing := m.query != "" && strings.Contains(q, m.query)
 	m.query, m.needle = q, []byte(q)
 	if narrowing {
-		m.hay.cover(m.rows) // done already, as the previous query needed it
+		m.hay.cover(&m.rows) // done already, as the previous query needed it
 		m.filtered.keep(func(i int) bool { return bytes.Contains(m.hay.of(i), m.needle) })
 	} else {
 		m.refilter()

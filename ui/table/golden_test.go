@@ -38,7 +38,7 @@ func TestGolden(t *testing.T) {
 			return m
 		}},
 		{"narrow60", 60, 10, func(m Model) Model {
-			m.AppendRows([]Row{{ID: "long", Cells: []string{"An extraordinarily long event name that cannot fit", "PUBLISHED", "Saint-Jean-de-Luz", "12,345"}}})
+			m.AppendRows(rowsOf([]Row{{ID: "long", Cells: []string{"An extraordinarily long event name that cannot fit", "PUBLISHED", "Saint-Jean-de-Luz", "12,345"}}}))
 			return press(m, "G")
 		}},
 	} {

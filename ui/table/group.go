@@ -51,13 +51,13 @@ func (m *Model) SetGrouped(on bool) {
 		m.groups.reset()
 		m.groupOf = m.groupOf[:0]
 		if on {
-			m.groupOf = slices.Grow(m.groupOf, len(m.rows))
-			for i, r := range m.rows {
+			m.groupOf = slices.Grow(m.groupOf, m.rows.Len())
+			for i := range m.rows.Len() {
 				if m.isDead(i) { // never shown; must not claim a place for ""
 					m.groupOf = append(m.groupOf, 0)
 					continue
 				}
-				m.groupOf = append(m.groupOf, m.groups.rankOf(r.Group))
+				m.groupOf = append(m.groupOf, m.groups.rankOf(m.rows.group(i)))
 			}
 		}
 	})

@@ -35,7 +35,7 @@ func groupedTable(w, h int, rows []Row) Model {
 	m := New(testTheme, testColumns()...)
 	m.SetSize(w, h)
 	m.SetGrouped(true)
-	m.SetRows(rows)
+	m.SetRows(rowsOf(rows))
 	return m
 }
 
@@ -83,7 +83,7 @@ func TestGroupedMatchesReferenceThroughPagesFiltersAndSorts(t *testing.T) {
 			}
 			p = append(p, Row{ID: "r000001", Group: "Moved", Cells: []string{"Moved Summit", "DRAFT", "Berlin", "9"}})
 			all = append(all, p...)
-			m.AppendRows(p)
+			m.AppendRows(rowsOf(p))
 			assertIDs(t, visibleIDs(m), referenceGrouped(all, tc.sortCol, tc.desc, tc.query))
 		}
 	}
@@ -218,10 +218,10 @@ func TestGroupedAppendKeepsCursorLineAndAddsNewGroupsLast(t *testing.T) {
 	m = press(m, "j", "j", "j", "j") // call-wait
 	want, _ := m.Selected()
 	line := m.lineOf(m.Cursor(), m.bodyHeight())
-	m.AppendRows([]Row{
+	m.AppendRows(rowsOf([]Row{
 		{ID: "vm-new", Group: "Voicemail", Cells: []string{"Language", "DRAFT", "Lima", "1"}},
 		{ID: "dev-1", Group: "Devices", Cells: []string{"Desk phone", "DRAFT", "Lima", "1"}},
-	})
+	}))
 	if got, _ := m.Selected(); got.ID != want.ID {
 		t.Fatalf("cursor on %s after append, want %s", got.ID, want.ID)
 	}

@@ -30,18 +30,18 @@ func (h *hay) reset() {
 }
 
 // cover builds the text of every row not covered yet.
-func (h *hay) cover(rows []Row) {
-	rows = rows[len(h.spans):]
+func (h *hay) cover(rows *Rows) {
+	first, n := len(h.spans), rows.Len()
 	size := 0
-	for _, r := range rows {
-		for _, c := range r.Cells {
+	for i := first; i < n; i++ {
+		for _, c := range rows.of(i) {
 			size += len(c) + 1
 		}
 	}
 	h.buf = slices.Grow(h.buf, size) // sized once for the lot
-	h.spans = slices.Grow(h.spans, len(rows))
-	for _, r := range rows {
-		h.spans = append(h.spans, h.write(r.Cells))
+	h.spans = slices.Grow(h.spans, n-first)
+	for i := first; i < n; i++ {
+		h.spans = append(h.spans, h.write(rows.of(i)))
 	}
 }
 

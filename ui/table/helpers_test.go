@@ -54,7 +54,7 @@ func genRows(first, n int, seed uint64) []Row {
 func newTable(w, h int, rows []Row) Model {
 	m := New(testTheme, testColumns()...)
 	m.SetSize(w, h)
-	m.SetRows(rows)
+	m.SetRows(rowsOf(rows))
 	return m
 }
 
@@ -84,7 +84,7 @@ func visibleIDs(m Model) []string {
 	}
 	ids := make([]string, len(order))
 	for p, i := range order {
-		ids[p] = m.rows[i].ID
+		ids[p] = m.rows.id(i)
 	}
 	return ids
 }
@@ -119,7 +119,7 @@ func reference(rows []Row, sortCol int, desc bool, query string) []string {
 			}
 			return a.seq - b.seq
 		}
-		c := compareKeysOf(a.row.Cells[sortCol], b.row.Cells[sortCol])
+		c := compareKeysOf(cellOf(a.row, sortCol), cellOf(b.row, sortCol))
 		if desc {
 			c = -c
 		}
@@ -162,4 +162,26 @@ func compareKeysOf(a, b string) int {
 		return 1
 	}
 	return strings.Compare(strings.ToLower(strings.TrimSpace(a)), strings.ToLower(strings.TrimSpace(b)))
+}
+
+// rowsOf is rows as a list for the table.
+func rowsOf(rows []Row) *Rows {
+	list := NewRows(len(rows))
+	for _, r := range rows {
+		list.Add(r)
+	}
+	return list
+}
+
+// cellOf is a row's cell in column col, "" past its cells, as drawn.
+func cellOf(r Row, col int) string {
+	if col < len(r.Cells) {
+		return r.Cells[col]
+	}
+	return ""
+}
+
+// sameRow reports whether two rows hold the same ID, cells and group.
+func sameRow(a, b Row) bool {
+	return a.ID == b.ID && a.Group == b.Group && slices.Equal(a.Cells, b.Cells)
 }

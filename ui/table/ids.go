@@ -3,7 +3,6 @@ package table
 import (
 	"hash/maphash"
 	"math/bits"
-	"slices"
 )
 
 // The ID index (byID) is built on the first lookup, not on load: on a
@@ -36,19 +35,19 @@ func (m *Model) index() {
 		clear(m.byID)
 	}
 	folded := false
-	for i, r := range m.rows {
+	for i := range m.rows.Len() {
 		if m.isDead(i) {
 			continue
 		}
-		if j, twice := m.byID[r.ID]; twice {
-			m.own()
-			m.rows[j] = r
+		id := m.rows.id(i)
+		if j, twice := m.byID[id]; twice {
+			m.rows.set(j, m.rows.row(i))
 			m.derive(j)
 			m.kill(i)
 			folded = true
 			continue
 		}
-		m.byID[r.ID] = i
+		m.byID[id] = i
 	}
 	m.indexed, m.unchecked = true, false
 	if folded {
@@ -60,7 +59,7 @@ func (m *Model) index() {
 // settleIDs folds rows sharing an ID in an unchecked load, before a sort,
 // filter or grouping reads every row anyway.
 func (m *Model) settleIDs() {
-	if m.unchecked && !distinctIDs(m.rows) {
+	if m.unchecked && !distinctIDs(&m.rows) {
 		m.index()
 	}
 	m.unchecked = false
@@ -71,32 +70,37 @@ func (m *Model) unindex() { m.indexed = false }
 
 // find locates a remembered row: at its old index when it is still there,
 // else through the index, else (rather than build the index for one lookup)
-// by a scan.
+// by a scan. A removed row keeps its ID: the scan passes over it.
 func (m *Model) find(k mark) (int, bool) {
-	if k.row < len(m.rows) && !m.isDead(k.row) && m.rows[k.row].ID == k.id {
+	if k.row < m.rows.Len() && !m.isDead(k.row) && m.rows.id(k.row) == k.id {
 		return k.row, true
 	}
 	if m.indexed {
 		i, ok := m.byID[k.id]
 		return i, ok
 	}
-	i := slices.IndexFunc(m.rows, func(r Row) bool { return r.ID == k.id })
-	return i, i >= 0 && !m.isDead(i)
+	for i := range m.rows.Len() {
+		if !m.isDead(i) && m.rows.id(i) == k.id {
+			return i, true
+		}
+	}
+	return -1, false
 }
 
 // distinctIDs reports whether no ID comes twice. Each ID's hash sets a bit
 // in a bitset with at least eight bits a row, which stays in cache; only the
 // few IDs whose bit is hit twice are compared exactly.
-func distinctIDs(rows []Row) bool {
-	if len(rows) < 2 {
+func distinctIDs(rows *Rows) bool {
+	n := rows.Len()
+	if n < 2 {
 		return true
 	}
-	size := uint64(1) << max(6, bits.Len(uint(len(rows)))+3)
+	size := uint64(1) << max(6, bits.Len(uint(n))+3)
 	seen, twice := make([]uint64, size/64), make([]uint64, size/64)
 	seed := maphash.MakeSeed()
 	hits := 0
-	for _, r := range rows {
-		h := maphash.String(seed, r.ID) & (size - 1)
+	for i := range n {
+		h := maphash.String(seed, rows.id(i)) & (size - 1)
 		w, b := h/64, uint64(1)<<(h%64)
 		if seen[w]&b != 0 {
 			twice[w] |= b
@@ -108,15 +112,16 @@ func distinctIDs(rows []Row) bool {
 		return true
 	}
 	suspects := make(map[string]bool, 2*hits)
-	for _, r := range rows {
-		h := maphash.String(seed, r.ID) & (size - 1)
+	for i := range n {
+		id := rows.id(i)
+		h := maphash.String(seed, id) & (size - 1)
 		if twice[h/64]&(uint64(1)<<(h%64)) == 0 {
 			continue
 		}
-		if suspects[r.ID] {
+		if suspects[id] {
 			return false
 		}
-		suspects[r.ID] = true
+		suspects[id] = true
 	}
 	return true
 }

@@ -78,7 +78,7 @@ func (m Model) click(msg tea.MouseClickMsg) (Model, tea.Cmd) {
 	if !ok || title {
 		return m, nil
 	}
-	id := m.rows[m.rowAt(p)].ID
+	id := m.rows.id(m.rowAt(p))
 	now := time.Now()
 	if m.now != nil {
 		now = m.now()

@@ -15,7 +15,7 @@ func mouseTable(h int, rows []Row, grouped bool) (Model, *time.Time) {
 	m := New(testTheme, testColumns()...)
 	m.SetSize(80, h)
 	m.SetGrouped(grouped)
-	m.SetRows(rows)
+	m.SetRows(rowsOf(rows))
 	m.SetOrigin(originX, originY)
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	m.SetClock(func() time.Time { return now })

@@ -15,7 +15,7 @@ import (
 func TestTheFilterSaysWhatWasNotTyped(t *testing.T) {
 	m := New(ui.NewTheme(true, true), Column{Title: "Name", Width: 20})
 	m.SetSize(80, 10)
-	m.SetRows([]Row{{ID: "1", Cells: []string{"Kubernetes Day"}}})
+	m.SetRows(rowsOf([]Row{{ID: "1", Cells: []string{"Kubernetes Day"}}}))
 	m, _ = m.Update(tea.KeyPressMsg{Code: '/', Text: "/"})
 	m, _ = m.Update(ui.NotTypedMsg{Text: "kubernetes day"})
 	if v := ansi.Strip(m.View()); !strings.Contains(v, `NOT TYPED: 14 characters came at once, too fast for typing: "kubernetes day"`) {

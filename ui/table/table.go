@@ -4,8 +4,8 @@
 // (hay.go); the rows are put in order only as far as the window reaches
 // (positions.go): a sort change selects the rows up to the window and sorts
 // those, and a new page's rows are each compared with the last of them. A
-// one-shot load shares the caller's rows (copied before the table changes
-// one) and adds little else.
+// one-shot load takes the screen's list of rows (Rows, built as the screen
+// reads an answer) as it is, and adds little else.
 package table
 
 import (
@@ -27,7 +27,10 @@ type Column struct {
 	Style func(cell string) lipgloss.Style
 }
 
-// Row is one record; ID is stable across pages and updates. Group is the
+// Row is one record; ID is stable across pages and updates. A screen adds
+// its rows to a Rows list; the table gives them back as Rows (Selected,
+// SetWhere's and Count's predicates) whose cells are the table's own: read
+// them, do not change them. Group is the
 // title of the row's group, used once the table is grouped (SetGrouped).
 // Cells past the table's columns are not drawn, but the filter searches
 // them: words a row should be found by without showing them (a code, the
@@ -46,11 +49,9 @@ type Model struct {
 	// Keys are this table's bindings; change them per instance if needed.
 	Keys KeyMap
 
-	rows []Row // arrival order; a removed row keeps its slot
-	// shared: rows is the caller's array, copied before any change (own)
-	shared bool
-	hay    hay    // per row: the lower-case text the filter scans (hay.go)
-	dead   []bool // per row, up to the last removal: removed (isDead)
+	rows Rows   // arrival order; a removed row keeps its slot (rows.go)
+	hay  hay    // per row: the lower-case text the filter scans (hay.go)
+	dead []bool // per row, up to the last removal: removed (isDead)
 
 	byID map[string]int // ID -> index in rows, once indexed (see ids.go)
 	// indexed: byID is up to date; unchecked: a load whose IDs were not
@@ -172,7 +173,7 @@ func (m Model) Selected() (Row, bool) {
 	if m.cursor < 0 || m.cursor >= m.visible().len() {
 		return Row{}, false
 	}
-	return m.rows[m.rowAt(m.cursor)], true
+	return m.rows.row(m.rowAt(m.cursor)), true
 }
 
 // NearEnd reports whether the cursor is within one screenful of the last

@@ -148,7 +148,7 @@ func TestAppendWhileFilteredAndSortedMatchesFullRebuild(t *testing.T) {
 					p = append(p, Row{ID: "r000005", Cells: []string{"Renamed Summit", "PUBLISHED", "Berlin", "1"}})
 				}
 				all = append(all, p...)
-				m.AppendRows(p)
+				m.AppendRows(rowsOf(p))
 				assertIDs(t, visibleIDs(m), reference(all, tc.sortCol, tc.desc, tc.query))
 			}
 			if m.Len() != 1500 {
@@ -164,7 +164,7 @@ func TestAppendKeepsCursorOnSameRow(t *testing.T) {
 	m = press(m, "down", "down", "down", "down", "down")
 	want, _ := m.Selected()
 	line := m.Cursor() - m.offset
-	m.AppendRows(genRows(0, 1000, 5)) // many sort before the selected row
+	m.AppendRows(rowsOf(genRows(0, 1000, 5))) // many sort before the selected row
 	got, _ := m.Selected()
 	if got.ID != want.ID {
 		t.Fatalf("selected %s after append, want %s", got.ID, want.ID)
@@ -211,7 +211,7 @@ func TestRemoveRow(t *testing.T) {
 	if m.Len() != 8 || m.VisibleLen() != 8 {
 		t.Fatalf("Len %d VisibleLen %d, want 8", m.Len(), m.VisibleLen())
 	}
-	m.AppendRows([]Row{rows[0]}) // a removed ID may come back
+	m.AppendRows(rowsOf([]Row{rows[0]})) // a removed ID may come back
 	if m.Len() != 9 {
 		t.Fatalf("Len %d after re-adding, want 9", m.Len())
 	}
@@ -328,7 +328,7 @@ func TestSetWhereFiltersWithoutRebuildingAndHoldsForNewRows(t *testing.T) {
 	row := func(id, kind, name string) Row { return Row{ID: id, Cells: []string{name, kind, "x", "y"}} }
 	m := New(testTheme, testColumns()...)
 	m.SetSize(80, 10)
-	m.SetRows([]Row{row("1", "failed", "ann"), row("2", "delivered", "bob"), row("3", "failed", "cai")})
+	m.SetRows(rowsOf([]Row{row("1", "failed", "ann"), row("2", "delivered", "bob"), row("3", "failed", "cai")}))
 	failed := func(r Row) bool { return r.Cells[1] == "failed" }
 	m.SetWhere(failed)
 	if m.VisibleLen() != 2 || m.Len() != 3 {
@@ -339,7 +339,7 @@ func TestSetWhereFiltersWithoutRebuildingAndHoldsForNewRows(t *testing.T) {
 		t.Fatalf("where + filter: %d visible", m.VisibleLen())
 	}
 	m.SetFilter("")
-	m.AppendRows([]Row{row("4", "failed", "dee"), row("5", "delivered", "eve")})
+	m.AppendRows(rowsOf([]Row{row("4", "failed", "dee"), row("5", "delivered", "eve")}))
 	if m.VisibleLen() != 3 {
 		t.Fatalf("appended rows must meet the predicate: %d visible", m.VisibleLen())
 	}
@@ -368,10 +368,10 @@ func TestCountIgnoresWhereButNotTheTypedFilter(t *testing.T) {
 func TestCellsPastTheColumnsAreSearchedNotDrawn(t *testing.T) {
 	m := New(testTheme, Column{Title: "Name", Width: 12})
 	m.SetSize(40, 6)
-	m.SetRows([]Row{
+	m.SetRows(rowsOf([]Row{
 		{ID: "a", Cells: []string{"Call park", "call_park"}},
 		{ID: "b", Cells: []string{"Voicemail", "voicemail"}},
-	})
+	}))
 	if strings.Contains(m.View(), "call_park") {
 		t.Fatalf("a hidden cell was drawn:\n%s", m.View())
 	}

@@ -37,7 +37,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.move(m.visible().len())
 		case key.Matches(msg, k.Filter):
 			m.filtering = true
-			m.hay.cover(m.rows) // now, not on the first keystroke
+			m.hay.cover(&m.rows) // now, not on the first keystroke
 			m.input.CursorEnd()
 			m.clampOffset() // the input line takes a body row
 			return m, m.input.Focus()

@@ -166,7 +166,7 @@ func (m Model) writeRow(b *strings.Builder, i int, selected bool, styled map[sty
 			if c > 0 {
 				line.WriteByte(' ')
 			}
-			line.WriteString(fitCell(m.cell(i, c), m.widths[c]))
+			line.WriteString(fitCell(m.rows.cell(i, c), m.widths[c]))
 		}
 		b.WriteString(t.Selected.Render(pad(line.String(), m.width)))
 		return
@@ -176,7 +176,7 @@ func (m Model) writeRow(b *strings.Builder, i int, selected bool, styled map[sty
 		if c > 0 {
 			b.WriteByte(' ')
 		}
-		cell := m.cell(i, c)
+		cell := m.rows.cell(i, c)
 		if col.Style == nil {
 			b.WriteString(fitCell(cell, m.widths[c]))
 			continue

@@ -26,7 +26,7 @@ type History struct {
 	// The first load shows as it arrives; a reload collects into next and
 	// the rows on screen stay until it is whole, or when it fails.
 	loaded    bool
-	next      []table.Row
+	next      *table.Rows
 	nextTotal int
 	// seen holds when a desk on this computer first knew each check-in
 	// (the service keeps no times), read again with every load.
@@ -128,8 +128,11 @@ func (h *History) onPage(m ui.Page[api.AttendeeAction]) tea.Cmd {
 		h.table.LoadFailed(m.Err.Error())
 		return ui.Fail("Check-in history", m.Err)
 	}
-	rows := make([]table.Row, len(m.Items))
-	for i, a := range m.Items {
+	rows := h.next // a reload gathers its pages into one list
+	if rows == nil {
+		rows = table.NewRows(len(m.Items))
+	}
+	for _, a := range m.Items {
 		src := a.Source
 		if src == "" {
 			src = "-"
@@ -138,10 +141,10 @@ func (h *History) onPage(m ui.Page[api.AttendeeAction]) tea.Cmd {
 		if ar, ok := h.seen.Lookup(a.Email); ok {
 			when = ar.Seen(h.deps.Now(), h.deps.Local)
 		}
-		rows[i] = table.Row{ID: a.Action + "\x00" + api.NormalizeEmail(a.Email), Cells: []string{a.Email, a.Action, src, when}}
+		rows.Add(table.Row{ID: a.Action + "\x00" + api.NormalizeEmail(a.Email), Cells: []string{a.Email, a.Action, src, when}})
 	}
 	if h.loaded {
-		h.next, h.nextTotal = append(h.next, rows...), m.Total
+		h.next, h.nextTotal = rows, m.Total
 	} else {
 		h.table.AppendRows(rows)
 		h.table.SetTotal(m.Total)

@@ -223,7 +223,9 @@ func (p *Picker) history() tea.Cmd {
 func (p *Picker) loadSessions() tea.Cmd {
 	p.sessLoad, p.sessErr = true, nil
 	p.sessByID = map[string]api.Session{}
-	p.sessions.SetRows([]table.Row{{ID: wholeEvent, Cells: []string{"Whole event", p.startText(p.chosen.NextStart(p.deps.Now())), "-"}}})
+	rows := table.NewRows(1)
+	rows.Add(table.Row{ID: wholeEvent, Cells: []string{"Whole event", p.startText(p.chosen.NextStart(p.deps.Now())), "-"}})
+	p.sessions.SetRows(rows)
 	p.sessions.SetLoading(true)
 	p.sessions.SetFilter("")
 	id, client := p.chosen.EventID, p.deps.Client
@@ -239,13 +241,13 @@ func (p *Picker) onEvents(m ui.Page[api.Event]) tea.Cmd {
 		p.events.LoadFailed(m.Err.Error())
 		return ui.Fail("Loading upcoming events", m.Err)
 	}
-	rows := make([]table.Row, 0, len(m.Items))
+	rows := table.NewRows(len(m.Items))
 	for _, e := range m.Items {
 		if e.Status != "" && !strings.EqualFold(e.Status, api.StatusPublished) {
 			continue // a desk checks in to published events only
 		}
 		p.byID[e.EventID] = e
-		rows = append(rows, table.Row{ID: e.EventID, Cells: []string{
+		rows.Add(table.Row{ID: e.EventID, Cells: []string{
 			e.Name, ui.EnumLabel(api.EventTypeLabels, e.EventType), ui.EnumLabel(api.AttendanceLabels, e.AttendanceType), p.startText(e.NextStart(p.deps.Now())),
 		}})
 	}
@@ -275,7 +277,7 @@ func (p *Picker) onSessions(m pickerSessionsMsg) tea.Cmd {
 		p.back()
 		return ui.Push(desk)
 	}
-	rows := make([]table.Row, 0, len(m.items))
+	rows := table.NewRows(len(m.items))
 	for _, s := range m.items {
 		p.sessByID[s.SessionID] = s
 		where := s.PhysicalLocation
@@ -286,7 +288,7 @@ func (p *Picker) onSessions(m pickerSessionsMsg) tea.Cmd {
 		if name == "" {
 			name = s.SessionID
 		}
-		rows = append(rows, table.Row{ID: s.SessionID, Cells: []string{name, p.startText(s.StartTime), where}})
+		rows.Add(table.Row{ID: s.SessionID, Cells: []string{name, p.startText(s.StartTime), where}})
 	}
 	p.sessions.AppendRows(rows)
 	return nil

@@ -58,10 +58,10 @@ func (r *registrants) fill(st venue.RosterState) {
 	r.from = st.Roster
 	people := st.Roster.People()
 	if r.masked {
-		rows := make([]table.Row, 0, len(people))
+		rows := table.NewRows(len(people))
 		for _, p := range people {
 			if name := maskName(p.Name); name != "" {
-				rows = append(rows, table.Row{ID: p.Email, Cells: []string{name}})
+				rows.Add(table.Row{ID: p.Email, Cells: []string{name}})
 			}
 		}
 		r.table.SetRows(rows)
@@ -71,9 +71,9 @@ func (r *registrants) fill(st venue.RosterState) {
 	// them: without any, the column would be a wall of dashes.
 	named := slices.ContainsFunc(people, func(p roster.Person) bool { return p.Name != "" })
 	r.table.SetColumns(searchColumns(named)...)
-	rows := make([]table.Row, len(people))
-	for i, p := range people {
-		rows[i] = registrantRow(p, named)
+	rows := table.NewRows(len(people))
+	for _, p := range people {
+		rows.Add(registrantRow(p, named))
 	}
 	r.table.SetRows(rows)
 	r.table.SetTotal(st.Roster.Total())

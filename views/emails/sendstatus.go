@@ -254,7 +254,7 @@ func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
 		return ui.Fail(what, fmt.Errorf("stopped after %s of %s: %w", ui.Thousands(len(into.recs)), ui.Thousands(into.total), m.Err))
 	}
 	into.total = m.Total
-	fresh := make([]table.Row, 0, len(m.Items)) // the table applies the filters
+	fresh := table.NewRows(len(m.Items)) // the table applies the filters
 	// The pager delivers each recipient once, across restarts too.
 	for _, it := range m.Items {
 		r, row := s.convert(api.NormalizeEmail(it.Email), it)
@@ -262,7 +262,7 @@ func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
 		into.recs = append(into.recs, r)
 		into.statusN[r.status]++
 		into.reasonN[r.reason]++
-		fresh = append(fresh, row)
+		fresh.Add(row)
 	}
 	if !s.loaded {
 		s.table.AppendRows(fresh)
@@ -273,7 +273,11 @@ func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
 	}
 	if s.loaded {
 		s.sendData = *s.next
-		s.table.SetRows(s.rows)
+		rows := table.NewRows(len(s.rows)) // the table's own: the export reads s.rows
+		for _, r := range s.rows {
+			rows.Add(r)
+		}
+		s.table.SetRows(rows)
 		s.setTableTotal()
 	}
 	s.next, s.loaded, s.loading = nil, true, false

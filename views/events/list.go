@@ -259,7 +259,7 @@ func (s *ListScreen) onPage(m ui.Page[api.Event]) tea.Cmd {
 
 // rowsFor lists the bucket's rows in load order (upcoming first), then by
 // start time, matching what streaming in produced.
-func (s *ListScreen) rowsFor(b Bucket) []table.Row {
+func (s *ListScreen) rowsFor(b Bucket) *table.Rows {
 	picked := make([]listedEvent, 0, s.counts[b])
 	for _, le := range s.events {
 		if b == BucketAll || le.bucket == b {
@@ -275,9 +275,9 @@ func (s *ListScreen) rowsFor(b Bucket) []table.Row {
 		return cmp.Or(cmp.Compare(rank(x.bucket), rank(y.bucket)), when,
 			strings.Compare(x.event.EventID, y.event.EventID))
 	})
-	rows := make([]table.Row, len(picked))
-	for i, le := range picked {
-		rows[i] = s.row(le.event, le.bucket)
+	rows := table.NewRows(len(picked))
+	for _, le := range picked {
+		rows.Add(s.row(le.event, le.bucket))
 	}
 	return rows
 }

@@ -247,11 +247,11 @@ func (s *Screen) refresh() {
 		s.items[k] = itemOf(s.settings, k)
 		markW = max(markW, len(s.mark(k)))
 	}
-	rows := make([]table.Row, 0, len(keys))
+	rows := table.NewRows(len(keys))
 	for g, name := range groupNames { // themes in order, settings in the answer's order
 		for _, k := range keys {
 			if it := s.items[k]; it.group == g {
-				rows = append(rows, s.row(it, name))
+				rows.Add(s.row(it, name))
 			}
 		}
 	}

@@ -322,9 +322,9 @@ func (s *Screen) row(ss api.Session) table.Row {
 
 // remark redraws every session's mark (the link's option decides them).
 func (s *Screen) remark() {
-	rows := make([]table.Row, len(s.Items))
-	for i, ss := range s.Items {
-		rows[i] = s.row(ss)
+	rows := table.NewRows(len(s.Items))
+	for _, ss := range s.Items {
+		rows.Add(s.row(ss))
 	}
 	s.Table.SetRows(rows)
 }

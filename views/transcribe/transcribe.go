@@ -231,10 +231,10 @@ func (s *Screen) onDone(m doneMsg) tea.Cmd {
 	s.result = m.tr
 	segs := m.tr.Result.Segments
 	speakerW := minSpeakerWidth
-	rows := make([]table.Row, len(segs))
+	rows := table.NewRows(len(segs))
 	for i, seg := range segs {
 		speakerW = max(speakerW, min(ansi.StringWidth(seg.Speaker), maxSpeakerWidth))
-		rows[i] = table.Row{ID: strconv.Itoa(i), Cells: []string{span(seg), seg.Speaker, seg.Text}}
+		rows.Add(table.Row{ID: strconv.Itoa(i), Cells: []string{span(seg), seg.Speaker, seg.Text}})
 	}
 	s.setColumns(speakerW)
 	s.table.SetRows(rows)
