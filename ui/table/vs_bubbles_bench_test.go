@@ -4,8 +4,11 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	btable "charm.land/bubbles/v2/table"
+
+	"github.com/evdesk/evdesk/ui/uitest"
 )
 
 // These benchmarks measure this table against bubbles' table in the same run,
@@ -204,5 +207,46 @@ func stream(pages []*Rows, sorted bool) {
 	for _, p := range pages {
 		m.AppendRows(p)
 		_ = m.View()
+	}
+}
+
+// BenchmarkKeyToFrameVsBubbles presses a key on a loaded table of 100k rows
+// and draws the frame after it, on this table and on bubbles' in turn, 16
+// keys each an op, and reports each side's wall time a key and how many
+// times bubbles' takes ours ("times-ahead"; the issue asks to keep the lead
+// it measured, about 90x to 100x). "down" moves the cursor a row, "pgdown"
+// a page, which redraws every row of the window.
+func BenchmarkKeyToFrameVsBubbles(b *testing.B) {
+	const n, keys = 100_000, 16
+	for _, name := range []string{"down", "pgdown"} {
+		b.Run(name, func(b *testing.B) {
+			ours := newTable(120, 40, genRows(0, n, 99))
+			theirs := bubblesTable()
+			theirs.SetRows(bubblesRows(genRows(0, n, 99)))
+			press := uitest.Key(name)
+			var spent [2]time.Duration // ours, bubbles'
+			for b.Loop() {
+				start := time.Now()
+				for range keys {
+					if ours.Cursor() >= n-40 {
+						ours.cursor, ours.offset = 0, 0
+					}
+					ours, _ = ours.Update(press)
+					_ = ours.View()
+				}
+				mid := time.Now()
+				for range keys {
+					if theirs.Cursor() >= n-40 {
+						theirs.GotoTop()
+					}
+					theirs, _ = theirs.Update(press)
+					_ = theirs.View()
+				}
+				spent[0], spent[1] = spent[0]+mid.Sub(start), spent[1]+time.Since(mid)
+			}
+			b.ReportMetric(float64(spent[0].Nanoseconds())/float64(keys*b.N), "evdesk-ns/key")
+			b.ReportMetric(float64(spent[1].Nanoseconds())/float64(keys*b.N), "bubbles-ns/key")
+			b.ReportMetric(float64(spent[1])/float64(spent[0]), "times-ahead")
+		})
 	}
 }
