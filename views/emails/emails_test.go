@@ -19,7 +19,6 @@ import (
 	"github.com/evdesk/evdesk/api/sim"
 	"github.com/evdesk/evdesk/internal/fakeclock"
 	"github.com/evdesk/evdesk/ui"
-	"github.com/evdesk/evdesk/ui/table"
 	"github.com/evdesk/evdesk/ui/uitest"
 	"github.com/evdesk/evdesk/views"
 	"github.com/evdesk/evdesk/views/viewtest"
@@ -309,9 +308,10 @@ func TestRelativeAndSlug(t *testing.T) {
 
 // Every column of an export is formula-safe: a server may send any word.
 func TestExportNeutralisesFormulasInEveryColumn(t *testing.T) {
-	rows := []table.Row{{Cells: []string{"=HYPERLINK(1)", "+ana@example.org", "@SUM(A1)", "-1+cmd"}}}
+	recs := []sendRec{{name: "=HYPERLINK(1)", email: "+ana@example.org", reason: otherReason,
+		unlisted: &unlistedWords{status: "@SUM(A1)", reason: "-1+cmd"}}}
 	var out strings.Builder
-	if err := writeCSV(&out, rows, []sendRec{{}}, []int32{0}); err != nil {
+	if err := writeCSV(&out, recs, []int32{0}); err != nil {
 		t.Fatal(err)
 	}
 	want := "email,name,status,failure_reason,sent_utc\n'+ana@example.org,'=HYPERLINK(1),'@SUM(A1),'-1+cmd,\n"
@@ -412,5 +412,35 @@ func TestWideStatusReadsWhole(t *testing.T) {
 	r.Lacks("Missed sc…")
 	if !strings.Contains(strings.Split(r.View(), "row 1 of")[0], "Missed schedule          ") {
 		t.Fatalf("no row shows the whole status:\n%s", r.View())
+	}
+}
+
+// A recipient's row and export line come from what the screen keeps of
+// the record: labels on screen, the API's words in the file, and words the
+// spec does not list as received in both.
+func TestSendRecordDrawsAndExportsAsReceived(t *testing.T) {
+	s := &SendStatusScreen{opts: options{local: time.UTC}, times: map[int64]string{}}
+	sent := time.Date(2026, 11, 20, 9, 30, 42, 0, time.UTC)
+	recs := []sendRec{
+		s.convert(api.EmailSendRecord{Email: "Ana@Example.org", Name: "Ana", Status: api.SendFailed, FailureReason: api.FailureBounced, SentDate: &sent}),
+		s.convert(api.EmailSendRecord{Email: "bo@example.org", Status: "queued-elsewhere", FailureReason: "mailbox-on-mars"}),
+	}
+	for i, want := range [][]string{
+		{"Ana", "Ana@Example.org", "Failed", "Bounced", "2026-11-20 09:30"},
+		{"-", "bo@example.org", "queued-elsewhere", "mailbox-on-mars", "-"},
+	} {
+		if got := s.cells(recs[i]); !slices.Equal(got, want) {
+			t.Errorf("row %d: %q, want %q", i, got, want)
+		}
+	}
+	var out strings.Builder
+	if err := writeCSV(&out, recs, []int32{0, 1}); err != nil {
+		t.Fatal(err)
+	}
+	want := "email,name,status,failure_reason,sent_utc\n" +
+		"Ana@Example.org,Ana,failed,bounced,2026-11-20T09:30:42Z\n" +
+		"bo@example.org,,queued-elsewhere,mailbox-on-mars,\n"
+	if out.String() != want {
+		t.Errorf("csv:\n%s\nwant:\n%s", out.String(), want)
 	}
 }

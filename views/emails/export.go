@@ -17,7 +17,6 @@ import (
 	"github.com/evdesk/evdesk/internal/atomicfile"
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
-	"github.com/evdesk/evdesk/ui/table"
 )
 
 type exportDoneMsg struct {
@@ -94,7 +93,7 @@ func (s *SendStatusScreen) exportRows() []int32 {
 		if !s.passes(r) {
 			continue
 		}
-		if q != "" && !strings.Contains(strings.ToLower(strings.Join(s.rows[i].Cells, "\x00")), q) {
+		if q != "" && !strings.Contains(strings.ToLower(strings.Join(s.cells(r), "\x00")), q) {
 			continue
 		}
 		out = append(out, int32(i))
@@ -107,13 +106,13 @@ func (s *SendStatusScreen) startExport(path string) tea.Cmd {
 	if err != nil {
 		return ui.Fail("Export", err)
 	}
-	// The slices only grow by appending and their elements never change:
-	// these headers stay valid while more pages arrive.
-	rows, recs, picked := s.rows, s.recs, s.exportRows()
+	// The slice only grows by appending and its elements never change: this
+	// header stays valid while more pages arrive.
+	recs, picked := s.recs, s.exportRows()
 	partial := s.loading
 	return s.export.Detached(func() tea.Msg {
 		// Private to the user (0600): the file holds people's addresses.
-		err := atomicfile.Write(abs, 0o600, func(w io.Writer) error { return writeCSV(w, rows, recs, picked) })
+		err := atomicfile.Write(abs, 0o600, func(w io.Writer) error { return writeCSV(w, recs, picked) })
 		return exportDoneMsg{path: abs, n: len(picked), partial: partial, err: err}
 	})
 }
@@ -131,27 +130,24 @@ func (s *SendStatusScreen) onExported(m exportDoneMsg) tea.Cmd {
 
 // writeCSV writes the picked recipients with the API's values: status and
 // reason words as the API sends them, sent_utc in RFC 3339.
-func writeCSV(w io.Writer, rows []table.Row, recs []sendRec, picked []int32) error {
+func writeCSV(w io.Writer, recs []sendRec, picked []int32) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(ExportHeader); err != nil {
 		return err
 	}
 	line := make([]string, len(ExportHeader))
 	for _, i := range picked {
-		r, cells := recs[i], rows[i].Cells
-		line[0], line[1] = cells[1], cells[0]
-		if cells[0] == "-" {
-			line[1] = ""
+		r := recs[i]
+		line[0], line[1], line[2], line[3], line[4] = r.email, r.name, "", "", ""
+		if r.unlisted != nil { // another word, as received
+			line[2], line[3] = r.unlisted.status, r.unlisted.reason
 		}
-		line[2] = cells[2] // another word, as received
 		if r.status > 0 {
 			line[2] = api.SendStatuses[r.status-1].Value
 		}
-		line[3] = cells[3]
 		if r.reason > 0 && r.reason != otherReason {
 			line[3] = api.FailureReasons[r.reason-1].Value
 		}
-		line[4] = ""
 		if r.sent != 0 {
 			line[4] = time.Unix(r.sent, 0).UTC().Format(time.RFC3339)
 		}

@@ -25,18 +25,24 @@ const sendPageSize = 300
 var otherReason = uint8(len(api.FailureReasons) + 1)
 
 // sendRec is what the screen keeps per recipient beside its table row:
-// enough to filter, count and export without the decoded record.
+// enough to filter, count, export and draw the row again without the
+// decoded record (the table keeps its own copy of the cells).
 type sendRec struct {
-	status uint8
-	reason uint8
-	sent   int64 // Unix seconds; 0 when not sent
+	name, email string // as received
+	unlisted    *unlistedWords
+	sent        int64 // Unix seconds; 0 when not sent
+	status      uint8
+	reason      uint8
 }
 
-// sendData is one load of the recipients. rows and recs grow by appending
-// only and their elements never change, so an export may read them in the
-// background while pages arrive.
+// unlistedWords are a recipient's status or reason words that the spec does
+// not list, as received: rare, so kept apart.
+type unlistedWords struct{ status, reason string }
+
+// sendData is one load of the recipients. recs grows by appending only and
+// its elements never change, so an export may read it in the background
+// while pages arrive.
 type sendData struct {
-	rows    []table.Row
 	recs    []sendRec
 	statusN [6]int // by status index
 	reasonN [7]int // by reason index
@@ -257,12 +263,11 @@ func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
 	fresh := table.NewRows(len(m.Items)) // the table applies the filters
 	// The pager delivers each recipient once, across restarts too.
 	for _, it := range m.Items {
-		r, row := s.convert(api.NormalizeEmail(it.Email), it)
-		into.rows = append(into.rows, row)
+		r := s.convert(it)
 		into.recs = append(into.recs, r)
 		into.statusN[r.status]++
 		into.reasonN[r.reason]++
-		fresh.Add(row)
+		fresh.Add(table.Row{ID: api.NormalizeEmail(it.Email), Cells: s.cells(r)})
 	}
 	if !s.loaded {
 		s.table.AppendRows(fresh)
@@ -273,9 +278,9 @@ func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
 	}
 	if s.loaded {
 		s.sendData = *s.next
-		rows := table.NewRows(len(s.rows)) // the table's own: the export reads s.rows
-		for _, r := range s.rows {
-			rows.Add(r)
+		rows := table.NewRows(len(s.recs))
+		for _, r := range s.recs {
+			rows.Add(table.Row{ID: api.NormalizeEmail(r.email), Cells: s.cells(r)})
 		}
 		s.table.SetRows(rows)
 		s.setTableTotal()
@@ -285,27 +290,54 @@ func (s *SendStatusScreen) onPage(m ui.Page[api.EmailSendRecord]) tea.Cmd {
 	return nil
 }
 
-// convert turns a decoded record into the compact record and its row. The
-// status, reason and (per minute) time cells are shared strings.
-func (s *SendStatusScreen) convert(id string, it api.EmailSendRecord) (sendRec, table.Row) {
-	var r sendRec
-	status, reason := it.Status, ""
+// convert keeps of a decoded record what the screen needs.
+func (s *SendStatusScreen) convert(it api.EmailSendRecord) sendRec {
+	r := sendRec{name: it.Name, email: it.Email}
+	var unlisted unlistedWords
 	for i, e := range api.SendStatuses {
 		if e.Value == it.Status {
-			r.status, status = uint8(i+1), e.Label
+			r.status = uint8(i + 1)
 		}
+	}
+	if r.status == 0 {
+		unlisted.status = it.Status
 	}
 	if it.FailureReason != "" {
-		r.reason, reason = otherReason, it.FailureReason
+		r.reason = otherReason
 		for i, e := range api.FailureReasons {
 			if e.Value == it.FailureReason {
-				r.reason, reason = uint8(i+1), e.Label
+				r.reason = uint8(i + 1)
 			}
 		}
+		if r.reason == otherReason {
+			unlisted.reason = it.FailureReason
+		}
 	}
-	sent := "-"
+	if unlisted != (unlistedWords{}) {
+		r.unlisted = &unlisted
+	}
 	if it.SentDate != nil {
 		r.sent = it.SentDate.Unix()
+	}
+	return r
+}
+
+// cells are a recipient's row: the status and reason as labelled, or
+// their words as received; the send time to the local minute. The status,
+// reason and time cells are shared strings.
+func (s *SendStatusScreen) cells(r sendRec) []string {
+	var status, reason string
+	if r.unlisted != nil {
+		status, reason = r.unlisted.status, r.unlisted.reason
+	}
+	if r.status > 0 {
+		status = api.SendStatuses[r.status-1].Label
+	}
+	if r.reason > 0 && r.reason != otherReason {
+		reason = api.FailureReasons[r.reason-1].Label
+	}
+	sent := "-"
+	if r.sent != 0 {
 		minute := r.sent - r.sent%60
 		if c, ok := s.times[minute]; ok {
 			sent = c
@@ -314,7 +346,7 @@ func (s *SendStatusScreen) convert(id string, it api.EmailSendRecord) (sendRec, 
 			s.times[minute] = sent
 		}
 	}
-	return r, table.Row{ID: id, Cells: []string{ui.OrDash(it.Name), it.Email, status, reason, sent}}
+	return []string{ui.OrDash(r.name), r.email, status, reason, sent}
 }
 
 // SetSize lays the screen out.
