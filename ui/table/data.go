@@ -6,11 +6,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // sortKey is a cell prepared once for comparison: numbers compare as numbers
-// ("1,234" after "999"), everything else case-insensitively. pre holds the
+// ("1,234" after "999"), everything else case- and accent-insensitively. pre holds the
 // text's first 24 bytes, lower-cased, as three numbers, which order most
 // pairs without reading the text itself (a cache miss or three each, in a
 // sort); a text no longer than that is all in pre, and two that tie there
@@ -18,7 +21,7 @@ import (
 // pointer, so that the keys of a stream cost the collector nothing to scan
 // or to copy as they grow: when a longer text is needed, an ASCII one is read
 // from its cell and lower-cased as it is compared (foldCompare); any other
-// is lower-cased once, by Unicode's rules, and kept apart (Model.folded).
+// is folded once (sortFold) and kept apart (Model.folded).
 type sortKey struct {
 	pre  [preWords]uint64
 	n    uint32 // an ASCII text: its length, and where it starts in its cell
@@ -33,7 +36,7 @@ type keyKind uint8
 
 const (
 	asciiKey  keyKind = iota // the cell, trimmed, compared lower-cased
-	foldedKey                // the cell, trimmed and lower-cased: Model.folded
+	foldedKey                // the cell, trimmed and folded (sortFold): Model.folded
 	numberKey
 )
 
@@ -76,13 +79,36 @@ func makeKey(cell string) (sortKey, string) {
 	var k sortKey
 	if lead := leadOf(cell, s); isASCII(s) && lead <= math.MaxUint16 && len(s) <= math.MaxUint32 {
 		k.lead, k.n = uint16(lead), uint32(len(s))
-	} else { // kept apart, lower-cased
-		s, k.kind = strings.ToLower(s), foldedKey
+	} else { // kept apart, folded
+		s, k.kind = sortFold(s), foldedKey
 	}
 	for w := range k.pre {
 		k.pre[w] = fold8(word(s, 8*w))
 	}
 	return k, s
+}
+
+// sortFold is how a text that is not all ASCII sorts: lower-cased, with
+// the accents of its letters dropped, so that "Émile" sorts beside "emile"
+// and "São Paulo" before "Sydney", as a list of people and places is
+// expected to; letters with no plain base (ø, ß, other scripts) keep their
+// bytes and sort after the Latin alphabet. Bytes that are not UTF-8 are
+// kept as they are.
+func sortFold(s string) string {
+	d := norm.NFD.String(strings.ToLower(s))
+	var b strings.Builder
+	b.Grow(len(d))
+	for i := 0; i < len(d); {
+		r, n := utf8.DecodeRuneInString(d[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteByte(d[i])
+		case !unicode.Is(unicode.Mn, r):
+			b.WriteString(d[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // leadOf is where trimmed, cell trimmed of its spaces, starts in cell.

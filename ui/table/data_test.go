@@ -317,3 +317,16 @@ func FuzzOpsMatchReference(f *testing.F) {
 		}
 	})
 }
+
+// Places and people sort as a reader expects, accented or not: "São Paulo"
+// before "Sydney", beside "Sao Paulo" in arrival order; "Émile" beside
+// "emile"; a letter with no plain base (Ø, Ω) after the Latin alphabet.
+func TestSortIgnoresAccents(t *testing.T) {
+	var rows []Row
+	for _, name := range []string{"Zürich", "Sydney", "São Paulo", "Ωmega", "Sao Paulo", "Ålesund", "Øresund", "emile", "Émile", "Osaka"} {
+		rows = append(rows, Row{ID: name, Cells: []string{name}})
+	}
+	m := newTable(80, 20, rows)
+	m.SetSort(0, false)
+	assertIDs(t, visibleIDs(m), []string{"Ålesund", "emile", "Émile", "Osaka", "São Paulo", "Sao Paulo", "Sydney", "Zürich", "Øresund", "Ωmega"})
+}

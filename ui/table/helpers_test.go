@@ -8,8 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"charm.land/lipgloss/v2"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/evdesk/evdesk/ui"
 	"github.com/evdesk/evdesk/ui/uitest"
@@ -141,7 +145,8 @@ func assertIDs(t *testing.T, got, want []string) {
 }
 
 // compareKeysOf compares two cells the obvious way: numbers (commas
-// allowed) as numbers and before text, text case-insensitively.
+// allowed) as numbers and before text, text case-insensitively and
+// without accents.
 func compareKeysOf(a, b string) int {
 	num := func(s string) (float64, bool) {
 		s = strings.TrimSpace(s)
@@ -161,7 +166,17 @@ func compareKeysOf(a, b string) int {
 	case bNum:
 		return 1
 	}
-	return strings.Compare(strings.ToLower(strings.TrimSpace(a)), strings.ToLower(strings.TrimSpace(b)))
+	return strings.Compare(withoutAccents(strings.ToLower(strings.TrimSpace(a))), withoutAccents(strings.ToLower(strings.TrimSpace(b))))
+}
+
+// withoutAccents drops the combining marks of s once decomposed: "é" is
+// "e" and a mark.
+func withoutAccents(s string) string {
+	out, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn))), s)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }
 
 // rowsOf is rows as a list for the table.
