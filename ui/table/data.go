@@ -13,11 +13,11 @@ import (
 )
 
 // sortKey is a cell prepared once for comparison: numbers compare as numbers
-// ("1,234" after "999"), everything else case- and accent-insensitively. pre holds the
-// text's first 24 bytes, lower-cased, as three numbers, which order most
-// pairs without reading the text itself (a cache miss or three each, in a
-// sort); a text no longer than that is all in pre, and two that tie there
-// differ only in length; a number's bits are in pre[0]. The key holds no
+// ("1,234" after "999"), everything else regardless of case and accents.
+// pre holds the text's first 24 bytes, lower-cased, as three numbers, which
+// order most pairs without reading the text itself (a cache miss or three
+// each, in a sort); a text no longer than that is all in pre, and two that
+// tie there differ only in length; a number's bits are in pre[0]. The key holds no
 // pointer, so that the keys of a stream cost the collector nothing to scan
 // or to copy as they grow: when a longer text is needed, an ASCII one is read
 // from its cell and lower-cased as it is compared (foldCompare); any other
