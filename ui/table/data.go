@@ -21,7 +21,7 @@ import (
 // pointer, so that the keys of a stream cost the collector nothing to scan
 // or to copy as they grow: when a longer text is needed, an ASCII one is read
 // from its cell and lower-cased as it is compared (foldCompare); any other
-// is folded once (sortFold) and kept apart (Model.folded).
+// is folded once (fold) and kept apart (Model.folded).
 type sortKey struct {
 	pre  [preWords]uint64
 	n    uint32 // an ASCII text: its length, and where it starts in its cell
@@ -36,7 +36,7 @@ type keyKind uint8
 
 const (
 	asciiKey  keyKind = iota // the cell, trimmed, compared lower-cased
-	foldedKey                // the cell, trimmed and folded (sortFold): Model.folded
+	foldedKey                // the cell, trimmed and folded (fold): Model.folded
 	numberKey
 )
 
@@ -80,7 +80,7 @@ func makeKey(cell string) (sortKey, string) {
 	if lead := leadOf(cell, s); isASCII(s) && lead <= math.MaxUint16 && len(s) <= math.MaxUint32 {
 		k.lead, k.n = uint16(lead), uint32(len(s))
 	} else { // kept apart, folded
-		s, k.kind = sortFold(s), foldedKey
+		s, k.kind = fold(s), foldedKey
 	}
 	for w := range k.pre {
 		k.pre[w] = fold8(word(s, 8*w))
@@ -88,13 +88,13 @@ func makeKey(cell string) (sortKey, string) {
 	return k, s
 }
 
-// sortFold is how a text that is not all ASCII sorts: lower-cased, with
-// the accents of its letters dropped, so that "Émile" sorts beside "emile"
-// and "São Paulo" before "Sydney", as a list of people and places is
-// expected to; letters with no plain base (ø, ß, other scripts) keep their
+// fold is how a text that is not all ASCII sorts and is searched:
+// lower-cased, with the accents of its letters dropped, so that "Émile"
+// sorts beside "emile" and "São Paulo" before "Sydney", and typing "jose"
+// finds "José"; letters with no plain base (ø, ß, other scripts) keep their
 // bytes and sort after the Latin alphabet. Bytes that are not UTF-8 are
 // kept as they are.
-func sortFold(s string) string {
+func fold(s string) string {
 	d := norm.NFD.String(strings.ToLower(s))
 	var b strings.Builder
 	b.Grow(len(d))

@@ -115,7 +115,9 @@ func TestSortKeysCompareAsLowerCasedText(t *testing.T) {
 	}
 }
 
-func TestFilterLowersNonASCIICells(t *testing.T) {
+// The filter finds text regardless of case and accents: "ecole" finds
+// "ÉCOLE", "école" finds "Ecole".
+func TestFilterFoldsCaseAndAccents(t *testing.T) {
 	rows := []Row{
 		{ID: "a", Cells: []string{"ÉCOLE NATIONALE", "PUBLISHED", "Zürich", "1"}},
 		{ID: "b", Cells: []string{"Plain ASCII Name", "DRAFT", "ÅLESUND", "2"}},
@@ -123,12 +125,15 @@ func TestFilterLowersNonASCIICells(t *testing.T) {
 	}
 	m := newTable(80, 10, rows)
 	for q, want := range map[string][]string{
-		"école":   {"a"},
-		"ÉCOLE":   {"a"},
-		"zürich":  {"a"},
-		"ascii":   {"b"},
-		"ålesund": {"b"},
-		"draft":   {"b", "c"},
+		"école":     {"a", "c"},
+		"ÉCOLE":     {"a", "c"},
+		"ecole nat": {"a"},
+		"zürich":    {"a"},
+		"zurich":    {"a"},
+		"ascii":     {"b"},
+		"ålesund":   {"b"},
+		"alesund":   {"b"},
+		"draft":     {"b", "c"},
 	} {
 		m.SetFilter(q)
 		assertIDs(t, visibleIDs(m), want)
@@ -329,4 +334,20 @@ func TestSortIgnoresAccents(t *testing.T) {
 	m := newTable(80, 20, rows)
 	m.SetSort(0, false)
 	assertIDs(t, visibleIDs(m), []string{"Ålesund", "emile", "Émile", "Osaka", "São Paulo", "Sao Paulo", "Sydney", "Zürich", "Øresund", "Ωmega"})
+}
+
+// FilterMatches applies the table's own test, for screens that pick what
+// their table shows.
+func TestFilterMatchesAsTheTable(t *testing.T) {
+	cells := []string{"São Paulo", "Zoë Martins", "DRAFT"}
+	m := newTable(80, 10, []Row{{ID: "a", Cells: cells}})
+	for _, q := range []string{"sao", "SÃO PAULO", "zoe m", "ë", "draft", "paulo\x00zoe", "lisbon", "o p"} {
+		m.SetFilter(q)
+		if got, want := FilterMatches(q, cells), m.VisibleLen() == 1; got != want {
+			t.Errorf("FilterMatches(%q) = %v, the table shows %v", q, got, want)
+		}
+	}
+	if !FilterMatches("sao", cells) || FilterMatches("lisbon", cells) {
+		t.Error("FilterMatches: sao must match São Paulo, lisbon nothing")
+	}
 }

@@ -52,7 +52,7 @@ func (m *Model) SetWhere(keep func(Row) bool) {
 // applyFilter sets the filter from typed text. A filter that only grows the
 // previous one narrows the current matches instead of rescanning every row.
 func (m *Model) applyFilter(raw string) {
-	q := strings.ToLower(raw)
+	q := fold(raw)
 	if q == m.query {
 		return
 	}
@@ -104,4 +104,12 @@ func (m *Model) appendMatching(dst, src []int) []int {
 		}
 	}
 	return dst
+}
+
+// FilterMatches reports whether a row of cells passes the text filter
+// query as the table applies it (the cells, lower-cased and without
+// accents, contain the query so folded), for a screen that picks rows as
+// its table shows them (an export of what is shown).
+func FilterMatches(query string, cells []string) bool {
+	return strings.Contains(fold(strings.Join(cells, "\x00")), fold(query))
 }

@@ -3,14 +3,14 @@ package table
 import (
 	"encoding/binary"
 	"slices"
-	"strings"
 	"unicode/utf8"
 )
 
 // span locates one row's filter text in the hay arena.
 type span struct{ off, end uint32 }
 
-// hay holds the rows' filter text (a row's cells, lower-cased, joined by NUL
+// hay holds the rows' filter text (a row's cells, lower-cased and without
+// accents as fold makes them, joined by NUL
 // so a query cannot span two cells) in one arena: one allocation instead of
 // two per row. It covers a prefix of the rows and is extended only when a
 // filter needs it (cover), so a load without a filter does not build it. A
@@ -102,13 +102,13 @@ func (h *hay) write(cells []string) span {
 		}
 		k += copy(b[k:], cell)
 	}
-	if !lowerASCII(b) { // some cell is not ASCII: Unicode rules
+	if !lowerASCII(b) { // some cell is not ASCII: folded by Unicode's rules
 		h.buf = h.buf[:off]
 		for c, cell := range cells {
 			if c > 0 {
 				h.buf = append(h.buf, 0)
 			}
-			h.buf = append(h.buf, strings.ToLower(cell)...)
+			h.buf = append(h.buf, fold(cell)...)
 		}
 	}
 	return span{uint32(off), uint32(len(h.buf))}

@@ -109,10 +109,10 @@ func reference(rows []Row, sortCol int, desc bool, query string) []string {
 		at[r.ID] = len(recs)
 		recs = append(recs, rec{r, len(recs)})
 	}
-	q := strings.ToLower(query)
+	q := withoutAccents(strings.ToLower(query))
 	var out []rec
 	for _, r := range recs {
-		if q == "" || strings.Contains(strings.ToLower(strings.Join(r.row.Cells, "\x00")), q) {
+		if q == "" || strings.Contains(withoutAccents(strings.ToLower(strings.Join(r.row.Cells, "\x00"))), q) {
 			out = append(out, r)
 		}
 	}

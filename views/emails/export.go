@@ -17,6 +17,7 @@ import (
 	"github.com/evdesk/evdesk/internal/atomicfile"
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
+	"github.com/evdesk/evdesk/ui/table"
 )
 
 type exportDoneMsg struct {
@@ -84,16 +85,15 @@ func checkExportPath(p string) error {
 }
 
 // exportRows picks the recipients shown: those passing the status and
-// reason filters and the table's text filter (the same test the table
-// applies: the lower-case cells contain the lower-case filter).
+// reason filters and the table's text filter.
 func (s *SendStatusScreen) exportRows() []int32 {
-	q := strings.ToLower(s.table.FilterText())
+	q := s.table.FilterText()
 	out := make([]int32, 0, len(s.recs))
 	for i, r := range s.recs {
 		if !s.passes(r) {
 			continue
 		}
-		if q != "" && !strings.Contains(strings.ToLower(strings.Join(s.cells(r), "\x00")), q) {
+		if q != "" && !table.FilterMatches(q, s.cells(r)) {
 			continue
 		}
 		out = append(out, int32(i))
