@@ -102,7 +102,7 @@ func TestKeysTogetherAnswerNoQuestion(t *testing.T) {
 	env := append(isolatedEnv(t), "EVDESK_BASE_URL="+base, "EVDESK_TOKEN="+token)
 	tm := startTermEnv(t, 80, 24, env)
 	tm.waitText("loaded")
-	tm.openEvent(strings.ToLower(ev.Name), "(1 matches)")
+	tm.openEvent(strings.ToLower(ev.Name), "(1 match)")
 	tm.keys("p")
 	tm.waitText("Publish")
 	tm.scan("yyyy", "")

@@ -72,7 +72,7 @@ func TestScansOutsideTheDeskChangeNothing(t *testing.T) {
 	env := append(isolatedEnv(t), "EVDESK_BASE_URL="+base, "EVDESK_TOKEN="+token)
 	tm := startTermEnv(t, 100, 30, env)
 	tm.waitText("loaded")
-	tm.openEvent(strings.ToLower(ev.Name), "(1 matches)")
+	tm.openEvent(strings.ToLower(ev.Name), "(1 match)")
 	tm.keys("i")
 	tm.waitText("CHECK-IN DESK", "ONLINE")
 	tm.scan(regs[0], "Enter") // at the desk a scan is a scan

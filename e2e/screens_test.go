@@ -76,7 +76,7 @@ func TestPhoneEndToEnd(t *testing.T) {
 	tm.keys("1")
 	tm.keys("/")
 	tm.keys("-l", "park")
-	tm.waitText("filter: park (1 matches)")
+	tm.waitText("filter: park (1 match)")
 	tm.keys("Enter")
 	tm.waitText("Parked calls expire")
 	tm.keys("Enter")

@@ -156,7 +156,7 @@ var screens = []screen{
 		Section: "Phone",
 		Steps: []step{
 			{Wait: []string{"1 All 45"}},
-			{Keys: "/automatic call", Wait: []string{"filter: automatic call (1 matches)"}},
+			{Keys: "/automatic call", Wait: []string{"filter: automatic call (1 match)"}},
 			{Keys: enter + enter, Wait: []string{"Records inbound and outbound calls.", "J shows the raw JSON"}},
 		}},
 	{Name: "phone-403", About: "the phone section of an account without phone service",

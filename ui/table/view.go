@@ -231,7 +231,11 @@ func (m Model) footer() string {
 		left += " (newest first)"
 	}
 	if m.query != "" {
-		left += "  filter: " + m.input.Value() + " (" + commas(m.visible().len()) + " matches)"
+		matches := " matches)"
+		if m.visible().len() == 1 {
+			matches = " match)"
+		}
+		left += "  filter: " + m.input.Value() + " (" + commas(m.visible().len()) + matches
 	}
 	right := commas(m.live) + " loaded"
 	if m.total > 0 {

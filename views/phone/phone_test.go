@@ -59,7 +59,7 @@ func TestDetailPaneExplainsInWords(t *testing.T) {
 	r.Press("/")
 	r.Type("park")
 	r.Press("enter")
-	r.Contains("filter: park (1 matches)", "Parked calls expire after 10 minutes,", "Not locked: users can change it.")
+	r.Contains("filter: park (1 match)", "Parked calls expire after 10 minutes,", "Not locked: users can change it.")
 	r.Golden("pane_call_park")
 	r.Press("esc") // clears the search, stays on the screen
 	r.Contains("row 12 of 45", "Call park")
@@ -99,7 +99,7 @@ func TestDetailScreenAndRawJSON(t *testing.T) {
 	r.Contains("Call park (raw)", `"expiration_period": 10`, `"locked_by": "invalid"`)
 	r.Golden("raw_call_park")
 	r.Press("esc")
-	r.Contains("filter: call park (1 matches)")
+	r.Contains("filter: call park (1 match)")
 	// J straight from the list opens the raw view of an unknown setting.
 	r.Press("esc", "G", "J")
 	r.Contains("Online fax (raw)", `"include_fax_as_attachment": true`, "Not one of the spec's 43 settings")

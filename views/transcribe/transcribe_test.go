@@ -59,7 +59,7 @@ func TestTranscribeSearchAndSave(t *testing.T) {
 	r.Press("/")
 	r.Type("check")
 	r.Press("enter")
-	r.Contains("filter: check (1 matches)", "> 00:06-00:13 Jamie Chen", "a queue of two hundred people at nine sharp.")
+	r.Contains("filter: check (1 match)", "> 00:06-00:13 Jamie Chen", "a queue of two hundred people at nine sharp.")
 	r.Lacks("Moderator")
 	r.Golden("search")
 
@@ -114,7 +114,7 @@ func TestFailedTranscriptionClearsThePreviousOne(t *testing.T) {
 	r.Press("/")
 	r.Type("check")
 	r.Press("enter")
-	r.Contains("filter: check (1 matches)")
+	r.Contains("filter: check (1 match)")
 
 	r.Press("n", "ctrl+u")
 	r.Type("https://" + sim.SampleHost + "/samples/gone.mp3")
