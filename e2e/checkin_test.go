@@ -319,3 +319,21 @@ func TestEventDetailOpensTheDeskEndToEnd(t *testing.T) {
 	tm.waitText("Check-in history", "Observability Summit APAC")
 	tm.quitCleanly()
 }
+
+// A control character inside a scanner's burst, as tmux types it into the
+// real binary: the desk refuses the code whole, naming the key, and checks
+// in no one, not even when the rest of the code is a registrant's address.
+func TestAControlCharacterInsideAScanIsRefusedEndToEnd(t *testing.T) {
+	t.Parallel()
+	requireCheckinCommands(t)
+	id, regs := largeEvent()
+	tm := startTerm(t, 100, 30, "desk", id, "--demo", "--desk", "Door-A")
+	tm.waitText("CHECK-IN DESK", "ONLINE", "roster 20,000")
+
+	tm.scan(regs[0][:4]+"\x02"+regs[0][4:], "Enter")
+	tm.waitText("[XX] NOT RECOGNISED", "The scanner sent ctrl+b inside this code")
+	tm.scan("zz\x1d"+regs[1], "Enter") // a GS1 separator, then an address
+	tm.waitText("The scanner sent ctrl+] inside this code", "zz"+regs[1])
+	tm.scan(regs[2], "Enter")
+	tm.waitText("[OK] CHECKED IN", regs[2], "This desk today 1")
+}

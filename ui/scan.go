@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -70,7 +71,8 @@ type gateOut struct {
 	person, scanned []tea.KeyPressMsg
 	codes           int
 	hasty           bool
-	began           bool // the run was found a scanner's: its first keys are in scanned
+	began           bool   // the run was found a scanner's: its first keys are in scanned
+	garbled         string // a key no scanner types as text came inside a scanned code: its name
 }
 
 // key takes a key a scanner could type, arriving within the run.
@@ -103,9 +105,15 @@ func (g *scanGate) key(k tea.KeyPressMsg) gateOut {
 	return out
 }
 
-// scan hands keys out as scanned, counting the codes they begin.
+// scan hands keys out as scanned, counting the codes they begin. A key no
+// scanner types as text (a control character inside a code) is not handed
+// out: it garbles the code.
 func (g *scanGate) scan(out *gateOut, keys ...tea.KeyPressMsg) {
 	for _, k := range keys {
+		if !typedByScanner(k) {
+			out.garbled = cmp.Or(out.garbled, k.String())
+			continue
+		}
 		g.ended = EndsScan(k)
 		switch {
 		case g.ended:
@@ -136,12 +144,19 @@ func (g *scanGate) holding() bool { return len(g.held) > 0 || g.scanning }
 
 // isScan reports whether a run of keys, each before the hold of the one
 // before ran out, is a scanner's: a terminator after at least one other key, or
-// ScanRun keys. One key over and over is key repeat, a person's.
+// ScanRun keys. One key over and over is key repeat, a person's. Keys no
+// scanner types as text (held with the run: controlInRun) do not count.
 func isScan(run []tea.KeyPressMsg) bool {
-	if len(run) < 2 || sameKey(run) {
+	typed := 0
+	for _, k := range run {
+		if typedByScanner(k) {
+			typed++
+		}
+	}
+	if typed < 2 || sameKey(run) {
 		return false
 	}
-	return EndsScan(run[len(run)-1]) || len(run) >= ScanRun
+	return EndsScan(run[len(run)-1]) || typed >= ScanRun
 }
 
 func sameKey(run []tea.KeyPressMsg) bool {
@@ -173,6 +188,13 @@ func typedByScanner(k tea.KeyPressMsg) bool {
 	}
 	return EndsScan(k)
 }
+
+// scannerControl reports whether k is a control character as a scanner in
+// keyboard mode sends one inside a code (a GS1 separator as ctrl+], a
+// prefix set wrong as ctrl+b): a ctrl key that types no text. Keys no
+// scanner sends (arrows, End, Backspace, function keys) are a person's
+// wherever they come.
+func scannerControl(k tea.KeyPressMsg) bool { return k.Mod == tea.ModCtrl && k.Text == "" }
 
 // pastedScan reports whether a paste is what a scanner pastes (scanners in
 // clipboard mode paste one code and its line break): one line, ending in a
@@ -232,6 +254,9 @@ type holdOverMsg struct{ seq int }
 // until the gate knows whose it is.
 func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if !typedByScanner(k) {
+		if scannerControl(k) && a.runOpen() {
+			return a.controlInRun(k)
+		}
 		return tea.Batch(a.Quiet(), a.handleKey(k))
 	}
 	if a.takesScans() && a.palette() == nil && !a.sortsScans() {
@@ -244,10 +269,46 @@ func (a *App) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if !a.gate.holding() {
 		return cmd
 	}
+	return tea.Batch(cmd, a.holdAgain())
+}
+
+// holdAgain starts the hold for the next key of the run over.
+func (a *App) holdAgain() tea.Cmd {
 	a.holdSeq++
 	seq := a.holdSeq
-	return tea.Batch(cmd, timer.After(HoldFor, func(time.Time) tea.Msg { return holdOverMsg{seq: seq} }))
+	return timer.After(HoldFor, func(time.Time) tea.Msg { return holdOverMsg{seq: seq} })
 }
+
+// runOpen reports whether a run of keys is open: the gate holds keys or
+// passes a scan on, or at the bare desk keys came within the hold or a
+// scanned code has not ended.
+func (a *App) runOpen() bool {
+	return !a.everyKeyTyped && (a.gate.holding() || a.watch.open())
+}
+
+// controlInRun takes a control key (scannerControl) that arrives within an
+// open run: a control character a scanner sends inside a code, or a
+// person's key pressed in a hurry. It goes with the run: in a scan it is
+// never acted on, and the screen that takes scans is told its code is
+// garbled (ScanGarbledMsg), so that no part of the code is read as a
+// badge; in a person's run it acts when the run ends.
+func (a *App) controlInRun(k tea.KeyPressMsg) tea.Cmd {
+	if !a.watch.open() { // the gate's run
+		return tea.Batch(a.decided(a.gate.key(k)), a.holdAgain())
+	}
+	var cmd tea.Cmd
+	if a.watch.scanning {
+		cmd = a.updateTop(ScanGarbledMsg{Key: k.String()})
+	} else {
+		a.watch.controls = append(a.watch.controls, k)
+	}
+	return tea.Batch(cmd, a.holdAgain())
+}
+
+// ScanGarbledMsg tells the screen that takes scans that the code being
+// scanned came with a key no scanner types as text (Key, its name): the
+// code, when it ends, is not to be read.
+type ScanGarbledMsg struct{ Key string }
 
 // Quiet decides the keys held to tell a person from a scanner as though no
 // key came for a while: they were a person's, and act now, and a scanned
@@ -266,8 +327,12 @@ func (a *App) Quiet() tea.Cmd {
 // terminator (lateOverMsg).
 func (a *App) holdOver() tea.Cmd {
 	a.watchOpen = a.watch.scanning && !a.watch.ended
+	held := a.watch.controls // a person's keys, as the run was no scan
 	a.watch = scanWatch{}
 	cmd := a.decided(a.gate.pause())
+	for _, k := range held {
+		cmd = tea.Batch(cmd, a.handleKey(k))
+	}
 	if !a.gate.openCode && !a.watchOpen {
 		return cmd
 	}
@@ -311,11 +376,13 @@ func (a *App) watchKey(k tea.KeyPressMsg) tea.Cmd {
 	a.gate.lateOver()                            // the desk takes a late terminator as its own
 	if typed, began := a.watch.key(k); began {
 		cmds = append(cmds, a.updateTop(ScanStartsMsg{Typed: typed}))
+		if len(a.watch.controls) > 0 { // keys no scanner types, held with the run: the scan's
+			cmds = append(cmds, a.updateTop(ScanGarbledMsg{Key: a.watch.controls[0].String()}))
+			a.watch.controls = nil
+		}
 	}
 	cmds = append(cmds, a.handleKey(k))
-	a.holdSeq++
-	seq := a.holdSeq
-	return tea.Batch(append(cmds, timer.After(HoldFor, func(time.Time) tea.Msg { return holdOverMsg{seq: seq} }))...)
+	return tea.Batch(append(cmds, a.holdAgain())...)
 }
 
 // scanWatch follows the runs of keys that reach a scan input at once, to
@@ -327,6 +394,15 @@ type scanWatch struct {
 	run      []tea.KeyPressMsg
 	scanning bool
 	ended    bool // the latest scanned key ended a code
+	// controls are keys no scanner types as text that came within the run
+	// before it was found a scan (controlInRun), held back from the input.
+	controls []tea.KeyPressMsg
+}
+
+// open reports whether a run is open: a key came within the hold, or a
+// scanned code has not ended.
+func (w *scanWatch) open() bool {
+	return len(w.run) > 0 || len(w.controls) > 0 || (w.scanning && !w.ended)
 }
 
 // key takes a key that reached the input within its run; began reports
@@ -401,6 +477,9 @@ func (a *App) decided(out gateOut) tea.Cmd {
 	}
 	if out.began {
 		cmds = append(cmds, a.scanStarts())
+	}
+	if out.garbled != "" && a.takesScans() { // before the code's end reaches the screen
+		cmds = append(cmds, a.updateTop(ScanGarbledMsg{Key: out.garbled}))
 	}
 	if len(out.scanned) > 0 {
 		msgs := make([]tea.Msg, len(out.scanned))

@@ -595,3 +595,76 @@ func TestACodeWithNoTerminatorEndsAfterLateEnd(t *testing.T) {
 		t.Fatal("a screen that takes no scans was told a code ended")
 	}
 }
+
+// A key no scanner types as text (a control character) inside a scanner's
+// burst is part of the scan: it never acts, and the screen that takes scans
+// is told the code is garbled, so no part of it is read as a badge. The
+// same key in a person's quick typing acts once the run ends.
+func TestAControlKeyInsideAScanGarblesIt(t *testing.T) {
+	ctrl := func(r rune) typing {
+		return typing{{ms(3), tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl}}}
+	}
+	timed := func(h *harness, keys typing) {
+		for i, k := range keys {
+			if i > 0 && k.after >= HoldFor {
+				h.app.Quiet() // the hold timer fired
+			}
+			h.app.Update(k.key)
+		}
+		h.app.Quiet()
+	}
+	midScan := typed("jin.jen", ms(3), "").then(ms(3), ctrl('b')).then(ms(3), typed("sen@example.com", ms(3), "enter"))
+	early := typed("xyz", ms(3), "").then(ms(3), ctrl('a')).then(ms(3), typed("jin.jensen@example.com", ms(3), "enter"))
+	for _, c := range []struct {
+		name  string
+		sorts bool // a form over the desk: the gate sorts the keys
+		keys  typing
+	}{
+		{"inside a code at the bare desk", false, midScan},
+		{"before the run is known for a scan, at the bare desk", false, early},
+		{"inside a code with a form over the desk", true, midScan},
+		{"before the run is known for a scan, with a form over the desk", true, early},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, WithSection("Check-in"))
+			desk := h.roots["Check-in"]
+			desk.scans, desk.sorts = true, c.sorts
+			timed(h, c.keys)
+			got := received(desk)
+			if strings.Contains(got, "ctrl+") || !slices.Contains(desk.msgs, "ui.ScanGarbledMsg") {
+				t.Fatalf("the desk got %q, messages %q", got, desk.msgs)
+			}
+		})
+	}
+
+	t.Run("a person's quick key acts when the run ends", func(t *testing.T) {
+		h := newHarness(t, WithSection("Check-in"))
+		desk := h.roots["Check-in"]
+		desk.scans = true
+		timed(h, typed("ab", ms(120), "").then(ms(10), ctrl('a')))
+		if got := strings.Join(desk.keys, " "); got != "a b ctrl+a" || slices.Contains(desk.msgs, "ui.ScanGarbledMsg") {
+			t.Fatalf("keys %q, messages %q", got, desk.msgs)
+		}
+	})
+
+	t.Run("a key no scanner sends acts at once, even within a run", func(t *testing.T) {
+		h := newHarness(t, WithSection("Check-in"))
+		desk := h.roots["Check-in"]
+		desk.scans = true
+		for _, k := range append(typed("ab", ms(3), ""), typing{{ms(3), tea.KeyPressMsg{Code: tea.KeyEnd}}}...) {
+			h.app.Update(k.key)
+		}
+		if got := strings.Join(desk.keys, " "); got != "a b end" {
+			t.Fatalf("keys %q before the run ended", got)
+		}
+	})
+
+	t.Run("outside the desk a scan's control key acts nowhere", func(t *testing.T) {
+		h := newHarness(t)
+		events := h.roots["Events"]
+		h.typeTimed(midScan)
+		if slices.ContainsFunc(events.keys, func(k string) bool { return strings.HasPrefix(k, "ctrl+") }) {
+			t.Fatalf("the events screen got %q", events.keys)
+		}
+	})
+}

@@ -85,6 +85,17 @@ func (d *Driver) Burst(text, end string) {
 	d.Quiet()
 }
 
+// BurstKeys sends keys back to back with no quiet between them, as Burst
+// does, for a burst with keys that type no text (a scanner's control
+// character), then lets the quiet pass.
+func (d *Driver) BurstKeys(keys ...tea.KeyPressMsg) {
+	d.t.Helper()
+	for _, k := range keys {
+		d.deliver(k)
+	}
+	d.Quiet()
+}
+
 // Press sends named keys: "enter", "esc", "tab", "shift+tab", "up", "down",
 // "pgdown", "backspace", "ctrl+c", "space" or a single character.
 func (d *Driver) Press(keys ...string) {

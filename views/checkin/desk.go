@@ -1,6 +1,7 @@
 package checkin
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -50,6 +51,10 @@ type Desk struct {
 	// sorted (ui.ScanMsg), a code ending with nothing so far: a scan
 	// after it does not set it aside.
 	fromScan bool
+	// garbledBy names a key no scanner types as text that came inside the
+	// code being scanned (ui.ScanGarbledMsg): the code is refused whole
+	// when it ends, never read in part.
+	garbledBy string
 
 	searching bool
 	reg       *registrants
@@ -400,7 +405,11 @@ func (d *Desk) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case ui.ScanMsg:
 		return d, d.onScanned(m)
 	case ui.ScanStartsMsg:
+		d.garbledBy = ""
 		return d, d.setAside(m.Typed)
+	case ui.ScanGarbledMsg:
+		d.garbledBy = cmp.Or(d.garbledBy, m.Key)
+		return d, nil
 	case ui.ScanEndMsg:
 		return d, d.endScan()
 	}

@@ -134,6 +134,12 @@ func (d *Desk) submit(raw string) tea.Cmd {
 		d.closeSearch()
 	}
 	now := d.deps.Now()
+	if key := d.garbledBy; key != "" {
+		d.garbledBy = ""
+		d.recent.push(entry{at: now, email: raw, kind: kindInvalid,
+			msg: "The scanner sent " + key + " inside this code, so none of it was read: check the scanner's settings, then scan again."})
+		return d.ring()
+	}
 	if d.kiosk != nil && d.kiosk.garbled {
 		d.kiosk.garbled = false
 		d.recent.push(entry{at: now, email: raw, kind: kindInvalid,

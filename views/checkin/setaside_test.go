@@ -2,6 +2,8 @@ package checkin
 
 import (
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // A scanner's burst replaces what a person half-typed in the scan input,
@@ -69,5 +71,30 @@ func (r *rig) scanChecksIn(who string) {
 	r.settle("[OK] CHECKED IN")
 	if n := r.checkIns(who); n != 1 {
 		r.t.Fatalf("the scan of %s was checked in %d times", who, n)
+	}
+}
+
+// A control key inside a scanner's burst (a GS1 separator, a prefix set
+// wrong) garbles the code: the desk refuses it whole and says which key
+// came, and never reads a part of it, even a part that is a registrant's
+// address.
+func TestAControlKeyInsideAScanIsRefusedWhole(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE")
+	who := r.registered(48)
+	var burst []tea.KeyPressMsg
+	for _, c := range "zz" {
+		burst = append(burst, tea.KeyPressMsg{Code: c, Text: string(c)})
+	}
+	burst = append(burst, ctrl('b'))
+	for _, c := range who {
+		burst = append(burst, tea.KeyPressMsg{Code: c, Text: string(c)})
+	}
+	r.BurstKeys(append(burst, tea.KeyPressMsg{Code: tea.KeyEnter})...)
+	r.Contains("NOT RECOGNISED", "The scanner sent ctrl+b inside this code")
+	r.Lacks("set aside")
+	r.scanChecksIn(r.registered(49)) // the desk's next scan is sent: nothing of the garbled one was
+	if n := r.checkIns(who); n != 0 {
+		t.Fatalf("a part of the garbled code was checked in %d times", n)
 	}
 }
