@@ -336,18 +336,15 @@ func TestSortIgnoresAccents(t *testing.T) {
 	assertIDs(t, visibleIDs(m), []string{"Ålesund", "emile", "Émile", "Osaka", "São Paulo", "Sao Paulo", "Sydney", "Zürich", "Øresund", "Ωmega"})
 }
 
-// FilterMatches applies the table's own test, for screens that pick what
-// their table shows.
-func TestFilterMatchesAsTheTable(t *testing.T) {
-	cells := []string{"São Paulo", "Zoë Martins", "DRAFT"}
-	m := newTable(80, 10, []Row{{ID: "a", Cells: cells}})
-	for _, q := range []string{"sao", "SÃO PAULO", "zoe m", "ë", "draft", "paulo\x00zoe", "lisbon", "o p"} {
-		m.SetFilter(q)
-		if got, want := FilterMatches(q, cells), m.VisibleLen() == 1; got != want {
-			t.Errorf("FilterMatches(%q) = %v, the table shows %v", q, got, want)
-		}
+// Shown yields every row shown, in the order shown, past the window too.
+func TestShownIsEveryShownRowInOrder(t *testing.T) {
+	rows := genRows(0, 5000, 3)
+	m := newTable(120, 20, rows)
+	m.SetSort(0, true)
+	m.SetFilter("summit")
+	var got []string
+	for r := range m.Shown() {
+		got = append(got, r.ID)
 	}
-	if !FilterMatches("sao", cells) || FilterMatches("lisbon", cells) {
-		t.Error("FilterMatches: sao must match São Paulo, lisbon nothing")
-	}
+	assertIDs(t, got, reference(rows, 0, true, "summit"))
 }

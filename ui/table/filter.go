@@ -105,11 +105,3 @@ func (m *Model) appendMatching(dst, src []int) []int {
 	}
 	return dst
 }
-
-// FilterMatches reports whether a row of cells passes the text filter
-// query as the table applies it (the cells, lower-cased and without
-// accents, contain the query so folded), for a screen that picks rows as
-// its table shows them (an export of what is shown).
-func FilterMatches(query string, cells []string) bool {
-	return strings.Contains(fold(strings.Join(cells, "\x00")), fold(query))
-}

@@ -9,6 +9,7 @@
 package table
 
 import (
+	"iter"
 	"time"
 
 	"charm.land/bubbles/v2/textinput"
@@ -174,6 +175,21 @@ func (m Model) Selected() (Row, bool) {
 		return Row{}, false
 	}
 	return m.rows.row(m.rowAt(m.cursor)), true
+}
+
+// Shown yields the rows shown, in the order shown (filtered and sorted as
+// on screen), for a screen that acts on what its table shows (an export).
+// It puts every shown row in order first, once.
+func (m *Model) Shown() iter.Seq[Row] {
+	q, c := m.visible(), m.comparer()
+	q.settle(q.len(), c)
+	return func(yield func(Row) bool) {
+		for p := range q.len() {
+			if !yield(m.rows.row(m.rowAt(p))) {
+				return
+			}
+		}
+	}
 }
 
 // NearEnd reports whether the cursor is within one screenful of the last

@@ -1,6 +1,7 @@
 package emails
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"net/http"
@@ -442,5 +443,34 @@ func TestSendRecordDrawsAndExportsAsReceived(t *testing.T) {
 		"bo@example.org,,queued-elsewhere,mailbox-on-mars,\n"
 	if out.String() != want {
 		t.Errorf("csv:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+// An export writes what is shown as it is shown: the rows the search
+// leaves, in the table's order, in a file named as filtered.
+func TestExportIsWhatIsShownInItsOrder(t *testing.T) {
+	r := newRig(t, 100, 34, pastEvent, nil)
+	r.open("1 day")
+	r.Press("s") // by name
+	r.Press("/")
+	r.Type("an")
+	r.Press("enter")
+	r.Contains("showing")
+	r.Press("w")
+	r.Contains("send-status-filtered.csv")
+	r.Press("enter")
+	r.Contains("Exported")
+	lines := readCSV(t, filepath.Join(r.dir, "intro-to-kubernetes-webinar-reminder-1-day-before-send-status-filtered.csv"))[1:]
+	if len(lines) < 2 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	shown := func(l []string) string { return cmp.Or(strings.ToLower(l[1]), "-") } // the name as the table sorts it
+	for i, l := range lines {
+		if !strings.Contains(strings.ToLower(l[0]+l[1]), "an") {
+			t.Fatalf("line %d is not shown: %v", i, l)
+		}
+		if i > 0 && shown(lines[i-1]) > shown(l) {
+			t.Fatalf("lines %d and %d are not in the table's order: %v, %v", i-1, i, lines[i-1], l)
+		}
 	}
 }

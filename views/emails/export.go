@@ -17,7 +17,6 @@ import (
 	"github.com/evdesk/evdesk/internal/atomicfile"
 	"github.com/evdesk/evdesk/internal/sanitize"
 	"github.com/evdesk/evdesk/ui"
-	"github.com/evdesk/evdesk/ui/table"
 )
 
 type exportDoneMsg struct {
@@ -36,7 +35,7 @@ var ExportHeader = []string{"email", "name", "status", "failure_reason", "sent_u
 // and the email.
 func (s *SendStatusScreen) defaultExportPath() string {
 	name := slug(s.eventName) + "-" + slug(s.et.Name) + "-send-status.csv"
-	if s.filtered() {
+	if s.filtered() || s.table.FilterText() != "" {
 		name = strings.TrimSuffix(name, ".csv") + "-filtered.csv"
 	}
 	return filepath.Join(s.opts.dir, name)
@@ -84,19 +83,18 @@ func checkExportPath(p string) error {
 	return nil
 }
 
-// exportRows picks the recipients shown: those passing the status and
-// reason filters and the table's text filter.
+// exportRows picks the recipients shown, in the order shown: the table
+// applies the status and reason filters, its text filter and its sort.
 func (s *SendStatusScreen) exportRows() []int32 {
-	q := s.table.FilterText()
-	out := make([]int32, 0, len(s.recs))
+	at := make(map[string]int32, len(s.recs))
 	for i, r := range s.recs {
-		if !s.passes(r) {
-			continue
+		at[api.NormalizeEmail(r.email)] = int32(i)
+	}
+	out := make([]int32, 0, s.table.VisibleLen())
+	for row := range s.table.Shown() {
+		if i, ok := at[row.ID]; ok {
+			out = append(out, i)
 		}
-		if q != "" && !table.FilterMatches(q, s.cells(r)) {
-			continue
-		}
-		out = append(out, int32(i))
 	}
 	return out
 }

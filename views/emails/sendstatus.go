@@ -186,10 +186,6 @@ func (s *SendStatusScreen) notExporting() string {
 
 func (s *SendStatusScreen) filtered() bool { return s.statusFilter != 0 || s.reasonFilter != 0 }
 
-func (s *SendStatusScreen) passes(r sendRec) bool {
-	return (s.statusFilter == 0 || r.status == s.statusFilter) && (s.reasonFilter == 0 || r.reason == s.reasonFilter)
-}
-
 // Columns of the recipients table that the status and reason filters read.
 const (
 	statusCol = 2
