@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/textinput"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/evdesk/evdesk/ui/uitest"
 
@@ -981,5 +982,22 @@ func TestHelpBarFollowsTheKeys(t *testing.T) {
 	h.app.memo = lineMemos{}
 	if fresh := raw(); light != fresh || light == dark {
 		t.Fatalf("after a light background the help bar is %q, drawn afresh %q", light, fresh)
+	}
+}
+
+// Every line of the palette fits its box: a long item is cut with "…" on
+// its own line, never wrapped onto the next.
+func TestPaletteItemsFitTheBox(t *testing.T) {
+	h := newHarness(t)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 36})
+	p := &commandPalette{input: textinput.New(), items: []PaletteItem{
+		{Title: "Event: Product Launch Live: Northwind Atlas, the long edition", Hint: "upcoming, 2026-12-02 16:00 in Events"},
+		{Title: "Event: Partner Enablement: Atlas 3.0 Release and roadmap", Hint: "upcoming, 2026-12-20 19:00 in Events"},
+	}, shown: []int{0, 1}}
+	box := ansi.Strip(h.app.paletteView(p, 120, 36))
+	lines := strings.Split(box, "\n")
+	// The border, the input, a gap, the two items, a gap, the help, the border.
+	if len(lines) != 8 || !strings.HasSuffix(strings.TrimRight(strings.TrimSuffix(lines[3], "│"), " "), "…") {
+		t.Fatalf("the items wrap or are not cut:\n%s", box)
 	}
 }

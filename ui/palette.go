@@ -269,7 +269,7 @@ func (a *App) paletteView(p *commandPalette, w, h int) string {
 		if it.Hint != "" {
 			text += th.Muted.Render("  " + sanitize.Line(it.Hint))
 		}
-		text = ansi.Truncate(text, width-4, "…")
+		text = ansi.Truncate(text, width-6, "…") // inside the border and padding, after "> "
 		if i == p.cursor {
 			lines = append(lines, th.Selected.Render("> "+text))
 		} else {
