@@ -58,6 +58,7 @@ func NewPicker(ctx *ui.Context, d views.Env) ui.Screen {
 		table.Column{Title: "Starts (local)", Width: 16},
 	)
 	ev.SetEmptyText("No upcoming published events. Press r to refresh.")
+	ev.SetSort(3, false) // the soonest next start first: a recurring event's first one is long past
 	ss := table.New(ctx.Theme,
 		table.Column{Title: "Check in to", Width: 20, Flex: 3},
 		table.Column{Title: "Starts (local)", Width: 16},
