@@ -15,6 +15,9 @@ func Thousands(n int) string { return words.Thousands(n) }
 // AppendThousands appends n as Thousands writes it.
 func AppendThousands(dst []byte, n int) []byte { return words.AppendThousands(dst, n) }
 
+// Percent writes n as a share of total: "<1%", "21%", ">99%", "100%".
+func Percent(n, total int) string { return words.Percent(n, total) }
+
 // OrDash is s, or "-" when s is blank, so an empty cell reads as empty.
 func OrDash(s string) string { return words.OrDash(s) }
 

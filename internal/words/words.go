@@ -94,3 +94,20 @@ func ZoneTime(t time.Time, zone string, fallback *time.Location) string {
 	}
 	return t.In(loc).Format("Mon 02 Jan 15:04 MST")
 }
+
+// Percent writes n as a share of total, rounded, as every screen writes
+// one: "<1%" for a small share that is not none, ">99%" for one that is
+// not all, so that 0% and 100% mean none and all.
+func Percent(n, total int) string {
+	switch {
+	case total <= 0 || n <= 0:
+		return "0%"
+	case n >= total:
+		return "100%"
+	case n*100 < total:
+		return "<1%"
+	case n*100 > 99*total:
+		return ">99%"
+	}
+	return strconv.Itoa((n*200+total)/(2*total)) + "%" // half up
+}

@@ -49,3 +49,17 @@ func TestZoneTime(t *testing.T) {
 		}
 	}
 }
+
+func TestPercent(t *testing.T) {
+	for _, c := range []struct {
+		n, total int
+		want     string
+	}{
+		{0, 0, "0%"}, {0, 813, "0%"}, {1, 813, "<1%"}, {16, 813, "2%"}, {4212, 20000, "21%"},
+		{1, 2, "50%"}, {1, 3, "33%"}, {2, 3, "67%"}, {995, 1000, ">99%"}, {990, 1000, "99%"}, {813, 813, "100%"}, {900, 813, "100%"},
+	} {
+		if got := Percent(c.n, c.total); got != c.want {
+			t.Errorf("Percent(%d, %d) = %q, want %q", c.n, c.total, got, c.want)
+		}
+	}
+}

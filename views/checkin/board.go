@@ -235,8 +235,8 @@ func (b *board) progress(w int) string {
 	if st.Registered <= 0 {
 		return text + t.Muted.Render(" (registered: not known yet)")
 	}
-	pct := min(100, st.CheckedIn*100/st.Registered)
-	text += " of " + ui.Thousands(st.Registered) + fmt.Sprintf(" (%d%%)", pct)
+	pct := min(100, st.CheckedIn*100/st.Registered) // the bar fills only when all are in
+	text += " of " + ui.Thousands(st.Registered) + " (" + ui.Percent(st.CheckedIn, st.Registered) + ")"
 	n := max(10, min(40, w-ansi.StringWidth(text)-4))
 	fill := n * pct / 100
 	return text + "  [" + t.Success.Render(strings.Repeat("#", fill)) + strings.Repeat(".", n-fill) + "]"

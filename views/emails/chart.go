@@ -59,16 +59,8 @@ func renderChart(th *ui.Theme, title string, bars []bar, width int) []string {
 	return out
 }
 
-// share is n as a percentage of total, "<1%" for a small non-zero share.
-func share(n, total int) string {
-	switch {
-	case total == 0 || n == 0:
-		return "  0%"
-	case n*100 < total:
-		return " <1%"
-	}
-	return fmt.Sprintf("%3.0f%%", float64(n)*100/float64(total))
-}
+// share is n as a percentage of total, right-aligned in four columns.
+func share(n, total int) string { return fmt.Sprintf("%4s", ui.Percent(n, total)) }
 
 // chart renders the recipients by status and the failed ones by reason,
 // side by side when there is room, else one above the other.
