@@ -114,7 +114,7 @@ func printStats(w io.Writer, st checkinStats, local *time.Location) {
 	fmt.Fprintf(w, "Arrivals of %s\n", target)
 	pct := ""
 	if st.Registered > 0 {
-		pct = fmt.Sprintf(" (%d%%)", st.CheckedIn*100/st.Registered)
+		pct = " (" + ui.Percent(st.CheckedIn, st.Registered) + ")"
 	}
 	fmt.Fprintf(w, "  checked in:  %s of %s registered%s\n", ui.Thousands(st.CheckedIn), ui.Thousands(st.Registered), pct)
 	if st.Untimed > 0 {
