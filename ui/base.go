@@ -226,7 +226,23 @@ func (b *ScreenBase) FullHelp() [][]key.Binding {
 		out = append(out, as.FullHelp())
 	}
 	if len(b.cfg.Nav) > 0 {
-		out = append(out, b.cfg.Nav)
+		out = append(out, notListed(b.cfg.Nav, out))
+	}
+	return out
+}
+
+// notListed is keys without those whose key a column of listed already
+// shows (a screen's own action on a list key, such as its filter).
+func notListed(keys []key.Binding, listed [][]key.Binding) []key.Binding {
+	var out []key.Binding
+	for _, k := range keys {
+		shown := false
+		for _, col := range listed {
+			shown = shown || slices.ContainsFunc(col, func(l key.Binding) bool { return l.Help().Key == k.Help().Key })
+		}
+		if !shown {
+			out = append(out, k)
+		}
 	}
 	return out
 }

@@ -183,3 +183,26 @@ func TestScreenBaseTypingCapturesEverything(t *testing.T) {
 		t.Fatal("a typing screen lets the shell's keys act over its input")
 	}
 }
+
+// A key that is both a screen's action and a list key (the phone screen's
+// filter) is listed once in the help, among the screen's own.
+func TestHelpListsAKeyOnce(t *testing.T) {
+	ctx := &ui.Context{Theme: ui.NewTheme(true, true), Keys: ui.DefaultGlobalKeys()}
+	b := ui.NewScreenBase(ctx, ui.ScreenConfig{
+		Actions: func() ui.Actions {
+			return ui.Actions{{Key: ctx.Keys.Filter, Run: func() tea.Cmd { return nil }}}
+		},
+		Nav: []key.Binding{ctx.Keys.Up, ctx.Keys.Filter, ctx.Keys.Down},
+	})
+	n := 0
+	for _, col := range b.FullHelp() {
+		for _, k := range col {
+			if k.Help().Key == ctx.Keys.Filter.Help().Key {
+				n++
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("the filter key is listed %d times: %v", n, b.FullHelp())
+	}
+}
