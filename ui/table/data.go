@@ -244,6 +244,46 @@ func (t keyTexts) of(i int, k *sortKey) string {
 // the keys directly. It reads the keys and groups as they are now, and
 // holds neither the table nor its rows.
 func (m *Model) comparer() cmpFunc {
+	c := m.groupComparer()
+	p := m.pinnedRow()
+	if p < 0 {
+		return c
+	}
+	return func(i, j int) int {
+		switch {
+		case i == j:
+			return 0
+		case i == p:
+			return -1
+		case j == p:
+			return 1
+		}
+		return c(i, j)
+	}
+}
+
+// pinnedRow is the row Pin keeps first, or -1. It looks the row up without
+// the index (which would order rows to fold repeated IDs, and so compare
+// them): Pin is for short lists.
+func (m *Model) pinnedRow() int {
+	if m.pinned == "" {
+		return -1
+	}
+	for i := range m.rows.Len() {
+		if !m.isDead(i) && m.rows.id(i) == m.pinned {
+			return i
+		}
+	}
+	return -1
+}
+
+// Pin keeps the row with this ID first, whatever the sort (the session
+// picker's "Whole event"); "" pins none. For short lists: each order
+// looks the row up.
+func (m *Model) Pin(id string) { m.resort(func() { m.pinned = id }) }
+
+// groupComparer is comparer without the pinned row.
+func (m *Model) groupComparer() cmpFunc {
 	byRow := m.rowComparer()
 	if !m.grouped {
 		return byRow
@@ -428,7 +468,7 @@ func setAt[T any](s []T, i int, v T) []T {
 }
 
 // arrival reports whether the order is the rows' arrival order.
-func (m *Model) arrival() bool { return m.sortCol < 0 && !m.desc && !m.grouped }
+func (m *Model) arrival() bool { return m.sortCol < 0 && !m.desc && !m.grouped && m.pinned == "" }
 
 // place puts the rows from first on into the order and, when they pass the
 // filter, into the view.

@@ -348,3 +348,33 @@ func TestShownIsEveryShownRowInOrder(t *testing.T) {
 	}
 	assertIDs(t, got, reference(rows, 0, true, "summit"))
 }
+
+// A pinned row stays first whatever the sort, both ways, and through pages
+// and filters; the others sort as ever.
+func TestAPinnedRowStaysFirst(t *testing.T) {
+	rows := []Row{{ID: "all", Cells: []string{"Whole event", "2026-12-16 09:30"}}}
+	for i, name := range []string{"Opening keynote", "Workshop", "Closing panel", "Breakfast"} {
+		rows = append(rows, Row{ID: fmt.Sprint(i), Cells: []string{name, fmt.Sprintf("2026-12-16 %02d:00", 8+i)}})
+	}
+	m := newTable(80, 10, rows[:3])
+	m.Pin("all")
+	m.AppendRows(rowsOf(rows[3:]))
+	for _, s := range []struct {
+		col  int
+		desc bool
+		want []string
+	}{
+		{-1, false, []string{"all", "0", "1", "2", "3"}},
+		{-1, true, []string{"all", "3", "2", "1", "0"}},
+		{0, false, []string{"all", "3", "2", "0", "1"}},
+		{0, true, []string{"all", "1", "0", "2", "3"}},
+		{1, true, []string{"all", "3", "2", "1", "0"}},
+	} {
+		m.SetSort(s.col, s.desc)
+		assertIDs(t, visibleIDs(m), s.want)
+	}
+	m.SetFilter("o") // the pinned row too must match to show
+	assertIDs(t, visibleIDs(m), []string{"all", "2", "1", "0"})
+	m.SetFilter("shop")
+	assertIDs(t, visibleIDs(m), []string{"1"})
+}

@@ -77,6 +77,7 @@ type Model struct {
 	notTyped  string         // a burst the filter did not take (ui.NotTypedMsg), until the next key
 	query     string         // applied filter, lower-case
 	needle    []byte         // query, for scanning the hay
+	pinned    string         // the ID of the row kept first (Pin)
 	where     func(Row) bool // a screen's own row filter; nil keeps all
 
 	cursor, offset int  // positions in view: the window starts at row offset,

@@ -64,6 +64,7 @@ func NewPicker(ctx *ui.Context, d views.Env) ui.Screen {
 		table.Column{Title: "Starts (local)", Width: 16},
 		table.Column{Title: "Where", Width: 10, Flex: 2},
 	)
+	ss.Pin(wholeEvent) // first, whatever the sort
 	p := &Picker{ctx: ctx, deps: d, events: ev, sessions: ss, byID: map[string]api.Event{}}
 	p.ScreenBase = ui.NewScreenBase(ctx, ui.ScreenConfig{Actions: p.actions, List: stepList{p}, Refresh: p.refresh,
 		Body: func(msg tea.Msg) tea.Cmd {
