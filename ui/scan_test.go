@@ -334,6 +334,18 @@ func (h *harness) typeTimed(keys typing) {
 	h.app.Quiet()
 }
 
+// typePaused sends keys, the hold timer firing (Quiet) at every pause of
+// HoldFor or more and after the last key.
+func (h *harness) typePaused(keys typing) {
+	for i, k := range keys {
+		if i > 0 && k.after >= HoldFor {
+			h.app.Quiet()
+		}
+		h.app.Update(k.key)
+	}
+	h.app.Quiet()
+}
+
 // received is what a screen got, in order: keys as themselves, scans in
 // brackets.
 func received(f *fakeScreen) string {
@@ -506,20 +518,11 @@ func (p *passerScreen) Update(msg tea.Msg) (Screen, tea.Cmd) {
 func TestTheDeskIsToldWhenAScanBegins(t *testing.T) {
 	scan := "liam.yamamoto@example.org"
 	person := typed("ab", ms(140), "").then(ms(600), typed(scan, ms(3), "enter"))
-	timed := func(h *harness, keys typing) {
-		for i, k := range keys {
-			if i > 0 && k.after >= HoldFor {
-				h.app.Quiet() // the hold timer fired
-			}
-			h.app.Update(k.key)
-		}
-		h.app.Quiet()
-	}
 
 	h := newHarness(t, WithSection("Check-in"))
 	desk := h.roots["Check-in"]
 	desk.scans = true
-	timed(h, person)
+	h.typePaused(person)
 	if got, want := strings.Join(desk.msgs, "|"), "starts lia"; !strings.Contains(got, want) {
 		t.Fatalf("the bare desk was told %q, want %q", got, want)
 	}
@@ -528,7 +531,7 @@ func TestTheDeskIsToldWhenAScanBegins(t *testing.T) {
 	}
 
 	desk.keys, desk.msgs, desk.sorts = nil, nil, true
-	timed(h, person)
+	h.typePaused(person)
 	if desk.msgs[0] != "starts " || received(desk) != "ab["+scan+"enter]" {
 		t.Fatalf("with a form open the desk was told %q, then got %q", desk.msgs[0], received(desk))
 	}
@@ -536,7 +539,7 @@ func TestTheDeskIsToldWhenAScanBegins(t *testing.T) {
 	desk.keys, desk.msgs, desk.sorts = nil, nil, false
 	over := &passerScreen{fakeScreen{title: "History"}}
 	h.send(PushMsg{Screen: over})
-	timed(h, typed("zz", ms(150), "").then(ms(500), typed(scan, ms(3), "enter")))
+	h.typePaused(typed("zz", ms(150), "").then(ms(500), typed(scan, ms(3), "enter")))
 	if h.app.Top() != Screen(desk) {
 		t.Fatalf("a scan over the history did not bring the desk back: top %q, history keys %q, desk %q\n%s", h.app.Top().Title(), over.keys, received(desk), h.plain())
 	}
@@ -604,15 +607,6 @@ func TestAControlKeyInsideAScanGarblesIt(t *testing.T) {
 	ctrl := func(r rune) typing {
 		return typing{{ms(3), tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl}}}
 	}
-	timed := func(h *harness, keys typing) {
-		for i, k := range keys {
-			if i > 0 && k.after >= HoldFor {
-				h.app.Quiet() // the hold timer fired
-			}
-			h.app.Update(k.key)
-		}
-		h.app.Quiet()
-	}
 	midScan := typed("jin.jen", ms(3), "").then(ms(3), ctrl('b')).then(ms(3), typed("sen@example.com", ms(3), "enter"))
 	early := typed("xyz", ms(3), "").then(ms(3), ctrl('a')).then(ms(3), typed("jin.jensen@example.com", ms(3), "enter"))
 	for _, c := range []struct {
@@ -629,7 +623,7 @@ func TestAControlKeyInsideAScanGarblesIt(t *testing.T) {
 			h := newHarness(t, WithSection("Check-in"))
 			desk := h.roots["Check-in"]
 			desk.scans, desk.sorts = true, c.sorts
-			timed(h, c.keys)
+			h.typePaused(c.keys)
 			got := received(desk)
 			if strings.Contains(got, "ctrl+") || !slices.Contains(desk.msgs, "ui.ScanGarbledMsg") {
 				t.Fatalf("the desk got %q, messages %q", got, desk.msgs)
@@ -641,7 +635,7 @@ func TestAControlKeyInsideAScanGarblesIt(t *testing.T) {
 		h := newHarness(t, WithSection("Check-in"))
 		desk := h.roots["Check-in"]
 		desk.scans = true
-		timed(h, typed("ab", ms(120), "").then(ms(10), ctrl('a')))
+		h.typePaused(typed("ab", ms(120), "").then(ms(10), ctrl('a')))
 		if got := strings.Join(desk.keys, " "); got != "a b ctrl+a" || slices.Contains(desk.msgs, "ui.ScanGarbledMsg") {
 			t.Fatalf("keys %q, messages %q", got, desk.msgs)
 		}
