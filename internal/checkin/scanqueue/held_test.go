@@ -64,7 +64,9 @@ func TestASenderHealsWhenTheDiskHasSpaceAgain(t *testing.T) {
 	if got := f.sizes(); len(got) != 1 {
 		t.Fatalf("requests %v: a scan was sent again", got)
 	}
-	if st := s.Status(); st.State != Idle || st.LastError != nil {
+	// The sender says it is idle once it has recorded the answers, which
+	// Flush, waiting for none pending, can see first.
+	if st := statusWhen(t, s, func(st Status) bool { return st.State != Unwritable }); st.State != Idle || st.LastError != nil {
 		t.Fatalf("after: %+v", st)
 	}
 }

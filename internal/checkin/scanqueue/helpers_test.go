@@ -125,6 +125,26 @@ func mustOpen(t testing.TB, dir, eventID, sessionID string, opts ...JournalOptio
 }
 
 // flush waits for a sender to deliver everything, within a generous bound.
+// statusWhen is the sender's status once ok holds, waiting on its changes
+// for at most a minute.
+func statusWhen(t testing.TB, s *Sender, ok func(Status) bool) Status {
+	t.Helper()
+	deadline := time.After(60 * time.Second)
+	for {
+		s.mu.Lock()
+		ch := s.changed
+		s.mu.Unlock()
+		if st := s.Status(); ok(st) {
+			return st
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("the sender's status stayed %+v", s.Status())
+		}
+	}
+}
+
 func flush(t testing.TB, s *Sender) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
