@@ -298,6 +298,7 @@ func (d *Desk) back() tea.Cmd {
 	switch {
 	case d.input.Value() != "":
 		d.input.Reset()
+		d.garbledBy = "" // what was garbled is gone with it
 		return nil
 	case d.card != nil:
 		d.card = nil
