@@ -98,3 +98,20 @@ func TestAControlKeyInsideAScanIsRefusedWhole(t *testing.T) {
 		t.Fatalf("a part of the garbled code was checked in %d times", n)
 	}
 }
+
+// A garbled code cleared with esc is gone: the next address typed is read.
+func TestAGarbledCodeClearedIsForgotten(t *testing.T) {
+	r := newRig(t)
+	r.settle("ONLINE")
+	var burst []tea.KeyPressMsg
+	for _, c := range "4006" {
+		burst = append(burst, tea.KeyPressMsg{Code: c, Text: string(c)})
+	}
+	r.BurstKeys(append(burst, ctrl('b'), tea.KeyPressMsg{Code: '9', Text: "9"})...) // no terminator
+	r.Press("esc")
+	who := r.registered(50)
+	r.Type(who) // a person's keys, one at a time
+	r.Press("enter")
+	r.settle("[OK] CHECKED IN")
+	r.Lacks("The scanner sent ctrl+b")
+}
