@@ -76,8 +76,8 @@ func (d *Driver) Quiet() {
 // lets the quiet pass.
 func (d *Driver) Burst(text, end string) {
 	d.t.Helper()
-	for _, r := range text {
-		d.deliver(tea.KeyPressMsg{Code: r, Text: string(r)})
+	for _, k := range TextKeys(text) {
+		d.deliver(k)
 	}
 	if end != "" {
 		d.deliver(Key(end))
@@ -226,6 +226,15 @@ func (d *Driver) run(cmd tea.Cmd) {
 }
 
 func isTimer(c tea.Cmd) bool { return timer.Is(c) }
+
+// TextKeys are the key presses that type text, one a character.
+func TextKeys(text string) []tea.KeyPressMsg {
+	keys := make([]tea.KeyPressMsg, 0, len(text))
+	for _, r := range text {
+		keys = append(keys, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return keys
+}
 
 // Key builds the key press for a name such as "enter" or "x".
 func Key(name string) tea.KeyPressMsg {

@@ -3,7 +3,7 @@ package checkin
 import (
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
+	"github.com/evdesk/evdesk/ui/uitest"
 )
 
 // A scanner's burst replaces what a person half-typed in the scan input,
@@ -82,15 +82,9 @@ func TestAControlKeyInsideAScanIsRefusedWhole(t *testing.T) {
 	r := newRig(t)
 	r.settle("ONLINE")
 	who := r.registered(48)
-	var burst []tea.KeyPressMsg
-	for _, c := range "zz" {
-		burst = append(burst, tea.KeyPressMsg{Code: c, Text: string(c)})
-	}
-	burst = append(burst, ctrl('b'))
-	for _, c := range who {
-		burst = append(burst, tea.KeyPressMsg{Code: c, Text: string(c)})
-	}
-	r.BurstKeys(append(burst, tea.KeyPressMsg{Code: tea.KeyEnter})...)
+	burst := append(uitest.TextKeys("zz"), ctrl('b'))
+	burst = append(burst, uitest.TextKeys(who)...)
+	r.BurstKeys(append(burst, uitest.Key("enter"))...)
 	r.Contains("NOT RECOGNISED", "The scanner sent ctrl+b inside this code")
 	r.Lacks("set aside")
 	r.scanChecksIn(r.registered(49)) // the desk's next scan is sent: nothing of the garbled one was
@@ -103,11 +97,7 @@ func TestAControlKeyInsideAScanIsRefusedWhole(t *testing.T) {
 func TestAGarbledCodeClearedIsForgotten(t *testing.T) {
 	r := newRig(t)
 	r.settle("ONLINE")
-	var burst []tea.KeyPressMsg
-	for _, c := range "4006" {
-		burst = append(burst, tea.KeyPressMsg{Code: c, Text: string(c)})
-	}
-	r.BurstKeys(append(burst, ctrl('b'), tea.KeyPressMsg{Code: '9', Text: "9"})...) // no terminator
+	r.BurstKeys(append(uitest.TextKeys("4006"), ctrl('b'), uitest.Key("9"))...) // no terminator
 	r.Press("esc")
 	who := r.registered(50)
 	r.Type(who) // a person's keys, one at a time
